@@ -217,7 +217,7 @@ def parse_entry(name: str, raw: dict[str, object], unit: Unit, *, origin: str) -
     )
     if problems:
         raise ParameterError(problems)
-    reference = tuple(Reference(r["title"], r["href"]) for r in raw["reference"])  # type: ignore[attr-defined, index]
+    reference = tuple(Reference(r["title"], r["href"]) for r in raw["reference"])  # type: ignore[attr-defined]
     description = str(raw.get("description") or "")
     return ParameterEntry(name, unit, schedule, reference, description, origin)
 

@@ -156,7 +156,9 @@ class PolicyLibrary:
         for layer_name, entry in entries:
             found = entry.schedule.at(on, jurisdiction, region) if entry else None
             if entry is not None and found is not None:
-                return ResolvedValue(name, found.value, found.effective, entry.reference, layer_name)
+                return ResolvedValue(
+                    name, found.value, found.effective, entry.reference, layer_name
+                )
         raise LookupError(f"{name} has no value on {on.isoformat()}")
 
     def start_date(self, policy: Policy) -> dt.date:

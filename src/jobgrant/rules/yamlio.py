@@ -28,8 +28,8 @@ _ExactLoader.add_constructor("tag:yaml.org,2002:float", _construct_decimal)
 def load_yaml(path: Path) -> Any:
     """Load a YAML file with floats as Decimal."""
     with path.open(encoding="utf-8") as handle:
-        return yaml.load(handle, Loader=_ExactLoader)  # noqa: S506 - a SafeLoader subclass
+        return yaml.load(handle, Loader=_ExactLoader)
 
 
 def load_yaml_text(text: str) -> Any:
-    return yaml.load(text, Loader=_ExactLoader)  # noqa: S506 - a SafeLoader subclass
+    return yaml.load(text, Loader=_ExactLoader)

@@ -1,0 +1,238 @@
+"""The one entry point of the rules kernel: evaluate(batch, policy, explain=...).
+
+The live service (a batch of one application) and the simulator (millions of trainees) call
+the same function. Trainee formulas run chunk by chunk so their temporaries stay in the CPU
+cache and peak memory stays a small multiple of the outputs; nothing loops over rows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from jobgrant.rules.batch import I8, I64, SETTINGS, Bool, QuoteBatch, segment_sum
+from jobgrant.rules.codes import JURISDICTIONS, fiscal_year
+from jobgrant.rules.formulas import eligibility
+from jobgrant.rules.formulas.key_rules import NO_LIMIT, RuleColumns, rule_columns
+from jobgrant.rules.formulas.shares import TraineeInputs, trainee_shares
+from jobgrant.rules.policies import DEFAULT_POLICY, Policy, PolicyLibrary
+from jobgrant.rules.reasons import REASONS_BY_CODE, Reason
+from jobgrant.rules.table import ParameterTable, table_for
+
+CHUNK = 1 << 15
+
+
+@cache
+def default_library() -> PolicyLibrary:
+    """The shipped parameters and policies, loaded once per process."""
+    return PolicyLibrary()
+
+
+@dataclass(frozen=True)
+class Totals:
+    """Money per row (trainee, employer or application), int64 cents."""
+
+    direct_cost: I64
+    in_kind: I64
+    eligible_cost: I64
+    federal: I64
+    provincial: I64
+
+    @property
+    def government(self) -> I64:
+        result: I64 = self.federal + self.provincial
+        return result
+
+    @property
+    def employer(self) -> I64:
+        result: I64 = self.eligible_cost - self.federal - self.provincial
+        return result
+
+    def summed(self, offsets: I64) -> Totals:
+        return Totals(*(segment_sum(getattr(self, f), offsets) for f in _TOTAL_FIELDS))
+
+
+_TOTAL_FIELDS = ("direct_cost", "in_kind", "eligible_cost", "federal", "provincial")
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Everything the kernel computed for a batch; reasons and traces are built on demand."""
+
+    batch: QuoteBatch
+    policy: Policy
+    table: ParameterTable
+    rules: RuleColumns
+    key: I64  # per application
+    delivery: I8  # per application
+    trainees: Totals
+    employers: Totals
+    applications: Totals
+    unemployed_rule: Bool | None  # per trainee, None when it applies to nobody
+    failures: dict[str, Bool]  # reason code -> rows (of its level) where the rule fails
+    eligible: Bool  # per application
+    facts: eligibility.ApplicationFacts
+
+    def application_trainee_offsets(self) -> I64:
+        offsets: I64 = self.batch.employers.trainee_offsets[
+            self.batch.applications.employer_offsets
+        ]
+        return offsets
+
+    def fiscal_year(self, application: int) -> str:
+        start = self.batch.applications.start_date[application].astype(dt.date)
+        return fiscal_year(start)
+
+    def reasons(self, application: int, employer_ids: list[str] | None = None) -> list[Reason]:
+        """Why application `application` is not eligible (empty when it is)."""
+        return _reasons(self, application, employer_ids)
+
+
+def evaluate(
+    batch: QuoteBatch,
+    policy: str | Policy = DEFAULT_POLICY,
+    *,
+    library: PolicyLibrary | None = None,
+) -> Evaluation:
+    """Compute every share, total and eligibility check for the batch under `policy`."""
+    library = library or default_library()
+    chosen = policy if isinstance(policy, Policy) else library.get(policy)
+    table = table_for(library, chosen)
+    delivery = table.delivery(batch.applications)
+    key = table.keys(batch.applications, delivery)
+    rules = rule_columns(table, key)
+    trainees, unemployed = _trainee_shares_in_chunks(batch, key, rules)
+    employers = trainees.summed(batch.employers.trainee_offsets)
+    applications = employers.summed(batch.applications.employer_offsets)
+    facts = eligibility.application_facts(
+        batch, key, applications.direct_cost, employers.government
+    )
+    failures = _failures(batch, facts, rules, trainees)
+    eligible = _eligible(batch, failures)
+    return Evaluation(
+        batch, chosen, table, rules, key, delivery, trainees, employers, applications,
+        unemployed, failures, eligible, facts,
+    )  # fmt: skip
+
+
+def _trainee_shares_in_chunks(
+    batch: QuoteBatch, key: I64, rules: RuleColumns
+) -> tuple[Totals, Bool | None]:
+    t, n = batch.trainees, len(batch.trainees)
+    out = Totals(*(np.empty(n, dtype=np.int64) for _ in _TOTAL_FIELDS))
+    unemployed: Bool | None = None
+    for start in range(0, n, CHUNK):
+        part = slice(start, min(start + CHUNK, n))
+        inputs = TraineeInputs(
+            t.tuition[part], t.student_fees[part], t.materials[part], t.exam_fees[part],
+            t.wages_in_kind[part], t.status[part], key[t.application[part]],
+            batch.employers.employees[t.employer[part]],
+        )  # fmt: skip
+        shares = trainee_shares(inputs, rules)
+        for name in _TOTAL_FIELDS:
+            getattr(out, name)[part] = getattr(shares, name)
+        if shares.unemployed_rule is not None:
+            if unemployed is None:
+                unemployed = np.zeros(n, dtype=np.bool_)
+            unemployed[part] = shares.unemployed_rule
+    return out, unemployed
+
+
+def _failures(
+    batch: QuoteBatch, facts: eligibility.ApplicationFacts, rules: RuleColumns, trainees: Totals
+) -> dict[str, Bool]:
+    failures = {
+        code: check(batch, facts, rules) for code, check in eligibility.APPLICATION_CHECKS.items()
+    }
+    for code, check in eligibility.EMPLOYER_CHECKS.items():
+        failures[code] = check(batch, facts, rules)
+    failures["TRAINEE_WITHOUT_ELIGIBLE_COSTS"] = eligibility.trainee_without_costs(
+        trainees.direct_cost
+    )
+    return failures
+
+
+def _eligible(batch: QuoteBatch, failures: dict[str, Bool]) -> Bool:
+    apps = batch.applications
+    failing = np.zeros(len(apps), dtype=np.int64)
+    trainee_offsets = batch.employers.trainee_offsets[apps.employer_offsets]
+    for code, mask in failures.items():
+        level = REASONS_BY_CODE[code].level
+        if level == "application":
+            failing += mask
+        elif level == "employer":
+            failing += segment_sum(mask.astype(np.int64), apps.employer_offsets)
+        else:
+            failing += segment_sum(mask.astype(np.int64), trainee_offsets)
+    eligible: Bool = failing == 0
+    return eligible
+
+
+def _reasons(ev: Evaluation, a: int, employer_ids: list[str] | None) -> list[Reason]:
+    apps, employers = ev.batch.applications, ev.batch.employers
+    e0, e1 = int(apps.employer_offsets[a]), int(apps.employer_offsets[a + 1])
+    t0, t1 = int(employers.trainee_offsets[e0]), int(employers.trainee_offsets[e1])
+    reasons: list[Reason] = []
+    for code, mask in ev.failures.items():
+        reason_type = REASONS_BY_CODE[code]
+        if reason_type.level == "application" and mask[a]:
+            reasons.append(Reason(reason_type, _application_arguments(ev, a)))
+        elif reason_type.level == "employer":
+            for e in np.flatnonzero(mask[e0:e1]) + e0:
+                name = employer_ids[e - e0] if employer_ids else str(e - e0)
+                arguments = _employer_arguments(ev, a, int(e), name)
+                reasons.append(Reason(reason_type, arguments, employer=name))
+        elif reason_type.level == "trainee":
+            for t in np.flatnonzero(mask[t0:t1]):
+                reasons.append(Reason(reason_type, {"trainee": int(t)}, trainee=int(t)))
+    return reasons
+
+
+def _application_arguments(ev: Evaluation, a: int) -> dict[str, object]:
+    apps, facts, key = ev.batch.applications, ev.facts, int(ev.key[a])
+    jurisdiction = JURISDICTIONS[int(apps.jurisdiction[a])]
+    setting = SETTINGS[int(apps.setting[a])]
+    return {
+        "jurisdiction_en": jurisdiction.name_en,
+        "jurisdiction_fr": jurisdiction.name_fr,
+        "setting_en": {"on-site": "on site", "off-site": "off site", "online": "online"}[setting],
+        "setting_fr": {"on-site": "sur place", "off-site": "hors site", "online": "en ligne"}[
+            setting
+        ],
+        "application_date": str(apps.application_date[a]),
+        "start_date": str(apps.start_date[a]),
+        "lead_days": int(facts.lead_days[a]),
+        "min_lead_days": int(ev.rules["min_lead_days"][key]),
+        "max_lead_days": int(ev.rules["max_lead_days"][key]),
+        "duration_days": int(facts.duration_days[a]),
+        "max_duration_days": int(ev.rules["max_duration_days"][key]),
+        "hours": _hours(int(apps.hours[a])),
+        "min_hours": _hours(int(ev.rules["min_hours"][key])),
+        "cost": int(facts.direct_cost[a]),
+        "minimum": int(ev.rules["minimum_cost"][key]),
+    }
+
+
+def _employer_arguments(ev: Evaluation, a: int, e: int, name: str) -> dict[str, object]:
+    key = int(ev.key[a])
+    cap = int(ev.rules["employer_cap"][key])
+    approved = int(ev.batch.employers.approved_this_fiscal_year[e])
+    per_region = bool(ev.rules["cap_per_region"][key])
+    return {
+        "employer": name,
+        "fiscal_year": ev.fiscal_year(a),
+        "total": int(ev.employers.government[e]) + approved,
+        "approved": approved,
+        "cap": cap if cap < NO_LIMIT else 0,
+        "available": max(cap - approved, 0),
+        "scope_en": " per region" if per_region else "",
+        "scope_fr": " et par région" if per_region else "",
+    }
+
+
+def _hours(hundredths: int) -> str:
+    whole, fraction = divmod(hundredths, 100)
+    return f"{whole}" if fraction == 0 else f"{whole}.{fraction:02d}"

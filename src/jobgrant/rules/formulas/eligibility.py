@@ -1,0 +1,119 @@
+"""Eligibility checks as boolean arrays, one per reason code, and the figures each message cites.
+
+A check is true where the rule fails. Application checks run over applications, the employer
+cap over employers, the cost check over trainees; none loops over rows. Messages are only
+built for the rows that fail (reasons.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from jobgrant.rules.batch import I64, SETTINGS, Bool, QuoteBatch
+from jobgrant.rules.formulas.key_rules import RuleColumns
+
+
+@dataclass(frozen=True)
+class ApplicationFacts:
+    """Per-application figures the checks compare with the rules."""
+
+    key: I64
+    lead_days: I64  # training start minus application date
+    duration_days: I64  # first to last day of training, inclusive
+    direct_cost: I64  # the application's total direct training cost
+    employer_government: I64  # per employer: federal + provincial in this application
+    employer_key: I64  # per employer: its application's key
+
+
+def application_facts(
+    batch: QuoteBatch, key: I64, direct_cost: I64, employer_government: I64
+) -> ApplicationFacts:
+    apps = batch.applications
+    lead = (apps.start_date - apps.application_date).astype(np.int64)
+    duration = (apps.end_date - apps.start_date).astype(np.int64) + 1
+    employer_app = np.repeat(np.arange(len(apps)), np.diff(apps.employer_offsets))
+    return ApplicationFacts(
+        key, lead, duration, direct_cost, employer_government, key[employer_app]
+    )
+
+
+Check = Callable[[QuoteBatch, ApplicationFacts, RuleColumns], Bool]
+
+
+def _rule(rules: RuleColumns, name: str, facts: ApplicationFacts) -> I64:
+    return rules[name][facts.key]
+
+
+def jurisdiction_without_grant(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
+    failing: Bool = _rule(r, "grant_available", f) == 0
+    return failing
+
+
+def provider_not_third_party(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
+    failing: Bool = (_rule(r, "third_party_required", f) == 1) & ~b.applications.third_party
+    return failing
+
+
+def setting_not_eligible(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
+    allowed = [_rule(r, f"setting_allowed_{i}", f) for i in range(len(SETTINGS))]
+    chosen: I64 = np.choose(b.applications.setting.astype(np.int64), allowed)
+    failing: Bool = chosen == 0
+    return failing
+
+
+def started_before_application(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
+    failing: Bool = (_rule(r, "must_precede_training", f) == 1) & (f.lead_days <= 0)
+    return failing
+
+
+def too_close_to_start(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
+    failing: Bool = (f.lead_days > 0) & (f.lead_days < _rule(r, "min_lead_days", f))
+    return failing
+
+
+def starts_too_far_ahead(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
+    failing: Bool = f.lead_days > _rule(r, "max_lead_days", f)
+    return failing
+
+
+def training_too_long(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
+    failing: Bool = f.duration_days > _rule(r, "max_duration_days", f)
+    return failing
+
+
+def training_too_short(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
+    failing: Bool = b.applications.hours < _rule(r, "min_hours", f)
+    return failing
+
+
+def minimum_cost_not_met(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
+    failing: Bool = f.direct_cost < _rule(r, "minimum_cost", f)
+    return failing
+
+
+def employer_cap_exceeded(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
+    total = f.employer_government + b.employers.approved_this_fiscal_year
+    failing: Bool = total > r["employer_cap"][f.employer_key]
+    return failing
+
+
+APPLICATION_CHECKS: dict[str, Check] = {
+    "JURISDICTION_WITHOUT_GRANT": jurisdiction_without_grant,
+    "PROVIDER_NOT_THIRD_PARTY": provider_not_third_party,
+    "TRAINING_SETTING_NOT_ELIGIBLE": setting_not_eligible,
+    "TRAINING_STARTED_BEFORE_APPLICATION": started_before_application,
+    "APPLICATION_TOO_CLOSE_TO_START": too_close_to_start,
+    "TRAINING_STARTS_TOO_FAR_AHEAD": starts_too_far_ahead,
+    "TRAINING_TOO_LONG": training_too_long,
+    "TRAINING_TOO_SHORT": training_too_short,
+    "MINIMUM_COST_NOT_MET": minimum_cost_not_met,
+}
+EMPLOYER_CHECKS: dict[str, Check] = {"EMPLOYER_CAP_EXCEEDED": employer_cap_exceeded}
+
+
+def trainee_without_costs(direct_cost: I64) -> Bool:
+    failing: Bool = direct_cost == 0
+    return failing

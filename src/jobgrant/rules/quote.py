@@ -1,0 +1,82 @@
+"""A quote for one application: request JSON in, the `jobgrant quote` JSON contract out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jobgrant.rules.batch import DELIVERIES
+from jobgrant.rules.evaluate import Evaluation, Totals, default_library, evaluate
+from jobgrant.rules.money import format_amount
+from jobgrant.rules.policies import DEFAULT_POLICY, Policy, PolicyLibrary, UnknownPolicyError
+from jobgrant.rules.requests import (
+    InvalidRequestError,
+    Problem,
+    QuoteRequest,
+    build_batch,
+    parse_quote_request,
+)
+from jobgrant.rules.trace import explain as explain_application
+
+MONEY_FIELDS = ("eligible_cost", "federal", "provincial", "employer")
+
+
+def quote(
+    raw: object,
+    *,
+    policy: str | None = None,
+    explain: bool = False,
+    library: PolicyLibrary | None = None,
+) -> dict[str, Any]:
+    """Validate `raw`, evaluate it and return the quote JSON (raises InvalidRequestError)."""
+    library = library or default_library()
+    request = parse_quote_request(raw)
+    chosen = choose_policy(library, policy or request.policy or DEFAULT_POLICY)
+    start = library.start_date(chosen)
+    if request.application_date < start:
+        raise InvalidRequestError([Problem("application_date", "before_policy", start.isoformat())])
+    batch, order = build_batch([request])
+    evaluation = evaluate(batch, chosen, library=library)
+    return quote_json(evaluation, request, order[0], explain=explain)
+
+
+def choose_policy(library: PolicyLibrary, name: str) -> Policy:
+    try:
+        return library.get(name)
+    except UnknownPolicyError:
+        known = ", ".join(library.policies)
+        raise InvalidRequestError(
+            [Problem("policy", "unknown_policy", f"{name}; known: {known}")]
+        ) from None
+
+
+def _money(totals: Totals, row: int) -> dict[str, str]:
+    figures = {name: format_amount(int(getattr(totals, name)[row])) for name in MONEY_FIELDS}
+    figures["in_kind"] = format_amount(int(totals.in_kind[row]))
+    return figures
+
+
+def quote_json(
+    ev: Evaluation, request: QuoteRequest, trainee_rows: list[int], *, explain: bool = False
+) -> dict[str, Any]:
+    """The quote of application 0 of `ev`, trainees in the request's order."""
+    employer_ids = [e.id for e in request.employers]
+    totals = _money(ev.applications, 0)
+    totals["government"] = format_amount(int(ev.applications.government[0]))
+    result: dict[str, Any] = {
+        "policy": ev.policy.name,
+        "jurisdiction": request.jurisdiction,
+        "region": request.region,
+        "delivery": DELIVERIES[int(ev.delivery[0])],
+        "fiscal_year": ev.fiscal_year(0),
+        "eligible": bool(ev.eligible[0]),
+        "reasons": [r.as_dict() for r in ev.reasons(0, employer_ids)],
+        "totals": totals,
+        "employers": [{"id": eid, **_money(ev.employers, e)} for e, eid in enumerate(employer_ids)],
+        "trainees": [
+            {"index": i, "employer_id": request.trainees[i].employer_id, **_money(ev.trainees, row)}
+            for i, row in enumerate(trainee_rows)
+        ],
+    }
+    if explain:
+        result["explanation"] = explain_application(ev, 0, trainee_rows)
+    return result

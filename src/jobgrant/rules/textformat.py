@@ -1,0 +1,68 @@
+"""A quote as a table people can read in a terminal (English or French)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jobgrant.rules.money import format_money, parse_amount
+
+COLUMNS = ("eligible_cost", "federal", "provincial", "employer", "in_kind")
+HEADINGS = {
+    "en": ("Eligible cost", "Federal", "Provincial", "Employer", "of which in kind"),
+    "fr": ("Coût admissible", "Fédéral", "Provincial", "Employeur", "dont en nature"),
+}
+LABELS = {
+    "en": {"eligible": "Eligible", "not_eligible": "Not eligible", "total": "Total",
+           "trainee": "Trainee", "employer": "Employer", "how": "How each figure was computed"},
+    "fr": {"eligible": "Admissible", "not_eligible": "Non admissible", "total": "Total",
+           "trainee": "Participant", "employer": "Employeur", "how": "Calcul de chaque montant"},
+}  # fmt: skip
+
+
+def quote_text(result: dict[str, Any], lang: str) -> str:
+    words = LABELS[lang]
+    status = words["eligible"] if result["eligible"] else words["not_eligible"]
+    lines = [
+        f"{result['policy']} · {result['jurisdiction']} · {result['delivery']} · "
+        f"{result['fiscal_year']} · {status}",
+    ]
+    lines += [f"  ✗ {r['code']}: {r[f'message_{lang}']}" for r in result["reasons"]]
+    rows = [
+        (f"{words['trainee']} {t['index']} ({t['employer_id']})", t) for t in result["trainees"]
+    ]
+    if len(result["employers"]) > 1:
+        rows += [(f"{words['employer']} {e['id']}", e) for e in result["employers"]]
+    rows.append((words["total"], result["totals"]))
+    lines += ["", *_table(rows, lang)]
+    if "explanation" in result:
+        lines += ["", words["how"] + ":"]
+        lines += _explanation(result["explanation"])
+    return "\n".join(lines)
+
+
+def _table(rows: list[tuple[str, dict[str, str]]], lang: str) -> list[str]:
+    cells = [
+        [label, *(format_money(parse_amount(r[c]), lang) for c in COLUMNS)] for label, r in rows
+    ]
+    header = ["", *HEADINGS[lang]]
+    widths = [max(len(row[i]) for row in [header, *cells]) for i in range(len(header))]
+
+    def line(row: list[str]) -> str:
+        first = row[0].ljust(widths[0])
+        return "  ".join([first, *(c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True))])
+
+    return [line(header), *(line(row) for row in cells)]
+
+
+def _explanation(steps: list[dict[str, Any]]) -> list[str]:
+    lines = []
+    for step in steps:
+        lines.append(f"  {step['target']} = {step['value']}")
+        lines.append(f"      {step['formula']}")
+        for p in step["parameters"]:
+            source = p["reference"][0]["title"] if p["reference"] else ""
+            lines.append(
+                f"      · {p['name']} = {p['value']} since {p['effective_date']} "
+                f"[{p['layer']}] — {source}"
+            )
+    return lines
