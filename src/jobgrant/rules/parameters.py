@@ -74,7 +74,7 @@ class Schedule:
     regions: Mapping[str, tuple[DatedValue, ...]] = field(default_factory=dict)
 
     def at(self, on: dt.date, jurisdiction: str, region: str | None) -> DatedValue | None:
-        """The value in force on `on`: the region's first, then the jurisdiction's, then national."""
+        """The value in force on `on`: the region's, else the jurisdiction's, else national."""
         candidates = (
             self.regions.get(region or "", ()),
             self.jurisdictions.get(jurisdiction, ()),

@@ -216,7 +216,7 @@ def _missing() -> Any:
 
 
 def parse_quote_request(raw: object) -> QuoteRequest:
-    """Validate a `jobgrant quote` JSON document; raise InvalidRequestError listing every problem."""
+    """Validate a `jobgrant quote` document; raise InvalidRequestError listing every problem."""
     r = _Reader()
     top = r.obj(
         raw,
