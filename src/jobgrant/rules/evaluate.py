@@ -13,11 +13,19 @@ from functools import cache
 
 import numpy as np
 
-from jobgrant.rules.batch import I8, I64, SETTINGS, Bool, QuoteBatch, segment_sum
+from jobgrant.rules.batch import (
+    I8,
+    I64,
+    SETTINGS,
+    Bool,
+    ChunkedSegmentSums,
+    QuoteBatch,
+    segment_sum,
+)
 from jobgrant.rules.codes import JURISDICTIONS, fiscal_year
 from jobgrant.rules.formulas import eligibility
 from jobgrant.rules.formulas.key_rules import NO_LIMIT, RuleColumns, rule_columns
-from jobgrant.rules.formulas.shares import TraineeInputs, trainee_shares
+from jobgrant.rules.formulas.shares import TraineeInputs, TraineeShares, trainee_shares
 from jobgrant.rules.policies import DEFAULT_POLICY, Policy, PolicyLibrary
 from jobgrant.rules.reasons import REASONS_BY_CODE, Reason
 from jobgrant.rules.table import ParameterTable, table_for
@@ -104,8 +112,7 @@ def evaluate(
     delivery = table.delivery(batch.applications)
     key = table.keys(batch.applications, delivery)
     rules = rule_columns(table, key)
-    trainees, unemployed = _trainee_shares_in_chunks(batch, key, rules)
-    employers = trainees.summed(batch.employers.trainee_offsets)
+    trainees, employers, unemployed = _trainee_shares_in_chunks(batch, key, rules)
     applications = employers.summed(batch.applications.employer_offsets)
     facts = eligibility.application_facts(
         batch, key, applications.direct_cost, employers.government
@@ -120,25 +127,31 @@ def evaluate(
 
 def _trainee_shares_in_chunks(
     batch: QuoteBatch, key: I64, rules: RuleColumns
-) -> tuple[Totals, Bool | None]:
+) -> tuple[Totals, Totals, Bool | None]:
+    """Trainee shares, and their sums per employer, computed chunk by chunk."""
     t, n = batch.trainees, len(batch.trainees)
     out = Totals(*(np.empty(n, dtype=np.int64) for _ in _TOTAL_FIELDS))
+    # Employers' direct cost is eligible cost minus in kind: four running sums, not five.
+    summed = ("in_kind", "eligible_cost", "federal", "provincial")
+    per_employer = ChunkedSegmentSums(batch.employers.trainee_offsets, len(summed))
     unemployed: Bool | None = None
     for start in range(0, n, CHUNK):
         part = slice(start, min(start + CHUNK, n))
         inputs = TraineeInputs(
             t.tuition[part], t.student_fees[part], t.materials[part], t.exam_fees[part],
-            t.wages_in_kind[part], t.status[part], key[t.application[part]],
-            batch.employers.employees[t.employer[part]],
+            t.wages_in_kind[part], t.status[part], np.take(key, t.application[part]),
+            np.take(batch.employers.employees, t.employer[part]),
         )  # fmt: skip
-        shares = trainee_shares(inputs, rules)
-        for name in _TOTAL_FIELDS:
-            getattr(out, name)[part] = getattr(shares, name)
-        if shares.unemployed_rule is not None:
+        views = TraineeShares(*(getattr(out, name)[part] for name in _TOTAL_FIELDS))
+        applied = trainee_shares(inputs, rules, views)
+        per_employer.add(start, [getattr(views, name) for name in summed])
+        if applied is not None:
             if unemployed is None:
                 unemployed = np.zeros(n, dtype=np.bool_)
-            unemployed[part] = shares.unemployed_rule
-    return out, unemployed
+            unemployed[part] = applied
+    in_kind, eligible, federal, provincial = per_employer.sums()
+    employers = Totals(eligible - in_kind, in_kind, eligible, federal, provincial)
+    return out, employers, unemployed
 
 
 def _failures(
@@ -156,18 +169,17 @@ def _failures(
 
 
 def _eligible(batch: QuoteBatch, failures: dict[str, Bool]) -> Bool:
-    apps = batch.applications
-    failing = np.zeros(len(apps), dtype=np.int64)
-    trainee_offsets = batch.employers.trainee_offsets[apps.employer_offsets]
+    """Applications where no check fails; employer and trainee failures are rare, so they are
+    mapped to their application through the rows that fail."""
+    failing = np.zeros(len(batch.applications), dtype=np.bool_)
+    owner = {"employer": batch.employers.application, "trainee": batch.trainees.application}
     for code, mask in failures.items():
         level = REASONS_BY_CODE[code].level
         if level == "application":
-            failing += mask
-        elif level == "employer":
-            failing += segment_sum(mask.astype(np.int64), apps.employer_offsets)
+            failing |= mask
         else:
-            failing += segment_sum(mask.astype(np.int64), trainee_offsets)
-    eligible: Bool = failing == 0
+            failing[np.take(owner[level], np.flatnonzero(mask))] = True
+    eligible: Bool = ~failing
     return eligible
 
 

@@ -347,7 +347,7 @@ def build_batch(requests: list[QuoteRequest]) -> tuple[QuoteBatch, list[list[int
     """
     regions = {code: i for i, code in enumerate(region_codes())}
     employer_offsets, trainee_offsets = [0], [0]
-    employer_cols: dict[str, list[int]] = {"employees": [], "approved": []}
+    employer_cols: dict[str, list[int]] = {"employees": [], "approved": [], "application": []}
     trainee_rows: list[TraineeInput] = []
     trainee_app: list[int] = []
     order: list[list[int]] = []
@@ -359,6 +359,7 @@ def build_batch(requests: list[QuoteRequest]) -> tuple[QuoteBatch, list[list[int
         for employer in request.employers:
             employer_cols["employees"].append(employer.employees)
             employer_cols["approved"].append(employer.approved_this_fiscal_year)
+            employer_cols["application"].append(a)
             for i in by_employer[employer.id]:
                 rows[i] = len(trainee_rows)
                 trainee_rows.append(request.trainees[i])
@@ -372,6 +373,7 @@ def build_batch(requests: list[QuoteRequest]) -> tuple[QuoteBatch, list[list[int
             employees=np.array(employer_cols["employees"], dtype=np.int64),
             approved_this_fiscal_year=np.array(employer_cols["approved"], dtype=np.int64),
             trainee_offsets=np.array(trainee_offsets, dtype=np.int64),
+            application=np.array(employer_cols["application"], dtype=np.int32),
         ),
         trainees=_trainee_columns(trainee_rows, trainee_app, trainee_offsets),
     )

@@ -34,69 +34,63 @@ def application_facts(
     apps = batch.applications
     lead = (apps.start_date - apps.application_date).astype(np.int64)
     duration = (apps.end_date - apps.start_date).astype(np.int64) + 1
-    employer_app = np.repeat(np.arange(len(apps)), np.diff(apps.employer_offsets))
-    return ApplicationFacts(
-        key, lead, duration, direct_cost, employer_government, key[employer_app]
-    )
+    employer_key: I64 = np.take(key, batch.employers.application)
+    return ApplicationFacts(key, lead, duration, direct_cost, employer_government, employer_key)
 
 
 Check = Callable[[QuoteBatch, ApplicationFacts, RuleColumns], Bool]
 
 
-def _rule(rules: RuleColumns, name: str, facts: ApplicationFacts) -> I64:
-    return rules[name][facts.key]
+def _rule(rules: RuleColumns, name: str, facts: ApplicationFacts) -> I64 | int:
+    return rules.value(name, facts.key)
+
+
+def _rows(failing: object, f: ApplicationFacts) -> Bool:
+    """The check's result as one flag per application (a rule the same for all gives a scalar)."""
+    rows: Bool = np.broadcast_to(np.asarray(failing, dtype=np.bool_), f.key.shape)
+    return rows
 
 
 def jurisdiction_without_grant(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
-    failing: Bool = _rule(r, "grant_available", f) == 0
-    return failing
+    return _rows(_rule(r, "grant_available", f) == 0, f)
 
 
 def provider_not_third_party(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
-    failing: Bool = (_rule(r, "third_party_required", f) == 1) & ~b.applications.third_party
-    return failing
+    return _rows((_rule(r, "third_party_required", f) == 1) & ~b.applications.third_party, f)
 
 
 def setting_not_eligible(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
-    allowed = [_rule(r, f"setting_allowed_{i}", f) for i in range(len(SETTINGS))]
-    chosen: I64 = np.choose(b.applications.setting.astype(np.int64), allowed)
-    failing: Bool = chosen == 0
-    return failing
+    key_and_setting = f.key * len(SETTINGS) + b.applications.setting
+    return _rows(np.take(r.settings_allowed, key_and_setting) == 0, f)
 
 
 def started_before_application(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
-    failing: Bool = (_rule(r, "must_precede_training", f) == 1) & (f.lead_days <= 0)
-    return failing
+    return _rows((_rule(r, "must_precede_training", f) == 1) & (f.lead_days <= 0), f)
 
 
 def too_close_to_start(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
-    failing: Bool = (f.lead_days > 0) & (f.lead_days < _rule(r, "min_lead_days", f))
-    return failing
+    return _rows((f.lead_days > 0) & (f.lead_days < _rule(r, "min_lead_days", f)), f)
 
 
 def starts_too_far_ahead(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
-    failing: Bool = f.lead_days > _rule(r, "max_lead_days", f)
-    return failing
+    return _rows(f.lead_days > _rule(r, "max_lead_days", f), f)
 
 
 def training_too_long(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
-    failing: Bool = f.duration_days > _rule(r, "max_duration_days", f)
-    return failing
+    return _rows(f.duration_days > _rule(r, "max_duration_days", f), f)
 
 
 def training_too_short(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
-    failing: Bool = b.applications.hours < _rule(r, "min_hours", f)
-    return failing
+    return _rows(b.applications.hours < _rule(r, "min_hours", f), f)
 
 
 def minimum_cost_not_met(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
-    failing: Bool = f.direct_cost < _rule(r, "minimum_cost", f)
-    return failing
+    return _rows(f.direct_cost < _rule(r, "minimum_cost", f), f)
 
 
 def employer_cap_exceeded(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
     total = f.employer_government + b.employers.approved_this_fiscal_year
-    failing: Bool = total > r["employer_cap"][f.employer_key]
+    failing: Bool = total > r.value("employer_cap", f.employer_key)
     return failing
 
 

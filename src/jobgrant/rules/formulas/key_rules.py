@@ -34,9 +34,34 @@ class RuleColumns:
 
     denominator: int
     columns: dict[str, I64]
+    present: I64  # the keys that have values
+    uniform_values: dict[str, int]  # columns with one value over the present keys
 
     def __getitem__(self, name: str) -> I64:
         return self.columns[name]
+
+    def take(self, name: str, keys: I64) -> I64:
+        """The column's value for each key (a new array, safe to modify)."""
+        if name in self.uniform_values:
+            return np.full(len(keys), self.uniform_values[name], dtype=np.int64)
+        taken: I64 = np.take(self.columns[name], keys)
+        return taken
+
+    def value(self, name: str, keys: I64) -> I64 | int:
+        """Like take, but a plain int when every key has the same value (no gather at all)."""
+        uniform = self.uniform_values.get(name)
+        return uniform if uniform is not None else self.take(name, keys)
+
+    def varies_or_differs(self, name: str, value: int) -> bool:
+        """Whether some present key has a value other than `value`."""
+        return self.uniform_values.get(name, value + 1) != value
+
+    @property
+    def settings_allowed(self) -> I64:
+        """1 where the training setting is allowed, indexed by key * len(SETTINGS) + setting."""
+        stacked = [self.columns[f"setting_allowed_{i}"] for i in range(len(SETTINGS))]
+        allowed: I64 = np.stack(stacked, axis=1).ravel()
+        return allowed
 
 
 def _limit(value: int | Fraction | None) -> int:
@@ -130,7 +155,12 @@ def rule_columns(table: ParameterTable, keys: I64) -> RuleColumns:
         column = np.zeros(table.n_keys, dtype=np.int64)
         column[present] = [_as_int(per_key[int(k)][name], denominator) for k in present]
         columns[name] = column
-    return RuleColumns(denominator, columns)
+    uniform = {
+        name: int(column[present[0]])
+        for name, column in columns.items()
+        if len(present) and (column[present] == column[present[0]]).all()
+    }
+    return RuleColumns(denominator, columns, present, uniform)
 
 
 def _common_denominator(rows: object) -> int:

@@ -39,73 +39,103 @@ class TraineeInputs:
 
 @dataclass(frozen=True)
 class TraineeShares:
+    """Output columns for one chunk of trainees (views into the evaluation's result arrays)."""
+
     direct_cost: I64
     in_kind: I64
     eligible_cost: I64
     federal: I64
     provincial: I64
-    unemployed_rule: Bool | None  # None when no trainee in the chunk falls under it
 
 
-def trainee_shares(t: TraineeInputs, rules: RuleColumns) -> TraineeShares:
-    direct = t.tuition + t.student_fees
-    direct += t.materials
-    direct += t.exam_fees
+def trainee_shares(t: TraineeInputs, rules: RuleColumns, out: TraineeShares) -> Bool | None:
+    """Fill `out` for one chunk; return where the unemployed rule applied (None: nowhere)."""
+    direct = out.direct_cost
+    np.add(t.tuition, t.student_fees, out=direct)
+    np.add(direct, t.materials, out=direct)
+    np.add(direct, t.exam_fees, out=direct)
     unemployed = unemployed_rule_applies(t, rules)
-    in_kind = counted_in_kind(t, direct, unemployed, rules)
-    eligible = direct if in_kind is None else direct + in_kind
-    federal_rate, federal_cap = rules["federal_rate"][t.key], rules["federal_cap"][t.key]
+    counted_in_kind(t, direct, unemployed, rules, out=out.in_kind)
+    np.add(direct, out.in_kind, out=out.eligible_cost)
+    federal_rate = rules.value("federal_rate", t.key)
+    federal_cap = rules.value("federal_cap", t.key)
     if unemployed is not None:
-        federal_rate = np.where(unemployed, rules["unemployed_rate"][t.key], federal_rate)
-        federal_cap = np.where(unemployed, rules["unemployed_cap"][t.key], federal_cap)
-    federal = share(eligible, federal_rate, federal_cap, rules.denominator)
-    provincial = share(
-        eligible, rules["provincial_rate"][t.key], rules["provincial_cap"][t.key], rules.denominator
-    )
-    zero = np.zeros_like(direct)
-    return TraineeShares(
-        direct, zero if in_kind is None else in_kind, eligible, federal, provincial, unemployed
-    )
+        federal_rate, federal_cap = _unemployed_terms(
+            t, rules, unemployed, federal_rate, federal_cap
+        )
+    share(out.eligible_cost, federal_rate, federal_cap, rules.denominator, out=out.federal)
+    provincial_rate = rules.value("provincial_rate", t.key)
+    provincial_cap = rules.value("provincial_cap", t.key)
+    share(out.eligible_cost, provincial_rate, provincial_cap, rules.denominator, out=out.provincial)
+    return None if unemployed is None else _mask(len(direct), unemployed)
 
 
-def share(cost: I64, rate_numerator: I64, cap: I64, denominator: int) -> I64:
+def share(
+    cost: I64, rate_numerator: I64 | int, cap: I64 | int, denominator: int, *, out: I64
+) -> I64:
     """min(floor(cost x rate), cap), in integer arithmetic (rate = numerator / denominator)."""
-    amount = cost * rate_numerator
-    amount //= denominator
-    np.minimum(amount, cap, out=amount)
-    return amount
+    if isinstance(rate_numerator, int) and rate_numerator == 0:
+        out[:] = 0  # no share at all (no matching under cjg-2014, or no grant)
+        return out
+    np.multiply(cost, rate_numerator, out=out)
+    out //= denominator
+    np.minimum(out, cap, out=out)
+    return out
 
 
-def unemployed_rule_applies(t: TraineeInputs, rules: RuleColumns) -> Bool | None:
-    """Unemployed hires where the jurisdiction has a rule for them (None: nobody, skip the work)."""
-    is_unemployed = t.status == UNEMPLOYED
-    if not is_unemployed.any():
+def unemployed_rule_applies(t: TraineeInputs, rules: RuleColumns) -> I64 | None:
+    """Rows of the unemployed hires a jurisdiction's rule covers (None: nobody, skip the work)."""
+    if not rules.varies_or_differs("unemployed_rate", NOT_SET):
         return None
-    has_rule = rules["unemployed_rate"][t.key] != NOT_SET
-    small_enough = t.employees <= rules["unemployed_max_employees"][t.key]
-    applies: Bool = is_unemployed & has_rule & small_enough
-    return applies if applies.any() else None
+    rows = np.flatnonzero(t.status == UNEMPLOYED)
+    key = t.key[rows]
+    covered = rules.take("unemployed_rate", key) != NOT_SET
+    covered &= t.employees[rows] <= rules.take("unemployed_max_employees", key)
+    rows = rows[covered]
+    return rows if len(rows) else None
+
+
+def _unemployed_terms(
+    t: TraineeInputs, rules: RuleColumns, rows: I64, rate: I64 | int, cap: I64 | int
+) -> tuple[I64, I64]:
+    """The federal rate and cap with the unemployed rule's in the rows it covers."""
+    n = len(t.key)
+    rate_array = np.full(n, rate, dtype=np.int64) if isinstance(rate, int) else rate
+    cap_array = np.full(n, cap, dtype=np.int64) if isinstance(cap, int) else cap
+    rate_array[rows] = rules.take("unemployed_rate", t.key[rows])
+    cap_array[rows] = rules.take("unemployed_cap", t.key[rows])
+    return rate_array, cap_array
+
+
+def _mask(n: int, rows: I64) -> Bool:
+    mask = np.zeros(n, dtype=np.bool_)
+    mask[rows] = True
+    return mask
 
 
 def counted_in_kind(
-    t: TraineeInputs, direct: I64, unemployed: Bool | None, rules: RuleColumns
-) -> I64 | None:
-    """Wages counted in kind: min(wages, limit) for small employers, else 0 (None: none at all).
+    t: TraineeInputs, direct: I64, unemployed: I64 | None, rules: RuleColumns, *, out: I64
+) -> I64:
+    """Wages counted in kind: min(wages, limit) for small employers, else 0.
 
     The limit keeps the wages within the policy's share of the employer's part, whether or not
-    the government cap binds (key_rules._in_kind_limits derives the two bounds).
+    the government cap binds (key_rules._in_kind_limits derives the two bounds). Only the
+    trainees with wages are computed: most have none.
     """
-    if not t.wages_in_kind.any():
-        return None
-    k = t.key
-    below_cap = direct * rules["in_kind_uncapped_numerator"][k]
-    below_cap //= rules["in_kind_uncapped_denominator"][k]
-    above_cap = np.maximum(direct - rules["government_cap"][k], 0)
-    above_cap *= rules["in_kind_capped_numerator"][k]
-    above_cap //= rules["in_kind_capped_denominator"][k]
-    limit = np.maximum(below_cap, above_cap)
-    small = t.employees <= rules["in_kind_max_employees"][k]
+    out[:] = 0
+    candidates = t.wages_in_kind > 0
     if unemployed is not None:
-        small &= ~unemployed
-    counted: I64 = np.where(small, np.minimum(t.wages_in_kind, limit), 0)
-    return counted
+        candidates[unemployed] = False
+    rows = np.flatnonzero(candidates)
+    if len(rows) == 0:
+        return out
+    key, cost = t.key[rows], direct[rows]
+    small = t.employees[rows] <= rules.take("in_kind_max_employees", key)
+    below_cap = cost * rules.take("in_kind_uncapped_numerator", key)
+    below_cap //= rules.take("in_kind_uncapped_denominator", key)
+    above_cap = np.maximum(cost - rules.take("government_cap", key), 0)
+    above_cap *= rules.take("in_kind_capped_numerator", key)
+    above_cap //= rules.take("in_kind_capped_denominator", key)
+    limit = np.maximum(below_cap, above_cap)
+    out[rows] = np.where(small, np.minimum(t.wages_in_kind[rows], limit), 0)
+    return out
