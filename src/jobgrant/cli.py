@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
+from jobgrant.funding_cli import funding
 from jobgrant.rules.evaluate import default_library
 from jobgrant.rules.parameters import ParameterError
 from jobgrant.rules.quote import quote as compute_quote
@@ -98,6 +99,9 @@ def demo() -> None:
     typer.echo(f"Demonstration quote for {DEMO_REQUEST.name} (cjg-2013, explained):\n")
     result = compute_quote(read_json(str(DEMO_REQUEST)), explain=True)
     typer.echo(quote_text(result, user_language()))
+
+
+app.command("funding")(funding)
 
 
 def main() -> None:
