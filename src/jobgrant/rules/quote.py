@@ -17,8 +17,6 @@ from jobgrant.rules.requests import (
 )
 from jobgrant.rules.trace import explain as explain_application
 
-MONEY_FIELDS = ("eligible_cost", "federal", "provincial", "employer")
-
 
 def quote(
     raw: object,
@@ -50,9 +48,16 @@ def choose_policy(library: PolicyLibrary, name: str) -> Policy:
 
 
 def _money(totals: Totals, row: int) -> dict[str, str]:
-    figures = {name: format_amount(int(getattr(totals, name)[row])) for name in MONEY_FIELDS}
-    figures["in_kind"] = format_amount(int(totals.in_kind[row]))
-    return figures
+    eligible, federal = int(totals.eligible_cost[row]), int(totals.federal[row])
+    provincial, in_kind = int(totals.provincial[row]), int(totals.in_kind[row])
+    cents = {
+        "eligible_cost": eligible,
+        "federal": federal,
+        "provincial": provincial,
+        "employer": eligible - federal - provincial,  # one row: not the whole column
+        "in_kind": in_kind,
+    }
+    return {name: format_amount(value) for name, value in cents.items()}
 
 
 def quote_json(
