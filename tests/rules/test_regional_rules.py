@@ -7,7 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from jobgrant.rules.evaluate import evaluate
 from jobgrant.rules.quote import quote
+from jobgrant.rules.requests import build_batch, parse_quote_request
 
 ROOT = Path(__file__).parents[2]
 SCENARIO = str(ROOT / "scenarios" / "northern-ontario-allowance.yaml")
@@ -55,3 +57,13 @@ def test_new_brunswick_caps_each_employer_per_region_and_says_so() -> None:
     assert "per region" in reasons["EMPLOYER_CAP_EXCEEDED"]["message_en"]
     assert "par région" in reasons["EMPLOYER_CAP_EXCEEDED"]["message_fr"]
     assert "$5,000.00 remains available" in reasons["EMPLOYER_CAP_EXCEEDED"]["message_en"]
+
+
+def test_evaluate_with_explain_records_a_trace_whose_figures_are_the_quote() -> None:
+    batch, _ = build_batch([parse_quote_request(in_region("3590"))])
+    evaluation = evaluate(batch, SCENARIO, explain=True)
+    assert evaluation.traces is not None
+    steps = {step["target"]: step["value"] for step in evaluation.traces[0]}
+    assert steps["trainees[0].federal"] == "11250.00"
+    assert steps["totals.employer"] == "3750.00"
+    assert evaluate(batch, SCENARIO).traces is None

@@ -7,6 +7,7 @@ cache and peak memory stays a small multiple of the outputs; nothing loops over 
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 from functools import cache
@@ -83,6 +84,7 @@ class Evaluation:
     failures: dict[str, Bool]  # reason code -> rows (of its level) where the rule fails
     eligible: Bool  # per application
     facts: eligibility.ApplicationFacts
+    traces: list[list[dict[str, object]]] | None = None  # per application, with explain=True
 
     def application_trainee_offsets(self) -> I64:
         offsets: I64 = self.batch.employers.trainee_offsets[
@@ -103,9 +105,14 @@ def evaluate(
     batch: QuoteBatch,
     policy: str | Policy = DEFAULT_POLICY,
     *,
+    explain: bool = False,
     library: PolicyLibrary | None = None,
 ) -> Evaluation:
-    """Compute every share, total and eligibility check for the batch under `policy`."""
+    """Compute every share, total and eligibility check for the batch under `policy`.
+
+    With `explain=True` the result also carries each application's trace (trace.explain): meant
+    for a few applications at a time, since it builds Python objects per figure.
+    """
     library = library or default_library()
     chosen = policy if isinstance(policy, Policy) else library.get(policy)
     table = table_for(library, chosen)
@@ -119,10 +126,16 @@ def evaluate(
     )
     failures = _failures(batch, facts, rules, trainees)
     eligible = _eligible(batch, failures)
-    return Evaluation(
+    evaluation = Evaluation(
         batch, chosen, table, rules, key, delivery, trainees, employers, applications,
         unemployed, failures, eligible, facts,
     )  # fmt: skip
+    if not explain:
+        return evaluation
+    from jobgrant.rules.trace import explain as trace_of  # trace reads Evaluation: import late
+
+    traces = [trace_of(evaluation, a) for a in range(len(batch.applications))]
+    return dataclasses.replace(evaluation, traces=traces)
 
 
 def _trainee_shares_in_chunks(
