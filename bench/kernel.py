@@ -206,8 +206,9 @@ def bench_arrays(exponent: int, repeat: int) -> None:
     kernel_s = median_seconds(lambda: kernel(batch), repeat)
     baseline_s = median_seconds(lambda: handwritten(batch, parameters, denominator), repeat)
     memory = peak_bytes(lambda: kernel(batch)) / n
+    rate = n / kernel_s / 1e6
     print(
-        f"N=10^{exponent:<2} kernel {kernel_s * 1e3:9.1f} ms  {n / kernel_s / 1e6:6.1f} M trainees/s"
+        f"N=10^{exponent:<2} kernel {kernel_s * 1e3:9.1f} ms  {rate:6.1f} M trainees/s"
         f"  peak {memory:6.1f} B/trainee  hand-written {baseline_s * 1e3:9.1f} ms"
         f"  ratio {kernel_s / baseline_s:4.2f}",
         flush=True,
@@ -246,7 +247,8 @@ def main() -> None:
     parser.add_argument("--max-exponent", type=int, default=7)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    print(f"rules kernel, {POLICY} on {APPLICATION_DATE}, one core, {dt.date.today()}")
+    today = dt.datetime.now(dt.UTC).date()
+    print(f"rules kernel, {POLICY} on {APPLICATION_DATE}, one core, measured {today}")
     for exponent in range(args.min_exponent, args.max_exponent + 1):
         bench_arrays(exponent, args.repeat if exponent < 7 else 3)
     bench_json(args.repeat)
