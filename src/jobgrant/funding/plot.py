@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from matplotlib import rc_context
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
@@ -118,8 +119,13 @@ def years_figure(impacts: list[YearImpact]) -> Figure:
 
 
 def save(fig: Figure, path: Path) -> None:
-    """Write a PNG or SVG (chosen by the suffix); SVGs carry no date so they are reproducible."""
+    """Write a PNG or SVG (chosen by the suffix).
+
+    SVG text stays text (screen readers and search can read the title and legend), and SVGs
+    carry no date so that the same figures give the same file.
+    """
     if path.suffix == ".svg":
-        fig.savefig(path, format="svg", metadata={"Date": None})
+        with rc_context({"svg.fonttype": "none"}):
+            fig.savefig(path, format="svg", metadata={"Date": None})
     else:
         fig.savefig(path, format="png", dpi=110)

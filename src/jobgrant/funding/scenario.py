@@ -73,12 +73,12 @@ def _mode_in(path: DeliveryPath | None, year: int) -> str | None:
 def load_scenario(path: Path) -> FundingScenario:
     """Read and check a funding scenario; FundingError lists every problem with the file."""
     raw = _read(path)
-    problems = _shape_problems(raw, path)
-    if problems:
-        raise FundingError(problems)
+    _check_kind(raw, path)
     assert isinstance(raw, dict)
+    problems = _shape_problems(raw, path)
     default, by_jurisdiction = _delivery(raw.get("delivery"), path, problems)
-    overrides = _overrides(raw.get("parameters") or {}, path, problems)
+    parameters = raw.get("parameters")
+    overrides = _overrides(parameters if isinstance(parameters, dict) else {}, path, problems)
     if problems:
         raise FundingError(problems)
     title = raw["title"]
@@ -106,19 +106,22 @@ def _read(path: Path) -> object:
         raise FundingError([f"{path}: does not parse as YAML ({detail})"]) from None
 
 
-def _shape_problems(raw: object, path: Path) -> list[str]:
+def _check_kind(raw: object, path: Path) -> None:
+    """Stop at once if the file is not a funding scenario at all: nothing else would make sense."""
     if not isinstance(raw, dict):
-        return [f"{path}: a funding scenario must be a YAML mapping"]
+        raise FundingError([f"{path}: a funding scenario must be a YAML mapping"])
     if raw.get("kind") != KIND:
         hint = " (a rules overlay with base: goes to --policy)" if "base" in raw else ""
-        return [f"{path}: not a funding scenario: it needs `kind: {KIND}`{hint}"]
+        raise FundingError([f"{path}: not a funding scenario: it needs `kind: {KIND}`{hint}"])
+
+
+def _shape_problems(raw: dict[str, object], path: Path) -> list[str]:
     problems = [f"{path}: unknown key {key!r}" for key in raw if key not in _KEYS]
     title = raw.get("title")
     if not (isinstance(title, dict) and title.get("en") and title.get("fr")):
         problems.append(f"{path}: title must give both en and fr")
     reference = raw.get("reference")
-    valid_reference = isinstance(reference, list) and reference
-    if not valid_reference or not all(_is_reference(r) for r in reference or ()):
+    if not (isinstance(reference, list) and reference and all(map(_is_reference, reference))):
         problems.append(f"{path}: reference must list at least one source {{title, href}}")
     if not isinstance(raw.get("parameters") or {}, dict):
         problems.append(f"{path}: parameters must map funding parameter names to overrides")
