@@ -25,7 +25,7 @@ from jobgrant.rules.parameters import (
 from jobgrant.rules.policies import ResolvedValue
 
 FUNDING_PARAMETERS_DIR = Path(__file__).parent / "parameters"
-PARAMETERS_LAYER = "parameters"
+PARAMETERS_LAYER = "funding parameters"
 
 
 @cache

@@ -40,7 +40,7 @@ def _subtitle(policy: str, scenario: str | None, totals: dict[str, int]) -> str:
         return f"${millions(totals[key]):,.1f}M"
 
     return (
-        f"Policy {policy}, scenario {scenario or 'none'}. Nationally: federal {m('grant')}, "
+        f"Policy {policy}, scenario {scenario or 'none'}.\nNationally: federal {m('grant')}, "
         f"provinces and territories {m('provincial_cost')} (matching {m('matching')} + "
         f"backfill {m('backfill')}), employers {m('employer')}"
     )
@@ -81,7 +81,7 @@ def year_figure(impact: YearImpact) -> Figure:
     fig = Figure(figsize=(11, 7.5), layout="constrained")
     ax = fig.add_subplot()
     _stack(ax, labels, _rows(figures), horizontal=True)
-    ax.set_title(
+    fig.suptitle(  # over the whole figure: the axes alone are too narrow for the summary
         f"Who pays for the Canada Job Grant in {impact.fiscal_year}, by province and territory\n"
         f"{_subtitle(impact.policy, impact.scenario, impact.totals())}",
         fontsize=10,

@@ -10,7 +10,7 @@ provincial overlays are therefore exactly those an employer is quoted.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -128,7 +128,12 @@ class RulesBridge:
     def rules_read(self, jurisdiction: str, on: dt.date) -> list[ResolvedValue]:
         """The rules parameters behind the split, for explanations."""
         resolved = self.library.resolve(self.policy, jurisdiction, None, on)
-        return [resolved[name] for name in RULES_READ if name in resolved]
+        return [_labelled(resolved[name]) for name in RULES_READ if name in resolved]
+
+
+def _labelled(value: ResolvedValue) -> ResolvedValue:
+    """Say "rules parameters" where the rules kernel says "parameters", beside funding ones."""
+    return replace(value, layer="rules parameters") if value.layer == "parameters" else value
 
 
 def _request(jurisdiction: str, delivery: str, on: dt.date, cost: int, wages: int) -> object:
