@@ -121,7 +121,8 @@ def jurisdiction_table(batch: QuoteBatch) -> tuple[dict[str, np.ndarray], int]:
         batch.employers,
         batch.trainees,
     )
-    keys = table.keys(probe.applications, table.delivery(probe.applications))
+    period = table.periods(probe.applications)
+    keys = table.keys(probe.applications, period, table.delivery(probe.applications, period))
     rules = rule_columns(table, keys)
     return {name: column[keys] for name, column in rules.columns.items()}, rules.denominator
 

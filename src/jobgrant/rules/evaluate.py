@@ -96,9 +96,18 @@ class Evaluation:
         start = self.batch.applications.start_date[application].astype(dt.date)
         return fiscal_year(start)
 
-    def reasons(self, application: int, employer_ids: list[str] | None = None) -> list[Reason]:
-        """Why application `application` is not eligible (empty when it is)."""
-        return _reasons(self, application, employer_ids)
+    def reasons(
+        self,
+        application: int,
+        employer_ids: list[str] | None = None,
+        trainee_rows: list[int] | None = None,
+    ) -> list[Reason]:
+        """Why application `application` is not eligible (empty when it is).
+
+        `employer_ids` names the employers; `trainee_rows[i]` is the row of the request's i-th
+        trainee (the batch groups trainees by employer), so reasons cite the request's index.
+        """
+        return _reasons(self, application, employer_ids, trainee_rows)
 
 
 def evaluate(
@@ -116,8 +125,9 @@ def evaluate(
     library = library or default_library()
     chosen = policy if isinstance(policy, Policy) else library.get(policy)
     table = table_for(library, chosen)
-    delivery = table.delivery(batch.applications)
-    key = table.keys(batch.applications, delivery)
+    period = table.periods(batch.applications)
+    delivery = table.delivery(batch.applications, period)
+    key = table.keys(batch.applications, period, delivery)
     rules = rule_columns(table, key)
     trainees, employers, unemployed = _trainee_shares_in_chunks(batch, key, rules)
     applications = employers.summed(batch.applications.employer_offsets)
@@ -196,7 +206,9 @@ def _eligible(batch: QuoteBatch, failures: dict[str, Bool]) -> Bool:
     return eligible
 
 
-def _reasons(ev: Evaluation, a: int, employer_ids: list[str] | None) -> list[Reason]:
+def _reasons(
+    ev: Evaluation, a: int, employer_ids: list[str] | None, trainee_rows: list[int] | None
+) -> list[Reason]:
     apps, employers = ev.batch.applications, ev.batch.employers
     e0, e1 = int(apps.employer_offsets[a]), int(apps.employer_offsets[a + 1])
     t0, t1 = int(employers.trainee_offsets[e0]), int(employers.trainee_offsets[e1])
@@ -211,8 +223,10 @@ def _reasons(ev: Evaluation, a: int, employer_ids: list[str] | None) -> list[Rea
                 arguments = _employer_arguments(ev, a, int(e), name)
                 reasons.append(Reason(reason_type, arguments, employer=name))
         elif reason_type.level == "trainee":
-            for t in np.flatnonzero(mask[t0:t1]):
-                reasons.append(Reason(reason_type, {"trainee": int(t)}, trainee=int(t)))
+            index_of_row = {row: i for i, row in enumerate(trainee_rows or range(t0, t1))}
+            for row in np.flatnonzero(mask[t0:t1]) + t0:
+                index = index_of_row[int(row)]
+                reasons.append(Reason(reason_type, {"trainee": index}, trainee=index))
     return reasons
 
 

@@ -5,7 +5,7 @@ A policy file (`policies/NAME.yaml`, or any scenario file an analyst writes):
     title: {en: ..., fr: ...}
     description: ...
     base: cjg-2013                 # optional: the policy this one overrides
-    delivery: {default: provincial, jurisdictions: {"QC": separate-agreement}}   # optional
+    delivery: {default: provincial, jurisdictions: {"QC": {2014-03-04: separate-agreement}}}
     reference: [{title, href}]
     parameters:
       cjg.federal.rate: {values: {2014-04-01: 2/3}, reference: [...]}
@@ -63,15 +63,24 @@ class Policy:
     layer: Layer
     base: str | None
     default_delivery: str
-    delivery_by_jurisdiction: Mapping[str, str]
+    # per jurisdiction, the delivery mode from each effective date (None: from the start)
+    delivery_by_jurisdiction: Mapping[str, tuple[tuple[dt.date | None, str], ...]]
     overlays: Mapping[str, Layer] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
         return self.layer.name
 
-    def delivery_for(self, jurisdiction: str) -> str:
-        return self.delivery_by_jurisdiction.get(jurisdiction, self.default_delivery)
+    def delivery_for(self, jurisdiction: str, on: dt.date | None = None) -> str:
+        """The default delivery mode in `jurisdiction` on `on` (by default, the latest one)."""
+        mode = self.default_delivery
+        for effective, dated_mode in self.delivery_by_jurisdiction.get(jurisdiction, ()):
+            if on is None or effective is None or effective <= on:
+                mode = dated_mode
+        return mode
+
+    def delivery_dates(self) -> set[dt.date]:
+        return {d for dated in self.delivery_by_jurisdiction.values() for d, _ in dated if d}
 
 
 @dataclass(frozen=True)
@@ -174,6 +183,8 @@ class PolicyLibrary:
                     dates |= entry.schedule.dates()
         for definition in self.definitions.values():
             dates |= definition.base.schedule.dates()
+        for member in self.chain(policy):
+            dates |= member.delivery_dates()
         return sorted(d for d in dates if d >= self.start_date(policy))
 
     @cached_property
@@ -247,15 +258,31 @@ def _layer_shape_problems(raw: dict[str, object], source: str, allow: set[str]) 
     return problems
 
 
-def _parse_delivery(raw: object, name: str) -> tuple[str, dict[str, str]]:
+def _parse_delivery(
+    raw: object, name: str
+) -> tuple[str, dict[str, tuple[tuple[dt.date | None, str], ...]]]:
+    """`{default: mode, jurisdictions: {"QC": mode or {date: mode}}}`, validated."""
     if raw is None:
         return "provincial", {}
     if not isinstance(raw, dict):
         raise ParameterError([f"{name}: delivery must be a mapping"])
     default = str(raw.get("default", "provincial"))
-    by_jurisdiction = {str(k): str(v) for k, v in (raw.get("jurisdictions") or {}).items()}
-    bad = [m for m in [default, *by_jurisdiction.values()] if m not in DELIVERY_MODES]
-    bad_codes = [j for j in by_jurisdiction if j not in JURISDICTION_CODES]
-    if bad or bad_codes:
-        raise ParameterError([f"{name}: unknown delivery mode or jurisdiction {bad + bad_codes}"])
+    by_jurisdiction = {
+        str(code): _dated_modes(value) for code, value in (raw.get("jurisdictions") or {}).items()
+    }
+    modes = [default, *(m for dated in by_jurisdiction.values() for _, m in dated)]
+    bad = [m for m in modes if m not in DELIVERY_MODES]
+    bad += [j for j in by_jurisdiction if j not in JURISDICTION_CODES]
+    if bad:
+        raise ParameterError([f"{name}: unknown delivery mode or jurisdiction {bad}"])
     return default, by_jurisdiction
+
+
+def _dated_modes(value: object) -> tuple[tuple[dt.date | None, str], ...]:
+    if not isinstance(value, dict):
+        return ((None, str(value)),)
+    dated = [
+        (d if isinstance(d, dt.date) else dt.date.fromisoformat(str(d)), str(m))
+        for d, m in value.items()
+    ]
+    return tuple(sorted(dated, key=lambda pair: pair[0]))

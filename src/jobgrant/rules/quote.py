@@ -74,7 +74,7 @@ def quote_json(
         "delivery": DELIVERIES[int(ev.delivery[0])],
         "fiscal_year": ev.fiscal_year(0),
         "eligible": bool(ev.eligible[0]),
-        "reasons": [r.as_dict() for r in ev.reasons(0, employer_ids)],
+        "reasons": [r.as_dict() for r in ev.reasons(0, employer_ids, trainee_rows)],
         "totals": totals,
         "employers": [{"id": eid, **_money(ev.employers, e)} for e, eid in enumerate(employer_ids)],
         "trainees": [

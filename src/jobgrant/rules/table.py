@@ -45,24 +45,34 @@ class ParameterTable:
         self.n_places = len(JURISDICTION_CODES) + len(self.regions)
         self.n_keys = len(self.breakpoints) * self.n_places * len(DELIVERIES)
         self._resolved: dict[int, dict[str, ResolvedValue]] = {}
-        default = [DELIVERIES.index(policy.delivery_for(j)) for j in JURISDICTION_CODES]
-        self._default_delivery = np.array(default, dtype=np.int8)
+        # the policy's default delivery mode per (period, jurisdiction)
+        default = [
+            [DELIVERIES.index(policy.delivery_for(j, on)) for j in JURISDICTION_CODES]
+            for on in self.breakpoints.astype(dt.date)
+        ]
+        self._default_delivery = np.array(default, dtype=np.int8).reshape(
+            -1, len(JURISDICTION_CODES)
+        )
 
     @property
     def start_date(self) -> dt.date:
         return self.library.start_date(self.policy)
 
-    def delivery(self, applications: Applications) -> np.ndarray:
+    def periods(self, applications: Applications) -> I64:
+        """Each application's period: the interval between value changes its date falls in."""
+        period: I64 = np.searchsorted(self.breakpoints, applications.application_date, "right") - 1
+        if len(period) and period.min() < 0:
+            raise ValueError(f"an application date is before the policy starts ({self.start_date})")
+        return period
+
+    def delivery(self, applications: Applications, period: I64) -> np.ndarray:
         """Each application's delivery code, with the policy's default where none was given."""
-        default = self._default_delivery[applications.jurisdiction]
+        default = self._default_delivery[period, applications.jurisdiction]
         given = applications.delivery
         return np.where(given == POLICY_DEFAULT_DELIVERY, default, given).astype(np.int8)
 
-    def keys(self, applications: Applications, delivery: np.ndarray) -> I64:
+    def keys(self, applications: Applications, period: I64, delivery: np.ndarray) -> I64:
         """Each application's key, computed with array operations only."""
-        period = np.searchsorted(self.breakpoints, applications.application_date, side="right") - 1
-        if len(period) and period.min() < 0:
-            raise ValueError(f"an application date is before the policy starts ({self.start_date})")
         place = np.where(
             applications.region >= 0,
             len(JURISDICTION_CODES) + applications.region.astype(np.int64),
