@@ -148,6 +148,7 @@ def test_an_svg_plot_carries_its_title_axis_labels_and_legend_as_text(tmp_path: 
 BAD_INPUT = [
     (["--policy", "cjg-2099"], "unknown policy 'cjg-2099'"),
     (["--scenario", "nowhere.yaml"], "no such scenario file"),
+    (["--policy", BUDGET_2013], "a funding scenario (kind: funding-scenario) goes to --scenario"),
     (["--fiscal-year", "2013-14"], "2013-14 is outside the model"),
     (["--fiscal-year", "2020-21"], "2020-21 is outside the model"),
     (["--fiscal-year", "2017-2018"], "not a fiscal year written like 2017-18"),

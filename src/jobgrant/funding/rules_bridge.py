@@ -96,7 +96,12 @@ class RulesBridge:
             known = ", ".join(self.library.policies)
             raise FundingError([f"policy: unknown policy {name!r}; known: {known}"]) from None
         except ParameterError as error:
-            raise FundingError([f"policy: {p}" for p in error.problems]) from None
+            problems = [f"policy: {p}" for p in error.problems]
+            if any("unknown key 'kind'" in p for p in problems):
+                problems.append(
+                    "policy: a funding scenario (kind: funding-scenario) goes to --scenario"
+                )
+            raise FundingError(problems) from None
 
     def average_trainee(
         self,
