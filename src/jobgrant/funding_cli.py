@@ -18,7 +18,6 @@ from jobgrant.funding.explain import explain as explain_figures
 from jobgrant.funding.explain import explanation_text
 from jobgrant.funding.model import FundingModel, YearImpact
 from jobgrant.funding.output import year_json, year_text, years_csv
-from jobgrant.funding.plot import PLOT_SUFFIXES, save, year_figure, years_figure
 from jobgrant.funding.years import FULL_IMPLEMENTATION
 from jobgrant.rules.codes import JURISDICTION_CODES
 
@@ -104,6 +103,9 @@ def _check_options(
         fail(problems)
 
 
+PLOT_SUFFIXES = (".png", ".svg")
+
+
 def _plot_problems(path: Path) -> list[str]:
     if path.suffix not in PLOT_SUFFIXES:
         return [f"--plot: {str(path)!r} must end in .png or .svg"]
@@ -153,6 +155,9 @@ def _year_text(model: FundingModel, impact: YearImpact, code: str | None) -> str
 
 
 def _draw(years: list[YearImpact], path: Path, single: bool) -> None:
+    # matplotlib takes a second to import: only commands that draw pay for it.
+    from jobgrant.funding.plot import save, year_figure, years_figure
+
     figure = year_figure(years[0]) if single else years_figure(years)
     try:
         save(figure, path)

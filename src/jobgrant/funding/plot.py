@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 from jobgrant.funding.model import JurisdictionFigures, YearImpact
 from jobgrant.rules.codes import JURISDICTIONS
 
-PLOT_SUFFIXES = (".png", ".svg")
+PLOT_SUFFIXES = (".png", ".svg")  # the command checks the same list before importing this
 #: Okabe-Ito colours (safe for colour-blind readers); backfill is also hatched for greyscale.
 LAYERS = (
     ("grant", "Federal: grant money (diverted from the transfer)", "#0072B2", ""),
