@@ -6,10 +6,10 @@ RUN := $(UV) run --frozen --no-sync
 export UV_PYTHON := $(PYTHON)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: run test lint typecheck contracts pytest bench format clean
+.PHONY: run test lint typecheck contracts pytest pytest-postgres bench format clean
 
 run: .venv/.synced
-	$(RUN) jobgrant demo
+	$(RUN) jobgrant serve
 
 test: .venv/.synced lint typecheck contracts pytest
 
@@ -23,8 +23,20 @@ typecheck: .venv/.synced
 contracts: .venv/.synced
 	$(RUN) lint-imports
 
+# The service tests run twice: on SQLite (with everything else) and on PostgreSQL. PostgreSQL
+# must be reachable; only outside CI may JOBGRANT_SKIP_POSTGRES=1 skip that pass.
+POSTGRES_URL ?= postgresql://postgres@127.0.0.1:5432/jobgrant
+
 pytest: .venv/.synced
 	$(RUN) pytest
+	$(MAKE) --no-print-directory pytest-postgres
+
+pytest-postgres: .venv/.synced
+	@if [ -n "$$JOBGRANT_SKIP_POSTGRES" ] && [ -z "$$CI" ]; then \
+		echo "Skipping the PostgreSQL pass (JOBGRANT_SKIP_POSTGRES is set)"; exit 0; fi; \
+	$(RUN) python -c "import psycopg, sys; psycopg.connect('$(POSTGRES_URL)'.rsplit('/', 1)[0] + '/postgres').close()" \
+		|| { echo "PostgreSQL is not reachable at $(POSTGRES_URL): the service tests must run on it."; exit 1; }; \
+	JOBGRANT_DATABASE_URL=$(POSTGRES_URL) $(RUN) pytest tests/service
 
 bench: .venv/.synced
 	$(RUN) python bench/kernel.py

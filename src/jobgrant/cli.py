@@ -94,6 +94,30 @@ def policies() -> None:
 
 
 @app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    workers: Annotated[int, typer.Option(help="gunicorn worker processes.")] = 2,
+) -> None:
+    """Migrate the database, load the demonstration data and serve the application."""
+    from jobgrant.service.commands import serve as serve_application
+
+    serve_application(host, port, workers)
+
+
+audit = typer.Typer(help="The tamper-evident audit trail.", no_args_is_help=True)
+app.add_typer(audit, name="audit")
+
+
+@audit.command("verify")
+def audit_verify() -> None:
+    """Check the whole hash chain; name the first broken entry (exit 1) if any."""
+    from jobgrant.service.commands import verify_audit
+
+    raise typer.Exit(verify_audit())
+
+
+@app.command()
 def demo() -> None:
     """Show a demonstration quote (the service replaces this with the web application)."""
     typer.echo(f"Demonstration quote for {DEMO_REQUEST.name} (cjg-2013, explained):\n")

@@ -1,0 +1,78 @@
+"""Idempotency-Key on every POST: a retry gets the first response, byte for byte.
+
+The key is claimed (a unique row) in the same transaction as the work, and the response is
+stored in that transaction too: either both are committed or neither is. A concurrent duplicate
+waits on the unique index until the first commits, then replays its response. The same key with
+a different body answers 422.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest, HttpResponse
+
+from jobgrant.service.accounts.models import User
+from jobgrant.service.api.problems import problem_response
+from jobgrant.service.errors import ServiceError
+from jobgrant.service.grants.models import IdempotencyKey
+
+MAX_KEY_LENGTH = 200
+
+
+def request_digest(request: HttpRequest) -> str:
+    digest = hashlib.sha256()
+    for part in (request.method or "", request.path, request.body):
+        digest.update(part if isinstance(part, bytes) else part.encode())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def idempotent(request: HttpRequest, user: User, work: Callable[[], HttpResponse]) -> HttpResponse:
+    """Run `work` once per (user, Idempotency-Key); replay its response for retries."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return _answer(work)
+    if not key.strip() or len(key) > MAX_KEY_LENGTH:
+        return problem_response(ServiceError(
+            422, "INVALID_IDEMPOTENCY_KEY",
+            f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} characters.",
+            f"Idempotency-Key doit compter de 1 à {MAX_KEY_LENGTH} caractères.",
+        ))  # fmt: skip
+    digest = request_digest(request)
+    try:
+        with transaction.atomic():
+            claim = IdempotencyKey.objects.create(
+                user=user, key=key, request_hash=digest, status=0, body="", content_type=""
+            )
+            response = _answer(work)
+            claim.status, claim.body = response.status_code, response.content.decode()
+            claim.content_type = response["Content-Type"]
+            claim.save(update_fields=["status", "body", "content_type"])
+            return response
+    except IntegrityError:
+        first = IdempotencyKey.objects.filter(user=user, key=key).first()
+        if first is None:
+            raise
+        return _replay(first, digest)
+
+
+def _answer(work: Callable[[], HttpResponse]) -> HttpResponse:
+    try:
+        return work()
+    except ServiceError as error:
+        return problem_response(error)
+
+
+def _replay(first: IdempotencyKey, digest: str) -> HttpResponse:
+    if first.request_hash != digest:
+        return problem_response(ServiceError(
+            422, "IDEMPOTENCY_KEY_REUSED",
+            "This Idempotency-Key was used with a different request.",
+            "Cette clé Idempotency-Key a servi pour une autre requête.",
+        ))  # fmt: skip
+    response = HttpResponse(first.body, status=first.status, content_type=first.content_type)
+    response["Idempotent-Replayed"] = "true"
+    return response

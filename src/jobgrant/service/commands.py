@@ -1,0 +1,53 @@
+"""What `jobgrant serve` and `jobgrant audit verify` do (Django is only imported here)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def setup_django() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "jobgrant.service.settings")
+    import django
+
+    django.setup()
+
+
+def prepare_database(*, with_demo: bool) -> None:
+    """Migrate, then load the demonstration data unless it is there (or we are in production)."""
+    setup_django()
+    from django.conf import settings
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    if with_demo and not settings.PRODUCTION:
+        from jobgrant.service.demo import seed
+
+        if seed():
+            print("Loaded the demonstration data (accounts demo-*, password jobgrant-demo).")
+
+
+def serve(host: str, port: int, workers: int) -> None:
+    """Migrate, seed, then replace this process with gunicorn serving the WSGI application."""
+    prepare_database(with_demo=True)
+    print(f"jobgrant on http://{host}:{port}/  (API: http://{host}:{port}/api/v1/docs)", flush=True)
+    arguments = [
+        "gunicorn", "jobgrant.service.wsgi:application",
+        "--bind", f"{host}:{port}", "--workers", str(workers), "--threads", "4",
+        "--access-logfile", "-", "--graceful-timeout", "10",
+    ]  # fmt: skip
+    os.execv(sys.executable, [sys.executable, "-m", *arguments])
+
+
+def verify_audit() -> int:
+    """Check the whole chain; print the result; return the exit code (0 intact, 1 broken)."""
+    setup_django()
+    from jobgrant.service.audit.chain import verify
+
+    result = verify()
+    if result.ok:
+        print(f"audit chain intact: {result.checked} entries verified")
+        return 0
+    print(f"audit chain broken at entry {result.first_broken}: {result.problem} "
+          f"({result.checked} entries verified before it)")  # fmt: skip
+    return 1

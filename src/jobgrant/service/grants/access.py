@@ -1,0 +1,109 @@
+"""Who may do what to which application: roles, scope and separation of duties.
+
+Permission-checked fetches and checks live here; actions call them before changing anything.
+A refusal is a ServiceError(403) with a plain explanation in both languages.
+"""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.errors import ServiceError, forbidden, not_found
+from jobgrant.service.grants.models import Application, Delivery
+from jobgrant.service.registry.models import Employer
+
+
+def employers_acted_for(user: User) -> QuerySet[Employer]:
+    if user.role != Role.EMPLOYER:
+        return Employer.objects.none()
+    return user.employers.all()
+
+
+def officer_covers(user: User, application: Application) -> bool:
+    """Provincial files go to that jurisdiction's officers; federal-direct ones to Ottawa's."""
+    if user.role != Role.OFFICER:
+        return False
+    if application.delivery == Delivery.FEDERAL_DIRECT:
+        return user.federal and user.jurisdiction in ("", application.jurisdiction)
+    if application.delivery == Delivery.PROVINCIAL:
+        return not user.federal and user.jurisdiction == application.jurisdiction
+    return False
+
+
+def visible_applications(user: User) -> QuerySet[Application]:
+    """The applications `user` may read."""
+    everything = Application.objects.all()
+    if user.role in (Role.AUDITOR, Role.ADMIN, Role.FINANCE, Role.ANALYST):
+        return everything
+    if user.role == Role.EMPLOYER:
+        return everything.filter(employers__employer__in=employers_acted_for(user)).distinct()
+    if user.role == Role.OFFICER:
+        if user.federal:
+            scope = everything.filter(delivery=Delivery.FEDERAL_DIRECT)
+            return scope.filter(jurisdiction=user.jurisdiction) if user.jurisdiction else scope
+        return everything.filter(delivery=Delivery.PROVINCIAL, jurisdiction=user.jurisdiction)
+    return everything.none()
+
+
+def get_visible(user: User, application_id: int) -> Application:
+    """The application, or 404 (never 403: an outsider learns nothing about other files)."""
+    found = visible_applications(user).filter(pk=application_id).first()
+    if found is None:
+        raise not_found()
+    return found
+
+
+def check_employer_may_act(user: User, employer: Employer) -> None:
+    if not employers_acted_for(user).filter(pk=employer.pk).exists():
+        raise forbidden(
+            "NOT_YOUR_ORGANIZATION",
+            "You may only apply for an employer you are registered to act for.",
+            "Vous ne pouvez présenter une demande que pour un employeur que vous représentez.",
+        )
+
+
+def check_applicant(user: User, application: Application) -> None:
+    lead = application.employers.order_by("position").first()
+    if lead is None or not employers_acted_for(user).filter(pk=lead.employer_id).exists():
+        raise forbidden(
+            "NOT_THE_APPLICANT",
+            "Only the applicant organization can do this.",
+            "Seule l'organisation requérante peut faire cela.",
+        )
+
+
+def check_officer(user: User, application: Application) -> None:
+    """An officer of the right government and jurisdiction, with no tie to the employers."""
+    if not officer_covers(user, application):
+        raise forbidden(
+            "NOT_YOUR_FILE",
+            "This application is handled by officers of another government or jurisdiction.",
+            "Cette demande relève d'agents d'un autre gouvernement ou d'une autre province.",
+        )
+    employer_ids = application.employers.values_list("employer_id", flat=True)
+    if user.employers.filter(pk__in=employer_ids).exists():
+        raise forbidden(
+            "CONFLICT_OF_INTEREST",
+            "You are affiliated with an employer in this application, so you cannot act on it.",
+            "Vous êtes lié à un employeur de cette demande; vous ne pouvez pas la traiter.",
+        )
+
+
+def check_not_recommender(user: User, application: Application) -> None:
+    if application.recommended_by_id == user.pk:
+        raise forbidden(
+            "SEPARATION_OF_DUTIES",
+            "You recommended this application; another officer must approve it.",
+            "Vous avez recommandé cette demande; un autre agent doit l'approuver.",
+        )
+
+
+def require_role(user: User, *roles: str) -> None:
+    if user.role not in roles:
+        raise ServiceError(
+            403,
+            "ROLE_NOT_ALLOWED",
+            "Your role does not allow this.",
+            "Votre rôle ne le permet pas.",
+        )

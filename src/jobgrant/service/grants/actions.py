@@ -1,0 +1,310 @@
+"""Every change to an application: one function, one transaction, its audit entry and postings.
+
+Views and API handlers call these; they never save models themselves. Refusals raise
+ServiceError; a 403 is recorded in the audit trail in a transaction of its own (the refused
+action itself writes nothing).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
+
+from django.db import transaction
+from django.utils import timezone
+
+from jobgrant.rules.requests import InvalidRequestError, parse_quote_request
+from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.audit.chain import record
+from jobgrant.service.errors import ServiceError, bad_input, problem
+from jobgrant.service.grants import access
+from jobgrant.service.grants.models import (
+    Application,
+    ApplicationEmployer,
+    Program,
+    State,
+    StateChange,
+)
+from jobgrant.service.grants.quoting import (
+    kernel_request,
+    policy_version,
+    program_for,
+    registered_employers,
+    run_quote,
+)
+from jobgrant.service.grants.workflow import IllegalTransition, target_of
+from jobgrant.service.ledger import operations
+from jobgrant.service.ledger.models import BudgetAccount, Funder
+
+P = ParamSpec("P")
+R = TypeVar("R")
+DECIDED_BY_PROGRAM = ("policy", "delivery", "application_date")
+
+
+def audited_refusals(action: Callable[P, R]) -> Callable[P, R]:
+    """Record every 403 in the audit trail, then let it propagate."""
+
+    @wraps(action)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return action(*args, **kwargs)
+        except ServiceError as error:
+            if error.status == 403:
+                user, target = args[0], args[1] if len(args) > 1 else None
+                _record_refusal(user, action.__name__, target, error)  # type: ignore[arg-type]
+            raise
+
+    return wrapper
+
+
+def _record_refusal(user: User, action: str, target: object, error: ServiceError) -> None:
+    object_id = target.pk if isinstance(target, Application) else ""
+    with transaction.atomic():
+        record(user.username, f"refused.{action}", "application", object_id, {"code": error.code})
+
+
+def _summary(application: Application) -> dict[str, Any]:
+    """What the audit trail keeps of an application: no personal information."""
+    return {
+        "state": application.state,
+        "jurisdiction": application.jurisdiction,
+        "fiscal_year": application.fiscal_year,
+        "federal_cents": application.federal_cents,
+        "provincial_cents": application.provincial_cents,
+        "employer_cents": application.employer_cents,
+    }
+
+
+@audited_refusals
+def create_application(user: User, payload: Any, *, today: dt.date | None = None) -> Application:
+    """Quote and save a draft application for employers the user acts for."""
+    access.require_role(user, Role.EMPLOYER)
+    received = today or timezone.localdate()
+    if not isinstance(payload, dict):
+        raise bad_input([problem("(body)", "must be a JSON object", "doit être un objet JSON")])
+    _refuse_program_fields(payload)
+    employers = registered_employers(payload)
+    access.check_employer_may_act(user, employers[0])
+    _validate_shape(kernel_request(payload, employers, None, received))
+    program = program_for(payload, received)
+    result = run_quote(kernel_request(payload, employers, program, received))
+    with transaction.atomic():
+        application = _save_draft(user, payload, employers, program, received, result)
+        record(
+            user.username,
+            "application.create",
+            "application",
+            application.pk,
+            _summary(application),
+        )
+    return application
+
+
+def _refuse_program_fields(payload: dict[str, Any]) -> None:
+    problems = [
+        problem(key, "is decided by the program, not by the applicant",
+                "est fixé par le programme, pas par le demandeur")
+        for key in DECIDED_BY_PROGRAM if key in payload
+    ]  # fmt: skip
+    for i, entry in enumerate(payload.get("employers") or []):
+        for key in entry if isinstance(entry, dict) else ():
+            if key not in ("id", "business_number"):
+                problems.append(problem(f"employers[{i}].{key}", "is not a known field",
+                                        "n'est pas un champ connu"))  # fmt: skip
+    if problems:
+        raise bad_input(problems)
+
+
+def _validate_shape(request: dict[str, Any]) -> None:
+    try:
+        parse_quote_request(request)
+    except InvalidRequestError as error:
+        raise bad_input([
+            problem(p.path, p.message("en"), p.message("fr")) for p in error.problems
+        ]) from None  # fmt: skip
+
+
+def _save_draft(
+    user: User,
+    payload: dict[str, Any],
+    employers: list[Any],
+    program: Program,
+    received: dt.date,
+    result: dict[str, Any],
+) -> Application:
+    totals = result["totals"]
+    application = Application.objects.create(
+        stream=program.streams.order_by("id")[0],
+        jurisdiction=program.jurisdiction,
+        fiscal_year=result["fiscal_year"],
+        delivery=result["delivery"],
+        created_by=user,
+        received_on=received,
+        request=payload,
+        policy=result["policy"],
+        policy_version=policy_version(),
+        quote={k: v for k, v in result.items() if k != "explanation"},
+        explanation=result["explanation"],
+        eligible=result["eligible"],
+        federal_cents=_cents(totals["federal"]),
+        provincial_cents=_cents(totals["provincial"]),
+        employer_cents=_cents(totals["employer"]),
+    )
+    for position, (entry, employer, figures) in enumerate(
+        zip(payload["employers"], employers, result["employers"], strict=True)
+    ):
+        government = _cents(figures["federal"]) + _cents(figures["provincial"])
+        ApplicationEmployer.objects.create(
+            application=application, employer=employer, reference=entry["id"],
+            position=position, government_cents=government,
+        )  # fmt: skip
+    StateChange.objects.create(application=application, to_state=State.DRAFT, actor=user)
+    return application
+
+
+def _cents(amount: str) -> int:
+    dollars, _, cents = amount.partition(".")
+    return int(dollars) * 100 + int(cents or 0)
+
+
+def _transition(user: User, application_id: int, action: str, note: str = "") -> Application:
+    """Lock the row, check the transition, and record the change (caller holds the atomic)."""
+    application = Application.objects.select_for_update().get(pk=application_id)
+    before = application.state
+    try:
+        application.state = target_of(action, before)
+    except IllegalTransition as error:
+        raise ServiceError(
+            409, "ILLEGAL_TRANSITION",
+            f"Cannot {action} an application that is {before}.",
+            f"Impossible de faire « {action} » sur une demande à l'état « {before} ».",
+            extra={"state": before},
+        ) from error  # fmt: skip
+    StateChange.objects.create(
+        application=application,
+        from_state=before,
+        to_state=application.state,
+        actor=user,
+        note=note,
+    )
+    return application
+
+
+def _finish(user: User, application: Application, action: str) -> Application:
+    application.save()
+    record(
+        user.username, f"application.{action}", "application", application.pk, _summary(application)
+    )
+    return application
+
+
+@audited_refusals
+def submit_application(user: User, application: Application) -> Application:
+    access.check_applicant(user, application)
+    with transaction.atomic():
+        locked = _transition(user, application.pk, "submit")
+        return _finish(user, locked, "submit")
+
+
+@audited_refusals
+def recommend_application(user: User, application: Application, note: str = "") -> Application:
+    access.check_officer(user, application)
+    with transaction.atomic():
+        locked = _transition(user, application.pk, "recommend", note)
+        locked.recommended_by = user
+        return _finish(user, locked, "recommend")
+
+
+@audited_refusals
+def approve_application(user: User, application: Application, note: str = "") -> Application:
+    """Approve and commit the government shares against their budgets, all or nothing."""
+    access.check_officer(user, application)
+    access.check_not_recommender(user, application)
+    with transaction.atomic():
+        locked = _transition(user, application.pk, "approve", note)
+        _refuse_if_ineligible(locked)
+        for account, cents in _government_shares(locked):
+            _commit(account, cents, user, locked)
+        locked.decided_by = user
+        return _finish(user, locked, "approve")
+
+
+def _refuse_if_ineligible(application: Application) -> None:
+    if not application.eligible:
+        codes = [reason["code"] for reason in application.quote.get("reasons", [])]
+        raise ServiceError(
+            409, "NOT_ELIGIBLE",
+            "The application is not eligible: " + ", ".join(codes) + ".",
+            "La demande n'est pas admissible : " + ", ".join(codes) + ".",
+            extra={"state": State.RECOMMENDED, "reasons": codes},
+        )  # fmt: skip
+
+
+def _government_shares(application: Application) -> list[tuple[BudgetAccount | None, int]]:
+    shares = [
+        (Funder.FEDERAL, application.federal_cents),
+        (Funder.PROVINCIAL, application.provincial_cents),
+    ]
+    return [
+        (
+            BudgetAccount.objects.filter(
+                funder=funder, jurisdiction=application.jurisdiction,
+                fiscal_year=application.fiscal_year, stream=application.stream.code,
+            ).first(),
+            cents,
+        )
+        for funder, cents in shares
+        if cents > 0
+    ]  # fmt: skip
+
+
+def _commit(
+    account: BudgetAccount | None, cents: int, user: User, application: Application
+) -> None:
+    if account is None:
+        raise ServiceError(
+            409, "NO_BUDGET",
+            f"No budget exists for {application.jurisdiction} {application.fiscal_year}.",
+            f"Aucun budget n'existe pour {application.jurisdiction} {application.fiscal_year}.",
+            extra={"state": State.RECOMMENDED, "available": "0.00"},
+        )  # fmt: skip
+    try:
+        operations.commit(account, cents, actor=user.username, application=application)
+    except operations.InsufficientBudget as short:
+        available = short.available_cents
+        raise ServiceError(
+            409, "BUDGET_EXHAUSTED",
+            f"The {account.funder} budget cannot cover this approval.",
+            f"Le budget ({account.funder}) ne peut pas couvrir cette approbation.",
+            extra={"state": State.RECOMMENDED, "funder": account.funder,
+                   "requested": f"{cents // 100}.{cents % 100:02d}",
+                   "available": f"{available // 100}.{available % 100:02d}"},
+        ) from None  # fmt: skip
+
+
+@audited_refusals
+def deny_application(user: User, application: Application, reason: str) -> Application:
+    access.check_officer(user, application)
+    if not reason.strip():
+        raise bad_input([problem("reason", "is required to deny", "est obligatoire pour refuser")])
+    with transaction.atomic():
+        locked = _transition(user, application.pk, "deny", reason)
+        locked.decided_by, locked.decision_reason = user, reason.strip()
+        return _finish(user, locked, "deny")
+
+
+@audited_refusals
+def withdraw_application(user: User, application: Application, note: str = "") -> Application:
+    """The applicant withdraws; an approved application gives its commitments back."""
+    access.check_applicant(user, application)
+    with transaction.atomic():
+        current = Application.objects.select_for_update().get(pk=application.pk)
+        was_approved = current.state == State.APPROVED
+        locked = _transition(user, application.pk, "withdraw", note)
+        if was_approved:
+            for account, cents in _government_shares(locked):
+                if account is not None:
+                    operations.release(account, cents, actor=user.username, application=locked)
+        return _finish(user, locked, "withdraw")

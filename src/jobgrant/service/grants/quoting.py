@@ -1,0 +1,134 @@
+"""From an API application to a rules-kernel quote, with the registry's facts filled in."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from django.db.models import Sum
+
+from jobgrant.rules.codes import fiscal_year
+from jobgrant.rules.quote import quote
+from jobgrant.rules.requests import InvalidRequestError
+from jobgrant.service.errors import ServiceError, bad_input, problem
+from jobgrant.service.grants.models import ApplicationEmployer, Delivery, Program, State
+from jobgrant.service.registry.identifiers import normalize_business_number
+from jobgrant.service.registry.models import Employer
+
+RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
+
+
+@cache
+def policy_version() -> str:
+    """A digest of every parameter and policy file: which rules produced a stored quote."""
+    digest = hashlib.sha256()
+    for path in sorted(RULES_DIR.glob("p*/**/*.yaml")):
+        digest.update(path.relative_to(RULES_DIR).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def registered_employers(payload: dict[str, Any]) -> list[Employer]:
+    """The employers named by business number, in order (422 naming each unknown one)."""
+    entries = payload.get("employers")
+    if not isinstance(entries, list) or not entries:
+        raise bad_input([problem("employers", "must list at least one employer",
+                                 "doit contenir au moins un employeur")])  # fmt: skip
+    employers, problems = [], []
+    for i, entry in enumerate(entries):
+        raw_bn = entry.get("business_number", "") if isinstance(entry, dict) else ""
+        bn = normalize_business_number(str(raw_bn))
+        found = Employer.objects.filter(business_number=bn).first() if bn else None
+        if found is None:
+            problems.append(
+                problem(
+                    f"employers[{i}].business_number",
+                    "is not a registered employer's business number",
+                    "n'est pas le numéro d'entreprise d'un employeur inscrit",
+                )
+            )
+        else:
+            employers.append(found)
+    if problems:
+        raise bad_input(problems)
+    return employers
+
+
+def approved_this_fiscal_year(employer: Employer, year: str, region: str | None) -> int:
+    """Government money already approved for the employer in the fiscal year, in cents."""
+    rows = ApplicationEmployer.objects.filter(
+        employer=employer, application__state=State.APPROVED, application__fiscal_year=year
+    )
+    if region:
+        rows = rows.filter(application__request__region=region)
+    return int(rows.aggregate(total=Sum("government_cents"))["total"] or 0)
+
+
+def kernel_request(
+    payload: dict[str, Any], employers: list[Employer], program: Program | None, received: dt.date
+) -> dict[str, Any]:
+    """The quote input: the payload plus policy, delivery, date and the registry's figures."""
+    request = {k: v for k, v in payload.items() if k != "employers"}
+    request["application_date"] = received.isoformat()
+    request["employers"] = []
+    year = _training_fiscal_year(payload) or fiscal_year(received)
+    region = payload.get("region")
+    for entry, employer in zip(payload["employers"], employers, strict=True):
+        approved = approved_this_fiscal_year(
+            employer, year, region if isinstance(region, str) else None
+        )
+        request["employers"].append({
+            "id": entry.get("id"),
+            "employees": employer.employees,
+            "approved_this_fiscal_year": f"{approved // 100}.{approved % 100:02d}",
+        })  # fmt: skip
+    if program is not None:
+        request["policy"] = program.policy
+        if program.delivery != Delivery.SEPARATE_AGREEMENT:
+            request["delivery"] = program.delivery
+    return request
+
+
+def _training_fiscal_year(payload: dict[str, Any]) -> str | None:
+    training = payload.get("training")
+    start = training.get("start_date") if isinstance(training, dict) else None
+    try:
+        return fiscal_year(dt.date.fromisoformat(start)) if isinstance(start, str) else None
+    except ValueError:
+        return None
+
+
+def run_quote(request: dict[str, Any]) -> dict[str, Any]:
+    """The kernel's quote with its explanation, or 422 naming each bad field."""
+    try:
+        return quote(request, explain=True)
+    except InvalidRequestError as error:
+        raise bad_input([
+            problem(p.path, p.message("en"), p.message("fr")) for p in error.problems
+        ]) from None  # fmt: skip
+
+
+def program_for(payload: dict[str, Any], received: dt.date) -> Program:
+    """The program with an open intake for the jurisdiction and the training's fiscal year."""
+    jurisdiction = payload.get("jurisdiction")
+    year = _training_fiscal_year(payload)
+    program = Program.objects.filter(jurisdiction=jurisdiction, fiscal_year=year).first()
+    open_intake = (
+        program
+        and program.streams.filter(
+            intakes__opens_on__lte=received, intakes__closes_on__gte=received
+        ).exists()
+    )
+    if program is None or not open_intake:
+        raise ServiceError(
+            422, "NO_OPEN_INTAKE",
+            f"No intake is open in {jurisdiction} for training in {year}.",
+            f"Aucune période de réception n'est ouverte ({jurisdiction}) "
+            f"pour une formation en {year}.",
+            problems=[problem("training.start_date", "falls in a fiscal year with no open intake",
+                              "tombe dans un exercice sans période de réception ouverte")],
+        )  # fmt: skip
+    return program

@@ -1,0 +1,93 @@
+"""Moving money between a budget's buckets: allocate, commit, release, disburse.
+
+Every operation runs inside the caller's transaction: the balance update and the postings
+commit (or roll back) together with the state change that caused them. The commitment rule is
+structural: one conditional UPDATE that only succeeds while the allocation covers it, backed by
+a CHECK constraint, so concurrent approvals can never over-commit a budget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+from django.db.models import F
+
+from jobgrant.service.ledger.models import Bucket, BudgetAccount, LedgerTransaction, Posting
+
+if TYPE_CHECKING:
+    from jobgrant.service.grants.models import Application
+
+
+@dataclass
+class InsufficientBudget(Exception):  # noqa: N818 - the business name of the refusal
+    account: BudgetAccount
+    requested_cents: int
+
+    @property
+    def available_cents(self) -> int:
+        return self.account.available_cents
+
+
+def _post(
+    kind: str,
+    actor: str,
+    legs: list[tuple[BudgetAccount, str, int]],
+    application: Application | None = None,
+) -> LedgerTransaction:
+    if sum(amount for _, _, amount in legs) != 0:
+        raise ValueError("a ledger transaction's legs must sum to zero")
+    entry = LedgerTransaction.objects.create(kind=kind, actor=actor, application=application)
+    Posting.objects.bulk_create(
+        Posting(transaction=entry, account=account, bucket=bucket, amount_cents=amount)
+        for account, bucket, amount in legs
+        if amount
+    )
+    return entry
+
+
+def _require_transaction() -> None:
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("ledger operations run inside the transaction of their cause")
+
+
+def allocate(account: BudgetAccount, cents: int, *, actor: str) -> None:
+    _require_transaction()
+    BudgetAccount.objects.filter(pk=account.pk).update(allocated_cents=F("allocated_cents") + cents)
+    _post(
+        "allocate",
+        actor,
+        [(account, Bucket.APPROPRIATION, -cents), (account, Bucket.AVAILABLE, cents)],
+    )
+    account.refresh_from_db()
+
+
+def commit(account: BudgetAccount, cents: int, *, actor: str, application: Application) -> None:
+    """Commit `cents`, or raise InsufficientBudget (nothing written) if the allocation is short."""
+    _require_transaction()
+    updated = BudgetAccount.objects.filter(
+        pk=account.pk, committed_cents__lte=F("allocated_cents") - cents
+    ).update(committed_cents=F("committed_cents") + cents)
+    account.refresh_from_db()
+    if updated == 0:
+        raise InsufficientBudget(account, cents)
+    _post(
+        "commit",
+        actor,
+        [(account, Bucket.AVAILABLE, -cents), (account, Bucket.COMMITTED, cents)],
+        application,
+    )
+
+
+def release(account: BudgetAccount, cents: int, *, actor: str, application: Application) -> None:
+    """Give back a commitment (denial or withdrawal after approval)."""
+    _require_transaction()
+    BudgetAccount.objects.filter(pk=account.pk).update(committed_cents=F("committed_cents") - cents)
+    _post(
+        "release",
+        actor,
+        [(account, Bucket.COMMITTED, -cents), (account, Bucket.AVAILABLE, cents)],
+        application,
+    )
+    account.refresh_from_db()

@@ -1,0 +1,15 @@
+"""`python -m jobgrant.service.manage ...`: Django's management commands for jobgrant."""
+
+import os
+import sys
+
+
+def main() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "jobgrant.service.settings")
+    from django.core.management import execute_from_command_line
+
+    execute_from_command_line(sys.argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""Canadian identifiers: Business Number (BN9, check digit) and Social Insurance Number.
+
+The SIN is validated (stdnum: Luhn, first digit neither 0 nor 8), encrypted at rest with
+AES-GCM under a versioned key, indexed by an HMAC blind index for duplicate checks, and shown
+masked. It never appears in logs, URLs or audit entries.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import os
+from dataclasses import dataclass
+from functools import cache
+
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from django.conf import settings
+from stdnum.ca import bn, sin
+from stdnum.exceptions import ValidationError
+
+
+def normalize_business_number(raw: str) -> str | None:
+    """The 9-digit BN with a valid check digit, or None."""
+    digits = "".join(ch for ch in str(raw) if ch.isdigit())
+    if len(digits) != 9:
+        return None
+    try:
+        return str(bn.validate(digits))
+    except ValidationError:
+        return None
+
+
+def normalize_sin(raw: str) -> str | None:
+    """The 9-digit SIN if valid, else None."""
+    try:
+        return str(sin.validate(str(raw)))
+    except ValidationError:
+        return None
+
+
+def mask_sin(value: str) -> str:
+    return f"***-***-{value[-3:]}"
+
+
+@dataclass(frozen=True)
+class SinKeys:
+    current: str
+    keys: dict[str, bytes]
+
+
+@cache
+def _keys() -> SinKeys:
+    pairs = [item.split(":", 1) for item in settings.SIN_KEYS.split(",") if item]
+    keys = {key_id: base64.b64decode(secret) for key_id, secret in pairs}
+    if not keys or any(len(k) != 32 for k in keys.values()):
+        raise ValueError("JOBGRANT_SIN_KEYS must hold 32-byte keys")
+    return SinKeys(pairs[0][0], keys)
+
+
+def encrypt_sin(value: str) -> tuple[str, bytes]:
+    """(key id, nonce + ciphertext) for a validated SIN."""
+    keys = _keys()
+    nonce = os.urandom(12)
+    sealed = AESGCM(keys.keys[keys.current]).encrypt(nonce, value.encode(), b"sin")
+    return keys.current, nonce + sealed
+
+
+def decrypt_sin(key_id: str, blob: bytes) -> str:
+    key = _keys().keys[key_id]
+    return AESGCM(key).decrypt(blob[:12], blob[12:], b"sin").decode()
+
+
+def sin_blind_index(value: str) -> str:
+    """HMAC-SHA256 of the SIN under the current key: equal SINs match, the SIN is not revealed."""
+    keys = _keys()
+    return hmac.new(keys.keys[keys.current], value.encode(), hashlib.sha256).hexdigest()

@@ -1,0 +1,171 @@
+"""Django settings, read from the environment and validated (12-factor, as in healthchecks).
+
+JOBGRANT_ENV               development (default) | test | production
+JOBGRANT_DATABASE_URL      sqlite:///path (default var/jobgrant.sqlite3) or postgresql://user@host:port/db
+JOBGRANT_SECRET_KEY        required in production; development generates one in var/
+JOBGRANT_SIN_KEYS          key-id:base64-32-bytes[,...] for SIN encryption (the first encrypts)
+JOBGRANT_ALLOWED_HOSTS     comma-separated (production)
+JOBGRANT_POLICY            the rules policy new programs use (default cjg-2013)
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import secrets
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parents[3]
+VAR_DIR = Path(os.environ.get("JOBGRANT_VAR_DIR", BASE_DIR / "var"))
+ENVIRONMENT = os.environ.get("JOBGRANT_ENV", "development")
+if ENVIRONMENT not in {"development", "test", "production"}:
+    raise ImproperlyConfigured("JOBGRANT_ENV must be development, test or production")
+PRODUCTION = ENVIRONMENT == "production"
+
+
+def _development_secret(name: str, make: str) -> str:
+    """A secret kept in var/ so that development restarts keep sessions and encrypted data."""
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    path = VAR_DIR / name
+    if not path.exists():
+        path.write_text(make)
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def _secret(variable: str, file_name: str, make: str) -> str:
+    value = os.environ.get(variable)
+    if value:
+        return value
+    if PRODUCTION:
+        raise ImproperlyConfigured(f"{variable} is required in production")
+    return _development_secret(file_name, make)
+
+
+SECRET_KEY = _secret("JOBGRANT_SECRET_KEY", "secret-key", secrets.token_urlsafe(50))
+SIN_KEYS = _secret(
+    "JOBGRANT_SIN_KEYS",
+    "sin-keys",
+    "k1:" + base64.b64encode(secrets.token_bytes(32)).decode(),
+)
+DEBUG = False
+ALLOWED_HOSTS = (
+    os.environ.get("JOBGRANT_ALLOWED_HOSTS", "").split(",")
+    if PRODUCTION
+    else ["127.0.0.1", "localhost", "testserver", "[::1]"]
+)
+JOBGRANT_POLICY = os.environ.get("JOBGRANT_POLICY", "cjg-2013")
+
+
+def database_from_url(url: str) -> dict[str, object]:
+    """A Django DATABASES entry from sqlite:///path or postgresql://user:pw@host:port/name."""
+    parsed = urlparse(url)
+    if parsed.scheme == "sqlite":
+        path = unquote(parsed.path) or str(VAR_DIR / "jobgrant.sqlite3")
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": path,
+            # BEGIN IMMEDIATE: a writer takes the lock when its transaction starts, so two
+            # approvals never both read the old budget; WAL + synchronous=FULL for durability.
+            "OPTIONS": {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 30,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+                " PRAGMA foreign_keys=ON;",
+            },
+            "TEST": {"NAME": str(VAR_DIR / "test-jobgrant.sqlite3")},
+        }
+    if parsed.scheme in {"postgres", "postgresql"}:
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": parsed.path.lstrip("/") or "jobgrant",
+            "USER": unquote(parsed.username or ""),
+            "PASSWORD": unquote(parsed.password or ""),
+            "HOST": parsed.hostname or "",
+            "PORT": str(parsed.port or ""),
+            "CONN_MAX_AGE": 60,
+            "CONN_HEALTH_CHECKS": True,
+        }
+    raise ImproperlyConfigured("JOBGRANT_DATABASE_URL must start with sqlite:// or postgresql://")
+
+
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+DATABASES = {
+    "default": database_from_url(
+        os.environ.get("JOBGRANT_DATABASE_URL", f"sqlite:///{VAR_DIR / 'jobgrant.sqlite3'}")
+    )
+}
+
+INSTALLED_APPS = [
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "jobgrant.service.accounts",
+    "jobgrant.service.registry",
+    "jobgrant.service.grants",
+    "jobgrant.service.ledger",
+    "jobgrant.service.audit",
+    "jobgrant.service.api",
+]
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+ROOT_URLCONF = "jobgrant.service.urls"
+WSGI_APPLICATION = "jobgrant.service.wsgi.application"
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ]
+        },
+    }
+]
+AUTH_USER_MODEL = "accounts.User"
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.Argon2PasswordHasher"]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français")]
+USE_I18N = True
+TIME_ZONE = "America/Toronto"
+USE_TZ = True
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+STATIC_URL = "static/"
+
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_SECURE = PRODUCTION
+CSRF_COOKIE_SECURE = PRODUCTION
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+if PRODUCTION:
+    SECURE_HSTS_SECONDS = 31_536_000
+    SESSION_COOKIE_NAME = "__Host-sessionid"
+    CSRF_COOKIE_NAME = "__Host-csrftoken"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": "WARNING"},
+}
+AUTHENTICATION_BACKENDS = ["jobgrant.service.accounts.backends.JobgrantBackend"]
