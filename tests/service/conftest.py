@@ -18,9 +18,16 @@ from jobgrant.service.registry.models import Employer
 TODAY = dt.date(2026, 11, 29)
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
+    """Load the demonstration data once per test database; tests roll back to it."""
+    with django_db_blocker.unblock():
+        seed(TODAY)
+
+
 @pytest.fixture
 def demo(db: None) -> None:
-    seed(TODAY)
+    seed(TODAY)  # a no-op unless a transactional test emptied the database
 
 
 def token_for(username: str) -> str:

@@ -169,3 +169,6 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
 AUTHENTICATION_BACKENDS = ["jobgrant.service.accounts.backends.JobgrantBackend"]
+if ENVIRONMENT == "test":
+    # Still Argon2, at the smallest cost, so that the test suite does not spend its time hashing.
+    PASSWORD_HASHERS = ["jobgrant.service.accounts.hashers.QuickArgon2PasswordHasher"]
