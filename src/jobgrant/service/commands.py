@@ -20,6 +20,7 @@ def prepare_database(*, with_demo: bool) -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
     if with_demo and not settings.PRODUCTION:
         from jobgrant.service.demo import seed
 
