@@ -9,4 +9,4 @@ import tempfile
 os.environ.setdefault("JOBGRANT_ENV", "test")
 os.environ.setdefault("JOBGRANT_VAR_DIR", tempfile.mkdtemp(prefix="jobgrant-test-"))
 
-from jobgrant.service.settings import *  # noqa: E402, F403
+from jobgrant.service.settings import *  # noqa: F403
