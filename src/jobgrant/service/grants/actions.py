@@ -37,6 +37,7 @@ from jobgrant.service.grants.quoting import (
 from jobgrant.service.grants.workflow import IllegalTransition, target_of
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
+from jobgrant.service.registry.models import Employer
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -232,8 +233,22 @@ def approve_application(user: User, application: Application, note: str = "") ->
 
 
 def _refuse_if_ineligible(application: Application) -> None:
-    if not application.eligible:
-        codes = [reason["code"] for reason in application.quote.get("reasons", [])]
+    """Refuse unless the application is still eligible today.
+
+    The employers' rows are locked first, so two approvals for the same employer are decided one
+    after the other; the quote is then run again with what each employer has been approved so
+    far this fiscal year (a per-employer cap may have filled up since the application was made).
+    """
+    links = list(application.employers.select_related("employer").order_by("employer_id"))
+    Employer.objects.select_for_update().filter(pk__in=[link.employer_id for link in links]).count()
+    ordered = sorted(links, key=lambda link: link.position)
+    request = kernel_request(
+        application.request, [link.employer for link in ordered], application.stream.program,
+        application.received_on,
+    )  # fmt: skip
+    fresh = run_quote(request)
+    if not fresh["eligible"]:
+        codes = [reason["code"] for reason in fresh["reasons"]]
         raise ServiceError(
             409, "NOT_ELIGIBLE",
             "The application is not eligible: " + ", ".join(codes) + ".",
