@@ -246,7 +246,7 @@ def _refuse_if_ineligible(application: Application) -> None:
         application.request, [link.employer for link in ordered], application.stream.program,
         application.received_on,
     )  # fmt: skip
-    fresh = run_quote(request)
+    fresh = run_quote(request, explain=False)
     if not fresh["eligible"]:
         codes = [reason["code"] for reason in fresh["reasons"]]
         raise ServiceError(

@@ -101,10 +101,10 @@ def _training_fiscal_year(payload: dict[str, Any]) -> str | None:
         return None
 
 
-def run_quote(request: dict[str, Any]) -> dict[str, Any]:
-    """The kernel's quote with its explanation, or 422 naming each bad field."""
+def run_quote(request: dict[str, Any], *, explain: bool = True) -> dict[str, Any]:
+    """The kernel's quote (with its explanation by default), or 422 naming each bad field."""
     try:
-        return quote(request, explain=True)
+        return quote(request, explain=explain)
     except InvalidRequestError as error:
         raise bad_input([
             problem(p.path, p.message("en"), p.message("fr")) for p in error.problems
