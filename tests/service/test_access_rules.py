@@ -1,0 +1,148 @@
+"""Who may do what: scope, conflicts of interest, delivery modes, visibility."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import override_settings
+
+from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.audit.models import AuditEntry
+from jobgrant.service.demo import DemoRefused, seed
+from jobgrant.service.grants.models import Application, Program
+from jobgrant.service.ledger.models import BudgetAccount
+from jobgrant.service.registry.models import Employer
+
+pytestmark = pytest.mark.django_db
+
+
+def submitted(as_user: Any, body: dict[str, Any]) -> int:
+    created = as_user("demo-employer").post("/applications", body)
+    assert created.status_code == 201, created.content
+    application_id = int(created.json()["id"])
+    assert (
+        as_user("demo-employer").post(f"/applications/{application_id}/submit").status_code == 200
+    )
+    return application_id
+
+
+def test_an_officer_affiliated_with_the_employer_is_refused_and_audited(as_user, make_body) -> None:
+    acme = Employer.objects.get(name="Acme Precision Machining")
+    User.objects.get(username="demo-officer-on-1").employers.add(acme)
+    application_id = submitted(as_user, make_body())
+    refused = as_user("demo-officer-on-1").post(f"/applications/{application_id}/recommend")
+    assert refused.status_code == 403
+    assert refused.json()["code"] == "CONFLICT_OF_INTEREST"
+    assert AuditEntry.objects.filter(action="refused.recommend_application").exists()
+
+
+def test_officers_of_another_jurisdiction_do_not_see_the_file(as_user, make_body) -> None:
+    User.objects.create_user("bc-officer", password="x" * 12, role=Role.OFFICER, jurisdiction="BC")
+    application_id = submitted(as_user, make_body())
+    assert (
+        as_user("bc-officer").post(f"/applications/{application_id}/recommend").status_code == 404
+    )
+    assert as_user("bc-officer").get("/applications").json()["count"] == 0
+
+
+def test_federal_direct_files_go_to_federal_officers_and_leave_the_provincial_budget(
+    as_user, make_body
+) -> None:
+    Program.objects.filter(jurisdiction="ON").update(delivery="federal-direct")
+    application_id = submitted(as_user, make_body())
+    assert (
+        as_user("demo-officer-on-1").post(f"/applications/{application_id}/recommend").status_code
+        == 404
+    )
+    User.objects.create_user("fed-2", password="x" * 12, role=Role.OFFICER, federal=True)
+    assert (
+        as_user("demo-officer-federal")
+        .post(f"/applications/{application_id}/recommend")
+        .status_code
+        == 200
+    )
+    approved = as_user("fed-2").post(f"/applications/{application_id}/approve")
+    assert approved.status_code == 200, approved.content
+    application = Application.objects.get(pk=application_id)
+    assert (application.federal_cents, application.provincial_cents) == (500_000, 0)  # no P/T third
+    provincial = BudgetAccount.objects.get(
+        funder="provincial", jurisdiction="ON", fiscal_year="2026-27"
+    )
+    assert provincial.committed_cents == 0
+
+
+def test_an_employer_cannot_read_another_employers_application(as_user, make_body) -> None:
+    application_id = submitted(as_user, make_body())
+    User.objects.create_user("other-employer", password="x" * 12, role=Role.EMPLOYER)
+    assert as_user("other-employer").get(f"/applications/{application_id}").status_code == 404
+    assert (
+        as_user("other-employer").post(f"/applications/{application_id}/withdraw").status_code
+        == 404
+    )
+
+
+def test_an_employer_cannot_apply_for_an_organization_it_does_not_act_for(
+    as_user, make_body
+) -> None:
+    stranger = Employer.objects.create(
+        business_number="300000007", name="Stranger Inc.", employees=5, jurisdiction="ON"
+    )
+    body = make_body(employers=[{"id": "acme", "business_number": stranger.business_number}])
+    refused = as_user("demo-employer").post("/applications", body)
+    assert refused.status_code == 403
+    assert refused.json()["code"] == "NOT_YOUR_ORGANIZATION"
+    assert Application.objects.count() == 0
+
+
+def test_officers_cannot_apply_and_employers_cannot_decide(as_user, make_body) -> None:
+    assert as_user("demo-officer-on-1").post("/applications", make_body()).status_code == 403
+    application_id = submitted(as_user, make_body())
+    assert (
+        as_user("demo-employer").post(f"/applications/{application_id}/recommend").status_code
+        == 403
+    )
+
+
+def test_denial_needs_a_reason(as_user, make_body) -> None:
+    application_id = submitted(as_user, make_body())
+    refused = as_user("demo-officer-on-1").post(f"/applications/{application_id}/deny", {})
+    assert refused.status_code == 422
+    assert refused.json()["errors"][0]["field"] == "reason"
+    denied = as_user("demo-officer-on-1").post(
+        f"/applications/{application_id}/deny", {"reason": "Training already under way."}
+    )
+    assert denied.json()["state"] == "denied"
+
+
+def test_the_list_filters_and_paginates(as_user, make_body) -> None:
+    for _ in range(3):
+        submitted(as_user, make_body())
+    page = as_user("demo-officer-on-1").get("/applications", state="submitted", limit=2).json()
+    assert page["count"] == 3
+    assert len(page["items"]) == 2
+    rest = as_user("demo-officer-on-1").get("/applications", state="submitted", offset=2).json()
+    assert len(rest["items"]) == 1
+    assert as_user("demo-officer-on-1").get("/applications", limit=0).status_code == 422
+
+
+def test_a_wrong_password_gets_no_token(as_user) -> None:
+    response = as_user(None).post("/auth/token", {"username": "demo-employer", "password": "nope"})
+    assert response.status_code == 401
+    assert response.json()["code"] == "BAD_CREDENTIALS"
+
+
+def test_employers_lists_only_the_organizations_the_caller_acts_for(as_user) -> None:
+    names = {e["name"] for e in as_user("demo-employer").get("/employers").json()}
+    assert names == {"Acme Precision Machining", "Lakeshore Logistics"}
+    assert as_user("demo-officer-on-1").get("/employers").json() == []
+
+
+@override_settings(PRODUCTION=True)
+def test_production_refuses_the_demonstration_accounts_and_data(as_user) -> None:
+    response = as_user(None).post(
+        "/auth/token", {"username": "demo-employer", "password": "jobgrant-demo"}
+    )
+    assert response.status_code == 401
+    with pytest.raises(DemoRefused):
+        seed()
