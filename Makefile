@@ -8,10 +8,13 @@ export UV_PYTHON_DOWNLOADS := never
 
 .PHONY: run test lint typecheck contracts pytest pytest-postgres bench format clean
 
-run: .venv/.synced
+ASSETS := src/jobgrant/service/web/static/vendor/.done
+APT_INSTALL := sh -c 'sudo -n apt-get install -y "$$@" 2>/dev/null || apt-get install -y "$$@"' apt-get
+
+run: .venv/.synced $(ASSETS)
 	$(RUN) jobgrant serve
 
-test: .venv/.synced lint typecheck contracts pytest
+test: .venv/.synced $(ASSETS) lint typecheck contracts pytest
 
 lint: .venv/.synced
 	$(RUN) ruff check .
@@ -53,5 +56,16 @@ $(UV):
 	$(UV) sync --frozen
 	touch $@
 
+# Front-end packages (GC Design System, htmx, axe-core) come from npm at set-up, are copied into
+# static/vendor/ and served by the application: nothing is fetched at run time.
+$(ASSETS): package.json package-lock.json src/jobgrant/service/web/vendor.py .venv/.synced \
+		src/jobgrant/service/web/locale/fr/LC_MESSAGES/django.po
+	command -v npm >/dev/null || $(APT_INSTALL) nodejs npm
+	command -v xgettext >/dev/null || $(APT_INSTALL) gettext
+	npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	$(RUN) python -m jobgrant.service.web.vendor
+	$(RUN) python -m jobgrant.service.web.messages compile
+	touch $@
+
 clean:
-	rm -rf .venv .tools .mypy_cache .ruff_cache .pytest_cache .import_linter_cache
+	rm -rf .venv .tools .mypy_cache .ruff_cache .pytest_cache .import_linter_cache node_modules src/jobgrant/service/web/static/vendor

@@ -112,11 +112,13 @@ INSTALLED_APPS = [
     "jobgrant.service.ledger",
     "jobgrant.service.audit",
     "jobgrant.service.api",
+    "jobgrant.service.web",
 ]
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -135,6 +137,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "jobgrant.service.web.context.page",
             ]
         },
     }
@@ -146,6 +149,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 LANGUAGE_CODE = "en"
+LOCALE_PATHS = [Path(__file__).parent / "web" / "locale"]
+LOGIN_URL = "web:sign-in"
+LOGIN_REDIRECT_URL = "web:home"
 LANGUAGES = [("en", "English"), ("fr", "Français")]
 USE_I18N = True
 TIME_ZONE = "America/Toronto"

@@ -1,7 +1,20 @@
-from django.urls import path
+from django.conf.urls.i18n import i18n_patterns
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import include, path
+from django.utils.translation import get_language_from_request
 
 from jobgrant.service.api.api import api
 
+
+def root(request: HttpRequest) -> HttpResponse:
+    """/ goes to the landing page in the visitor's language (English unless they prefer French)."""
+    language = "fr" if get_language_from_request(request).startswith("fr") else "en"
+    return redirect(f"/{language}/")
+
+
 urlpatterns = [
     path("api/v1/", api.urls),
+    path("", root),
+    *i18n_patterns(path("", include("jobgrant.service.web.urls")), prefix_default_language=True),
 ]

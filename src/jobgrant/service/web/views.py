@@ -1,0 +1,49 @@
+"""Thin views: they read through grants.access and change things through the actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import logout
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.views import LoginView
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
+
+
+def landing(request: HttpRequest) -> HttpResponse:
+    """The public page: what the grant pays, who can apply, how."""
+    return render(request, "web/landing.html")
+
+
+class SignInForm(AuthenticationForm):
+    error_messages = {  # noqa: RUF012 - Django's own class attribute
+        "invalid_login": _("The username or the password is wrong."),
+        "inactive": _("This account is inactive."),
+    }
+
+
+class SignInView(LoginView):
+    template_name = "web/sign_in.html"
+    form_class = SignInForm
+    redirect_authenticated_user = True
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["title"] = _("Sign in")
+        return context
+
+
+@require_POST
+def sign_out(request: HttpRequest) -> HttpResponse:
+    logout(request)
+    return redirect("web:landing")
+
+
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    """Where a signed-in person starts: their role's own page."""
+    return render(request, "web/home.html")
