@@ -8,11 +8,12 @@ concurrent actions are chained in commit order and an action and its entry commi
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import transaction
 from django.utils import timezone
@@ -65,7 +66,7 @@ def record(
 
 @dataclass(frozen=True)
 class Verification:
-    checked: int
+    checked: int  # entries verified before the first broken one
     first_broken: int | None  # sequence number of the first entry that does not verify
     problem: str
 
@@ -74,29 +75,89 @@ class Verification:
         return self.first_broken is None
 
 
+class _Row(NamedTuple):
+    sequence: int
+    at: dt.datetime
+    actor: str
+    action: str
+    object_type: str
+    object_id: str
+    summary: dict[str, Any]
+    previous_hash: str
+    hash: str
+
+    def content(self, sequence: int | None = None) -> dict[str, Any]:
+        """The hashed fields, optionally as if the entry had another sequence number."""
+        return {
+            "sequence": self.sequence if sequence is None else sequence,
+            "at": self.at.isoformat(),
+            "actor": self.actor,
+            "action": self.action,
+            "object_type": self.object_type,
+            "object_id": self.object_id,
+            "summary": self.summary,
+        }
+
+    def intact(self, sequence: int | None = None) -> bool:
+        """Its hash is the hash of its own previous hash and content."""
+        return self.hash == entry_hash(self.previous_hash, self.content(sequence))
+
+
 def verify(batch_size: int = 5000) -> Verification:
-    """Walk the chain from the start; report the first entry that breaks it."""
-    previous, expected_sequence, checked = GENESIS, 1, 0
-    for entry in _entries(batch_size):
-        problem = _check(entry, previous, expected_sequence)
-        if problem:
-            return Verification(checked, entry.sequence, problem)
-        previous, expected_sequence, checked = entry.hash, entry.sequence + 1, checked + 1
+    """Walk the chain from the start; name the first entry that was edited, deleted, inserted,
+    moved or rewritten. (Rewriting every entry from some point on, head included, can only be
+    seen against a copy of the head kept elsewhere.)"""
+    before: _Row | None = None
+    for row in _rows(batch_size):
+        expected = before.sequence + 1 if before else 1
+        broken = _check(row, before, expected)
+        if broken:
+            return Verification(broken[0] - 1, *broken)
+        before = row
+    return _check_head(before)
+
+
+def _check(row: _Row, before: _Row | None, expected: int) -> tuple[int, str] | None:
+    """None if `row` continues the chain, else (the entry to blame, what is wrong)."""
+    if row.sequence != expected:
+        return expected, f"entry {expected} is missing (deleted), or the entries were renumbered"
+    intact = row.intact()
+    if row.previous_hash == (before.hash if before else GENESIS) and intact:
+        return None
+    if before is None:
+        return expected, "the first entry is not chained to the start"
+    if intact:  # the entry is whole, so the one before it is not what it was chained to
+        return before.sequence, (
+            f"entry {before.sequence} was rewritten: its hash is not the one entry "
+            f"{row.sequence} was chained to"
+        )
+    if row.previous_hash == before.previous_hash and row.intact(before.sequence):
+        return before.sequence, (
+            f"entry {before.sequence} was inserted: entry {row.sequence} is the former entry "
+            f"{before.sequence}, renumbered"
+        )
+    if row.previous_hash != before.hash:
+        return expected, "its previous hash is not the hash of the entry before it (moved?)"
+    return expected, "its content does not match its hash (edited)"
+
+
+def _check_head(last: _Row | None) -> Verification:
+    """The head row records how far the chain went and the hash it ended with."""
+    count, last_hash = (last.sequence, last.hash) if last else (0, GENESIS)
     head = AuditHead.objects.filter(pk=1).first()
-    if head is not None and (head.sequence != checked or head.hash != previous):
-        return Verification(checked, checked + 1, "entries after the last one were deleted")
-    return Verification(checked, None, "")
+    head_sequence, head_hash = (head.sequence, head.hash) if head else (0, GENESIS)
+    if head_sequence > count:
+        return Verification(count, count + 1, f"entries {count + 1} to {head_sequence} are "
+                            "missing (deleted from the end)")  # fmt: skip
+    if head_sequence < count:
+        return Verification(head_sequence, head_sequence + 1, f"entry {head_sequence + 1} "
+                            "was added after the chain head (inserted)")  # fmt: skip
+    if head_hash != last_hash:
+        return Verification(count - 1, count, f"entry {count} was rewritten: the chain head "
+                            "holds another hash")  # fmt: skip
+    return Verification(count, None, "")
 
 
-def _check(entry: AuditEntry, previous: str, expected_sequence: int) -> str:
-    if entry.sequence != expected_sequence:
-        return f"expected entry {expected_sequence}, found {entry.sequence} (deleted or inserted)"
-    if entry.previous_hash != previous:
-        return "its previous hash is not the hash of the entry before it"
-    if entry.hash != entry_hash(previous, _fields(entry)):
-        return "its content does not match its hash (edited)"
-    return ""
-
-
-def _entries(batch_size: int) -> Iterator[AuditEntry]:
-    return AuditEntry.objects.order_by("sequence").iterator(chunk_size=batch_size)
+def _rows(batch_size: int) -> Iterator[_Row]:
+    rows = AuditEntry.objects.order_by("sequence").values_list(*_Row._fields)
+    return (_Row(*values) for values in rows.iterator(chunk_size=batch_size))
