@@ -26,7 +26,7 @@ typecheck: .venv/.synced
 contracts: .venv/.synced
 	$(RUN) lint-imports
 
-# The service tests run twice: on SQLite (with everything else) and on PostgreSQL. PostgreSQL
+# The service and web tests run twice: on SQLite (with everything else) and on PostgreSQL. PostgreSQL
 # must be reachable; only outside CI may JOBGRANT_SKIP_POSTGRES=1 skip that pass.
 POSTGRES_URL ?= postgresql://postgres@127.0.0.1:5432/jobgrant
 
@@ -39,7 +39,7 @@ pytest-postgres: .venv/.synced
 		echo "Skipping the PostgreSQL pass (JOBGRANT_SKIP_POSTGRES is set)"; exit 0; fi; \
 	$(RUN) python -c "import psycopg, sys; psycopg.connect('$(POSTGRES_URL)'.rsplit('/', 1)[0] + '/postgres').close()" \
 		|| { echo "PostgreSQL is not reachable at $(POSTGRES_URL): the service tests must run on it."; exit 1; }; \
-	JOBGRANT_DATABASE_URL=$(POSTGRES_URL) $(RUN) pytest tests/service
+	JOBGRANT_DATABASE_URL=$(POSTGRES_URL) $(RUN) pytest tests/service $(wildcard tests/web)
 
 bench: .venv/.synced
 	$(RUN) python bench/kernel.py

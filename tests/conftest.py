@@ -1,1 +1,109 @@
-"""The service's test settings (jobgrant.service.test_settings) are chosen in pyproject.toml."""
+"""Personas and helpers for the service and web tests (on SQLite, and on PostgreSQL when asked).
+
+The test settings (jobgrant.service.test_settings) are chosen in pyproject.toml."""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from jobgrant.service.accounts.models import ApiToken, Role, User
+from jobgrant.service.demo import seed
+from jobgrant.service.registry.models import Employer
+
+TODAY = dt.date(2026, 11, 29)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
+    """Load the demonstration data once per test database; tests roll back to it."""
+    with django_db_blocker.unblock():
+        seed(TODAY)
+
+
+@pytest.fixture
+def demo(db: None) -> None:
+    seed(TODAY)  # a no-op unless a transactional test emptied the database
+
+
+def token_for(username: str) -> str:
+    return ApiToken.issue(User.objects.get(username=username))
+
+
+class Api:
+    """A client that speaks to /api/v1 as one user."""
+
+    def __init__(self, username: str | None) -> None:
+        self.client = Client()
+        self.headers = {"Authorization": f"Bearer {token_for(username)}"} if username else {}
+
+    def post(self, path: str, body: Any = None, key: str | None = None) -> Any:
+        headers = {**self.headers, **({"Idempotency-Key": key} if key else {})}
+        data = body if isinstance(body, str | bytes) else json.dumps(body or {})
+        return self.client.post(
+            f"/api/v1{path}", data=data, content_type="application/json", headers=headers
+        )
+
+    def get(self, path: str, **params: Any) -> Any:
+        return self.client.get(f"/api/v1{path}", params, headers=self.headers)
+
+
+@pytest.fixture
+def as_user(demo: None) -> Callable[[str | None], Api]:
+    return Api
+
+
+def acme() -> Employer:
+    return Employer.objects.get(name="Acme Precision Machining")
+
+
+def application_body(**changes: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "jurisdiction": "ON",
+        "region": "3550",
+        "employers": [{"id": "acme", "business_number": acme().business_number}],
+        "training": {
+            "setting": "off-site", "start_date": "2027-01-11", "end_date": "2027-03-26",
+            "hours": 120, "provider": {"name": "Mohawk College", "third_party": True},
+        },
+        "trainees": [{
+            "employer_id": "acme", "status": "existing-employee",
+            "costs": {"tuition": "15000.00", "student_fees": "0.00", "materials": "0.00",
+                      "exam_fees": "0.00"},
+        }],
+    }  # fmt: skip
+    body.update(copy.deepcopy(changes))
+    return body
+
+
+def officer(name: str = "demo-officer-on-1") -> User:
+    return User.objects.get(username=name)
+
+
+__all__ = ["TODAY", "Api", "Role", "acme", "application_body", "officer"]
+
+
+SERVER_TESTS = ("tests/service/", "tests/web/", "tests/e2e/")
+
+
+@pytest.fixture(autouse=True)
+def frozen_today(request: pytest.FixtureRequest) -> Any:
+    """The service dates applications by the server's clock: its tests fix the clock."""
+    import time_machine
+
+    if not any(part in request.node.path.as_posix() for part in SERVER_TESTS):
+        yield
+        return
+    with time_machine.travel(dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.UTC), tick=True):
+        yield
+
+
+@pytest.fixture
+def make_body(demo: None) -> Callable[..., dict[str, Any]]:
+    return application_body
