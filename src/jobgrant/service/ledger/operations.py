@@ -52,6 +52,12 @@ def _require_transaction() -> None:
         raise RuntimeError("ledger operations run inside the transaction of their cause")
 
 
+def _require_positive(cents: int) -> None:
+    """A commitment or release of zero or less would move money the other way unchecked."""
+    if isinstance(cents, bool) or not isinstance(cents, int) or cents <= 0:
+        raise ValueError(f"an amount to commit or release must be positive cents, not {cents!r}")
+
+
 def allocate(account: BudgetAccount, cents: int, *, actor: str) -> None:
     _require_transaction()
     BudgetAccount.objects.filter(pk=account.pk).update(allocated_cents=F("allocated_cents") + cents)
@@ -66,6 +72,7 @@ def allocate(account: BudgetAccount, cents: int, *, actor: str) -> None:
 def commit(account: BudgetAccount, cents: int, *, actor: str, application: Application) -> None:
     """Commit `cents`, or raise InsufficientBudget (nothing written) if the allocation is short."""
     _require_transaction()
+    _require_positive(cents)
     updated = BudgetAccount.objects.filter(
         pk=account.pk, committed_cents__lte=F("allocated_cents") - cents
     ).update(committed_cents=F("committed_cents") + cents)
@@ -81,8 +88,10 @@ def commit(account: BudgetAccount, cents: int, *, actor: str, application: Appli
 
 
 def release(account: BudgetAccount, cents: int, *, actor: str, application: Application) -> None:
-    """Give back a commitment (denial or withdrawal after approval)."""
+    """Give back a commitment (withdrawal after approval); more than is committed is refused
+    by the database (CHECK), and the caller's transaction must then roll back."""
     _require_transaction()
+    _require_positive(cents)
     BudgetAccount.objects.filter(pk=account.pk).update(committed_cents=F("committed_cents") - cents)
     _post(
         "release",
