@@ -18,6 +18,7 @@ from jobgrant.funding.rules_bridge import TraineeSplit
 from jobgrant.rules.money import format_amount
 from jobgrant.rules.parameters import Unit
 from jobgrant.rules.policies import ResolvedValue
+from jobgrant.rules.trace import parameter_read
 
 Step = dict[str, Any]
 Reader = Callable[[ResolvedValue], dict[str, Any]]
@@ -54,28 +55,12 @@ def _units(model: FundingModel) -> dict[str, Unit]:
 
 
 def _reader(units: dict[str, Unit]) -> Reader:
+    """Parameter reads shown the way the rules kernel's traces show them."""
+
     def read(value: ResolvedValue) -> dict[str, Any]:
-        return {
-            "name": value.name,
-            "effective_date": value.effective.isoformat(),
-            "value": format_value(value.value, units[value.name]),
-            "layer": value.layer,
-            "reference": [r.as_dict() for r in value.reference],
-        }
+        return parameter_read(value, units[value.name])
 
     return read
-
-
-def format_value(value: int | Fraction | None, unit: Unit) -> str:
-    if value is None:
-        return "none"
-    if unit is Unit.RATIO:
-        return str(Fraction(value))
-    if unit is Unit.BOOLEAN:
-        return "true" if value else "false"
-    if unit is Unit.CAD:
-        return format_amount(int(value))
-    return str(value)
 
 
 def cents(value: Fraction) -> str:
