@@ -9,12 +9,13 @@ export UV_PYTHON_DOWNLOADS := never
 .PHONY: run test lint typecheck contracts pytest pytest-postgres bench format clean
 
 ASSETS := src/jobgrant/service/web/static/vendor/.done
+CHROMIUM := /usr/bin/chromium
 APT_INSTALL := sh -c 'sudo -n apt-get install -y "$$@" 2>/dev/null || apt-get install -y "$$@"' apt-get
 
 run: .venv/.synced $(ASSETS)
 	$(RUN) jobgrant serve
 
-test: .venv/.synced $(ASSETS) lint typecheck contracts pytest
+test: .venv/.synced $(ASSETS) $(CHROMIUM) lint typecheck contracts pytest
 
 lint: .venv/.synced
 	$(RUN) ruff check .
@@ -30,7 +31,7 @@ contracts: .venv/.synced
 # must be reachable; only outside CI may JOBGRANT_SKIP_POSTGRES=1 skip that pass.
 POSTGRES_URL ?= postgresql://postgres@127.0.0.1:5432/jobgrant
 
-pytest: .venv/.synced
+pytest: .venv/.synced $(CHROMIUM)
 	$(RUN) pytest
 	$(MAKE) --no-print-directory pytest-postgres
 
@@ -66,6 +67,14 @@ $(ASSETS): package.json package-lock.json src/jobgrant/service/web/vendor.py .ve
 	$(RUN) python -m jobgrant.service.web.vendor
 	$(RUN) python -m jobgrant.service.web.messages compile
 	touch $@
+
+# The browser tests (tests/e2e) drive Debian's Chromium, installed here when missing (never a
+# browser downloaded by Playwright). In CI a failed install fails the build; elsewhere the browser
+# tests then skip and say why.
+$(CHROMIUM):
+	$(APT_INSTALL) chromium || { sudo -n apt-get update >/dev/null 2>&1 || apt-get update >/dev/null; \
+		$(APT_INSTALL) chromium; } || { [ -z "$$CI" ] && \
+		echo "Chromium could not be installed: the browser tests will be skipped."; }
 
 clean:
 	rm -rf .venv .tools .mypy_cache .ruff_cache .pytest_cache .import_linter_cache node_modules src/jobgrant/service/web/static/vendor
