@@ -29,7 +29,7 @@ from jobgrant.funding.errors import FundingError
 from jobgrant.funding.parameters import funding_definitions
 from jobgrant.funding.years import FiscalYearError, start_year
 from jobgrant.rules.codes import JURISDICTION_CODES
-from jobgrant.rules.parameters import ParameterEntry, ParameterError, parse_entry, schema_problems
+from jobgrant.rules.parameters import ParameterEntry, parse_overrides
 from jobgrant.rules.policies import DEFAULT_POLICY, DELIVERY_MODES
 from jobgrant.rules.yamlio import load_yaml
 
@@ -186,22 +186,10 @@ def _delivery_path(raw: object, where: str, problems: list[str]) -> DeliveryPath
 def _overrides(
     raw: dict[str, object], path: Path, problems: list[str]
 ) -> dict[str, ParameterEntry]:
-    definitions = funding_definitions()
-    overrides: dict[str, ParameterEntry] = {}
-    for name, override in raw.items():
-        definition = definitions.get(name)
-        if definition is None:
-            hint = " (rules parameters go in a rules overlay named in policy:)"
-            hint = hint if str(name).startswith("cjg.") else ""
-            problems.append(f"{path}: unknown funding parameter {name!r}{hint}")
-            continue
-        entry_problems = schema_problems(f"{path}: {name}", override, require_unit=False)
-        if entry_problems:
-            problems.extend(entry_problems)
-            continue
-        assert isinstance(override, dict)
-        try:
-            overrides[name] = parse_entry(name, override, definition.unit, origin=str(path))
-        except ParameterError as error:
-            problems.extend(f"{path}: {p}" for p in error.problems)
+    def unknown(name: str) -> str:
+        hint = " (rules parameters go in a rules overlay named in policy:)"
+        return f"unknown funding parameter {name!r}{hint if name.startswith('cjg.') else ''}"
+
+    overrides, override_problems = parse_overrides(raw, funding_definitions(), str(path), unknown)
+    problems.extend(override_problems)
     return overrides

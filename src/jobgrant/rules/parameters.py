@@ -18,7 +18,7 @@ Fraction. `null` means "no limit" (or "no special rule").
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
@@ -220,6 +220,34 @@ def parse_entry(name: str, raw: dict[str, object], unit: Unit, *, origin: str) -
     reference = tuple(Reference(r["title"], r["href"]) for r in raw["reference"])  # type: ignore[attr-defined]
     description = str(raw.get("description") or "")
     return ParameterEntry(name, unit, schedule, reference, description, origin)
+
+
+def parse_overrides(
+    raw: Mapping[str, object],
+    definitions: Mapping[str, ParameterDefinition],
+    source: str,
+    unknown: Callable[[str], str],
+) -> tuple[dict[str, ParameterEntry], list[str]]:
+    """A layer's overrides (name -> entry) and every problem with them, named after `source`.
+
+    `unknown(name)` says what is wrong with a name that is not in `definitions`.
+    """
+    entries: dict[str, ParameterEntry] = {}
+    problems: list[str] = []
+    for name, override in raw.items():
+        definition = definitions.get(name)
+        if definition is None:
+            problems.append(f"{source}: {unknown(name)}")
+            continue
+        override_problems = schema_problems(f"{source}: {name}", override, require_unit=False)
+        if override_problems or not isinstance(override, dict):
+            problems.extend(override_problems)
+            continue
+        try:
+            entries[name] = parse_entry(name, override, definition.unit, origin=source)
+        except ParameterError as error:
+            problems.extend(f"{source}: {p}" for p in error.problems)
+    return entries, problems
 
 
 def _parse_series(

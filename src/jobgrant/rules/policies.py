@@ -35,8 +35,7 @@ from jobgrant.rules.parameters import (
     Reference,
     Value,
     load_parameters,
-    parse_entry,
-    schema_problems,
+    parse_overrides,
 )
 from jobgrant.rules.yamlio import load_yaml
 
@@ -214,20 +213,13 @@ class PolicyLibrary:
         if not isinstance(raw, dict):
             raise ParameterError([f"{source}: a policy file must be a mapping"])
         problems = _layer_shape_problems(raw, source, allow)
-        entries: dict[str, ParameterEntry] = {}
-        for param, override in (raw.get("parameters") or {}).items():
-            definition = self.definitions.get(param)
-            if definition is None:
-                problems.append(f"{source}: unknown parameter {param!r}")
-                continue
-            entry_problems = schema_problems(f"{source}: {param}", override, require_unit=False)
-            if entry_problems:
-                problems.extend(entry_problems)
-                continue
-            try:
-                entries[param] = parse_entry(param, override, definition.unit, origin=source)
-            except ParameterError as error:
-                problems.extend(f"{source}: {p}" for p in error.problems)
+        entries, override_problems = parse_overrides(
+            raw.get("parameters") or {},
+            self.definitions,
+            source,
+            lambda name: f"unknown parameter {name!r}",
+        )
+        problems += override_problems
         if problems:
             raise ParameterError(problems)
         title = raw.get("title") or {}
