@@ -13,6 +13,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from jobgrant.service.accounts.models import Role
+
 
 def landing(request: HttpRequest) -> HttpResponse:
     """The public page: what the grant pays, who can apply, how."""
@@ -43,7 +45,20 @@ def sign_out(request: HttpRequest) -> HttpResponse:
     return redirect("web:landing")
 
 
+#: Each role's own start page; a role without one sees the list of pages in web/home.html.
+HOME_PAGES: dict[str, str] = {
+    Role.EMPLOYER: "web:employer-dashboard",
+    Role.OFFICER: "web:officer-queue",
+    Role.FINANCE: "web:finance-budgets",
+    Role.ANALYST: "web:analyst-scenarios",
+    Role.AUDITOR: "web:auditor-trail",
+}
+
+
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
     """Where a signed-in person starts: their role's own page."""
+    page = HOME_PAGES.get(getattr(request.user, "role", ""))
+    if page is not None:
+        return redirect(page)
     return render(request, "web/home.html")
