@@ -5,7 +5,7 @@ Random sequences of allocations, de-allocations, commitments, releases and refus
 pools, each step in its own savepoint as an action would. After every step: the budget rows
 match a model kept by the test, committed stays within 0..allocated, every transaction's legs
 sum to zero, the buckets computed from the postings equal the budget row's figures, and refused
-steps wrote nothing. JOBGRANT_LEDGER_EXAMPLES x JOBGRANT_LEDGER_STEPS sequences (default 20 x 25;
+steps wrote nothing. JOBGRANT_LEDGER_EXAMPLES x JOBGRANT_LEDGER_STEPS sequences (default 15 x 20;
 T12 asks for 1,000 x 50).
 """
 
@@ -33,8 +33,8 @@ from hypothesis.stateful import (
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import Bucket, BudgetAccount, LedgerTransaction, Posting
 
-EXAMPLES = int(os.environ.get("JOBGRANT_LEDGER_EXAMPLES", "20"))
-STEPS = int(os.environ.get("JOBGRANT_LEDGER_STEPS", "25"))
+EXAMPLES = int(os.environ.get("JOBGRANT_LEDGER_EXAMPLES", "15"))
+STEPS = int(os.environ.get("JOBGRANT_LEDGER_STEPS", "20"))
 POOL_KEYS = [("federal", "ON"), ("provincial", "ON"), ("federal", "QC")]
 POOLS = len(POOL_KEYS)
 MAX_CENTS = 10**11  # a billion dollars

@@ -21,14 +21,12 @@ from stdnum.exceptions import ValidationError
 
 
 def normalize_business_number(raw: str) -> str | None:
-    """The 9-digit BN with a valid check digit, or None."""
-    digits = "".join(ch for ch in str(raw) if ch.isdigit())
-    if len(digits) != 9:
-        return None
+    """The 9-digit BN (spaces and hyphens dropped) if its check digit is right, else None."""
     try:
-        return str(bn.validate(digits))
+        number = str(bn.validate(str(raw)))
     except ValidationError:
         return None
+    return number if len(number) == 9 else None  # a BN15 program account is not the BN9
 
 
 def normalize_sin(raw: str) -> str | None:
@@ -41,6 +39,11 @@ def normalize_sin(raw: str) -> str | None:
 
 def mask_sin(value: str) -> str:
     return f"***-***-{value[-3:]}"
+
+
+def format_sin(value: str) -> str:
+    """NNN-NNN-NNN, the way a SIN is written."""
+    return str(sin.format(value))
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import models
+from django.db.models import Q
 
 from jobgrant.rules.codes import JURISDICTION_CODES
 from jobgrant.service.registry.identifiers import decrypt_sin, mask_sin
@@ -42,6 +43,13 @@ class Trainee(models.Model):
     sin_key_id = models.CharField(max_length=16, blank=True)
     sin_ciphertext = models.BinaryField(null=True)
     sin_index = models.CharField(max_length=64, blank=True, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["sin_index"], condition=~Q(sin_index=""), name="one_trainee_per_sin"
+            )
+        ]
 
     def sin(self) -> str:
         """The SIN in full: callers must check the view_sin permission and audit the view."""
