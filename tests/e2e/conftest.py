@@ -1,0 +1,232 @@
+"""Browser tests: Playwright driving Debian's Chromium against the live server, with axe-core.
+
+Never `playwright install`: the browser is Debian's (/usr/bin/chromium, installed by `make test`).
+In CI (CI=true) a missing browser fails the tests; elsewhere they skip and say why.
+
+Fixtures: `browser` (one Chromium per session), `site` (the live server with the demonstration
+data seeded for this test), `page` (a fresh browser context per test; it fails the test on an
+uncaught script error or on a request to our own origin that fails or answers 4xx/5xx), and
+`web` (helpers: sign in, wait for the GC Design System components, run axe, check `lang`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jobgrant.service.demo import DEMO_PASSWORD, seed
+
+# The sync Playwright API runs an event loop in the test's thread; the ORM calls the tests make
+# between browser steps are still synchronous, so Django's guard against async use is lifted.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path(os.environ.get("JOBGRANT_CHROMIUM", "/usr/bin/chromium"))
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+]
+#: WCAG 2.0 and 2.1, levels A and AA (W4, T16).
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+TIMEOUT_MS = 15_000
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.path)).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
+        pytest.fail(f"{reason}; in CI the browser tests must run", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, launched once for the whole session."""
+    if not CHROMIUM.exists():
+        _unavailable(
+            f"Debian's Chromium is not installed ({CHROMIUM}); `make test` installs it with "
+            "apt-get install chromium"
+        )
+    if not AXE.exists():
+        _unavailable(f"axe-core is missing ({AXE}); `make` installs it with npm ci")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS, headless=True
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def site(live_server: Any, transactional_db: None) -> str:
+    """The live server's address, with the demonstration data seeded (each test starts afresh:
+    a live-server test runs in a real transaction and the database is emptied after it)."""
+    seed()
+    return str(live_server.url)
+
+
+@dataclass
+class PageProblems:
+    """What went wrong in the page behind the test's back: script errors, failed requests."""
+
+    origin: str
+    errors: list[str] = field(default_factory=list)
+
+    def request_failed(self, request: Any) -> None:
+        if request.url.startswith(self.origin):
+            self.errors.append(f"request failed: {request.method} {request.url}")
+
+    def response(self, response: Any) -> None:
+        if response.url.startswith(self.origin) and response.status >= 400:
+            # 4xx pages a test asks for on purpose are checked by the test itself.
+            # Chromium asks for /favicon.ico on its own; the pages link no icon.
+            kind = response.request.resource_type
+            if kind != "document" and not response.url.endswith("/favicon.ico"):
+                self.errors.append(f"HTTP {response.status}: {response.url}")
+
+    def page_error(self, error: Any) -> None:
+        self.errors.append(f"script error: {error}")
+
+
+@pytest.fixture
+def page(browser: Any, site: str) -> Iterator[Any]:
+    context = browser.new_context(
+        base_url=site, locale="en-CA", viewport={"width": 1280, "height": 900}
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    problems = PageProblems(origin=site)
+    context.on("requestfailed", problems.request_failed)
+    context.on("response", problems.response)
+    tab = context.new_page()
+    tab.on("pageerror", problems.page_error)
+    yield tab
+    context.close()
+    assert not problems.errors, "the page had problems:\n" + "\n".join(problems.errors)
+
+
+def format_violations(where: str, violations: list[dict[str, Any]]) -> str:
+    """axe's violations, one paragraph each: rule, impact, help, the elements and a help link."""
+    lines = [f"{len(violations)} axe violation(s) on {where}:"]
+    for violation in violations:
+        lines.append(
+            f"- {violation['id']} ({violation.get('impact')}): {violation['help']}"
+            f"\n  {violation['helpUrl']}"
+        )
+        for node in violation["nodes"][:5]:
+            target = " >>> ".join(
+                " ".join(part) if isinstance(part, list) else part for part in node["target"]
+            )
+            lines.append(f"    at {target}")
+            summary = (node.get("failureSummary") or "").replace("\n", " ")
+            if summary:
+                lines.append(f"       {summary[:300]}")
+        if len(violation["nodes"]) > 5:
+            lines.append(f"    … and {len(violation['nodes']) - 5} more element(s)")
+    return "\n".join(lines)
+
+
+class Web:
+    """Helpers for one test's page."""
+
+    def __init__(self, page: Any, site: str) -> None:
+        self.page = page
+        self.site = site
+
+    def goto(self, path: str, status: int = 200) -> Any:
+        response = self.page.goto(path)
+        assert response is not None, f"no response for {path}"
+        assert response.status == status, f"{path}: HTTP {response.status}, expected {status}"
+        self.settle()
+        return response
+
+    def settle(self) -> None:
+        """Wait until the page has loaded and every GC Design System component has rendered."""
+        self.page.wait_for_load_state("load")
+        self.page.wait_for_function(
+            """() => [...document.querySelectorAll('*')]
+                .filter((e) => e.localName.startsWith('gcds-'))
+                .every((e) => e.classList.contains('hydrated'))"""
+        )
+
+    def sign_in(self, username: str, language: str = "en", password: str = DEMO_PASSWORD) -> None:
+        """Sign in through the sign-in page, as a person would."""
+        self.goto(f"/{language}/sign-in/")
+        self.page.fill("#id_username", username)
+        self.page.fill("#id_password", password)
+        with self.page.expect_navigation():
+            self.page.click("main button[type=submit]")
+        self.settle()
+        assert "/sign-in/" not in self.page.url, f"{username} could not sign in"
+
+    def sign_out(self) -> None:
+        self.page.context.clear_cookies()
+
+    def lang(self) -> str:
+        return str(self.page.evaluate("document.documentElement.lang"))
+
+    def assert_lang(self, language: str) -> None:
+        assert self.lang() == language, f"{self.page.url}: lang={self.lang()!r}, not {language!r}"
+
+    def axe(self) -> list[dict[str, Any]]:
+        """axe-core's WCAG 2.0/2.1 A and AA violations on the page as it is now."""
+        if not self.page.evaluate("typeof window.axe !== 'undefined'"):
+            self.page.add_script_tag(path=str(AXE))
+        result = self.page.evaluate(
+            "async (tags) => await axe.run(document, {runOnly: {type: 'tag', values: tags},"
+            " resultTypes: ['violations']})",
+            AXE_TAGS,
+        )
+        return list(result["violations"])
+
+    def assert_accessible(self, where: str = "") -> None:
+        violations = self.axe()
+        assert not violations, format_violations(where or self.page.url, violations)
+
+    def focused(self) -> dict[str, Any]:
+        """The element that has the focus (through shadow roots): its tag, id, text and host."""
+        return dict(
+            self.page.evaluate(
+                """() => {
+                    let element = document.activeElement, host = null;
+                    while (element && element.shadowRoot && element.shadowRoot.activeElement) {
+                        host = host || element;
+                        element = element.shadowRoot.activeElement;
+                    }
+                    if (!element) return {};
+                    return {tag: element.localName, id: element.id || '',
+                            name: element.getAttribute('name') || '',
+                            text: (element.innerText || element.value || '').trim().slice(0, 80),
+                            host: host ? host.localName + (host.id ? '#' + host.id : '') : ''};
+                }"""
+            )
+        )
+
+    def other_language_link(self) -> str:
+        """The href of the language toggle (the gcds-header's lang-href)."""
+        return str(self.page.locator("gcds-header").get_attribute("lang-href"))
+
+    def report(self, where: str, violations: list[dict[str, Any]]) -> str:
+        return format_violations(where, violations)
+
+
+@pytest.fixture
+def web(page: Any, site: str) -> Web:
+    return Web(page, site)
