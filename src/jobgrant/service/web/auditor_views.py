@@ -1,0 +1,215 @@
+"""The auditor's page: the audit trail, filtered and paginated, and the chain's verification.
+
+Verification walks the whole hash chain (audit.chain.verify) when the auditor presses the
+button (a POST: it is work, though it writes nothing); the result is shown on the trail page.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from django import forms
+from django.core.paginator import Paginator
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
+
+from jobgrant.service.accounts.models import Role
+from jobgrant.service.audit.chain import verify
+from jobgrant.service.audit.models import AuditEntry
+from jobgrant.service.web.backoffice import (
+    error_context,
+    query_params,
+    role_required,
+    set_choices,
+    set_notice,
+    take_notice,
+)
+
+PAGE_SIZE = 50
+ACTION_LABELS = {
+    "application.create": gettext_lazy("Application created"),
+    "application.submit": gettext_lazy("Application submitted"),
+    "application.recommend": gettext_lazy("Application recommended"),
+    "application.approve": gettext_lazy("Application approved"),
+    "application.deny": gettext_lazy("Application denied"),
+    "application.withdraw": gettext_lazy("Application withdrawn"),
+    "budget.allocate": gettext_lazy("Budget allocated"),
+    "user.create": gettext_lazy("User created"),
+}
+REFUSED = gettext_lazy("Refused: %(action)s")
+
+
+def action_label(action: str) -> str:
+    if action in ACTION_LABELS:
+        return str(ACTION_LABELS[action])
+    if action.startswith("refused."):
+        return str(REFUSED) % {"action": action.removeprefix("refused.")}
+    return action
+
+
+class TrailFilter(forms.Form):
+    actor = forms.CharField(label=gettext_lazy("Actor (username)"), required=False, max_length=150)
+    action = forms.ChoiceField(label=gettext_lazy("Action"), required=False)
+    object_type = forms.ChoiceField(label=gettext_lazy("Object type"), required=False)
+    object_id = forms.CharField(label=gettext_lazy("Object number"), required=False, max_length=64)
+    sequence = forms.IntegerField(
+        label=gettext_lazy("Entry number"), required=False, min_value=1, max_value=2**62
+    )
+    since = forms.DateField(
+        label=gettext_lazy("From (date)"), required=False,
+        help_text=gettext_lazy("Year-month-day, for example 2026-11-29."),
+        widget=forms.DateInput(attrs={"type": "date"}),
+        error_messages={"invalid": gettext_lazy("Enter a date like 2026-11-29.")},
+    )  # fmt: skip
+    until = forms.DateField(
+        label=gettext_lazy("To (date)"), required=False,
+        help_text=gettext_lazy("Year-month-day, for example 2026-11-29."),
+        widget=forms.DateInput(attrs={"type": "date"}),
+        error_messages={"invalid": gettext_lazy("Enter a date like 2026-11-29.")},
+    )  # fmt: skip
+
+    def __init__(self, data: Any) -> None:
+        super().__init__(data)
+        actions = AuditEntry.objects.order_by("action").values_list("action", flat=True).distinct()
+        set_choices(
+            self, "action", [("", _("All actions")), *((a, action_label(a)) for a in actions)]
+        )
+        types = (
+            AuditEntry.objects.order_by("object_type")
+            .values_list("object_type", flat=True)
+            .distinct()
+        )
+        set_choices(self, "object_type", [("", _("All object types")), *((t, t) for t in types)])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        since, until = data.get("since"), data.get("until")
+        if since and until and since > until:
+            self.add_error("until", _("The end date must not come before the start date."))
+        return data
+
+
+def _start_of(day: dt.date) -> dt.datetime:
+    """Midnight at the start of `day`, Toronto time (the page's dates are local)."""
+    return timezone.make_aware(dt.datetime.combine(day, dt.time.min))
+
+
+def entries(chosen: dict[str, Any]) -> QuerySet[AuditEntry]:
+    found = AuditEntry.objects.all()
+    for name in ("actor", "action", "object_type", "object_id", "sequence"):
+        if chosen.get(name) not in (None, ""):
+            found = found.filter(**{name: chosen[name]})
+    if chosen.get("since"):
+        found = found.filter(at__gte=_start_of(chosen["since"]))
+    if chosen.get("until"):
+        found = found.filter(at__lt=_start_of(chosen["until"] + dt.timedelta(days=1)))
+    return found.order_by("-sequence")
+
+
+@require_GET
+@role_required(Role.AUDITOR)
+def trail(request: HttpRequest) -> HttpResponse:
+    form = TrailFilter(request.GET)
+    context: dict[str, Any] = {
+        "title": _("Audit trail"),
+        "form": form,
+        "verification": _verification_text(take_notice(request)),
+    }
+    if not form.is_valid():
+        context.update(error_context(form))
+        return render(request, "web/auditor/trail.html", context)
+    page = Paginator(entries(form.cleaned_data), PAGE_SIZE).get_page(request.GET.get("page"))
+    context.update({
+        "page": page,
+        "rows": [_row(entry) for entry in page.object_list],
+        "page_links": _page_links(request, page),
+    })  # fmt: skip
+    return render(request, "web/auditor/trail.html", context)
+
+
+def _row(entry: AuditEntry) -> dict[str, Any]:
+    return {
+        "sequence": entry.sequence,
+        "at": entry.at,
+        "actor": entry.actor,
+        "action": entry.action,
+        "action_label": action_label(entry.action),
+        "object_type": entry.object_type,
+        "object_id": entry.object_id,
+        "summary": sorted((str(k), _summary_value(v)) for k, v in (entry.summary or {}).items()),
+        "hash": entry.hash,
+    }
+
+
+def _summary_value(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+def _page_links(request: HttpRequest, page: Any) -> dict[str, str]:
+    params = query_params(request, without=("page",))
+    links = {}
+    if page.has_previous():
+        links["previous"] = "?" + urlencode({**params, "page": page.previous_page_number()})
+    if page.has_next():
+        links["next"] = "?" + urlencode({**params, "page": page.next_page_number()})
+    return links
+
+
+@require_POST
+@role_required(Role.AUDITOR)
+def verify_chain(request: HttpRequest) -> HttpResponse:
+    """Walk the whole chain; show the result on the trail page (POST, redirect, GET)."""
+    result = verify()
+    set_notice(
+        request, "verification", checked=result.checked,
+        first_broken=result.first_broken, problem=result.problem,
+        at=timezone.now().isoformat(),
+    )  # fmt: skip
+    return redirect(reverse("web:auditor-trail") + "#verification")
+
+
+PROBLEMS = (
+    ("added after the chain head", gettext_lazy("an entry was added after the chain's head")),
+    ("deleted from the end", gettext_lazy("entries were deleted from the end of the chain")),
+    ("inserted", gettext_lazy("an entry was inserted there")),
+    ("rewritten", gettext_lazy("an entry was rewritten")),
+    ("missing", gettext_lazy("an entry is missing (deleted), or the entries were renumbered")),
+    ("moved", gettext_lazy("its previous hash is not the hash of the entry before it (moved)")),
+    ("edited", gettext_lazy("its content does not match its hash (edited)")),
+    ("not chained to the start", gettext_lazy("the first entry is not chained to the start")),
+)
+
+
+def problem_text(problem: str) -> str:
+    """What verify found wrong, said in the page's language."""
+    for words, text in PROBLEMS:
+        if re.search(re.escape(words), problem):
+            return str(text)
+    return _("the entry does not match the chain")
+
+
+def _verification_text(notice: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not notice or notice.get("kind") != "verification":
+        return None
+    checked = int(notice.get("checked") or 0)
+    broken = notice.get("first_broken")
+    at = dt.datetime.fromisoformat(str(notice["at"])) if notice.get("at") else None
+    if broken is None:
+        return {"ok": True, "checked": checked, "at": at}
+    return {
+        "ok": False,
+        "checked": checked,
+        "first_broken": int(broken),
+        "problem": problem_text(str(notice.get("problem") or "")),
+        "at": at,
+        "entry_href": "?" + urlencode({"sequence": int(broken)}),
+    }

@@ -1,0 +1,172 @@
+"""The finance officer's page: budgets per jurisdiction, fiscal year, funder and stream.
+
+Each budget shows what was allocated, committed, disbursed and what is still available, with a
+bar (HTML and CSS) of committed and available money in the same table row as its figures, and a
+CSV export of exactly what the filters show.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from babel.numbers import format_percent
+from django import forms
+from django.db.models import QuerySet, Sum
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET
+
+from jobgrant.rules.codes import fiscal_year
+from jobgrant.rules.money import format_amount
+from jobgrant.service.accounts.models import Role
+from jobgrant.service.ledger.models import BudgetAccount, Funder
+from jobgrant.service.web.backoffice import (
+    FUNDER_LABELS,
+    error_context,
+    jurisdiction_choices,
+    jurisdiction_name,
+    label,
+    language,
+    role_required,
+    set_choices,
+)
+from jobgrant.service.web.templatetags.jobgrant import LOCALES
+
+ALL = "all"
+MONEY = ("allocated", "committed", "disbursed", "available")
+
+
+class BudgetFilter(forms.Form):
+    fiscal_year = forms.ChoiceField(label=gettext_lazy("Fiscal year"), required=False)
+    jurisdiction = forms.ChoiceField(label=gettext_lazy("Jurisdiction"), required=False)
+    funder = forms.ChoiceField(label=gettext_lazy("Funder"), required=False)
+    stream = forms.ChoiceField(label=gettext_lazy("Stream"), required=False)
+
+    def __init__(self, data: Any) -> None:
+        super().__init__(data)
+        years = sorted(set(BudgetAccount.objects.values_list("fiscal_year", flat=True)))
+        set_choices(self, "fiscal_year", [
+            ("", _("This fiscal year")), (ALL, _("All fiscal years")), *((y, y) for y in years)
+        ])  # fmt: skip
+        set_choices(self, "jurisdiction", [("", _("All jurisdictions")), *jurisdiction_choices()])
+        set_choices(self, "funder", [
+            ("", _("Both funders")), *((f, label(FUNDER_LABELS, f)) for f in Funder.values)
+        ])  # fmt: skip
+        streams = sorted(set(BudgetAccount.objects.values_list("stream", flat=True)))
+        set_choices(self, "stream", [("", _("All streams")), *((s, s) for s in streams)])
+
+
+def _chosen(form: BudgetFilter) -> dict[str, str]:
+    """The filters in force: the fiscal year defaults to the current one."""
+    chosen = {k: str(v) for k, v in form.cleaned_data.items() if v}
+    if "fiscal_year" not in chosen:
+        chosen["fiscal_year"] = fiscal_year(timezone.localdate())
+    if chosen["fiscal_year"] == ALL:
+        del chosen["fiscal_year"]
+    return chosen
+
+
+def budgets(chosen: dict[str, str]) -> QuerySet[BudgetAccount]:
+    order = ("fiscal_year", "jurisdiction", "funder", "stream")
+    return BudgetAccount.objects.filter(**chosen).order_by(*order)
+
+
+def percent(value: float) -> str:
+    """12.5 as "12.5%" / "12,5 %"."""
+    pattern = "#,##0.0\u00a0%" if language() == "fr" else "#,##0.0%"
+    return format_percent(value / 100, format=pattern, locale=LOCALES[language()])
+
+
+def _row(account: BudgetAccount) -> dict[str, Any]:
+    allocated = account.allocated_cents
+    committed_share = account.committed_cents * 100 / allocated if allocated else 0
+    return {
+        "id": account.pk,
+        "fiscal_year": account.fiscal_year,
+        "jurisdiction": account.jurisdiction,
+        "jurisdiction_name": jurisdiction_name(account.jurisdiction),
+        "funder": account.funder,
+        "funder_label": label(FUNDER_LABELS, account.funder),
+        "stream": account.stream,
+        "allocated": account.allocated_cents,
+        "committed": account.committed_cents,
+        "disbursed": account.disbursed_cents,
+        "available": account.available_cents,
+        # the bar: widths in percent of the allocation (SVG), and the same in words
+        "committed_percent": f"{committed_share:.2f}",
+        "available_percent": f"{100 - committed_share:.2f}",
+        "committed_text": percent(committed_share),
+        "available_text": percent(100 - committed_share if allocated else 0),
+        "has_allocation": allocated > 0,
+    }
+
+
+def _totals(found: QuerySet[BudgetAccount]) -> dict[str, int]:
+    sums = found.aggregate(
+        allocated=Sum("allocated_cents"),
+        committed=Sum("committed_cents"),
+        disbursed=Sum("disbursed_cents"),
+    )
+    totals = {k: int(v or 0) for k, v in sums.items()}
+    totals["available"] = totals["allocated"] - totals["committed"]
+    return totals
+
+
+@require_GET
+@role_required(Role.FINANCE)
+def budget_page(request: HttpRequest) -> HttpResponse:
+    form = BudgetFilter(request.GET)
+    context: dict[str, Any] = {"title": _("Budgets"), "form": form}
+    if not form.is_valid():
+        return render(request, "web/finance/budgets.html", {**context, **error_context(form)})
+    chosen = _chosen(form)
+    found = budgets(chosen)
+    context.update({
+        "rows": [_row(account) for account in found],
+        "totals": _totals(found),
+        "chosen": chosen,
+        "csv_query": request.META.get("QUERY_STRING", ""),
+        "year_label": chosen.get("fiscal_year", _("all fiscal years")),
+    })  # fmt: skip
+    return render(request, "web/finance/budgets.html", context)
+
+
+def csv_filename(chosen: dict[str, str]) -> str:
+    """budgets_2026-27_ON_federal_CJG.csv: the filters, in a fixed order."""
+    parts = [chosen[k] for k in ("fiscal_year", "jurisdiction", "funder", "stream") if k in chosen]
+    return "_".join(["budgets", *(parts or ["all"])]) + ".csv"
+
+
+@require_GET
+@role_required(Role.FINANCE)
+def budget_csv(request: HttpRequest) -> HttpResponse:
+    """The budgets the page shows, as CSV: decimal strings, UTF-8 with a BOM (for Excel)."""
+    form = BudgetFilter(request.GET)
+    if not form.is_valid():
+        return render(
+            request, "web/finance/budgets.html",
+            {"title": _("Budgets"), "form": form, **error_context(form)}, status=400,
+        )  # fmt: skip
+    chosen = _chosen(form)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow([
+        _("Fiscal year"), _("Jurisdiction"), _("Funder"), _("Stream"),
+        _("Allocated"), _("Committed"), _("Disbursed"), _("Available"),
+    ])  # fmt: skip
+    for account in budgets(chosen):
+        writer.writerow([
+            account.fiscal_year, account.jurisdiction, account.funder, account.stream,
+            format_amount(account.allocated_cents), format_amount(account.committed_cents),
+            format_amount(account.disbursed_cents), format_amount(account.available_cents),
+        ])  # fmt: skip
+    response = HttpResponse(
+        ("\ufeff" + buffer.getvalue()).encode("utf-8"), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{csv_filename(chosen)}"'
+    return response
