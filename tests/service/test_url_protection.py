@@ -1,0 +1,245 @@
+"""T9: every route is protected, and every route is classified.
+
+The routes come from Django's URL resolver (both languages) and the API's operations from its
+OpenAPI schema at /api/v1/openapi.json. A route is public only if it is on an allow-list below;
+every other route must turn anonymous callers away (302 to sign-in, 401 or 403), pages must
+refuse other roles and any POST without a CSRF token, and the API must not accept a session
+cookie in place of a bearer token. A new route fails these tests until it is classified here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import translation
+
+from jobgrant.service.accounts.models import User
+
+pytestmark = pytest.mark.django_db
+API = "api/v1/"
+LANGUAGES = ("en", "fr")
+
+# --- The classification (a new route must be added here) ---------------------------------
+
+PUBLIC_ROUTES = {  # route -> what an anonymous GET answers
+    "": 302,  # to the landing page in the visitor's language
+    "api/v1/": 404,  # Ninja's index, which only tells Ninja where it is mounted
+    "api/v1/docs": 200,
+    "api/v1/openapi.json": 200,
+    "{lang}/": 200,
+    "{lang}/sign-in/": 200,
+    "{lang}/sign-out/": 405,  # POST only; signing out nobody does nothing
+}
+PUBLIC_API_OPERATIONS = {("POST", "/api/v1/auth/token")}
+ANY_SIGNED_IN_PAGES = {"{lang}/home/"}
+SECTION_ROLES = {  # pages under /{lang}/<section>/ serve exactly one role
+    "employer": "employer",
+    "officer": "officer",
+    "finance": "finance",
+    "analyst": "analyst",
+    "auditor": "auditor",
+}
+PERSONA = {
+    "employer": "demo-employer",
+    "officer": "demo-officer-on-1",
+    "finance": "demo-finance",
+    "analyst": "demo-analyst",
+    "auditor": "demo-auditor",
+}
+REFUSED_ANONYMOUS = {401, 403}
+SAMPLE_VALUES = {"int": "1", "str": "1", "slug": "x", "path": "x",
+                 "uuid": "00000000-0000-0000-0000-000000000001"}  # fmt: skip
+
+
+# --- Walking the resolver ----------------------------------------------------------------
+
+
+def _walk(patterns: list[Any], prefix: str = "") -> Iterator[str]:
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            yield from _walk(pattern.url_patterns, prefix + str(pattern.pattern))
+        elif isinstance(pattern, URLPattern):
+            yield prefix + str(pattern.pattern)
+
+
+def routes() -> set[str]:
+    """Every route Django serves, with the language prefix written {lang}."""
+    found: set[str] = set()
+    for language in LANGUAGES:
+        with translation.override(language):
+            found |= {
+                re.sub(rf"^{language}/", "{lang}/", route)
+                for route in _walk(get_resolver().url_patterns)
+            }
+    return found
+
+
+def concrete(route: str, language: str = "en") -> str:
+    """A URL for the route, with sample values for its parameters."""
+
+    def sample(match: re.Match[str]) -> str:
+        return SAMPLE_VALUES[match.group(1) or "str"]
+
+    return "/" + re.sub(r"<(?:(\w+):)?\w+>", sample, route.replace("{lang}", language))
+
+
+def page_routes() -> list[str]:
+    return sorted(r for r in routes() if not r.startswith(API) and r not in PUBLIC_ROUTES)
+
+
+def section_of(route: str) -> str | None:
+    parts = route.split("/")
+    return parts[1] if len(parts) > 2 and parts[1] in SECTION_ROLES else None
+
+
+def api_operations(client: Client) -> list[tuple[str, str, bool]]:
+    """(method, path, secured) for every operation in the served OpenAPI schema."""
+    schema = client.get("/api/v1/openapi.json").json()
+    return [
+        (method.upper(), path, bool(operation.get("security")))
+        for path, item in schema["paths"].items()
+        for method, operation in item.items()
+    ]
+
+
+def call(client: Client, method: str, path: str, **headers: str) -> Any:
+    url = re.sub(r"\{\w+\}", "1", path)
+    send = getattr(client, method.lower())
+    if method in ("POST", "PUT", "PATCH"):
+        return send(url, data="{}", content_type="application/json", headers=headers)
+    return send(url, headers=headers)
+
+
+def signed_in(role: str, *, enforce_csrf: bool = False) -> Client:
+    client = Client(enforce_csrf_checks=enforce_csrf)
+    client.force_login(User.objects.get(username=PERSONA[role]))
+    return client
+
+
+# --- Every route is classified ------------------------------------------------------------
+
+
+def test_every_route_is_public_by_name_an_api_operation_or_a_page_of_a_known_kind(
+    demo: None,
+) -> None:
+    api_paths = {path.removeprefix("/") for _, path, _ in api_operations(Client())}
+    unclassified = [
+        route for route in routes()
+        if route not in PUBLIC_ROUTES and route not in ANY_SIGNED_IN_PAGES
+        and not section_of(route)
+        and re.sub(r"<(\w+)>", r"{\1}", route) not in api_paths
+    ]  # fmt: skip
+    assert unclassified == []
+
+
+def test_the_allow_lists_name_only_routes_that_exist(demo: None) -> None:
+    served = routes()
+    assert set(PUBLIC_ROUTES) - served == set()
+    assert ANY_SIGNED_IN_PAGES - served == set()
+    operations = {(method, path) for method, path, _ in api_operations(Client())}
+    assert PUBLIC_API_OPERATIONS - operations == set()
+
+
+def test_every_api_route_django_serves_is_in_the_openapi_schema(demo: None) -> None:
+    api_paths = {path.removeprefix("/") for _, path, _ in api_operations(Client())}
+    served = {re.sub(r"<(\w+)>", r"{\1}", r) for r in routes() if r.startswith(API)}
+    assert served - set(PUBLIC_ROUTES) - api_paths == set()
+
+
+def test_only_the_allow_listed_api_operations_need_no_authentication(demo: None) -> None:
+    public = {(method, path) for method, path, secured in api_operations(Client()) if not secured}
+    assert public == PUBLIC_API_OPERATIONS
+
+
+# --- The API -----------------------------------------------------------------------------
+
+
+def test_every_protected_api_operation_refuses_anonymous_callers(demo: None) -> None:
+    client = Client()
+    secured = [(m, p) for m, p, is_secured in api_operations(client) if is_secured]
+    answers = {(m, p): call(client, m, p).status_code for m, p in secured}
+    assert len(answers) >= 10
+    assert {op: status for op, status in answers.items() if status not in REFUSED_ANONYMOUS} == {}
+
+
+def test_every_protected_api_operation_refuses_a_made_up_bearer_token(demo: None) -> None:
+    client = Client()
+    secured = [(m, p) for m, p, is_secured in api_operations(client) if is_secured]
+    answers = {
+        (m, p): call(client, m, p, Authorization="Bearer not-a-token").status_code
+        for m, p in secured
+    }
+    assert {op: status for op, status in answers.items() if status != 401} == {}
+
+
+@pytest.mark.parametrize("role", sorted(PERSONA))
+def test_a_signed_in_session_cookie_does_not_authenticate_api_calls(demo: None, role: str) -> None:
+    client = signed_in(role)
+    secured = [(m, p) for m, p, is_secured in api_operations(client) if is_secured]
+    answers = {(m, p): call(client, m, p).status_code for m, p in secured}
+    assert {op: status for op, status in answers.items() if status != 401} == {}
+
+
+# --- Pages -------------------------------------------------------------------------------
+
+
+def test_every_protected_page_sends_anonymous_visitors_to_sign_in(demo: None) -> None:
+    client, wrong = Client(), {}
+    for route in page_routes():
+        for language in LANGUAGES:
+            url = concrete(route, language)
+            get, post = client.get(url), client.post(url)
+            answers = [get.status_code, post.status_code]
+            to_sign_in = all(
+                r.status_code != 302 or f"/{language}/sign-in/" in r["Location"]
+                for r in (get, post)
+            )
+            refused = set(answers) <= {302, 401, 403, 405} and answers != [405, 405]
+            if not (refused and to_sign_in):
+                wrong[url] = answers
+    assert len(page_routes()) >= 10
+    assert wrong == {}
+
+
+def test_every_section_page_refuses_signed_in_people_of_another_role(demo: None) -> None:
+    wrong = {}
+    for role in PERSONA:
+        client = signed_in(role)
+        for route in page_routes():
+            section = section_of(route)
+            if section is None or SECTION_ROLES[section] == role:
+                continue
+            url = concrete(route)
+            answers = [client.get(url).status_code, client.post(url).status_code]
+            if not (set(answers) <= {403, 405} and answers != [405, 405]):
+                wrong[f"{role} {url}"] = answers
+    assert wrong == {}
+
+
+@pytest.mark.parametrize("role", sorted(PERSONA))
+def test_every_page_refuses_a_post_without_a_csrf_token(demo: None, role: str) -> None:
+    client = signed_in(role, enforce_csrf=True)
+    pages = sorted(r for r in routes() if not r.startswith(API))
+    answers = {concrete(route): client.post(concrete(route)).status_code for route in pages}
+    assert {url: status for url, status in answers.items() if status != 403} == {}
+
+
+def test_an_anonymous_post_without_a_csrf_token_is_refused_too(demo: None) -> None:
+    client = Client(enforce_csrf_checks=True)
+    pages = sorted(r for r in routes() if not r.startswith(API))
+    answers = {concrete(route): client.post(concrete(route)).status_code for route in pages}
+    assert {url: status for url, status in answers.items() if status != 403} == {}
+
+
+def test_the_public_routes_answer_anonymous_visitors_as_expected(demo: None) -> None:
+    client = Client()
+    answers = {
+        (route, language): client.get(concrete(route, language)).status_code
+        for route in PUBLIC_ROUTES for language in LANGUAGES
+    }  # fmt: skip
+    assert answers == {(route, language): PUBLIC_ROUTES[route] for route, language in answers}
