@@ -12,8 +12,10 @@ import datetime as dt
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
+from babel.numbers import format_decimal
 from django.db.models import QuerySet
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -26,7 +28,7 @@ from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants import quoting
 from jobgrant.service.registry.identifiers import normalize_business_number
 from jobgrant.service.registry.models import Employer
-from jobgrant.service.web.templatetags.jobgrant import longdate
+from jobgrant.service.web.templatetags.jobgrant import LOCALES, longdate
 
 SESSION_KEY = "jobgrant.employer.application-draft"
 STEPS = ("organizations", "training", "trainees", "review")
@@ -225,6 +227,12 @@ def show_amount(cents: int) -> str:
     """An amount as the form shows it back: "1500.00" / "1500,00" (no grouping, no sign)."""
     text = format_amount(cents)
     return text.replace(".", ",") if (translation.get_language() or "").startswith("fr") else text
+
+
+def show_hours(hundredths: int) -> str:
+    """Hours for people: "120", "37.5" / "37,5" (grouped by the locale's rules)."""
+    locale = LOCALES.get((translation.get_language() or "en")[:2], "en_CA")
+    return format_decimal(Decimal(hundredths) / 100, locale=locale)
 
 
 def _amount_problem(label: str, error: AmountError) -> str:

@@ -22,6 +22,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from jobgrant.rules.money import AmountError
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants import access, actions
@@ -265,7 +266,6 @@ def apply_training(request: HttpRequest, user: User) -> HttpResponse:
     return _page(request, "web/employer/apply_training.html", {
         "title": _("Training and provider"),
         "step_number": 2,
-        "jurisdiction": forms.jurisdiction_name(jurisdiction),
         "fields": _training_controls(raw, problems, reasons),
     }, problems)  # fmt: skip
 
@@ -400,7 +400,7 @@ def _training_summary(checked: forms.Checked) -> dict[str, Any]:
         return {}
     return {
         "setting_label": forms.setting_labels().get(training.setting, training.setting),
-        "hours_label": forms.show_amount(training.hours).rstrip("0").rstrip(".,"),
+        "hours_label": forms.show_hours(training.hours),
     }
 
 
@@ -518,6 +518,13 @@ def apply_cancel(request: HttpRequest, user: User) -> HttpResponse:
 # --- An application: detail, submit (drafts made through the API), withdraw ------------------
 
 
+def _hours(raw: object) -> str:
+    try:
+        return forms.show_hours(forms.parse_money(str(raw)))
+    except AmountError:
+        return str(raw)
+
+
 def _visible(user: User, application_id: int) -> Application:
     try:
         return access.get_visible(user, application_id)
@@ -569,6 +576,7 @@ def _detail_context(user: User, application: Application) -> dict[str, Any]:
         "training": training,
         "provider": provider,
         "setting_label": forms.setting_labels().get(training.get("setting", ""), ""),
+        "hours_label": _hours(training.get("hours")),
         "trainees": trainees,
         "history": history,
         "may_withdraw": is_applicant and application.state in WITHDRAWABLE,

@@ -1,0 +1,399 @@
+"""The employer's step-by-step application: each step's checks, the full flow, consortia."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.audit.models import AuditEntry
+from jobgrant.service.demo import business_number
+from jobgrant.service.grants.models import Application, ApplicationEmployer, StateChange
+from jobgrant.service.registry.models import Employer
+from jobgrant.service.web.employer_forms import SESSION_KEY
+
+pytestmark = pytest.mark.django_db
+
+APPLY = "/{lang}/employer/apply/"
+
+
+def rows_written() -> tuple[int, int, int, int]:
+    return (
+        Application.objects.count(),
+        ApplicationEmployer.objects.count(),
+        StateChange.objects.count(),
+        AuditEntry.objects.count(),
+    )
+
+
+def acme() -> Employer:
+    return Employer.objects.get(name="Acme Precision Machining")
+
+
+def lakeshore() -> Employer:
+    return Employer.objects.get(name="Lakeshore Logistics")
+
+
+@pytest.fixture
+def employer(demo: None) -> Client:
+    client = Client()
+    client.force_login(User.objects.get(username="demo-employer"))
+    return client
+
+
+def training_form(**changes: str) -> dict[str, str]:
+    form = {
+        "setting": "off-site",
+        "start_date": "2027-01-11",
+        "end_date": "2027-03-26",
+        "hours": "120",
+        "provider_name": "Mohawk College",
+        "third_party": "yes",
+        "action": "next",
+    }
+    form.update(changes)
+    return form
+
+
+def trainee(i: int, employer: str, tuition: str = "15000.00", **more: str) -> dict[str, str]:
+    row = {
+        f"trainee-{i}-employer": employer,
+        f"trainee-{i}-status": "existing-employee",
+        f"trainee-{i}-tuition": tuition,
+        f"trainee-{i}-student_fees": "",
+        f"trainee-{i}-materials": "",
+        f"trainee-{i}-exam_fees": "",
+        f"trainee-{i}-wages_in_kind": "",
+    }
+    row.update({f"trainee-{i}-{k}": v for k, v in more.items()})
+    return row
+
+
+def trainees_form(*rows: dict[str, str], action: str = "next") -> dict[str, str]:
+    form: dict[str, str] = {"trainee-count": str(len(rows)), "action": action}
+    for row in rows:
+        form.update(row)
+    return form
+
+
+def through_training(client: Client, lang: str = "en", partners: tuple[str, ...] = ()) -> None:
+    base = APPLY.format(lang=lang)
+    form: dict[str, Any] = {"lead": str(acme().pk), "partner-count": str(len(partners))}
+    form.update({f"partner-{i}": bn for i, bn in enumerate(partners)})
+    form["action"] = "next"
+    response = client.post(base + "organizations/", form)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert response["Location"].endswith("/employer/apply/training/")
+    response = client.post(base + "training/", training_form())
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert response["Location"].endswith("/employer/apply/trainees/")
+
+
+def assert_error_summary(response: Any, *fields: str) -> str:
+    page = response.content.decode()
+    assert response.status_code == 422
+    assert "<gcds-error-summary" in page
+    assert page.index("<gcds-error-summary") < page.index("<h1")
+    for field in fields:
+        assert f'href="#{field}"' in page, field
+        assert f'id="{field}-error"' in page or field.startswith(("setting", "third_party"))
+    return html.unescape(page)
+
+
+# --- Step 1: organizations --------------------------------------------------------------------
+
+
+def test_organizations_step_lists_the_employers_the_user_acts_for(employer: Client) -> None:
+    response = employer.get("/en/employer/apply/organizations/")
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert '<html lang="en">' in page
+    assert "Acme Precision Machining" in page and "Lakeshore Logistics" in page
+    assert 'id="lead"' in page and 'id="add-partner"' in page
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_organizations_step_refuses_a_missing_lead_and_unknown_partners(
+    employer: Client, lang: str
+) -> None:
+    before = rows_written()
+    response = employer.post(
+        f"/{lang}/employer/apply/organizations/",
+        {"lead": "", "partner-count": "3", "partner-0": "12345", "partner-1": "123456782",
+         "partner-2": "", "action": "next"},
+    )  # fmt: skip
+    page = assert_error_summary(response, "lead", "partner-0", "partner-1")
+    if lang == "fr":
+        assert "Choisissez l'organisation qui présente la demande." in page
+        assert "aucun employeur inscrit" in page
+    else:
+        assert "Choose the organization that applies." in page
+        assert "no registered employer has the business number 123456782" in page
+    assert rows_written() == before
+
+
+def test_a_lead_the_user_does_not_act_for_is_refused(employer: Client) -> None:
+    other = Employer.objects.create(
+        business_number=business_number("30000000"), name="Other Co", employees=10,
+        jurisdiction="ON",
+    )  # fmt: skip
+    response = employer.post(
+        "/en/employer/apply/organizations/",
+        {"lead": str(other.pk), "partner-count": "0", "action": "next"},
+    )
+    assert_error_summary(response, "lead")
+
+
+def test_a_partner_listed_twice_or_as_the_lead_is_refused(employer: Client) -> None:
+    bn = lakeshore().business_number
+    response = employer.post(
+        "/en/employer/apply/organizations/",
+        {"lead": str(acme().pk), "partner-count": "3", "partner-0": bn, "partner-1": bn,
+         "partner-2": acme().business_number, "action": "next"},
+    )  # fmt: skip
+    page = assert_error_summary(response, "partner-1", "partner-2")
+    assert 'href="#partner-0"' not in page
+
+
+def test_partner_rows_are_added_and_removed_without_javascript(employer: Client) -> None:
+    url = "/en/employer/apply/organizations/"
+    added = employer.post(url, {"lead": str(acme().pk), "partner-count": "0",
+                                "action": "add-partner"})  # fmt: skip
+    assert added.status_code == 200
+    assert 'id="partner-0"' in added.content.decode()
+    assert "autofocus" in added.content.decode()
+    removed = employer.post(url, {"lead": str(acme().pk), "partner-count": "1",
+                                  "partner-0": "x", "remove-partner": "0"})  # fmt: skip
+    assert removed.status_code == 200
+    assert 'id="partner-0"' not in removed.content.decode()
+
+
+# --- Step 2: training -------------------------------------------------------------------------
+
+
+def test_training_step_needs_the_organizations_first(employer: Client) -> None:
+    response = employer.get("/en/employer/apply/training/")
+    assert response.status_code == 302
+    assert response["Location"] == "/en/employer/apply/organizations/?check=1"
+    checked = employer.get(response["Location"])
+    assert checked.status_code == 422
+    assert 'href="#lead"' in checked.content.decode()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_training_step_checks_every_field(employer: Client, lang: str) -> None:
+    employer.post(f"/{lang}/employer/apply/organizations/",
+                  {"lead": str(acme().pk), "partner-count": "0", "action": "next"})  # fmt: skip
+    before = rows_written()
+    response = employer.post(
+        f"/{lang}/employer/apply/training/",
+        {"setting": "underwater", "start_date": "2027-02-30", "end_date": "", "hours": "-3",
+         "provider_name": "", "third_party": "maybe", "action": "next"},
+    )  # fmt: skip
+    page = assert_error_summary(
+        response, "setting-on-site", "start_date", "end_date", "hours", "provider_name",
+        "third_party-yes",
+    )  # fmt: skip
+    assert 'id="setting-error"' in page and 'id="third_party-error"' in page
+    assert 'aria-invalid="true"' in page
+    if lang == "fr":
+        assert "Indiquez la date de début de la formation" in page
+    assert rows_written() == before
+
+
+def test_the_end_date_must_not_precede_the_start(employer: Client) -> None:
+    employer.post("/en/employer/apply/organizations/",
+                  {"lead": str(acme().pk), "partner-count": "0", "action": "next"})  # fmt: skip
+    response = employer.post("/en/employer/apply/training/", training_form(end_date="2027-01-10"))
+    page = assert_error_summary(response, "end_date")
+    assert "must not be before its start date" in page
+
+
+def test_training_in_a_year_without_an_open_intake_is_refused(employer: Client) -> None:
+    employer.post("/en/employer/apply/organizations/",
+                  {"lead": str(acme().pk), "partner-count": "0", "action": "next"})  # fmt: skip
+    response = employer.post(
+        "/fr/employer/apply/training/",
+        training_form(start_date="2028-05-01", end_date="2028-06-01"),
+    )
+    page = assert_error_summary(response, "start_date")
+    assert "Aucune période de réception n'est ouverte pour une formation" in page
+    assert "qui commence le 1 mai 2028 (Ontario)" in page
+
+
+# --- Step 3: trainees and costs ---------------------------------------------------------------
+
+
+def test_trainees_step_checks_rows_and_amounts(employer: Client) -> None:
+    through_training(employer)
+    before = rows_written()
+    response = employer.post(
+        "/en/employer/apply/trainees/",
+        trainees_form(
+            trainee(0, acme().business_number, tuition="12,50,0", status="boss"),
+            trainee(1, "999999999", tuition="-5", exam_fees="1.234"),
+        ),
+    )
+    page = assert_error_summary(
+        response, "trainee-0-status", "trainee-0-tuition", "trainee-1-employer",
+        "trainee-1-tuition", "trainee-1-exam_fees",
+    )  # fmt: skip
+    assert "Tuition or trainer fees, trainee 1: enter an amount in dollars" in page
+    assert "Examination fees, trainee 2: use at most two decimals (cents)." in page
+    assert rows_written() == before
+
+
+def test_amounts_are_read_as_people_write_them(employer: Client) -> None:
+    through_training(employer)
+    bn = acme().business_number
+    response = employer.post(
+        "/fr/employer/apply/trainees/",
+        trainees_form(trainee(0, bn, tuition="14 000,00 $", materials="1\u00a0000"),
+                      action="calculate"),
+    )  # fmt: skip
+    page = response.content.decode()
+    assert response.status_code == 200, page
+    assert "5\u00a0000,00\u00a0$" in page  # 15 000 $ -> 5 000 $ each
+    draft = employer.session[SESSION_KEY]
+    assert draft["trainees"][0]["tuition"] == "14 000,00 $"
+
+
+def test_trainee_rows_are_added_and_removed_without_javascript(employer: Client) -> None:
+    through_training(employer)
+    bn = acme().business_number
+    added = employer.post("/en/employer/apply/trainees/",
+                          trainees_form(trainee(0, bn), action="add-trainee"))  # fmt: skip
+    page = added.content.decode()
+    assert added.status_code == 200
+    assert 'id="trainee-1-tuition"' in page
+    assert 'value="15000.00"' in page  # the first row is kept
+    form = trainees_form(trainee(0, bn), trainee(1, bn, tuition="9"), action="")
+    form["remove-trainee"] = "0"
+    removed = employer.post("/en/employer/apply/trainees/", form)
+    page = removed.content.decode()
+    assert 'id="trainee-1-tuition"' not in page
+    assert 'id="trainee-0-tuition" name="trainee-0-tuition" value="9"' in page
+
+
+def test_ineligibility_reasons_appear_next_to_what_they_concern(employer: Client) -> None:
+    employer.post("/en/employer/apply/organizations/",
+                  {"lead": str(acme().pk), "partner-count": "0", "action": "next"})  # fmt: skip
+    # Training that already started (the clock says 2026-11-29): not an input error, a reason.
+    started = training_form(start_date="2026-11-02", end_date="2027-01-29")
+    assert employer.post("/en/employer/apply/training/", started).status_code == 302
+    bn = acme().business_number
+    response = employer.post(
+        "/en/employer/apply/trainees/",
+        trainees_form(trainee(0, bn), trainee(1, bn, tuition="0"), action="calculate"),
+    )
+    page = response.content.decode()
+    assert response.status_code == 200
+    start_slot = page[page.index('id="reason-start_date"') :]
+    assert start_slot.index("Not eligible:") < 200
+    assert "it starts on November 2, 2026" in start_slot[:400]
+    trainee_slot = page[page.index('id="reason-trainee-1"') :]
+    assert "Trainee 2 has no eligible training costs." in trainee_slot[:300]
+    assert 'aria-describedby="reason-trainee-1"' in page
+    assert "Not eligible as entered." in page
+
+
+# --- Step 4 and the whole flow ----------------------------------------------------------------
+
+
+def test_the_review_step_needs_the_confirmation(employer: Client) -> None:
+    through_training(employer)
+    bn = acme().business_number
+    employer.post("/en/employer/apply/trainees/", trainees_form(trainee(0, bn)))
+    before = rows_written()
+    response = employer.post("/en/employer/apply/review/", {"action": "submit"})
+    page = assert_error_summary(response, "confirm")
+    assert "Confirm that the information is true and complete." in page
+    assert rows_written() == before
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_an_employer_applies_step_by_step_and_submits(employer: Client, lang: str) -> None:
+    through_training(employer, lang)
+    bn = acme().business_number
+    response = employer.post(f"/{lang}/employer/apply/trainees/", trainees_form(trainee(0, bn)))
+    assert response.status_code == 302
+    assert response["Location"] == f"/{lang}/employer/apply/review/"
+    assert Application.objects.count() == 0  # nothing written before the submission
+    review = employer.get(response["Location"]).content.decode()
+    five = "5\u00a0000,00\u00a0$" if lang == "fr" else "$5,000.00"
+    assert review.count(five) >= 3  # federal, provincial, employer
+    submitted = employer.post(f"/{lang}/employer/apply/review/",
+                              {"confirm": "yes", "action": "submit"})  # fmt: skip
+    application = Application.objects.get()
+    assert submitted.status_code == 302
+    assert submitted["Location"] == f"/{lang}/employer/applications/{application.pk}/"
+    assert application.state == "submitted"
+    assert (application.federal_cents, application.provincial_cents) == (500_000, 500_000)
+    assert application.employer_cents == 500_000
+    assert application.request["trainees"][0]["costs"]["tuition"] == "15000.00"
+    assert SESSION_KEY not in employer.session
+    detail = employer.get(submitted["Location"]).content.decode()
+    assert f"{application.pk}" in detail
+    assert "Soumise" in detail if lang == "fr" else "Submitted" in detail
+    # A second submission of the same form finds no draft: it starts again, writing nothing.
+    again = employer.post(f"/{lang}/employer/apply/review/", {"confirm": "yes"})
+    assert again.status_code == 302
+    assert Application.objects.count() == 1
+
+
+def test_a_consortium_application_shows_each_employers_share(employer: Client) -> None:
+    partner = lakeshore().business_number
+    through_training(employer, partners=(f"{partner[:3]} {partner[3:6]} {partner[6:]}",))
+    lead = acme().business_number
+    form = trainees_form(trainee(0, lead, tuition="15000"), trainee(1, partner, tuition="6000"))
+    review = employer.post("/en/employer/apply/trainees/", form)
+    assert review.status_code == 302
+    page = employer.get("/en/employer/apply/review/").content.decode()
+    # cjg-2013: a third each; Lakeshore's $6,000 -> $2,000 federal, $2,000 provincial.
+    partner_row = page[page.index(f'id="quote-employer-{partner}"') :]
+    partner_row = partner_row[: partner_row.index("</tr>")]
+    assert "Lakeshore Logistics" in partner_row and "Partner" in partner_row
+    assert partner_row.count("$2,000.00") == 3
+    total = page[page.index('id="quote-total"') :]
+    assert total[: total.index("</tr>")].count("$7,000.00") == 3
+    employer.post("/en/employer/apply/review/", {"confirm": "yes"})
+    application = Application.objects.get()
+    links = list(application.employers.order_by("position"))
+    assert [link.employer.name for link in links] == [
+        "Acme Precision Machining", "Lakeshore Logistics",
+    ]  # fmt: skip
+    assert [link.government_cents for link in links] == [1_000_000, 400_000]
+
+
+def test_a_problem_the_service_finds_at_submission_is_shown_and_nothing_written(
+    employer: Client,
+) -> None:
+    through_training(employer)
+    employer.post("/en/employer/apply/trainees/",
+                  trainees_form(trainee(0, acme().business_number)))  # fmt: skip
+    User.objects.filter(username="demo-employer").update(role=Role.EMPLOYER)
+    acme().users.clear()  # the user no longer acts for the lead employer
+    before = rows_written()
+    response = employer.post("/en/employer/apply/review/", {"confirm": "yes"})
+    assert response.status_code == 302  # the draft no longer checks: back to step 1
+    assert response["Location"] == "/en/employer/apply/organizations/?check=1"
+    assert rows_written() == before
+
+
+def test_cancelling_discards_the_draft(employer: Client) -> None:
+    through_training(employer)
+    response = employer.post("/en/employer/apply/cancel/")
+    assert response.status_code == 302
+    assert SESSION_KEY not in employer.session
+
+
+def test_only_employers_may_apply(demo: None) -> None:
+    client = Client()
+    client.force_login(User.objects.get(username="demo-officer-on-1"))
+    assert client.get("/en/employer/apply/organizations/").status_code == 403
+    assert client.get("/en/employer/").status_code == 403
+    anonymous = Client().get("/en/employer/apply/organizations/")
+    assert anonymous.status_code == 302 and "/sign-in/" in anonymous["Location"]
