@@ -210,6 +210,13 @@ def test_the_database_refuses_raw_sql_that_renumbers_entries(db: None, chain: in
     assert verify().ok
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLSTATE is PostgreSQL's")
+def test_postgresql_answers_the_refusal_as_insufficient_privilege(db: None, chain: int) -> None:
+    with pytest.raises(DatabaseError) as error, transaction.atomic():
+        AuditEntry.objects.filter(sequence=3).delete()
+    assert error.value.__cause__.sqlstate == "42501"  # type: ignore[union-attr]
+
+
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="TRUNCATE is PostgreSQL's")
 def test_the_database_refuses_to_truncate_the_audit_trail(db: None, chain: int) -> None:
     with (
