@@ -246,6 +246,20 @@ def _amount_problem(label: str, error: AmountError) -> str:
     }
 
 
+def small_index(raw: object) -> int | None:
+    """A row number or a database id as typed in a form: ASCII digits only, or None."""
+    text = raw if isinstance(raw, str) else ""
+    return int(text) if re.fullmatch(r"[0-9]{1,9}", text) else None
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def has_control_characters(text: str) -> bool:
+    """Characters no one types (NUL and the like), which the database may refuse to store."""
+    return bool(_CONTROL.search(text))
+
+
 def normalize_note(raw: object) -> str:
     """A free-text note: text only, trimmed, line ends unified."""
     return raw.replace("\r\n", "\n").strip() if isinstance(raw, str) else ""
@@ -269,8 +283,9 @@ def check_organizations(
 ) -> tuple[Organizations | None, Problems]:
     problems = Problems()
     lead = None
-    if str(raw.get("lead", "")).isdigit():
-        lead = acted_for.filter(pk=int(raw["lead"])).first()
+    lead_id = small_index(raw.get("lead"))
+    if lead_id is not None:
+        lead = acted_for.filter(pk=lead_id).first()
     if lead is None:
         problems.add("lead", _("Choose the organization that applies."))
     partners: list[Employer] = []
@@ -365,6 +380,10 @@ def check_training(
     provider = raw.get("provider_name", "").strip()
     if not provider:
         problems.add("provider_name", _("Enter the name of the training provider."))
+    elif has_control_characters(provider):
+        problems.add("provider_name", _(
+            "The training provider's name must hold only letters, digits, spaces and punctuation."
+        ))  # fmt: skip
     elif len(provider) > PROVIDER_NAME_MAX:
         problems.add("provider_name", _(
             "The training provider's name must have at most %(most)s characters."

@@ -110,8 +110,9 @@ def _removed(request: HttpRequest, name: str, rows: list[Any]) -> bool:
     index = request.POST.get(name)
     if index is None:
         return False
-    if index.isdigit() and int(index) < len(rows):
-        rows.pop(int(index))
+    position = forms.small_index(index)
+    if position is not None and position < len(rows):
+        rows.pop(position)
     return True
 
 
@@ -621,6 +622,10 @@ def application_withdraw(request: HttpRequest, user: User, application_id: int) 
         if len(note) > forms.NOTE_MAX:
             problems.add("note", _("The reason must have at most %(most)s characters.") % {
                 "most": forms.NOTE_MAX})  # fmt: skip
+        elif forms.has_control_characters(note):
+            problems.add("note", _(
+                "The reason must hold only letters, digits, spaces and punctuation."
+            ))  # fmt: skip
         else:
             try:
                 actions.withdraw_application(user, application, note)
