@@ -1,0 +1,135 @@
+"""The auditor's trail: filters, pages, and the chain verification run from the page."""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from django.test import Client
+
+from jobgrant.service.accounts.models import User
+from jobgrant.service.audit import append_only
+from jobgrant.service.audit.chain import record
+from jobgrant.service.audit.models import AuditEntry
+
+pytestmark = pytest.mark.django_db
+TRAIL = "/{lang}/auditor/trail/"
+
+
+def auditor() -> Client:
+    client = Client()
+    client.force_login(User.objects.get(username="demo-auditor"))
+    return client
+
+
+def text(response: Any) -> str:
+    return html.unescape(response.content.decode()).replace("\u00a0", " ").replace("\u202f", " ")
+
+
+def shown(page: str) -> list[int]:
+    return [int(n) for n in re.findall(r'<tr id="entry-(\d+)">', page)]
+
+
+@contextmanager
+def superuser() -> Iterator[None]:
+    """What only the database's superuser can do: get past the append-only guard."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL session_replication_role = replica")
+            yield
+            cursor.execute("SET LOCAL session_replication_role = origin")
+    else:
+        append_only.uninstall(connection)
+        yield
+        append_only.install(connection)
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "label"),
+    [("en", "Audit trail", "Budget allocated"), ("fr", "Piste de vérification", "Budget alloué")],
+)
+def test_the_trail_newest_first_by_pages_in_both_languages(
+    demo: None, language: str, heading: str, label: str
+) -> None:
+    response = auditor().get(TRAIL.format(lang=language))
+    assert response.status_code == 200
+    page = text(response)
+    assert f'<html lang="{language}">' in page and f"<h1>{heading}</h1>" in page
+    count = AuditEntry.objects.count()
+    assert shown(page) == list(range(count, count - 50, -1))
+    assert label in page
+    second = text(auditor().get(TRAIL.format(lang=language) + "?page=2"))
+    assert shown(second)[0] == count - 50
+    assert 'id="page-previous"' in second
+
+
+def test_the_filters_by_actor_action_object_and_dates(demo: None) -> None:
+    with transaction.atomic():
+        record("demo-officer-on-1", "application.approve", "application", 41, {"state": "approved"})
+        record("demo-officer-on-2", "application.deny", "application", 42, {"state": "denied"})
+    client = auditor()
+    last = AuditEntry.objects.order_by("-sequence")[:2]
+    newest, before = last[0].sequence, last[1].sequence
+
+    def entries(query: str) -> list[int]:
+        return shown(text(client.get(TRAIL.format(lang="en") + "?" + query)))
+
+    assert entries("actor=demo-officer-on-1") == [before]
+    assert entries("action=application.deny") == [newest]
+    assert entries("object_type=application&object_id=41") == [before]
+    assert entries(f"sequence={newest}") == [newest]
+    today = dt.date(2026, 11, 29).isoformat()
+    assert newest in entries(f"since={today}&until={today}")
+    assert entries("until=2026-11-28") == []
+    refused = text(client.get(TRAIL.format(lang="fr") + "?since=2026-11-30&until=2026-11-01"))
+    assert "gcds-error-summary" in refused
+    assert "La date de fin ne doit pas précéder la date de début." in refused
+    bad = text(client.get(TRAIL.format(lang="en") + "?since=yesterday&action=nonsense"))
+    assert 'href="#id_since"' in bad and 'href="#id_action"' in bad
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "The chain is intact.</strong> On November 29, 2026, 10:00 a.m., "
+            "{n} entries were verified."),
+     ("fr", "La chaîne est intacte.</strong> Le 29 novembre 2026, 10 h 00, "
+            "{n} entrées ont été vérifiées.")],
+)  # fmt: skip
+def test_verifying_an_intact_chain_from_the_page(demo: None, language: str, words: str) -> None:
+    client = auditor()
+    response = client.post(f"/{language}/auditor/trail/verify/")
+    assert response.status_code == 302
+    assert response["Location"] == f"/{language}/auditor/trail/#verification"
+    page = text(client.get(f"/{language}/auditor/trail/"))
+    assert words.format(n=AuditEntry.objects.count()) in page
+    assert 'id="verification-result"' in page
+    # the result is shown once, after the verification it reports
+    assert 'id="verification-result"' not in text(client.get(f"/{language}/auditor/trail/"))
+
+
+def test_a_tampered_entry_is_named_with_a_link_to_it(demo: None) -> None:
+    target = AuditEntry.objects.order_by("sequence")[4]
+    with superuser():
+        AuditEntry.objects.filter(pk=target.pk).update(actor="intruder")
+    client = auditor()
+    client.post("/en/auditor/trail/verify/")
+    page = text(client.get("/en/auditor/trail/"))
+    broken = f"The chain is broken at entry {target.sequence}: "
+    assert broken + "its content does not match its hash (edited)." in page
+    assert "its content does not match its hash (edited)" in page
+    assert f'href="?sequence={target.sequence}" id="broken-entry-link"' in page
+    client.post("/fr/auditor/trail/verify/")
+    french = text(client.get("/fr/auditor/trail/"))
+    rompue = f"La chaîne est rompue à l'entrée {target.sequence} : "
+    assert rompue + "son contenu ne correspond pas à son empreinte (modifiée)." in french
+    assert "son contenu ne correspond pas à son empreinte (modifiée)" in french
+
+
+def test_verification_is_a_post(demo: None) -> None:
+    assert auditor().get("/en/auditor/trail/verify/").status_code == 405

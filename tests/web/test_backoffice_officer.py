@@ -1,0 +1,378 @@
+"""The officer's pages: the queue and its filters, the review with each figure's explanation,
+and decisions through the pages (recommend, approve, deny) with every refusal explained and
+nothing written when refused."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from jobgrant.service.accounts.models import User
+from jobgrant.service.audit.models import AuditEntry
+from jobgrant.service.grants import actions
+from jobgrant.service.grants.models import Application, StateChange
+from jobgrant.service.ledger.models import BudgetAccount, Posting
+from jobgrant.service.registry.models import Employer
+
+pytestmark = pytest.mark.django_db
+NBSP = "\u00a0"
+Body = Callable[..., dict[str, Any]]
+
+
+def signed_in(username: str) -> Client:
+    client = Client()
+    client.force_login(User.objects.get(username=username))
+    return client
+
+
+def text(response: Any) -> str:
+    """The page as text, with the non-breaking and narrow spaces of French written as spaces."""
+    return html.unescape(response.content.decode()).replace(NBSP, " ").replace("\u202f", " ")
+
+
+def submitted(make_body: Body, **changes: Any) -> Application:
+    employer = User.objects.get(username="demo-employer")
+    application = actions.create_application(employer, make_body(**changes))
+    return actions.submit_application(employer, application)
+
+
+def recommended(make_body: Body, by: str = "demo-officer-on-1", **changes: Any) -> Application:
+    application = submitted(make_body, **changes)
+    return actions.recommend_application(User.objects.get(username=by), application)
+
+
+def budget(funder: str) -> BudgetAccount:
+    return BudgetAccount.objects.get(
+        funder=funder, jurisdiction="ON", fiscal_year="2026-27", stream="CJG"
+    )
+
+
+def written() -> tuple[int, int, int, int, int]:
+    """What a decision writes: history, audit entries, postings, committed money."""
+    return (
+        StateChange.objects.count(),
+        AuditEntry.objects.exclude(action__startswith="refused.").count(),
+        Posting.objects.count(),
+        budget("federal").committed_cents,
+        budget("provincial").committed_cents,
+    )
+
+
+def decide(client: Client, application: Application, language: str, **form: str) -> Any:
+    return client.post(f"/{language}/officer/applications/{application.pk}/decision/", form)
+
+
+# --- The queue ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "matches"),
+    [("en", "Applications to review", "1 application matches."),
+     ("fr", "Demandes à examiner", "1 demande correspond.")],
+)  # fmt: skip
+def test_the_queue_lists_what_awaits_a_decision_in_both_languages(
+    make_body: Body, language: str, heading: str, matches: str
+) -> None:
+    application = submitted(make_body)
+    response = signed_in("demo-officer-on-1").get(f"/{language}/officer/")
+    assert response.status_code == 200
+    page = text(response)
+    assert f'<html lang="{language}">' in page
+    assert heading in page
+    assert matches in page
+    assert f'id="open-{application.pk}"' in page
+    assert "Acme Precision Machining" in page
+    assert ("$10,000.00" if language == "en" else "10 000,00 $") in page
+    assert "<caption" in page and 'aria-sort="ascending"' in page
+    assert response["Cache-Control"].count("no-store") == 1
+
+
+def test_the_queue_hides_drafts_other_jurisdictions_and_conflicts_of_interest(
+    make_body: Body,
+) -> None:
+    employer = User.objects.get(username="demo-employer")
+    draft = actions.create_application(employer, make_body())
+    mine = submitted(make_body)
+    page = text(signed_in("demo-officer-on-1").get("/en/officer/?state=all"))
+    assert f'id="open-{mine.pk}"' in page
+    assert f'id="open-{draft.pk}"' not in page
+    # the federal officer handles federal-direct files only: Ontario's are not theirs
+    assert f'id="open-{mine.pk}"' not in text(
+        signed_in("demo-officer-federal").get("/en/officer/?state=all")
+    )
+    officer = User.objects.get(username="demo-officer-on-2")
+    officer.employers.add(Employer.objects.get(name="Acme Precision Machining"))
+    assert f'id="open-{mine.pk}"' not in text(signed_in("demo-officer-on-2").get("/en/officer/"))
+
+
+def test_the_queue_filters_by_state_jurisdiction_stream_and_age_with_counts(
+    make_body: Body,
+) -> None:
+    first = submitted(make_body)
+    second = recommended(make_body)
+    officer = signed_in("demo-officer-on-1")
+
+    def shown(query: str) -> set[int]:
+        page = text(officer.get(f"/en/officer/?{query}"))
+        return {int(n) for n in re.findall(r'id="open-(\d+)"', page)}
+
+    assert shown("") == {first.pk, second.pk}
+    assert shown("state=submitted") == {first.pk}
+    assert shown("state=recommended") == {second.pk}
+    assert shown("state=approved") == set()
+    assert shown("jurisdiction=ON&stream=CJG") == {first.pk, second.pk}
+    assert shown("age=7") == set()  # received today
+    Application.objects.filter(pk=first.pk).update(received_on="2026-10-01")
+    assert shown("age=30") == {first.pk}
+    page = text(officer.get("/en/officer/?state=all"))
+    assert re.search(r"Submitted: <strong>1</strong>", page)
+    assert re.search(r"Recommended: <strong>1</strong>", page)
+    assert re.search(r"Awaiting a decision: <strong>2</strong>", page)
+
+
+def test_the_queue_sorts_by_the_column_chosen_and_links_the_other_way(make_body: Body) -> None:
+    first, second = submitted(make_body), submitted(make_body)
+    officer = signed_in("demo-officer-on-1")
+    descending = text(officer.get("/en/officer/?sort=-id"))
+    assert descending.index(f'id="open-{second.pk}"') < descending.index(f'id="open-{first.pk}"')
+    assert 'aria-sort="descending"' in descending
+    assert 'href="?sort=id" id="sort-id"' in descending
+    ascending = text(officer.get("/en/officer/?sort=id&state=submitted"))
+    assert ascending.index(f'id="open-{first.pk}"') < ascending.index(f'id="open-{second.pk}"')
+    link = re.search(r'href="\?([^"]*)" id="sort-id"', ascending)
+    assert link is not None
+    assert sorted(link.group(1).split("&")) == ["sort=-id", "state=submitted"]
+
+
+def test_the_queue_filter_is_enhanced_by_htmx_and_bad_filters_are_explained(
+    make_body: Body,
+) -> None:
+    submitted(make_body)
+    officer = signed_in("demo-officer-on-1")
+    page = text(officer.get("/en/officer/"))
+    assert 'hx-get="/en/officer/"' in page and 'hx-select="#queue-results"' in page
+    assert '<form method="get" id="queue-filter"' in page  # works without JavaScript too
+    refused = text(officer.get("/fr/officer/?state=nonsense&age=5"))
+    assert "gcds-error-summary" in refused
+    assert 'href="#id_state"' in refused and 'href="#id_age"' in refused
+
+
+# --- The review --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "amount", "effective", "formula"),
+    [("en", "$5,000.00", "March 21, 2013", "Eligible cost × federal rate, rounded down"),
+     ("fr", "5 000,00 $", "21 mars 2013", "Coût admissible × taux fédéral, arrondi")],
+)  # fmt: skip
+def test_the_review_shows_each_figure_with_its_formula_rules_dates_and_sources(
+    make_body: Body, language: str, amount: str, effective: str, formula: str
+) -> None:
+    application = submitted(make_body)
+    response = signed_in("demo-officer-on-1").get(
+        f"/{language}/officer/applications/{application.pk}/"
+    )
+    assert response.status_code == 200
+    page = text(response)
+    assert f'<html lang="{language}">' in page
+    assert f'id="amount-trainee-0-federal">{amount}<' in page
+    assert f'id="amount-total-government">{amount.replace("5", "10", 1)}<' in page
+    assert '<details class="jg-details" id="explain-trainee-0-federal">' in page
+    assert formula in page
+    assert "<code>cjg.federal.rate</code>" in page
+    assert effective in page
+    assert 'href="https://northbridgeconsultants.com/' in page
+    assert 'id="recommend-button"' in page and 'id="deny-button"' in page
+    assert 'id="approve-button"' not in page  # only a recommended application is approved
+
+
+def test_the_review_gives_the_reasons_an_application_is_not_eligible(make_body: Body) -> None:
+    body = make_body()
+    body["training"]["provider"]["third_party"] = False
+    application = submitted(lambda: body)
+    officer = signed_in("demo-officer-on-1")
+    english = text(officer.get(f"/en/officer/applications/{application.pk}/"))
+    assert "Not eligible, for these reasons:" in english
+    assert "The training must be given by a third-party trainer" in english
+    french = text(officer.get(f"/fr/officer/applications/{application.pk}/"))
+    assert "La formation doit être donnée par un formateur tiers" in french
+
+
+def test_an_application_outside_the_officers_files_is_not_found(make_body: Body) -> None:
+    application = submitted(make_body)
+    federal = signed_in("demo-officer-federal")
+    assert federal.get(f"/en/officer/applications/{application.pk}/").status_code == 404
+    response = decide(federal, application, "en", action="recommend")
+    assert response.status_code == 404
+    assert Application.objects.get(pk=application.pk).state == "submitted"
+
+
+# --- Decisions ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_officer_a_recommends_officer_b_approves_and_the_budget_page_shows_the_commitment(
+    make_body: Body, language: str
+) -> None:
+    application = submitted(make_body)
+    a, b = signed_in("demo-officer-on-1"), signed_in("demo-officer-on-2")
+    federal_before = budget("federal").committed_cents
+
+    response = decide(a, application, language, action="recommend", note="Meets the rules.")
+    review = f"/{language}/officer/applications/{application.pk}/"
+    assert response.status_code == 302 and response["Location"] == review
+    page = text(a.get(review))
+    assert 'id="notice"' in page
+    assert (f"You recommended application {application.pk}" if language == "en"
+            else f"Vous avez recommandé la demande {application.pk}") in page  # fmt: skip
+    assert "Meets the rules." in page
+    assert 'id="sod-hint"' in page  # officer A is told another officer must approve
+
+    response = decide(b, application, language, action="approve")
+    assert response.status_code == 302 and response["Location"] == review
+    approved = Application.objects.get(pk=application.pk)
+    assert approved.state == "approved"
+    assert approved.recommended_by.username == "demo-officer-on-1"
+    assert approved.decided_by.username == "demo-officer-on-2"
+    assert budget("federal").committed_cents == federal_before + 500_000
+    assert budget("provincial").committed_cents == 500_000
+    assert 'id="no-decision"' in text(b.get(review))
+
+    finance = text(signed_in("demo-finance").get(f"/{language}/finance/budgets/?jurisdiction=ON"))
+    row = finance[finance.index('id="budget-2026-27-ON-provincial-CJG"') :]
+    row = row[: row.index("</tr>")]
+    assert ("$5,000.00" if language == "en" else "5 000,00 $") in row
+
+
+def test_a_denial_without_a_reason_is_refused_with_the_error_summary_and_writes_nothing(
+    make_body: Body,
+) -> None:
+    application = submitted(make_body)
+    officer = signed_in("demo-officer-on-1")
+    before = written()
+    for language, message in (("en", "Enter the reason for the denial."),
+                              ("fr", "Entrez le motif du refus.")):  # fmt: skip
+        response = decide(officer, application, language, action="deny", reason="   ")
+        assert response.status_code == 422
+        page = text(response)
+        assert '<gcds-error-summary id="error-summary"' in page
+        assert f'<li><a href="#id_reason">{message}</a></li>' in page
+        assert f'id="id_reason_error"><strong>{message}</strong>' in page
+        assert 'aria-invalid="true"' in page
+    assert written() == before
+    assert Application.objects.get(pk=application.pk).state == "submitted"
+
+
+def test_a_denial_with_a_reason_is_recorded(make_body: Body) -> None:
+    application = submitted(make_body)
+    officer = signed_in("demo-officer-on-1")
+    response = decide(
+        officer, application, "fr", action="deny", reason="La formation ne mène pas à un emploi."
+    )
+    assert response.status_code == 302
+    denied = Application.objects.get(pk=application.pk)
+    assert denied.state == "denied"
+    assert denied.decision_reason == "La formation ne mène pas à un emploi."
+    page = text(officer.get(response["Location"]))
+    assert f"Vous avez refusé la demande {application.pk}." in page
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "sentence"),
+    [("en", "Another officer must approve this application",
+      "the officer who recommends an application cannot also approve it"),
+     ("fr", "Un autre agent doit approuver cette demande",
+      "l'agent qui recommande une demande ne peut pas aussi l'approuver")],
+)  # fmt: skip
+def test_approving_what_one_recommended_is_refused_in_plain_words_and_nothing_is_written(
+    make_body: Body, language: str, title: str, sentence: str
+) -> None:
+    application = recommended(make_body, by="demo-officer-on-1")
+    before = written()
+    response = decide(signed_in("demo-officer-on-1"), application, language, action="approve")
+    assert response.status_code == 403
+    page = text(response)
+    assert f'lang="{language}"' in page
+    assert title in page and sentence in page
+    assert ("Nothing was changed." if language == "en" else "Rien n'a été modifié.") in page
+    assert written() == before
+    assert Application.objects.get(pk=application.pk).state == "recommended"
+    refusal = AuditEntry.objects.filter(action="refused.approve_application").last()
+    assert refusal is not None and refusal.summary == {"code": "SEPARATION_OF_DUTIES"}
+
+
+def test_a_conflict_of_interest_is_refused_in_plain_words(make_body: Body) -> None:
+    application = submitted(make_body)
+    officer = User.objects.get(username="demo-officer-on-2")
+    officer.employers.add(Employer.objects.get(name="Acme Precision Machining"))
+    before = written()
+    response = decide(signed_in("demo-officer-on-2"), application, "fr", action="recommend")
+    assert response.status_code == 403
+    page = text(response)
+    assert "Vous êtes en conflit d'intérêts" in page
+    assert "Vous êtes lié à un employeur de cette demande" in page
+    assert written() == before
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [("en", "This approval needs $5,000.00 from the budget of the funder “Federal”, and only "
+            "$12.34 is still available in it."),
+     ("fr", "Cette approbation exige 5 000,00 $ du budget du bailleur de fonds « Fédéral », où "
+            "il ne reste que 12,34 $ de disponible.")],
+)  # fmt: skip
+def test_an_exhausted_budget_is_refused_with_the_amount_still_available(
+    make_body: Body, language: str, sentence: str
+) -> None:
+    application = recommended(make_body)
+    BudgetAccount.objects.filter(pk=budget("federal").pk).update(allocated_cents=1234)
+    before = written()
+    response = decide(signed_in("demo-officer-on-2"), application, language, action="approve")
+    assert response.status_code == 409
+    assert sentence in text(response)
+    assert written() == before
+    assert Application.objects.get(pk=application.pk).state == "recommended"
+
+
+def test_an_application_no_longer_eligible_is_refused_with_its_reasons(make_body: Body) -> None:
+    body = make_body()
+    body["training"]["provider"]["third_party"] = False
+    application = recommended(lambda: body)
+    before = written()
+    response = decide(signed_in("demo-officer-on-2"), application, "en", action="approve")
+    assert response.status_code == 409
+    page = text(response)
+    assert "The application is not eligible" in page
+    assert "The training must be given by a third-party trainer" in page
+    assert written() == before
+
+
+def test_a_decision_already_taken_elsewhere_is_explained(make_body: Body) -> None:
+    application = submitted(make_body)
+    before = written()
+    response = decide(signed_in("demo-officer-on-2"), application, "fr", action="approve")
+    assert response.status_code == 409
+    assert (
+        "Seule une demande recommandée peut être approuvée; celle-ci est maintenant à l'état "
+        "« Soumise »." in text(response)
+    )
+    assert written() == before
+
+
+@pytest.mark.parametrize(
+    "form",
+    [{"action": "explode"}, {}, {"action": "recommend", "note": "x" * 4001},
+     {"action": "deny", "reason": "\x00"}, {"action": "deny", "reason": "y" * 5000}],
+)  # fmt: skip
+def test_bad_decision_forms_write_nothing(make_body: Body, form: dict[str, str]) -> None:
+    application = submitted(make_body)
+    before = written()
+    response = decide(signed_in("demo-officer-on-1"), application, "en", **form)
+    assert response.status_code in (400, 422)
+    assert written() == before
+    assert Application.objects.get(pk=application.pk).state == "submitted"
