@@ -91,8 +91,11 @@ class PageProblems:
     errors: list[str] = field(default_factory=list)
 
     def request_failed(self, request: Any) -> None:
-        if request.url.startswith(self.origin):
-            self.errors.append(f"request failed: {request.method} {request.url}")
+        # A navigation aborts what the page it leaves was still loading (fonts, htmx calls).
+        if request.url.startswith(self.origin) and request.failure != "net::ERR_ABORTED":
+            self.errors.append(
+                f"request failed: {request.method} {request.url} ({request.failure})"
+            )
 
     def response(self, response: Any) -> None:
         if response.url.startswith(self.origin) and response.status >= 400:
@@ -150,10 +153,12 @@ class Web:
         self.page = page
         self.site = site
 
-    def goto(self, path: str, status: int = 200) -> Any:
+    def goto(self, path: str, status: int | None = 200) -> Any:
+        """Open a page and wait for it; check its HTTP status unless status is None."""
         response = self.page.goto(path)
         assert response is not None, f"no response for {path}"
-        assert response.status == status, f"{path}: HTTP {response.status}, expected {status}"
+        if status is not None:
+            assert response.status == status, f"{path}: HTTP {response.status}, not {status}"
         self.settle()
         return response
 
@@ -219,9 +224,31 @@ class Web:
             )
         )
 
+    def wait_for_focus_on(self, selector: str, timeout_ms: int = 3000) -> bool:
+        """True once the focus is on (or inside the shadow root of) the element `selector`."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        try:
+            self.page.wait_for_function(
+                """(selector) => {
+                    const target = document.querySelector(selector);
+                    return !!target && (document.activeElement === target
+                        || target.contains(document.activeElement)
+                        || (target.shadowRoot && target.shadowRoot.activeElement !== null));
+                }""",
+                arg=selector,
+                timeout=timeout_ms,
+            )
+        except PlaywrightTimeout:
+            return False
+        return True
+
     def other_language_link(self) -> str:
         """The href of the language toggle (the gcds-header's lang-href)."""
         return str(self.page.locator("gcds-header").get_attribute("lang-href"))
+
+    def apply(self, language: str = "en") -> Apply:
+        return Apply(self, language)
 
     def report(self, where: str, violations: list[dict[str, Any]]) -> str:
         return format_violations(where, violations)
@@ -230,3 +257,98 @@ class Web:
 @pytest.fixture
 def web(page: Any, site: str) -> Web:
     return Web(page, site)
+
+
+# --- The application as an employer fills it in -------------------------------------------------
+
+#: The demonstration employers (demo-employer acts for both); their business numbers are made by
+#: jobgrant.service.demo.business_number.
+ACME = "Acme Precision Machining"
+LAKESHORE = "Lakeshore Logistics"
+TRAINING = {
+    "setting": "off-site",
+    "start_date": "2027-01-11",
+    "end_date": "2027-03-26",
+    "hours": "120",
+    "provider_name": "Mohawk College",
+    "third_party": "yes",
+}
+
+
+def business_number_of(name: str) -> str:
+    from jobgrant.service.registry.models import Employer
+
+    return str(Employer.objects.get(name=name).business_number)
+
+
+class Apply:
+    """The employer's step-by-step application, filled in with the mouse-free Playwright API."""
+
+    def __init__(self, web: Web, language: str = "en") -> None:
+        self.web, self.page, self.language = web, web.page, language
+
+    def url(self, step: str) -> str:
+        return f"/{self.language}/employer/apply/{step}/"
+
+    def next(self, button: str = "#continue") -> None:
+        with self.page.expect_navigation():
+            self.page.click(button)
+        self.web.settle()
+
+    def organizations(self, lead: str = ACME, partners: tuple[str, ...] = (LAKESHORE,)) -> None:
+        self.web.goto(self.url("organizations"))
+        value = self.page.locator("#lead option", has_text=lead).get_attribute("value")
+        self.page.select_option("#lead", value=value)
+        for i, partner in enumerate(partners):
+            self.next("#add-partner")
+            self.page.fill(f"#partner-{i}", business_number_of(partner))
+        self.next()
+        assert self.page.url.endswith(self.url("training")), self.page.url
+
+    def training(self, **changes: str) -> None:
+        values = {**TRAINING, **changes}
+        self.web.goto(self.url("training"))
+        self.page.check(f"#setting-{values['setting']}")
+        for key in ("start_date", "end_date", "hours", "provider_name"):
+            self.page.fill(f"#{key}", values[key])
+        self.page.check(f"#third_party-{values['third_party']}")
+        self.next()
+        assert self.page.url.endswith(self.url("trainees")), self.page.url
+
+    def trainee(
+        self,
+        index: int,
+        employer: str = ACME,
+        status: str = "existing-employee",
+        tuition: str = "9000",
+    ) -> None:
+        value = self.page.locator(f"#trainee-{index}-employer option", has_text=employer)
+        self.page.select_option(f"#trainee-{index}-employer", value=value.get_attribute("value"))
+        self.page.select_option(f"#trainee-{index}-status", value=status)
+        self.page.fill(f"#trainee-{index}-tuition", tuition)
+
+    def trainees(self, go_on: bool = True) -> None:
+        """Two trainees, one for each organization: $9,000 and $6,000 of tuition."""
+        self.web.goto(self.url("trainees"))
+        self.trainee(0, ACME, "existing-employee", "9000")
+        self.next("#add-trainee")
+        self.trainee(1, LAKESHORE, "new-hire", "6000")
+        if go_on:
+            self.next()
+            assert self.page.url.endswith(self.url("review")), self.page.url
+
+    def wait_for_quote(self) -> str:
+        """The live quote's status line, once htmx has brought it (it names the grant)."""
+        status = self.page.locator("#quote-status")
+        status.filter(has_text="$").wait_for()
+        return str(status.inner_text())
+
+    def through_review(self, partners: tuple[str, ...] = (LAKESHORE,)) -> None:
+        self.organizations(partners=partners)
+        self.training()
+        self.trainees()
+
+
+@pytest.fixture
+def apply(web: Web) -> Apply:
+    return Apply(web)

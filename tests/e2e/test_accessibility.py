@@ -25,18 +25,27 @@ from django.utils import translation
 
 LANGUAGES = ("en", "fr")
 
-Setup = Callable[[], dict[str, Any]]
-ErrorState = Callable[[Any], None]
+Setup = Callable[[Callable[..., dict[str, Any]]], dict[str, Any]]
+Action = Callable[[Any], None]
 
 
 @dataclass(frozen=True)
 class Visit:
-    """One page: its route, the URL arguments (from the group's set-up), its error state."""
+    """One page of the catalogue.
+
+    prepare: what the browser does first (e.g. the earlier steps of the application);
+    kwargs: the URL's arguments, from what the group's set-up made;
+    error: puts the page in its error state (a failed submit: the error summary must show and
+    take the focus); states: other states worth checking (name, action), e.g. the live quote.
+    """
 
     route: str
     kwargs: Callable[[dict[str, Any]], dict[str, Any]] = lambda _: {}
-    error: ErrorState | None = None
-    note: str = ""
+    prepare: Action | None = None
+    error: Action | None = None
+    states: tuple[tuple[str, Action], ...] = ()
+    status: int = 200
+    label: str = ""
 
 
 @dataclass(frozen=True)
@@ -44,15 +53,33 @@ class Group:
     name: str
     user: str | None
     visits: tuple[Visit, ...]
-    setup: Setup = dict
+    setup: Setup = lambda _make_body: {}
 
 
-def submit(selector: str = "main form button[type=submit]") -> ErrorState:
-    """The error state of a form: submit it as it is (the page's fields left empty)."""
+def click(selector: str) -> Action:
+    """Press a button that submits its form, and wait for the page that answers."""
 
     def act(web: Any) -> None:
         with web.page.expect_navigation():
-            web.page.locator(selector).first.click()
+            web.page.click(selector)
+
+    return act
+
+
+def fill_and_click(values: dict[str, str], selector: str) -> Action:
+    def act(web: Any) -> None:
+        for field_selector, value in values.items():
+            web.page.fill(field_selector, value)
+        click(selector)(web)
+
+    return act
+
+
+def query(params: str) -> Action:
+    """A GET form's error state: the page asked for with values it refuses."""
+
+    def act(web: Any) -> None:
+        web.goto(f"{web.page.url.split('?')[0]}?{params}", status=None)
 
     return act
 
@@ -60,10 +87,78 @@ def submit(selector: str = "main form button[type=submit]") -> ErrorState:
 def sign_in_with_a_wrong_password(web: Any) -> None:
     web.page.fill("#id_username", "demo-employer")
     web.page.fill("#id_password", "not-the-password")
-    with web.page.expect_navigation():
-        web.page.click("main form button[type=submit]")
+    click("main form button[type=submit]")(web)
 
 
+def language_of(web: Any) -> str:
+    return "fr" if "/fr/" in web.page.url else "en"
+
+
+def organizations_done(web: Any) -> None:
+    web.apply(language_of(web)).organizations()
+
+
+def training_done(web: Any) -> None:
+    web.apply(language_of(web)).training()
+
+
+def trainees_done(web: Any) -> None:
+    web.apply(language_of(web)).trainees()
+
+
+def live_quote(web: Any) -> None:
+    """Costs typed in: htmx brings the grant's split and the partners' shares."""
+    apply = web.apply(language_of(web))
+    apply.trainee(0)
+    apply.wait_for_quote()
+
+
+def refused_approval(web: Any) -> None:
+    """Approving what one recommended: refused (separation of duties), the refusal explained."""
+    click("#approve-button")(web)
+    web.page.locator("#refusal").wait_for()
+
+
+def verify_chain(web: Any) -> None:
+    click("#verify-button")(web)
+    web.page.locator("#verification-result.jg-notice--success").wait_for()
+
+
+def employer_applications(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+    from jobgrant.service.accounts.models import User
+    from jobgrant.service.grants import actions
+
+    employer = User.objects.get(username="demo-employer")
+    submitted = actions.create_application(employer, make_body())
+    actions.submit_application(employer, submitted)
+    return {"submitted": submitted.pk}
+
+
+def officer_applications(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+    from jobgrant.service.accounts.models import User
+    from jobgrant.service.grants import actions
+
+    employer = User.objects.get(username="demo-employer")
+    officer = User.objects.get(username="demo-officer-on-1")
+    made = []
+    for _ in range(2):
+        application = actions.create_application(employer, make_body())
+        actions.submit_application(employer, application)
+        made.append(application)
+    actions.recommend_application(officer, made[1], "Meets the rules.")
+    return {"submitted": made[0].pk, "recommended": made[1].pk}
+
+
+def an_administrator(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+    """An administrator: the one role without a start page of its own sees web/home.html."""
+    from jobgrant.service.accounts.models import Role, User
+    from jobgrant.service.demo import DEMO_PASSWORD
+
+    User.objects.create_user(username="e2e-admin", password=DEMO_PASSWORD, role=Role.ADMIN)
+    return {}
+
+
+application = "application_id"
 CATALOGUE: tuple[Group, ...] = (
     Group(
         "public",
@@ -73,13 +168,102 @@ CATALOGUE: tuple[Group, ...] = (
             Visit("web:sign-in", error=sign_in_with_a_wrong_password),
         ),
     ),
-    Group("finance", "demo-finance", (Visit("web:home"),)),
+    Group("administrator", "e2e-admin", (Visit("web:home"),), setup=an_administrator),
+    Group(
+        "employer",
+        "demo-employer",
+        (
+            Visit("web:employer-dashboard"),
+            Visit("web:employer-apply-organizations", error=click("#continue")),
+            Visit(
+                "web:employer-apply-training", prepare=organizations_done, error=click("#continue")
+            ),
+            Visit(
+                "web:employer-apply-trainees",
+                prepare=training_done,
+                error=fill_and_click({"#trainee-0-tuition": "12,34,5.6.7"}, "#continue"),
+                states=(("live quote", live_quote),),
+            ),
+            Visit(
+                "web:employer-apply-review",
+                prepare=trainees_done,
+                error=click("#submit-application"),
+            ),
+            Visit("web:employer-application", kwargs=lambda made: {application: made["submitted"]}),
+            Visit(
+                "web:employer-application",
+                kwargs=lambda _made: {application: 999_999},
+                status=404,
+                label="an application that does not exist",
+            ),
+            Visit(
+                "web:employer-application-withdraw",
+                kwargs=lambda made: {application: made["submitted"]},
+                error=fill_and_click({"#note": "x" * 2001}, "#withdraw"),
+            ),
+            Visit("web:officer-queue", status=403, label="a page of another role"),
+        ),
+        setup=employer_applications,
+    ),
+    Group(
+        "officer",
+        "demo-officer-on-1",
+        (
+            Visit("web:officer-queue", error=query("age=5&state=nonsense")),
+            Visit(
+                "web:officer-review",
+                kwargs=lambda made: {application: made["submitted"]},
+                error=click("#deny-button"),
+            ),
+            Visit(
+                "web:officer-review",
+                kwargs=lambda made: {application: made["recommended"]},
+                states=(("refusal: approving what one recommended", refused_approval),),
+                label="recommended by this officer",
+            ),
+        ),
+        setup=officer_applications,
+    ),
+    Group(
+        "finance",
+        "demo-finance",
+        (Visit("web:finance-budgets", error=query("fiscal_year=1999-00&funder=nobody")),),
+    ),
+    Group(
+        "analyst",
+        "demo-analyst",
+        (Visit("web:analyst-scenarios", error=query("policy=nonsense&fiscal_year=1900-01")),),
+    ),
+    Group(
+        "auditor",
+        "demo-auditor",
+        (
+            Visit(
+                "web:auditor-trail",
+                error=query("since=yesterday&sequence=first"),
+                states=(("after verifying the chain", verify_chain),),
+            ),
+        ),
+    ),
 )
 
 #: Named web routes that are not pages, with the reason they are left out of the axe crawl.
 EXCLUDED: dict[str, str] = {
     "web:sign-out": "POST only, answers with a redirect; its button is in the header of every "
     "signed-in page, and the flows use it",
+    "web:employer-apply": "redirects to the first step still to complete",
+    "web:employer-apply-quote": "htmx fragment (POST): the live quote, checked inside the "
+    "trainees page once it has updated (state 'live quote')",
+    "web:employer-apply-cancel": "POST only, redirects to the dashboard",
+    "web:employer-application-submit": "POST only (drafts saved through the API), redirects to "
+    "the application's page",
+    "web:officer-decide": "POST only; on a refusal or bad input it renders the review page, "
+    "checked as officer-review [error] and [refusal]",
+    "web:finance-budgets-csv": "a CSV download, not a page",
+    "web:analyst-chart": "an SVG image shown in the scenarios page (its text alternative is "
+    "checked there)",
+    "web:auditor-verify": "POST only, redirects to the trail (checked as auditor-trail after "
+    "verifying the chain)",
 }
 
 
@@ -129,7 +313,7 @@ class Result:
 
 
 def check_error_state(web: Any) -> list[str]:
-    """The error summary is shown and has the focus."""
+    """The error summary is shown and has the focus (after a failed submit)."""
     problems = []
     summary = web.page.locator("gcds-error-summary")
     if summary.count() == 0:
@@ -138,9 +322,8 @@ def check_error_state(web: Any) -> list[str]:
     visible_list = web.page.locator("gcds-error-summary >> li:visible").count()
     if not box or box["height"] < 10 or visible_list == 0:
         problems.append("the error summary is not visible (no visible list of errors)")
-    focused = web.focused()
-    if "gcds-error-summary" not in (focused.get("host", "") + focused.get("tag", "")):
-        problems.append(f"the focus is not on the error summary but on {focused}")
+    if not web.wait_for_focus_on("gcds-error-summary"):
+        problems.append(f"the focus is not on the error summary but on {web.focused()}")
     return problems
 
 
@@ -161,32 +344,42 @@ def report(results: list[Result], group: str, language: str) -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("group", CATALOGUE, ids=lambda group: group.name)
-def test_every_page_passes_axe_empty_and_in_error(web: Any, group: Group, language: str) -> None:
-    context = group.setup()
+def test_every_page_passes_axe_empty_and_in_error(
+    web: Any, make_body: Callable[..., dict[str, Any]], group: Group, language: str
+) -> None:
+    made = group.setup(make_body)
     if group.user:
         web.sign_in(group.user, language)
     results: list[Result] = []
-    for visit in group.visits:
-        with translation.override(language):
-            path = reverse(visit.route, kwargs=visit.kwargs(context))
-        web.goto(path)
-        empty = Result(f"{visit.route} {path}", "empty")
+
+    def check(result: Result) -> None:
+        web.settle()
         if web.lang() != language:
-            empty.problems.append(f"lang={web.lang()!r}")
-        empty.violations = web.axe()
-        results.append(empty)
+            result.problems.append(f"lang={web.lang()!r}")
+        result.violations = web.axe()
+        results.append(result)
+
+    for visit in group.visits:
+        if visit.prepare is not None:
+            web.goto(f"/{language}/")
+            visit.prepare(web)
+        with translation.override(language):
+            path = reverse(visit.route, kwargs=visit.kwargs(made))
+        web.goto(path, status=visit.status)
+        name = f"{visit.route} {path}" + (f" ({visit.label})" if visit.label else "")
+        check(Result(name, "empty" if visit.status == 200 else f"HTTP {visit.status}"))
         if visit.error is not None:
             visit.error(web)
             web.settle()
-            failed = Result(f"{visit.route} {path}", "error")
-            failed.problems += check_error_state(web)
-            if web.lang() != language:
-                failed.problems.append(f"lang={web.lang()!r}")
-            failed.violations = web.axe()
-            results.append(failed)
+            failed = Result(name, "error", problems=check_error_state(web))
+            check(failed)
+        for state, action in visit.states:
+            web.goto(path, status=visit.status)
+            action(web)
+            check(Result(name, state))
     report(results, group.name, language)
     bad = [r for r in results if r.violations or r.problems]
-    assert not bad, "\n\n".join(
-        [f"{group.name} pages in {language}:", *(r.line() for r in results)]
+    assert not bad, "\n".join(
+        [f"{group.name} pages in {language}:", *(r.line() for r in results), ""]
         + [web.report(f"{r.page} [{r.state}]", r.violations) for r in bad if r.violations]
     )
