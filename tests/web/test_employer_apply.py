@@ -397,3 +397,62 @@ def test_only_employers_may_apply(demo: None) -> None:
     assert client.get("/en/employer/").status_code == 403
     anonymous = Client().get("/en/employer/apply/organizations/")
     assert anonymous.status_code == 302 and "/sign-in/" in anonymous["Location"]
+
+
+def test_a_refusal_at_submission_names_its_field_and_links_to_its_step(
+    employer: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whatever the service still refuses at the end is shown on the review page, naming the
+    field in the page's language, with a link to the part of the review to change."""
+    from jobgrant.service.errors import bad_input, problem
+    from jobgrant.service.grants import actions
+
+    def refuse(user: User, body: Any, **_: Any) -> Application:
+        raise bad_input([problem("trainees[0].costs.tuition", "is refused", "est refusé")])
+
+    monkeypatch.setattr(actions, "create_application", refuse)
+    through_training(employer, "fr")
+    employer.post("/fr/employer/apply/trainees/", trainees_form(trainee(0, acme().business_number)))
+    before = rows_written()
+    response = employer.post("/fr/employer/apply/review/", {"confirm": "yes"})
+    page = assert_error_summary(response)
+    assert 'href="#change-trainees"' in page
+    assert (
+        "Droits de scolarité ou honoraires du formateur, personne en formation 1\u00a0: est refusé"
+        in page
+    )
+    assert rows_written() == before
+    assert SESSION_KEY in employer.session  # the draft is kept for the correction
+
+
+@pytest.mark.parametrize(
+    ("path", "field"),
+    [
+        ("trainees[0].costs.tuition", "trainee-0-tuition"),
+        ("trainees[3].wages_in_kind", "trainee-3-wages_in_kind"),
+        ("trainees[1].employer_id", "trainee-1-employer"),
+        ("trainees[2]", "trainee-2-employer"),
+        ("employers[0].business_number", "lead"),
+        ("employers[2].business_number", "partner-1"),
+        ("training.start_date", "start_date"),
+        ("training.provider.third_party", "third_party"),
+        ("jurisdiction", "lead"),
+    ],
+)
+def test_service_field_paths_map_to_form_fields(path: str, field: str) -> None:
+    from jobgrant.service.web.employer_forms import field_for_path
+
+    assert field_for_path(path) == field
+
+
+@pytest.mark.parametrize(
+    ("typed", "cents"),
+    [
+        ("", 0), ("1500", 150000), ("1 500,50 $", 150050), ("$1,500.50", 150050),
+        ("1,500", 150000), ("12,5", 1250), ("1.500,25", 150025), ("0.5", 50),
+    ],
+)  # fmt: skip
+def test_amounts_typed_in_either_language_are_read_to_the_cent(typed: str, cents: int) -> None:
+    from jobgrant.service.web.employer_forms import parse_money
+
+    assert parse_money(typed) == cents
