@@ -181,9 +181,6 @@ class Web:
         self.settle()
         assert "/sign-in/" not in self.page.url, f"{username} could not sign in"
 
-    def sign_out(self) -> None:
-        self.page.context.clear_cookies()
-
     def lang(self) -> str:
         return str(self.page.evaluate("document.documentElement.lang"))
 
@@ -246,6 +243,12 @@ class Web:
     def other_language_link(self) -> str:
         """The href of the language toggle (the gcds-header's lang-href)."""
         return str(self.page.locator("gcds-header").get_attribute("lang-href"))
+
+    def sign_out(self) -> None:
+        """The header's sign-out button."""
+        with self.page.expect_navigation():
+            self.page.click("gcds-header form[action$='/sign-out/'] button")
+        self.settle()
 
     def apply(self, language: str = "en") -> Apply:
         return Apply(self, language)
@@ -352,3 +355,77 @@ class Apply:
 @pytest.fixture
 def apply(web: Web) -> Apply:
     return Apply(web)
+
+
+# --- The keyboard alone ---------------------------------------------------------------------------
+
+
+class Keyboard:
+    """Tab, Shift+Tab, Enter, Space, arrows and typing: no mouse, no element handles to click."""
+
+    def __init__(self, web: Web) -> None:
+        self.web, self.page, self.keys = web, web.page, web.page.keyboard
+        self.presses = 0
+
+    def active(self) -> str:
+        """A short description of the focused element (its id, else its tag and text)."""
+        found = self.web.focused()
+        return found.get("id") or f"<{found.get('tag')}> {found.get('text', '')[:40]!r}"
+
+    def is_on(self, selector: str) -> bool:
+        return bool(
+            self.page.evaluate(
+                "(s) => !!document.activeElement && document.activeElement.matches(s)", selector
+            )
+        )
+
+    def tab_to(self, selector: str, *, backwards: bool = False, limit: int = 200) -> None:
+        """Press Tab (or Shift+Tab) until the focus is on `selector`; fail if it never does."""
+        key = "Shift+Tab" if backwards else "Tab"
+        for _ in range(limit):
+            if self.is_on(selector):
+                return
+            self.keys.press(key)
+            self.presses += 1
+        raise AssertionError(
+            f"{limit} presses of {key} never reached {selector} on {self.page.url}"
+        )
+
+    def press(self, key: str, *, navigates: bool = False) -> None:
+        assert key in {"Enter", "Space", "Tab", "Shift+Tab"} or key.startswith("Arrow"), key
+        self.presses += 1
+        if navigates:
+            with self.page.expect_navigation():
+                self.keys.press(key)
+            self.web.settle()
+        else:
+            self.keys.press(key)
+
+    def type(self, text: str) -> None:
+        self.keys.type(text)
+
+    def choose(self, select: str, label_start: str) -> None:
+        """Pick an option of the focused <select> by typing the start of its label."""
+        assert self.is_on(select), f"the focus is on {self.active()}, not {select}"
+        self.keys.type(label_start)
+        chosen = self.page.evaluate(
+            "(s) => { const e = document.querySelector(s);"
+            " return e.options[e.selectedIndex].text; }",
+            select,
+        )
+        assert str(chosen).startswith(label_start), f"{select}: typing chose {chosen!r}"
+
+    def date(self, selector: str, iso: str) -> None:
+        """Type a date into the focused date field, segment by segment (Chromium shows them as
+        mm/dd/yyyy here: each segment moves on to the next when it is full)."""
+        assert self.is_on(selector), f"the focus is on {self.active()}, not {selector}"
+        year, month, day = iso.split("-")
+        for part in (month, day, year):
+            self.keys.type(part)
+        typed = self.page.evaluate("(s) => document.querySelector(s).value", selector)
+        assert typed == iso, f"{selector}: typing {month}{day}{year} gave {typed!r}, not {iso}"
+
+
+@pytest.fixture
+def keyboard(web: Web) -> Keyboard:
+    return Keyboard(web)

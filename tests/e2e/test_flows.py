@@ -1,0 +1,267 @@
+"""The main flows in Chromium, end to end against the live server (T16, issue 5).
+
+An employer applies with a consortium partner and submits; officer A recommends; officer B
+approves; the finance officer's budget page shows the commitment. In English and in French, with
+the mouse; then the apply and the recommend/approve flows with the keyboard alone (Tab, Shift+Tab,
+Enter, Space, arrows and typing). A failed submit moves the focus to the error summary, whose
+links move it to the field in error.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from jobgrant.service.accounts.models import User
+from jobgrant.service.grants import actions
+from jobgrant.service.grants.models import Application, State
+from jobgrant.service.ledger.models import BudgetAccount
+
+LANGUAGES = ("en", "fr")
+#: Tuition of $9,000 (Acme's trainee) and $6,000 (Lakeshore's): cjg-2013 pays a third each from
+#: the federal and the provincial budget, $5,000 and $5,000; the employers pay $5,000.
+COMMITTED = {"en": "$5,000.00", "fr": "5 000,00 $"}
+APPROVED_NOTICE = {"en": "You approved application", "fr": "Vous avez approuvé la demande"}
+
+
+def committed_cents(funder: str) -> int:
+    account = BudgetAccount.objects.get(funder=funder, jurisdiction="ON", fiscal_year="2026-27")
+    return int(account.committed_cents)
+
+
+def spaces(text: str) -> str:
+    """Text with its no-break and narrow no-break spaces (French numbers) as plain spaces."""
+    return re.sub(r"[\u00a0\u202f]", " ", text).strip()
+
+
+def application_in(url: str) -> Application:
+    found = re.search(r"/applications/(\d+)/", url)
+    assert found, f"no application number in {url}"
+    return Application.objects.get(pk=int(found[1]))
+
+
+def open_from_queue(web: Any, application: Application) -> None:
+    """The officer finds the application in the queue and opens it."""
+    link = web.page.locator(f"#open-{application.pk}")
+    with web.page.expect_navigation():
+        link.click()
+    web.settle()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_apply_with_a_partner_recommend_approve_and_the_budget_shows_it(
+    web: Any, language: str
+) -> None:
+    page = web.page
+    federal_before, provincial_before = committed_cents("federal"), committed_cents("provincial")
+
+    # The employer applies for Acme with Lakeshore as consortium partner.
+    web.sign_in("demo-employer", language)
+    assert page.url.endswith(f"/{language}/employer/"), page.url
+    web.assert_lang(language)
+    with page.expect_navigation():
+        page.click("#start-application")
+    apply = web.apply(language)
+    apply.organizations()
+    apply.training()
+    apply.trainees(go_on=False)
+    status = spaces(apply.wait_for_quote())
+    assert COMMITTED[language] in status, f"the live quote says {status!r}"
+    quote = spaces(page.locator("#live-quote").inner_text())
+    assert "Lakeshore Logistics" in quote, "the live quote shows no share for the partner"
+    apply.next()
+    assert page.url.endswith(apply.url("review")), page.url
+    page.check("#confirm")
+    apply.next("#submit-application")
+    application = application_in(page.url)
+    assert application.state == State.SUBMITTED
+    assert [link.employer.name for link in application.employers.order_by("position")] == [
+        "Acme Precision Machining",
+        "Lakeshore Logistics",
+    ]
+    assert page.locator(".jg-notice--success").count() == 1
+    web.assert_lang(language)
+    web.sign_out()
+
+    # Officer A recommends.
+    web.sign_in("demo-officer-on-1", language)
+    open_from_queue(web, application)
+    page.fill("#id_note", "Training plan and costs checked.")
+    with page.expect_navigation():
+        page.click("#recommend-button")
+    web.settle()
+    page.locator("#notice").wait_for()
+    application.refresh_from_db()
+    assert application.state == State.RECOMMENDED
+    assert application.recommended_by is not None
+    assert application.recommended_by.username == "demo-officer-on-1"
+    web.sign_out()
+
+    # Officer B approves: the government shares are committed.
+    web.sign_in("demo-officer-on-2", language)
+    open_from_queue(web, application)
+    with page.expect_navigation():
+        page.click("#approve-button")
+    web.settle()
+    assert APPROVED_NOTICE[language] in page.locator("#notice").inner_text()
+    application.refresh_from_db()
+    assert application.state == State.APPROVED
+    assert application.decided_by is not None
+    assert application.decided_by.username == "demo-officer-on-2"
+    assert committed_cents("federal") == federal_before + 500_000
+    assert committed_cents("provincial") == provincial_before + 500_000
+    web.sign_out()
+
+    # The finance officer sees the commitment on the budget page.
+    web.sign_in("demo-finance", language)
+    web.goto(f"/{language}/finance/budgets/?fiscal_year=2026-27&jurisdiction=ON")
+    for funder in ("federal", "provincial"):
+        row = page.locator(f"tr[id^='budget-2026-27-ON-{funder}']")
+        assert row.count() == 1, f"no {funder} budget row for Ontario 2026-27"
+        committed = spaces(row.locator("td").nth(5).inner_text())
+        assert committed == COMMITTED[language], f"{funder}: committed shows {committed!r}"
+    web.assert_lang(language)
+
+
+def keyboard_sign_in(web: Any, keyboard: Any, username: str, language: str = "en") -> None:
+    web.goto(f"/{language}/")
+    keyboard.tab_to("a[href$='/sign-in/']")
+    keyboard.press("Enter", navigates=True)
+    keyboard.tab_to("#id_username")
+    keyboard.type(username)
+    keyboard.press("Tab")
+    assert keyboard.is_on("#id_password")
+    keyboard.type("jobgrant-demo")
+    keyboard.press("Enter", navigates=True)
+    assert "/sign-in/" not in web.page.url, f"{username} could not sign in"
+
+
+def keyboard_sign_out(web: Any, keyboard: Any) -> None:
+    keyboard.tab_to("gcds-header form[action$='/sign-out/'] button", backwards=True)
+    keyboard.press("Enter", navigates=True)
+
+
+def test_the_keyboard_alone_applies_with_a_partner(web: Any, keyboard: Any) -> None:
+    page = web.page
+    keyboard_sign_in(web, keyboard, "demo-employer")
+    keyboard.tab_to("#start-application")
+    keyboard.press("Enter", navigates=True)
+    assert page.url.endswith("/en/employer/apply/organizations/"), page.url
+
+    # A failed submit: the focus goes to the error summary, whose link leads to the field.
+    keyboard.tab_to("#continue")
+    keyboard.press("Enter", navigates=True)
+    assert web.wait_for_focus_on("gcds-error-summary"), f"focus on {keyboard.active()}"
+    keyboard.press("Tab")  # into the summary: its first link
+    focused = web.focused()
+    assert focused.get("host", "").startswith("gcds-error-summary"), focused
+    keyboard.press("Enter")
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'lead'")
+
+    keyboard.choose("#lead", "Acme")
+    keyboard.tab_to("#add-partner")
+    keyboard.press("Enter", navigates=True)
+    assert keyboard.is_on("#partner-0"), (
+        f"after adding a partner the focus is on {keyboard.active()}"
+    )
+    keyboard.type(_business_number("Lakeshore Logistics"))
+    keyboard.tab_to("#continue")
+    keyboard.press("Enter", navigates=True)
+    assert page.url.endswith("/en/employer/apply/training/"), page.url
+
+    # Training: radios with the arrows, dates typed segment by segment.
+    keyboard.tab_to("input[name=setting]")
+    keyboard.press("Space")
+    while not keyboard.is_on("#setting-off-site"):
+        keyboard.press("ArrowDown")
+    assert page.is_checked("#setting-off-site")
+    keyboard.tab_to("#start_date")
+    keyboard.date("#start_date", "2027-01-11")
+    keyboard.tab_to("#end_date")
+    keyboard.date("#end_date", "2027-03-26")
+    keyboard.tab_to("#hours")
+    keyboard.type("120")
+    keyboard.tab_to("#provider_name")
+    keyboard.type("Mohawk College")
+    keyboard.tab_to("#third_party-yes")
+    keyboard.press("Space")
+    assert page.is_checked("#third_party-yes")
+    keyboard.tab_to("#continue")
+    keyboard.press("Enter", navigates=True)
+    assert page.url.endswith("/en/employer/apply/trainees/"), page.url
+
+    # Trainees and costs; the grant appears as the costs are typed.
+    keyboard.tab_to("#trainee-0-employer")
+    keyboard.choose("#trainee-0-employer", "Acme")
+    keyboard.tab_to("#trainee-0-status")
+    keyboard.choose("#trainee-0-status", "Existing")
+    keyboard.tab_to("#trainee-0-tuition")
+    keyboard.type("9000")
+    keyboard.tab_to("#add-trainee")
+    keyboard.press("Enter", navigates=True)
+    assert keyboard.is_on("#trainee-1-employer"), f"the focus is on {keyboard.active()}"
+    keyboard.choose("#trainee-1-employer", "Lakeshore")
+    keyboard.tab_to("#trainee-1-status")
+    keyboard.choose("#trainee-1-status", "New")
+    keyboard.tab_to("#trainee-1-tuition")
+    keyboard.type("6000")
+    status = spaces(web.apply().wait_for_quote())
+    assert "$5,000.00" in status, status
+    keyboard.tab_to("#continue")
+    keyboard.press("Enter", navigates=True)
+    assert page.url.endswith("/en/employer/apply/review/"), page.url
+
+    # Review: confirm with Space, submit with Enter.
+    keyboard.tab_to("#confirm")
+    keyboard.press("Space")
+    keyboard.tab_to("#submit-application")
+    keyboard.press("Enter", navigates=True)
+    application = application_in(page.url)
+    assert application.state == State.SUBMITTED
+    assert application.employers.count() == 2
+    assert application.federal_cents == 500_000
+
+
+def _business_number(name: str) -> str:
+    from jobgrant.service.registry.models import Employer
+
+    return str(Employer.objects.get(name=name).business_number)
+
+
+def test_the_keyboard_alone_recommends_then_approves(
+    web: Any, keyboard: Any, make_body: Any
+) -> None:
+    employer = User.objects.get(username="demo-employer")
+    application = actions.create_application(employer, make_body())
+    actions.submit_application(employer, application)
+    federal_before = committed_cents("federal")
+
+    keyboard_sign_in(web, keyboard, "demo-officer-on-1")
+    assert web.page.url.endswith("/en/officer/"), web.page.url
+    keyboard.tab_to(f"#open-{application.pk}")
+    keyboard.press("Enter", navigates=True)
+    # Deny without a reason: refused, and the focus goes to the error summary.
+    keyboard.tab_to("#deny-button")
+    keyboard.press("Enter", navigates=True)
+    assert web.wait_for_focus_on("gcds-error-summary"), f"focus on {keyboard.active()}"
+    application.refresh_from_db()
+    assert application.state == State.SUBMITTED
+    keyboard.tab_to("#id_note")
+    keyboard.type("Costs checked against the quotes.")
+    keyboard.tab_to("#recommend-button")
+    keyboard.press("Enter", navigates=True)
+    application.refresh_from_db()
+    assert application.state == State.RECOMMENDED
+    keyboard_sign_out(web, keyboard)
+
+    keyboard_sign_in(web, keyboard, "demo-officer-on-2")
+    keyboard.tab_to(f"#open-{application.pk}")
+    keyboard.press("Enter", navigates=True)
+    keyboard.tab_to("#approve-button")
+    keyboard.press("Space", navigates=True)
+    application.refresh_from_db()
+    assert application.state == State.APPROVED
+    assert committed_cents("federal") == federal_before + 500_000
+    web.page.locator("#notice").wait_for()
