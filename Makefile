@@ -44,6 +44,7 @@ pytest-postgres: .venv/.synced
 
 bench: .venv/.synced
 	$(RUN) python bench/kernel.py
+	$(RUN) python bench/approvals.py
 
 format: .venv/.synced
 	$(RUN) ruff format .

@@ -30,6 +30,7 @@ from jobgrant.service.grants.models import Application, IdempotencyKey, State
 from jobgrant.service.ledger.models import BudgetAccount, LedgerTransaction
 
 pytestmark = pytest.mark.django_db(transaction=True)
+MakeBody = Callable[..., dict[str, Any]]
 
 KEYS = 60  # distinct POSTs, each sent 3 times at once
 APPROVALS = 24
@@ -137,7 +138,7 @@ def encoded(body: dict[str, Any]) -> bytes:
     return json.dumps(body).encode()
 
 
-def bodies(make_body: Callable[..., dict[str, Any]], count: int) -> list[dict[str, Any]]:
+def bodies(make_body: MakeBody, count: int) -> list[dict[str, Any]]:
     """Distinct application bodies: the tuition differs, so does the quote."""
     made = []
     for i in range(count):
@@ -160,7 +161,7 @@ def assert_one_answer_per_key(volley: Volley, status: int) -> None:
         }, key
 
 
-def test_each_application_sent_three_times_at_once_is_created_once(make_body) -> None:
+def test_each_application_sent_three_times_at_once_is_created_once(make_body: MakeBody) -> None:
     before = Application.objects.count()
     posts = [
         Post("/applications", f"apply-{i}", encoded(b))
@@ -184,7 +185,7 @@ def test_each_application_sent_three_times_at_once_is_created_once(make_body) ->
     assert verify().ok
 
 
-def recommended(make_body: Callable[..., dict[str, Any]], count: int) -> list[int]:
+def recommended(make_body: MakeBody, count: int) -> list[int]:
     applicant = User.objects.get(username="demo-employer")
     recommender = User.objects.get(username="demo-officer-on-1")
     ids = []
@@ -204,7 +205,9 @@ def committed() -> int:
     )
 
 
-def test_each_approval_sent_three_times_at_once_commits_the_budget_once(make_body) -> None:
+def test_each_approval_sent_three_times_at_once_commits_the_budget_once(
+    make_body: MakeBody,
+) -> None:
     ids = recommended(make_body, APPROVALS)
     before = committed()
     posts = [Post(f"/applications/{pk}/approve", f"approve-{pk}", b"{}") for pk in ids]
@@ -228,7 +231,7 @@ def test_each_approval_sent_three_times_at_once_commits_the_budget_once(make_bod
     assert verify().ok
 
 
-def test_a_key_reused_with_a_changed_body_is_refused_every_time(make_body) -> None:
+def test_a_key_reused_with_a_changed_body_is_refused_every_time(make_body: MakeBody) -> None:
     token = token_of("demo-employer")
     originals = bodies(make_body, REUSED)
     first = fire(
@@ -254,7 +257,7 @@ def test_a_key_reused_with_a_changed_body_is_refused_every_time(make_body) -> No
 
 
 def test_two_bodies_racing_under_one_key_have_one_effect_and_the_other_is_refused(
-    make_body,
+    make_body: MakeBody,
 ) -> None:
     before = Application.objects.count()
     token = token_of("demo-employer")
