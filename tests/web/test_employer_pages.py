@@ -437,3 +437,7 @@ def test_generated_bodies_never_fail_and_write_nothing(
     if response.status_code == 422:
         assert "<gcds-error-summary" in response.content.decode()
     assert rows_written() == before
+
+
+def test_employer_pages_are_not_kept_by_browsers(employer: Client) -> None:
+    assert "no-store" in employer.get("/en/employer/")["Cache-Control"]

@@ -20,6 +20,7 @@ from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from jobgrant.rules.money import AmountError
@@ -46,7 +47,8 @@ WITHDRAWABLE = TRANSITIONS["withdraw"].sources
 def employer_only(
     view: Callable[Concatenate[HttpRequest, User, P], HttpResponse],
 ) -> Callable[Concatenate[HttpRequest, P], HttpResponse]:
-    """Signed in, as an employer: the view gets the user as its second argument."""
+    """Signed in, as an employer: the view gets the user as its second argument. The pages
+    hold an organization's business, so browsers and proxies must not keep them (no-store)."""
 
     def wrapper(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
         user = request.user
@@ -55,7 +57,7 @@ def employer_only(
         return view(request, user, *args, **kwargs)
 
     wrapper.__name__, wrapper.__doc__ = view.__name__, view.__doc__
-    return login_required(wrapper)
+    return login_required(never_cache(wrapper))
 
 
 # --- The draft in the session -----------------------------------------------------------------
