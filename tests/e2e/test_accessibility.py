@@ -166,6 +166,9 @@ CATALOGUE: tuple[Group, ...] = (
         (
             Visit("web:landing"),
             Visit("web:sign-in", error=sign_in_with_a_wrong_password),
+            Visit(
+                "web:sign-in", error=click("main form button[type=submit]"), label="nothing typed"
+            ),
         ),
     ),
     Group("administrator", "e2e-admin", (Visit("web:home"),), setup=an_administrator),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib.auth import logout
@@ -27,6 +28,11 @@ class SignInForm(AuthenticationForm):
         "inactive": _("This account is inactive."),
     }
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["username"].error_messages["required"] = _("Enter your username.")
+        self.fields["password"].error_messages["required"] = _("Enter your password.")
+
 
 class SignInView(LoginView):
     template_name = "web/sign_in.html"
@@ -36,6 +42,14 @@ class SignInView(LoginView):
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         context["title"] = _("Sign in")
+        form = context["form"]
+        links = [
+            (f"#id_{name if name in form.fields else 'username'}", str(message))
+            for name, messages in form.errors.items()
+            for message in messages
+        ]
+        context["error_links"] = links
+        context["error_links_json"] = json.dumps(dict(links), ensure_ascii=False)
         return context
 
 
