@@ -131,5 +131,8 @@ def test_a_tampered_entry_is_named_with_a_link_to_it(demo: None) -> None:
     assert "son contenu ne correspond pas à son empreinte (modifiée)" in french
 
 
-def test_verification_is_a_post(demo: None) -> None:
-    assert auditor().get("/en/auditor/trail/verify/").status_code == 405
+def test_only_a_post_verifies_a_get_goes_to_the_trail(demo: None) -> None:
+    client = auditor()
+    response = client.get("/fr/auditor/trail/verify/")
+    assert response.status_code == 302 and response["Location"] == "/fr/auditor/trail/"
+    assert 'id="verification-result"' not in text(client.get(response["Location"]))

@@ -268,6 +268,19 @@ def test_a_denial_without_a_reason_is_refused_with_the_error_summary_and_writes_
     assert Application.objects.get(pk=application.pk).state == "submitted"
 
 
+def test_the_other_language_of_a_refused_decision_leads_back_to_the_review(
+    make_body: Body,
+) -> None:
+    application = submitted(make_body)
+    officer = signed_in("demo-officer-on-1")
+    page = text(decide(officer, application, "en", action="deny"))
+    toggle = f"/fr/officer/applications/{application.pk}/decision/"
+    assert f'lang-href="{toggle}"' in page
+    response = officer.get(toggle)
+    assert response.status_code == 302
+    assert response["Location"] == f"/fr/officer/applications/{application.pk}/"
+
+
 def test_a_denial_with_a_reason_is_recorded(make_body: Body) -> None:
     application = submitted(make_body)
     officer = signed_in("demo-officer-on-1")

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from jobgrant.service.accounts.models import Role
 from jobgrant.service.audit.chain import verify
@@ -164,10 +164,14 @@ def _page_links(request: HttpRequest, page: Any) -> dict[str, str]:
     return links
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @role_required(Role.AUDITOR)
 def verify_chain(request: HttpRequest) -> HttpResponse:
-    """Walk the whole chain; show the result on the trail page (POST, redirect, GET)."""
+    """Walk the whole chain; show the result on the trail page (POST, redirect, GET).
+
+    Only a POST verifies; a GET (a bookmark, a reload) goes to the trail page."""
+    if request.method != "POST":
+        return redirect(reverse("web:auditor-trail"))
     result = verify()
     set_notice(
         request, "verification", checked=result.checked,

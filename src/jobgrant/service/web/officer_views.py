@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError
@@ -306,13 +306,17 @@ def _notice_text(notice: dict[str, Any] | None, application: Application) -> str
     }.get(str(notice.get("kind")), "") % {"id": application.pk}
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @role_required(Role.OFFICER)
 def decide(request: HttpRequest, application_id: int) -> HttpResponse:
-    """Recommend, approve or deny, through the actions; then back to the review (PRG)."""
+    """Recommend, approve or deny, through the actions; then back to the review (PRG).
+
+    A GET (the language toggle of a page answered here, or a reload) goes to the review."""
     user = request.user
     assert isinstance(user, User)
     application = _application(request, application_id)
+    if request.method != "POST":
+        return redirect(reverse("web:officer-review", args=[application.pk]))
     action = request.POST.get("action", "")
     is_deny = action == "deny"
     decision_form = DecisionForm(None if is_deny else request.POST)
