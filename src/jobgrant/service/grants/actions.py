@@ -193,8 +193,17 @@ def _transition(user: User, application_id: int, action: str, note: str = "") ->
     return application
 
 
+TRANSITION_FIELDS = ["state", "recommended_by", "decided_by", "decision_reason", "updated_at"]
+
+
 def _finish(user: User, application: Application, action: str) -> Application:
-    application.save()
+    # Only what a transition changes: rewriting the stored quote and explanation would cost
+    # every transition their encoding and, on PostgreSQL, their TOAST and WAL.
+    application.save(update_fields=TRANSITION_FIELDS)
+    return _audit(user, application, action)
+
+
+def _audit(user: User, application: Application, action: str) -> Application:
     record(
         user.username, f"application.{action}", "application", application.pk, _summary(application)
     )
@@ -226,10 +235,13 @@ def approve_application(user: User, application: Application, note: str = "") ->
     with transaction.atomic():
         locked = _transition(user, application.pk, "approve", note)
         _refuse_if_ineligible(locked)
+        locked.decided_by = user
+        locked.save(update_fields=TRANSITION_FIELDS)
+        # The budget rows are what every approval waits for: lock them last, so that they are
+        # held only for the commitments, the audit entry and the end of the transaction.
         for account, cents in _government_shares(locked):
             _commit(account, cents, user, locked)
-        locked.decided_by = user
-        return _finish(user, locked, "approve")
+        return _audit(user, locked, "approve")
 
 
 def _refuse_if_ineligible(application: Application) -> None:

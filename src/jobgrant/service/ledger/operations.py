@@ -70,14 +70,18 @@ def allocate(account: BudgetAccount, cents: int, *, actor: str) -> None:
 
 
 def commit(account: BudgetAccount, cents: int, *, actor: str, application: Application) -> None:
-    """Commit `cents`, or raise InsufficientBudget (nothing written) if the allocation is short."""
+    """Commit `cents`, or raise InsufficientBudget (nothing written) if the allocation is short.
+
+    The budget row stays locked until the caller's transaction ends; `account` is not refreshed
+    on success, as a re-read would only lengthen that hold (callers read balances afresh).
+    """
     _require_transaction()
     _require_positive(cents)
     updated = BudgetAccount.objects.filter(
         pk=account.pk, committed_cents__lte=F("allocated_cents") - cents
     ).update(committed_cents=F("committed_cents") + cents)
-    account.refresh_from_db()
     if updated == 0:
+        account.refresh_from_db()  # what is left, for the refusal
         raise InsufficientBudget(account, cents)
     _post(
         "commit",

@@ -1,0 +1,59 @@
+"""What an approval sends to the database: budget rows locked last, no stored quote rewritten.
+
+Every approval waits for the same budget rows, so the time they stay locked bounds how many
+approvals per second the service can make. These tests pin down the order that keeps that time
+short (application -> employers -> budgets -> audit head, the budgets taken as late as possible)
+and that a transition does not rewrite the stored quote and explanation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+pytestmark = pytest.mark.django_db
+
+
+def recommended(as_user: Callable[[str | None], Any], body: dict[str, Any]) -> int:
+    created = as_user("demo-employer").post("/applications", body)
+    application_id = int(created.json()["id"])
+    as_user("demo-employer").post(f"/applications/{application_id}/submit")
+    as_user("demo-officer-on-1").post(f"/applications/{application_id}/recommend")
+    return application_id
+
+
+def approval_statements(as_user: Callable[[str | None], Any], application_id: int) -> list[str]:
+    officer = as_user("demo-officer-on-2")
+    with CaptureQueriesContext(connection) as captured:
+        response = officer.post(f"/applications/{application_id}/approve", key="approve-1")
+    assert response.status_code == 200, response.content
+    return [query["sql"] for query in captured.captured_queries]
+
+
+def test_the_budget_rows_are_locked_after_everything_but_the_ledger_and_the_audit_entry(
+    as_user, make_body
+) -> None:
+    statements = approval_statements(as_user, recommended(as_user, make_body()))
+    first_budget_lock = next(
+        i for i, sql in enumerate(statements) if sql.startswith('UPDATE "ledger_budgetaccount"')
+    )
+    after = statements[first_budget_lock:]
+    allowed = ('UPDATE "ledger_budgetaccount"', 'INSERT INTO "ledger_', 'SELECT "audit_audithead"',
+               'INSERT INTO "audit_auditentry"', 'UPDATE "audit_audithead"', "RELEASE SAVEPOINT",
+               'UPDATE "grants_idempotencykey"', "COMMIT")  # fmt: skip
+    assert [sql[:60] for sql in after if not sql.startswith(allowed)] == []
+    assert sum(sql.startswith('UPDATE "ledger_budgetaccount"') for sql in after) == 2
+    assert not any(sql.startswith('SELECT "ledger_budgetaccount"') for sql in after)
+
+
+def test_a_transition_does_not_rewrite_the_stored_quote_or_explanation(as_user, make_body) -> None:
+    statements = approval_statements(as_user, recommended(as_user, make_body()))
+    updates = [sql for sql in statements if sql.startswith('UPDATE "grants_application"')]
+    assert len(updates) == 1
+    assert '"state"' in updates[0]
+    assert '"explanation"' not in updates[0]
+    assert '"quote"' not in updates[0]
