@@ -398,12 +398,13 @@ def refusal_of(error: ServiceError, action: str) -> dict[str, Any]:
             "No budget exists for this jurisdiction and fiscal year, so nothing can be committed."
         ), "nothing": nothing}  # fmt: skip
     if error.code == "NOT_ELIGIBLE":
-        codes = extra.get("reasons") or []
+        codes = extra.get("reasons")
+        listed = codes if isinstance(codes, list) else []
+        reasons = [officer_explain.reason_text(str(code)) for code in listed]
         return {"title": _("The application is not eligible"), "text": _(
             "Checked again today, the application does not meet these rules, so it cannot be "
             "approved:"
-        ), "reasons": [officer_explain.reason_text(str(c)) for c in codes]  # type: ignore[attr-defined]
-           , "nothing": nothing}  # fmt: skip
+        ), "reasons": reasons, "nothing": nothing}  # fmt: skip
     if error.code == "ILLEGAL_TRANSITION":
         state = str(extra.get("state", ""))
         return {"title": _("This decision is no longer possible"),
