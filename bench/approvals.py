@@ -105,11 +105,14 @@ class Server:
     pid: int  # gunicorn's master
     database_url: str
 
-    def cpu_seconds(self) -> dict[int, float]:
+    def cpu_seconds(self) -> tuple[dict[int, float], dict[int, float]]:
         """CPU time used so far by each worker, and by each PostgreSQL backend serving them."""
         workers = Path(f"/proc/{self.pid}/task/{self.pid}/children").read_text().split()
-        pids = [int(pid) for pid in workers] + _postgres_backends(self.database_url)
-        return {pid: _process_cpu(pid) for pid in pids}
+        backends = _postgres_backends(self.database_url)
+        return (
+            {int(pid): _process_cpu(int(pid)) for pid in workers},
+            {pid: _process_cpu(pid) for pid in backends},
+        )
 
 
 def cpu_used(before: dict[int, float], after: dict[int, float]) -> float:
@@ -190,7 +193,8 @@ class Step:
     errors: list[str] = field(default_factory=list)
     results: list[Any] = field(default_factory=list)
     seconds: float = 0.0
-    server_cpu: float = 0.0  # gunicorn workers and their PostgreSQL backends
+    server_cpu: float = 0.0  # gunicorn's workers
+    database_cpu: float = 0.0  # their PostgreSQL backends
     client_cpu: float = 0.0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -225,7 +229,9 @@ def run_step(
     for thread in threads:
         thread.join()
     step.seconds = time.perf_counter() - began
-    step.server_cpu = cpu_used(server_cpu, server.cpu_seconds())
+    (workers, backends), (workers_before, backends_before) = server.cpu_seconds(), server_cpu
+    step.server_cpu = cpu_used(workers_before, workers)
+    step.database_cpu = cpu_used(backends_before, backends)
     step.client_cpu = time.process_time() - client_cpu
     return step
 
@@ -327,18 +333,19 @@ def report(kind: str, arguments: argparse.Namespace, load: float, steps: list[St
           f"{arguments.clients} clients, "
           f"{os.cpu_count()} CPUs, load average {load:.1f} before the run")  # fmt: skip
     print(f"  {'step':<10} {'requests':>8} {'per s':>7} {'p50 ms':>7} {'p99 ms':>7} "
-          f"{'errors':>6}   CPU ms per request: server (+ PostgreSQL), client")  # fmt: skip
+          f"{'errors':>6}   CPU ms per request: server, PostgreSQL, client")  # fmt: skip
     for step in steps:
         latencies, n = sorted(step.latencies), len(step.latencies)
         p99 = latencies[min(n - 1, int(0.99 * n))]
+        ms = [1000 * seconds / n for seconds in (step.server_cpu, step.database_cpu,
+                                                  step.client_cpu)]  # fmt: skip
         print(f"  {step.name:<10} {n:>8} {n / step.seconds:>7.1f} "
               f"{1000 * statistics.median(latencies):>7.1f} {1000 * p99:>7.1f} "
-              f"{len(step.errors):>6}   {1000 * step.server_cpu / n:>6.1f} "
-              f"{1000 * step.client_cpu / n:>6.1f}")  # fmt: skip
+              f"{len(step.errors):>6}   {ms[0]:>6.1f} {ms[1]:>6.1f} {ms[2]:>6.1f}")  # fmt: skip
         for error in step.errors[:3]:
             print(f"    error: {error[:200]}")
     approve = steps[-1]
-    cpu = (approve.server_cpu + approve.client_cpu) / len(approve.latencies)
+    cpu = (approve.server_cpu + approve.database_cpu + approve.client_cpu) / len(approve.latencies)
     print(f"  => {len(approve.results) / approve.seconds:.0f} approvals per second; at "
           f"{1000 * cpu:.1f} ms of CPU each, {os.cpu_count()} idle CPUs could do at most "
           f"{(os.cpu_count() or 1) / cpu:.0f}")  # fmt: skip
