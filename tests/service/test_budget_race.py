@@ -324,8 +324,8 @@ def assert_state_ledger_and_audit(approved: set[int], amounts: dict[int, int]) -
     assert chain.ok, chain
 
 
-def run_round(amounts: dict[int, int], room: dict[str, int], seed: int) -> set[int]:
-    """Give each budget `room`, race the approvals, check every invariant; return the approved."""
+def run_round(amounts: dict[int, int], room: dict[str, int], seed: int) -> Race:
+    """Give each budget `room`, race the approvals, check every invariant; return the race."""
     for funder, cents in room.items():
         leave_available(funder, cents)
     committed_before = {funder: budget(funder).committed_cents for funder in FUNDERS}
@@ -334,7 +334,7 @@ def run_round(amounts: dict[int, int], room: dict[str, int], seed: int) -> set[i
         race = approve_concurrently(list(amounts), seed)
         seconds = time.perf_counter() - began
     assert_no_server_errors(race, len(amounts))
-    approved = {o.application_id for o in race.outcomes if o.status == 200}
+    approved = approved_in(race)
     available_after = {funder: budget(funder).available_cents for funder in FUNDERS}
     assert_refusals_name_the_budget(race, amounts, available_after)
     assert_books_agree(approved, amounts, committed_before)
@@ -349,7 +349,11 @@ def run_round(amounts: dict[int, int], room: dict[str, int], seed: int) -> set[i
         seed, len(approved), len(amounts) - len(approved), seconds,
         1000 * statistics.median(latencies), 1000 * latencies[-1], watch.reads,
     )  # fmt: skip
-    return approved
+    return race
+
+
+def approved_in(race: Race) -> set[int]:
+    return {o.application_id for o in race.outcomes if o.status == 200}
 
 
 # --- The tests ----------------------------------------------------------------------------
@@ -362,9 +366,10 @@ def test_exactly_37_of_200_concurrent_approvals_fit_a_budget_for_37(demo: None, 
     # earlier in the same transaction must be rolled back with the refusal.
     binding = FUNDERS[seed % 2]
     room = {f: (FITS if f == binding else APPLICATIONS) * AMOUNT_CENTS for f in FUNDERS}
-    approved = run_round(amounts, room, seed)
-    assert len(approved) == FITS
+    race = run_round(amounts, room, seed)
+    assert len(approved_in(race)) == FITS
     assert budget(binding).available_cents == 0
+    assert {o.body["funder"] for o in race.outcomes if o.status == 409} == {binding}
 
 
 @pytest.mark.parametrize("seed", range(RANDOM_ROUNDS))
@@ -373,5 +378,5 @@ def test_random_amounts_never_over_commit_either_budget(demo: None, seed: int) -
     amounts = recommended_applications([draw.randint(100, 1_000_000) for _ in range(APPLICATIONS)])
     total = sum(amounts.values())
     room = {funder: int(total * draw.uniform(0.15, 0.5)) for funder in FUNDERS}
-    approved = run_round(amounts, room, 100 + seed)
-    assert 0 < len(approved) < APPLICATIONS
+    race = run_round(amounts, room, 100 + seed)
+    assert 0 < len(approved_in(race)) < APPLICATIONS
