@@ -158,7 +158,7 @@ def an_administrator(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]
     return {}
 
 
-application = "application_id"
+ID = "application_id"  # the URL argument of an application's pages
 CATALOGUE: tuple[Group, ...] = (
     Group(
         "public",
@@ -192,16 +192,16 @@ CATALOGUE: tuple[Group, ...] = (
                 prepare=trainees_done,
                 error=click("#submit-application"),
             ),
-            Visit("web:employer-application", kwargs=lambda made: {application: made["submitted"]}),
+            Visit("web:employer-application", kwargs=lambda made: {ID: made["submitted"]}),
             Visit(
                 "web:employer-application",
-                kwargs=lambda _made: {application: 999_999},
+                kwargs=lambda _made: {ID: 999_999},
                 status=404,
                 label="an application that does not exist",
             ),
             Visit(
                 "web:employer-application-withdraw",
-                kwargs=lambda made: {application: made["submitted"]},
+                kwargs=lambda made: {ID: made["submitted"]},
                 error=fill_and_click({"#note": "x" * 2001}, "#withdraw"),
             ),
             Visit("web:officer-queue", status=403, label="a page of another role"),
@@ -215,12 +215,12 @@ CATALOGUE: tuple[Group, ...] = (
             Visit("web:officer-queue", error=query("age=5&state=nonsense")),
             Visit(
                 "web:officer-review",
-                kwargs=lambda made: {application: made["submitted"]},
+                kwargs=lambda made: {ID: made["submitted"]},
                 error=click("#deny-button"),
             ),
             Visit(
                 "web:officer-review",
-                kwargs=lambda made: {application: made["recommended"]},
+                kwargs=lambda made: {ID: made["recommended"]},
                 states=(("refusal: approving what one recommended", refused_approval),),
                 label="recommended by this officer",
             ),
