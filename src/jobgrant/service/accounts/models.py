@@ -8,9 +8,7 @@ import secrets
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 
-from jobgrant.rules.codes import JURISDICTION_CODES
-
-JURISDICTION_CHOICES = [(code, code) for code in JURISDICTION_CODES]
+from jobgrant.service.choices import JURISDICTION_CHOICES
 
 
 class Role(models.TextChoices):

@@ -10,9 +10,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import F, Q
 
-from jobgrant.rules.codes import JURISDICTION_CODES
-
-JURISDICTION_CHOICES = [(code, code) for code in JURISDICTION_CODES]
+from jobgrant.service.choices import JURISDICTION_CHOICES
 
 
 class Funder(models.TextChoices):

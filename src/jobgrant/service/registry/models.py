@@ -5,10 +5,8 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
-from jobgrant.rules.codes import JURISDICTION_CODES
+from jobgrant.service.choices import JURISDICTION_CHOICES
 from jobgrant.service.registry.identifiers import decrypt_sin, mask_sin
-
-JURISDICTION_CHOICES = [(code, code) for code in JURISDICTION_CODES]
 
 
 class Employer(models.Model):
