@@ -21,12 +21,18 @@ from jobgrant.rules.batch import (
     Bool,
     ChunkedSegmentSums,
     QuoteBatch,
-    segment_sum,
 )
 from jobgrant.rules.codes import JURISDICTIONS, fiscal_year
 from jobgrant.rules.formulas import eligibility
 from jobgrant.rules.formulas.key_rules import NO_LIMIT, RuleColumns, rule_columns
-from jobgrant.rules.formulas.shares import TraineeInputs, TraineeShares, trainee_shares
+from jobgrant.rules.formulas.shares import (
+    ShareTerms,
+    TraineeInputs,
+    TraineeShares,
+    no_provincial_share,
+    no_wages_in_kind,
+    trainee_shares,
+)
 from jobgrant.rules.policies import DEFAULT_POLICY, Policy, PolicyLibrary
 from jobgrant.rules.reasons import REASONS_BY_CODE, Reason
 from jobgrant.rules.table import ParameterTable, table_for
@@ -42,13 +48,23 @@ def default_library() -> PolicyLibrary:
 
 @dataclass(frozen=True)
 class Totals:
-    """Money per row (trainee, employer or application), int64 cents."""
+    """Money per row (trainee, employer or application), int64 cents.
 
-    direct_cost: I64
+    A column the policy makes zero for every row (the provincial share under cjg-2014, wages in
+    kind under cjg-2013) is a read-only view of one zero: no memory, nothing to compute.
+    The derived columns are properties over whole arrays; `at` gives one row's figures without
+    computing a column.
+    """
+
     in_kind: I64
     eligible_cost: I64
     federal: I64
     provincial: I64
+
+    @property
+    def direct_cost(self) -> I64:
+        result: I64 = self.eligible_cost - self.in_kind
+        return result
 
     @property
     def government(self) -> I64:
@@ -60,11 +76,28 @@ class Totals:
         result: I64 = self.eligible_cost - self.federal - self.provincial
         return result
 
-    def summed(self, offsets: I64) -> Totals:
-        return Totals(*(segment_sum(getattr(self, f), offsets) for f in _TOTAL_FIELDS))
+    def at(self, row: int) -> dict[str, int]:
+        """Every figure of one row, computed from that row only."""
+        in_kind, eligible = int(self.in_kind[row]), int(self.eligible_cost[row])
+        federal, provincial = int(self.federal[row]), int(self.provincial[row])
+        return {
+            "direct_cost": eligible - in_kind,
+            "in_kind": in_kind,
+            "eligible_cost": eligible,
+            "federal": federal,
+            "provincial": provincial,
+            "employer": eligible - federal - provincial,
+            "government": federal + provincial,
+        }
 
 
-_TOTAL_FIELDS = ("direct_cost", "in_kind", "eligible_cost", "federal", "provincial")
+_TOTAL_FIELDS = ("in_kind", "eligible_cost", "federal", "provincial")
+
+
+def zeros_view(n: int) -> I64:
+    """n zeros that take no memory (read-only)."""
+    zeros: I64 = np.broadcast_to(np.int64(0), (n,))
+    return zeros
 
 
 @dataclass(frozen=True)
@@ -129,12 +162,13 @@ def evaluate(
     delivery = table.delivery(batch.applications, period)
     key = table.keys(batch.applications, period, delivery)
     rules = rule_columns(table, key)
-    trainees, employers, unemployed = _trainee_shares_in_chunks(batch, key, rules)
-    applications = employers.summed(batch.applications.employer_offsets)
+    trainees, running, unemployed, without_costs = _trainee_shares_in_chunks(batch, key, rules)
+    employers = running.totals(len(batch.employers))
+    applications = running.totals(len(batch.applications), batch.applications.employer_offsets)
     facts = eligibility.application_facts(
         batch, key, applications.direct_cost, employers.government
     )
-    failures = _failures(batch, facts, rules, trainees)
+    failures = _failures(batch, facts, rules, without_costs)
     eligible = _eligible(batch, failures)
     evaluation = Evaluation(
         batch, chosen, table, rules, key, delivery, trainees, employers, applications,
@@ -148,46 +182,72 @@ def evaluate(
     return dataclasses.replace(evaluation, traces=traces)
 
 
+@dataclass(frozen=True)
+class RunningTotals:
+    """The trainees' money summed at every employer boundary, as the chunks went by."""
+
+    sums: ChunkedSegmentSums
+    columns: tuple[str, ...]  # the Totals fields summed; the others are zero for every row
+
+    def totals(self, n: int, groups: I64 | None = None) -> Totals:
+        """Per employer, or per group of employers (`groups` = CSR offsets over employers)."""
+        summed = dict(zip(self.columns, self.sums.sums(groups), strict=True))
+        return Totals(*(summed.get(name, zeros_view(n)) for name in _TOTAL_FIELDS))
+
+
 def _trainee_shares_in_chunks(
     batch: QuoteBatch, key: I64, rules: RuleColumns
-) -> tuple[Totals, Totals, Bool | None]:
-    """Trainee shares, and their sums per employer, computed chunk by chunk."""
+) -> tuple[Totals, RunningTotals, Bool | None, Bool]:
+    """Trainee shares and their running sums per employer, computed chunk by chunk; also where
+    the unemployed rule applied (None: nowhere) and which trainees have no direct cost."""
     t, n = batch.trainees, len(batch.trainees)
-    out = Totals(*(np.empty(n, dtype=np.int64) for _ in _TOTAL_FIELDS))
-    # Employers' direct cost is eligible cost minus in kind: four running sums, not five.
-    summed = ("in_kind", "eligible_cost", "federal", "provincial")
-    per_employer = ChunkedSegmentSums(batch.employers.trainee_offsets, len(summed))
-    unemployed: Bool | None = None
+    # in kind is only written where wages count, so it starts as zeros (untouched memory)
+    in_kind = None if no_wages_in_kind(rules) else np.zeros(n, dtype=np.int64)
+    eligible, federal = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+    provincial = None if no_provincial_share(rules) else np.empty(n, dtype=np.int64)
+    columns = dict(zip(_TOTAL_FIELDS, (in_kind, eligible, federal, provincial), strict=True))
+    present = {name: column for name, column in columns.items() if column is not None}
+    sums = ChunkedSegmentSums(batch.employers.trainee_offsets, len(present))
+    terms = ShareTerms.of(rules, key)
+    unemployed: list[I64] = []
+    without_costs: list[I64] = []
     for start in range(0, n, CHUNK):
         part = slice(start, min(start + CHUNK, n))
         inputs = TraineeInputs(
             t.tuition[part], t.student_fees[part], t.materials[part], t.exam_fees[part],
-            t.wages_in_kind[part], t.status[part], np.take(key, t.application[part]),
-            np.take(batch.employers.employees, t.employer[part]),
+            t.wages_in_kind[part], t.status[part], t.application[part], t.employer[part],
+            key, batch.employers.employees,
         )  # fmt: skip
-        views = TraineeShares(*(getattr(out, name)[part] for name in _TOTAL_FIELDS))
-        applied = trainee_shares(inputs, rules, views)
-        per_employer.add(start, [getattr(views, name) for name in summed])
-        if applied is not None:
-            if unemployed is None:
-                unemployed = np.zeros(n, dtype=np.bool_)
-            unemployed[part] = applied
-    in_kind, eligible, federal, provincial = per_employer.sums()
-    employers = Totals(eligible - in_kind, in_kind, eligible, federal, provincial)
-    return out, employers, unemployed
+        views = TraineeShares(
+            None if in_kind is None else in_kind[part], eligible[part], federal[part],
+            None if provincial is None else provincial[part],
+        )  # fmt: skip
+        result = trainee_shares(inputs, rules, terms, views)
+        sums.add(start, [column[part] for column in present.values()])
+        if result.unemployed is not None:
+            unemployed.append(result.unemployed + start)
+        without_costs.append(result.without_costs + start)
+    trainees = Totals(*(zeros_view(n) if c is None else c for c in columns.values()))
+    running = RunningTotals(sums, tuple(present))
+    return trainees, running, _mask(n, unemployed) if unemployed else None, _mask(n, without_costs)
+
+
+def _mask(n: int, rows: list[I64]) -> Bool:
+    mask = np.zeros(n, dtype=np.bool_)
+    for some in rows:
+        mask[some] = True
+    return mask
 
 
 def _failures(
-    batch: QuoteBatch, facts: eligibility.ApplicationFacts, rules: RuleColumns, trainees: Totals
+    batch: QuoteBatch, facts: eligibility.ApplicationFacts, rules: RuleColumns, without_costs: Bool
 ) -> dict[str, Bool]:
     failures = {
         code: check(batch, facts, rules) for code, check in eligibility.APPLICATION_CHECKS.items()
     }
     for code, check in eligibility.EMPLOYER_CHECKS.items():
         failures[code] = check(batch, facts, rules)
-    failures["TRAINEE_WITHOUT_ELIGIBLE_COSTS"] = eligibility.trainee_without_costs(
-        trainees.direct_cost
-    )
+    failures["TRAINEE_WITHOUT_ELIGIBLE_COSTS"] = without_costs
     return failures
 
 
@@ -263,7 +323,7 @@ def _employer_arguments(ev: Evaluation, a: int, e: int, name: str) -> dict[str, 
     return {
         "employer": name,
         "fiscal_year": ev.fiscal_year(a),
-        "total": int(ev.employers.government[e]) + approved,
+        "total": ev.employers.at(e)["government"] + approved,
         "approved": approved,
         "cap": cap if cap < NO_LIMIT else 0,
         "available": max(cap - approved, 0),

@@ -48,16 +48,9 @@ def choose_policy(library: PolicyLibrary, name: str) -> Policy:
 
 
 def _money(totals: Totals, row: int) -> dict[str, str]:
-    eligible, federal = int(totals.eligible_cost[row]), int(totals.federal[row])
-    provincial, in_kind = int(totals.provincial[row]), int(totals.in_kind[row])
-    cents = {
-        "eligible_cost": eligible,
-        "federal": federal,
-        "provincial": provincial,
-        "employer": eligible - federal - provincial,  # one row: not the whole column
-        "in_kind": in_kind,
-    }
-    return {name: format_amount(value) for name, value in cents.items()}
+    figures = totals.at(row)  # one row: not the whole column
+    names = ("eligible_cost", "federal", "provincial", "employer", "in_kind")
+    return {name: format_amount(figures[name]) for name in names}
 
 
 def quote_json(
@@ -66,7 +59,7 @@ def quote_json(
     """The quote of application 0 of `ev`, trainees in the request's order."""
     employer_ids = [e.id for e in request.employers]
     totals = _money(ev.applications, 0)
-    totals["government"] = format_amount(int(ev.applications.government[0]))
+    totals["government"] = format_amount(ev.applications.at(0)["government"])
     result: dict[str, Any] = {
         "policy": ev.policy.name,
         "jurisdiction": request.jurisdiction,

@@ -67,18 +67,29 @@ class ParameterTable:
 
     def delivery(self, applications: Applications, period: I64) -> np.ndarray:
         """Each application's delivery code, with the policy's default where none was given."""
-        default = self._default_delivery[period, applications.jurisdiction]
+        n_jurisdictions = len(JURISDICTION_CODES)
+        default = np.take(  # indexes are in range: periods and jurisdictions are checked codes
+            self._default_delivery.ravel(), period * n_jurisdictions + applications.jurisdiction,
+            mode="clip",
+        )  # fmt: skip
         given = applications.delivery
+        if (given == POLICY_DEFAULT_DELIVERY).all():
+            return default
         return np.where(given == POLICY_DEFAULT_DELIVERY, default, given).astype(np.int8)
 
     def keys(self, applications: Applications, period: I64, delivery: np.ndarray) -> I64:
         """Each application's key, computed with array operations only."""
-        place = np.where(
-            applications.region >= 0,
-            len(JURISDICTION_CODES) + applications.region.astype(np.int64),
-            applications.jurisdiction.astype(np.int64),
-        )
-        keys: I64 = (period.astype(np.int64) * self.n_places + place) * len(DELIVERIES) + delivery
+        keys: I64 = period * self.n_places
+        if (applications.region < 0).all():
+            keys += applications.jurisdiction
+        else:
+            keys += np.where(
+                applications.region >= 0,
+                len(JURISDICTION_CODES) + applications.region.astype(np.int64),
+                applications.jurisdiction.astype(np.int64),
+            )
+        keys *= len(DELIVERIES)
+        keys += delivery
         return keys
 
     def decode(self, key: int) -> Key:

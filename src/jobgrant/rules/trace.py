@@ -147,20 +147,16 @@ def _shares_of_trainee(ev: Evaluation, index: int, row: int, delivery: str) -> l
 
 
 def _trainee_money(ev: Evaluation, row: int) -> dict[str, int]:
-    s = ev.trainees
-    money = {name: int(getattr(s, name)[row]) for name in
-             ("direct_cost", "in_kind", "eligible_cost", "federal", "provincial")}  # fmt: skip
-    money["employer"] = money["eligible_cost"] - money["federal"] - money["provincial"]
-    return money
+    return ev.trainees.at(row)
 
 
 def _total_steps(ev: Evaluation, a: int) -> list[Step]:
-    totals = ev.applications
+    totals = ev.applications.at(a)
     steps = []
     for name in ("eligible_cost", "federal", "provincial", "employer", "in_kind"):
-        value = format_amount(int(getattr(totals, name)[a]))
+        value = format_amount(totals[name])
         steps.append(Step(f"totals.{name}", value, f"sum of the trainees' {name}"))
-    government = format_amount(int(totals.government[a]))
+    government = format_amount(totals["government"])
     steps.append(Step("totals.government", government, "totals.federal + totals.provincial"))
     return steps
 

@@ -1,7 +1,8 @@
 """Eligibility checks as boolean arrays, one per reason code, and the figures each message cites.
 
 A check is true where the rule fails. Application checks run over applications, the employer
-cap over employers, the cost check over trainees; none loops over rows. Messages are only
+cap over employers; none loops over rows. The check that each trainee has some direct cost is
+made with the shares, chunk by chunk (evaluate.py). Messages are only
 built for the rows that fail (reasons.py).
 """
 
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from jobgrant.rules.batch import I64, SETTINGS, Bool, QuoteBatch
+from jobgrant.rules.batch import I64, SETTINGS, Bool, Days, QuoteBatch
 from jobgrant.rules.formulas.key_rules import RuleColumns
 
 
@@ -32,10 +33,18 @@ def application_facts(
     batch: QuoteBatch, key: I64, direct_cost: I64, employer_government: I64
 ) -> ApplicationFacts:
     apps = batch.applications
-    lead = (apps.start_date - apps.application_date).astype(np.int64)
-    duration = (apps.end_date - apps.start_date).astype(np.int64) + 1
-    employer_key: I64 = np.take(key, batch.employers.application)
+    start = _days(apps.start_date)
+    lead = start - _days(apps.application_date)
+    duration = _days(apps.end_date) - start
+    duration += 1
+    employer_key: I64 = np.take(key, batch.employers.application, mode="clip")  # valid rows
     return ApplicationFacts(key, lead, duration, direct_cost, employer_government, employer_key)
+
+
+def _days(dates: Days) -> I64:
+    """Days since 1970 as plain integers (a view, no copy, for dates already in days)."""
+    days: I64 = dates.astype("datetime64[D]", copy=False).view(np.int64)
+    return days
 
 
 Check = Callable[[QuoteBatch, ApplicationFacts, RuleColumns], Bool]
@@ -60,8 +69,10 @@ def provider_not_third_party(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns)
 
 
 def setting_not_eligible(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
+    if all(r.uniform_values.get(f"setting_allowed_{i}") == 1 for i in range(len(SETTINGS))):
+        return _rows(False, f)  # every setting is allowed wherever this batch's keys apply
     key_and_setting = f.key * len(SETTINGS) + b.applications.setting
-    return _rows(np.take(r.settings_allowed, key_and_setting) == 0, f)
+    return _rows(np.take(r.settings_allowed, key_and_setting, mode="clip") == 0, f)
 
 
 def started_before_application(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
@@ -106,8 +117,3 @@ APPLICATION_CHECKS: dict[str, Check] = {
     "MINIMUM_COST_NOT_MET": minimum_cost_not_met,
 }
 EMPLOYER_CHECKS: dict[str, Check] = {"EMPLOYER_CAP_EXCEEDED": employer_cap_exceeded}
-
-
-def trainee_without_costs(direct_cost: I64) -> Bool:
-    failing: Bool = direct_cost == 0
-    return failing

@@ -44,7 +44,7 @@ class RuleColumns:
         """The column's value for each key (a new array, safe to modify)."""
         if name in self.uniform_values:
             return np.full(len(keys), self.uniform_values[name], dtype=np.int64)
-        taken: I64 = np.take(self.columns[name], keys)
+        taken: I64 = np.take(self.columns[name], keys, mode="clip")  # keys index the table
         return taken
 
     def value(self, name: str, keys: I64) -> I64 | int:
