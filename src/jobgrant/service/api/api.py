@@ -195,7 +195,8 @@ def _transition_endpoint(
                 raise bad_input(
                     [problem("(body)", "must be a JSON object", "doit être un objet JSON")]
                 )
-            application = access.get_visible(user, application_id)
+            # The stored quote and explanation are not needed to change the state.
+            application = access.get_visible(user, application_id, without=("quote", "explanation"))
             changed = act(user, application, body)
             return json_response({"id": changed.pk, "state": changed.state})
 

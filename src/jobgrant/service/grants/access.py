@@ -46,9 +46,10 @@ def visible_applications(user: User) -> QuerySet[Application]:
     return everything.none()
 
 
-def get_visible(user: User, application_id: int) -> Application:
-    """The application, or 404 (never 403: an outsider learns nothing about other files)."""
-    found = visible_applications(user).filter(pk=application_id).first()
+def get_visible(user: User, application_id: int, *, without: tuple[str, ...] = ()) -> Application:
+    """The application, or 404 (never 403: an outsider learns nothing about other files);
+    the fields named in `without` are only read if used."""
+    found = visible_applications(user).defer(*without).filter(pk=application_id).first()
     if found is None:
         raise not_found()
     return found

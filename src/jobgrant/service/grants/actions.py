@@ -28,6 +28,7 @@ from jobgrant.service.grants.models import (
     StateChange,
 )
 from jobgrant.service.grants.quoting import (
+    employer_cap_may_apply,
     kernel_request,
     policy_version,
     program_for,
@@ -171,8 +172,16 @@ def _cents(amount: str) -> int:
 
 
 def _transition(user: User, application_id: int, action: str, note: str = "") -> Application:
-    """Lock the row, check the transition, and record the change (caller holds the atomic)."""
-    application = Application.objects.select_for_update().get(pk=application_id)
+    """Lock the row, check the transition, and record the change (caller holds the atomic).
+
+    The stored explanation (some 18 kB of JSON) is left unread, and the stream and program come
+    with the row (only the application's row is locked)."""
+    application = (
+        Application.objects.select_for_update(of=("self",))
+        .select_related("stream__program")
+        .defer("explanation")
+        .get(pk=application_id)
+    )
     before = application.state
     try:
         application.state = target_of(action, before)
@@ -239,18 +248,22 @@ def approve_application(user: User, application: Application, note: str = "") ->
         locked.save(update_fields=TRANSITION_FIELDS)
         # The budget rows are what every approval waits for: lock them last, so that they are
         # held only for the commitments, the audit entry and the end of the transaction.
-        for account, cents in _government_shares(locked):
-            _commit(account, cents, user, locked)
+        _commit_shares(locked, user)
         return _audit(user, locked, "approve")
 
 
 def _refuse_if_ineligible(application: Application) -> None:
     """Refuse unless the application is still eligible today.
 
-    The employers' rows are locked first, so two approvals for the same employer are decided one
-    after the other; the quote is then run again with what each employer has been approved so
-    far this fiscal year (a per-employer cap may have filled up since the application was made).
+    The stored quote stands when nothing it was decided on can have changed: it was eligible,
+    the program still uses the same policy and delivery, the rules files are the same, and the
+    policy sets no per-employer cap here (the request and the application date are stored).
+    Otherwise the employers' rows are locked first, so two approvals for the same employer are
+    decided one after the other, and the quote is run again with what each employer has been
+    approved so far this fiscal year (a per-employer cap may have filled up since).
     """
+    if _stored_quote_stands(application):
+        return
     links = list(application.employers.select_related("employer").order_by("employer_id"))
     Employer.objects.select_for_update().filter(pk__in=[link.employer_id for link in links]).count()
     ordered = sorted(links, key=lambda link: link.position)
@@ -269,11 +282,31 @@ def _refuse_if_ineligible(application: Application) -> None:
         )  # fmt: skip
 
 
-def _government_shares(application: Application) -> list[tuple[BudgetAccount | None, int]]:
+def _stored_quote_stands(application: Application) -> bool:
+    program = application.stream.program
+    region = application.request.get("region") if isinstance(application.request, dict) else None
+    return (
+        application.eligible
+        and application.policy == program.policy
+        and application.delivery == program.delivery
+        and application.policy_version == policy_version()
+        and not employer_cap_may_apply(
+            program.policy, application.jurisdiction,
+            region if isinstance(region, str) else None, application.received_on,
+        )
+    )  # fmt: skip
+
+
+def _shares(application: Application) -> list[tuple[str, int]]:
+    """The government shares to commit, federal first (every approval locks in that order)."""
     shares = [
         (Funder.FEDERAL, application.federal_cents),
         (Funder.PROVINCIAL, application.provincial_cents),
     ]
+    return [(str(funder), cents) for funder, cents in shares if cents > 0]
+
+
+def _government_shares(application: Application) -> list[tuple[BudgetAccount | None, int]]:
     return [
         (
             BudgetAccount.objects.filter(
@@ -282,25 +315,26 @@ def _government_shares(application: Application) -> list[tuple[BudgetAccount | N
             ).first(),
             cents,
         )
-        for funder, cents in shares
-        if cents > 0
+        for funder, cents in _shares(application)
     ]  # fmt: skip
 
 
-def _commit(
-    account: BudgetAccount | None, cents: int, user: User, application: Application
-) -> None:
-    if account is None:
+def _commit_shares(application: Application, user: User) -> None:
+    pool = operations.Pool(application.jurisdiction, application.fiscal_year,
+                           application.stream.code)  # fmt: skip
+    try:
+        operations.commit_shares(
+            pool, _shares(application), actor=user.username, application=application
+        )
+    except operations.NoBudget:
         raise ServiceError(
             409, "NO_BUDGET",
             f"No budget exists for {application.jurisdiction} {application.fiscal_year}.",
             f"Aucun budget n'existe pour {application.jurisdiction} {application.fiscal_year}.",
             extra={"state": State.RECOMMENDED, "available": "0.00"},
-        )  # fmt: skip
-    try:
-        operations.commit(account, cents, actor=user.username, application=application)
+        ) from None  # fmt: skip
     except operations.InsufficientBudget as short:
-        available = short.available_cents
+        account, cents, available = short.account, short.requested_cents, short.available_cents
         raise ServiceError(
             409, "BUDGET_EXHAUSTED",
             f"The {account.funder} budget cannot cover this approval.",

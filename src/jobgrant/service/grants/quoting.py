@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 from django.db.models import Sum
 
 from jobgrant.rules.codes import fiscal_year
+from jobgrant.rules.evaluate import default_library
 from jobgrant.rules.quote import quote
 from jobgrant.rules.requests import InvalidRequestError
 from jobgrant.service.errors import ServiceError, bad_input, problem
@@ -19,6 +20,7 @@ from jobgrant.service.registry.identifiers import normalize_business_number
 from jobgrant.service.registry.models import Employer
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
+EMPLOYER_CAP = "cjg.employer.max_government_per_fiscal_year"
 
 
 @cache
@@ -29,6 +31,26 @@ def policy_version() -> str:
         digest.update(path.relative_to(RULES_DIR).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+@lru_cache(maxsize=4096)
+def employer_cap_may_apply(
+    policy: str, jurisdiction: str, region: str | None, received: dt.date
+) -> bool:
+    """Whether the policy may cap the government money an employer gets in a fiscal year, for an
+    application in `jurisdiction` (or its `region`) received on `received`: only then can
+    approvals made since an application was quoted change its eligibility.
+
+    True for anything but a shipped policy (a scenario file can change under the same name).
+    Answers are kept per process, as the shipped policies are (`default_library`)."""
+    library = default_library()
+    chosen = library.policies.get(policy)
+    if chosen is None:
+        return True
+    return any(
+        library.resolve(chosen, jurisdiction, place, received)[EMPLOYER_CAP].value is not None
+        for place in {region, None}
+    )
 
 
 def registered_employers(payload: dict[str, Any]) -> list[Employer]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 
 from jobgrant.service.ledger.models import Bucket, BudgetAccount, LedgerTransaction, Posting
@@ -28,6 +28,23 @@ class InsufficientBudget(Exception):  # noqa: N818 - the business name of the re
     @property
     def available_cents(self) -> int:
         return self.account.available_cents
+
+
+class NoBudget(Exception):  # noqa: N818 - the business name of the refusal
+    """The pool has no budget account for a funder that has a share to commit."""
+
+    def __init__(self, funder: str) -> None:
+        super().__init__(f"no {funder} budget")
+        self.funder = funder
+
+
+@dataclass(frozen=True)
+class Pool:
+    """Where an application's money comes from: one budget account per funder."""
+
+    jurisdiction: str
+    fiscal_year: str
+    stream: str
 
 
 def _post(
@@ -104,3 +121,46 @@ def release(account: BudgetAccount, cents: int, *, actor: str, application: Appl
         application,
     )
     account.refresh_from_db()
+
+
+_TABLE = BudgetAccount._meta.db_table
+_COMMIT_SQL = (
+    f'UPDATE "{_TABLE}" SET "committed_cents" = "committed_cents" + %s'
+    ' WHERE "funder" = %s AND "jurisdiction" = %s AND "fiscal_year" = %s AND "stream" = %s'
+    ' AND "committed_cents" <= "allocated_cents" - %s RETURNING "id"'
+)
+
+
+def commit_shares(
+    pool: Pool, shares: list[tuple[str, int]], *, actor: str, application: Application
+) -> None:
+    """Commit each funder's share against its budget in `pool`, then record one ledger
+    transaction per funder (all of them in two statements).
+
+    Each budget row is found and updated by one conditional UPDATE, in the order given (the
+    same for every approval, so that two approvals never hold each other's rows). At the first
+    share that does not fit, NoBudget or InsufficientBudget is raised: an earlier share may
+    have been committed, so the caller's transaction must roll back.
+    """
+    _require_transaction()
+    accounts = []
+    with connection.cursor() as cursor:
+        for funder, cents in shares:
+            _require_positive(cents)
+            cursor.execute(_COMMIT_SQL, [cents, funder, pool.jurisdiction, pool.fiscal_year,
+                                         pool.stream, cents])  # fmt: skip
+            row = cursor.fetchone()
+            if row is None:
+                found = BudgetAccount.objects.filter(funder=funder, **vars(pool)).first()
+                if found is None:
+                    raise NoBudget(funder)
+                raise InsufficientBudget(found, cents)
+            accounts.append(BudgetAccount(pk=row[0], funder=funder, **vars(pool)))
+    entries = LedgerTransaction.objects.bulk_create(
+        LedgerTransaction(kind="commit", actor=actor, application=application) for _ in accounts
+    )
+    Posting.objects.bulk_create(
+        Posting(transaction=entry, account=account, bucket=bucket, amount_cents=amount)
+        for entry, account, (_, cents) in zip(entries, accounts, shares, strict=True)
+        for bucket, amount in ((Bucket.AVAILABLE, -cents), (Bucket.COMMITTED, cents))
+    )
