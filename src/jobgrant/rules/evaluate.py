@@ -166,7 +166,7 @@ def evaluate(
     employers = running.totals(len(batch.employers))
     applications = running.totals(len(batch.applications), batch.applications.employer_offsets)
     facts = eligibility.application_facts(
-        batch, key, applications.direct_cost, employers.government
+        batch, key, rules, applications.direct_cost, employers.government
     )
     failures = _failures(batch, facts, rules, without_costs)
     eligible = _eligible(batch, failures)

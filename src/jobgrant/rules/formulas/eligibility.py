@@ -27,10 +27,11 @@ class ApplicationFacts:
     direct_cost: I64  # the application's total direct training cost
     employer_government: I64  # per employer: federal + provincial in this application
     employer_key: I64  # per employer: its application's key
+    rules: dict[str, I64 | int]  # APPLICATION_RULES per application (an int: the same for all)
 
 
 def application_facts(
-    batch: QuoteBatch, key: I64, direct_cost: I64, employer_government: I64
+    batch: QuoteBatch, key: I64, rules: RuleColumns, direct_cost: I64, employer_government: I64
 ) -> ApplicationFacts:
     apps = batch.applications
     start = _days(apps.start_date)
@@ -38,7 +39,10 @@ def application_facts(
     duration = _days(apps.end_date) - start
     duration += 1
     employer_key: I64 = np.take(key, batch.employers.application, mode="clip")  # valid rows
-    return ApplicationFacts(key, lead, duration, direct_cost, employer_government, employer_key)
+    values = rules.values(APPLICATION_RULES, key)
+    return ApplicationFacts(
+        key, lead, duration, direct_cost, employer_government, employer_key, values
+    )
 
 
 def _days(dates: Days) -> I64:
@@ -50,8 +54,15 @@ def _days(dates: Days) -> I64:
 Check = Callable[[QuoteBatch, ApplicationFacts, RuleColumns], Bool]
 
 
+#: The rules the application checks read, gathered for every application in one pass.
+APPLICATION_RULES = (
+    "grant_available", "third_party_required", "must_precede_training", "min_lead_days",
+    "max_lead_days", "max_duration_days", "min_hours", "minimum_cost",
+)  # fmt: skip
+
+
 def _rule(rules: RuleColumns, name: str, facts: ApplicationFacts) -> I64 | int:
-    return rules.value(name, facts.key)
+    return facts.rules[name]
 
 
 def _rows(failing: object, f: ApplicationFacts) -> Bool:

@@ -52,6 +52,21 @@ class RuleColumns:
         uniform = self.uniform_values.get(name)
         return uniform if uniform is not None else self.take(name, keys)
 
+    def values(self, names: tuple[str, ...], keys: I64) -> dict[str, I64 | int]:
+        """`value` of several columns."""
+        return {name: self.value(name, keys) for name in names}
+
+    def paid_rate(self, rate: str, cap: str, keys: I64) -> I64 | int:
+        """The rate column, as one int when it is the same wherever the cap is above zero: where
+        the cap is zero the share is zero whatever the rate (a jurisdiction without a grant)."""
+        if rate in self.uniform_values:
+            return self.uniform_values[rate]
+        paying = self.present[self.columns[cap][self.present] != 0]
+        rates = np.unique(self.columns[rate][paying])
+        if len(rates) <= 1:
+            return int(rates[0]) if len(rates) else 0
+        return self.take(rate, keys)
+
     def varies_or_differs(self, name: str, value: int) -> bool:
         """Whether some present key has a value other than `value`."""
         return self.uniform_values.get(name, value + 1) != value

@@ -70,8 +70,12 @@ class ShareTerms:
 
     @classmethod
     def of(cls, rules: RuleColumns, application_key: I64) -> ShareTerms:
-        names = ("federal_rate", "federal_cap", "provincial_rate", "provincial_cap")
-        return cls(*(rules.value(name, application_key) for name in names))
+        key = application_key
+        return cls(
+            rules.paid_rate("federal_rate", "federal_cap", key), rules.value("federal_cap", key),
+            rules.paid_rate("provincial_rate", "provincial_cap", key),
+            rules.value("provincial_cap", key),
+        )  # fmt: skip
 
 
 @dataclass(frozen=True)
