@@ -10,6 +10,12 @@ median time of `evaluate` (no explanation), trainees per second, the peak memory
 allocates per trainee (tracemalloc: numpy reports its buffers), and the ratio to a hand-written
 numpy version of the same formulas that reads a (jurisdiction x parameter) table for that date.
 The two must produce identical figures; the benchmark checks that before it times anything.
+
+Each N is timed twice. First as a one-off process, where glibc hands every large array back to
+the operating system when it is freed, so each evaluation pays again for mapping and zeroing
+its output pages (the "system" figure; on a virtual machine it varies a lot from run to run).
+Then as a long-running process that keeps freed memory (jobgrant.rules.memory), which is what a
+simulator evaluating one scenario after another sees: the same arithmetic, no page faults.
 It also times the JSON path (`jobgrant quote` for one application of 10,000 and 20,000
 trainees) and prints the ratio, which should be about 2 (linear), never 4.
 """
