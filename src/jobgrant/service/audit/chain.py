@@ -4,6 +4,9 @@ hash(entry) = SHA-256(previous hash ‖ canonical JSON of the entry's fields). E
 inserting or reordering any entry breaks the chain at that entry, which `verify` names.
 Appends lock the single head row (SELECT ... FOR UPDATE) in the caller's transaction, so
 concurrent actions are chained in commit order and an action and its entry commit together.
+Every action waits for that row, so on PostgreSQL an append is one statement: it locks the
+head, inserts the entry with its hash computed by the database (SHA-256 of the same canonical
+JSON, which Python writes around the sequence number) and advances the head.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from jobgrant.service.audit.models import AuditEntry, AuditHead
@@ -23,9 +26,21 @@ from jobgrant.service.audit.models import AuditEntry, AuditHead
 GENESIS = "0" * 64
 
 
+def canonical(fields: dict[str, Any]) -> str:
+    return json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def entry_hash(previous_hash: str, fields: dict[str, Any]) -> str:
-    canonical = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256((previous_hash + canonical).encode()).hexdigest()
+    return hashlib.sha256((previous_hash + canonical(fields)).encode()).hexdigest()
+
+
+def around_sequence(fields: dict[str, Any]) -> tuple[str, str]:
+    """The canonical JSON of an entry's fields but its sequence number, as the text before and
+    after that number: canonical(fields) == before + str(sequence) + after. (Keys are sorted,
+    and "sequence" is followed only by "summary".)"""
+    rest = {k: v for k, v in fields.items() if k not in ("sequence", "summary")}
+    before = canonical(rest)[:-1] + ',"sequence":'
+    return before, ',"summary":' + canonical(fields["summary"]) + "}"
 
 
 def _fields(entry: AuditEntry) -> dict[str, Any]:
@@ -46,22 +61,52 @@ def record(
     """Append an entry; must run inside the transaction of the change it records."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit entries are written in the transaction of their change")
+    entry = AuditEntry(at=timezone.now(), actor=actor, action=action, object_type=obj_type,
+                       object_id=str(obj_id), summary=summary)  # fmt: skip
+    if connection.vendor == "postgresql" and _append_in_one_statement(entry):
+        return entry
     head, _ = AuditHead.objects.select_for_update().get_or_create(pk=1)
-    entry = AuditEntry(
-        sequence=head.sequence + 1,
-        at=timezone.now(),
-        actor=actor,
-        action=action,
-        object_type=obj_type,
-        object_id=str(obj_id),
-        summary=summary,
-        previous_hash=head.hash,
-    )
+    entry.sequence, entry.previous_hash = head.sequence + 1, head.hash
     entry.hash = entry_hash(head.hash, _fields(entry))
     entry.save()
     head.sequence, head.hash = entry.sequence, entry.hash
     head.save(update_fields=["sequence", "hash"])
     return entry
+
+
+_ENTRIES, _HEAD = AuditEntry._meta.db_table, AuditHead._meta.db_table
+_APPEND_SQL = f"""WITH head AS (
+    SELECT "sequence" + 1 AS "next", "hash" AS "previous" FROM "{_HEAD}" WHERE "id" = 1 FOR UPDATE
+), entry AS (
+    INSERT INTO "{_ENTRIES}" ("sequence", "at", "actor", "action", "object_type", "object_id",
+                              "summary", "previous_hash", "hash")
+    SELECT "next", %s, %s, %s, %s, %s, %s::jsonb, "previous",
+           encode(sha256(convert_to("previous" || %s || "next"::text || %s, 'UTF8')), 'hex')
+    FROM head
+    RETURNING "id", "sequence", "previous_hash", "hash"
+)
+UPDATE "{_HEAD}" SET "sequence" = entry."sequence", "hash" = entry."hash" FROM entry
+WHERE "{_HEAD}"."id" = 1
+RETURNING entry."id", entry."sequence", entry."previous_hash", entry."hash"
+"""
+
+
+def _append_in_one_statement(entry: AuditEntry) -> bool:
+    """Lock the head, insert `entry` chained to it and advance the head, in one statement
+    (PostgreSQL; the head's trigger sees the entry inserted by the same statement). False, with
+    nothing written, if there is no head row yet."""
+    before, after = around_sequence(_fields(entry) | {"sequence": 0})
+    with connection.cursor() as cursor:
+        cursor.execute(_APPEND_SQL, [
+            entry.at, entry.actor, entry.action, entry.object_type, entry.object_id,
+            json.dumps(entry.summary), before, after,
+        ])  # fmt: skip
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    entry.pk, entry.sequence, entry.previous_hash, entry.hash = row
+    entry._state.adding = False
+    return True
 
 
 @dataclass(frozen=True)
