@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from django.db import connection, transaction
 from django.db.models import F
+from django.utils import timezone
 
 from jobgrant.service.ledger.models import Bucket, BudgetAccount, LedgerTransaction, Posting
 
@@ -124,43 +125,66 @@ def release(account: BudgetAccount, cents: int, *, actor: str, application: Appl
 
 
 _TABLE = BudgetAccount._meta.db_table
+_POOL_SQL = (
+    f'SELECT "funder", "id" FROM "{_TABLE}"'
+    ' WHERE "jurisdiction" = %s AND "fiscal_year" = %s AND "stream" = %s'
+)
+_ENTRY_SQL = (
+    f'INSERT INTO "{LedgerTransaction._meta.db_table}" ("kind", "application_id", "actor",'
+    ' "created_at") VALUES {} RETURNING "id"'
+)
+_LEG_SQL = (
+    f'INSERT INTO "{Posting._meta.db_table}" ("transaction_id", "account_id", "bucket",'
+    ' "amount_cents") VALUES {}'
+)
 _COMMIT_SQL = (
     f'UPDATE "{_TABLE}" SET "committed_cents" = "committed_cents" + %s'
-    ' WHERE "funder" = %s AND "jurisdiction" = %s AND "fiscal_year" = %s AND "stream" = %s'
-    ' AND "committed_cents" <= "allocated_cents" - %s RETURNING "id"'
+    ' WHERE "id" = %s AND "committed_cents" <= "allocated_cents" - %s RETURNING "id"'
 )
+
+
+def _rows(sql: str, rows: int, columns: int) -> str:
+    row = "(" + ", ".join(["%s"] * columns) + ")"
+    return sql.format(", ".join([row] * rows))
 
 
 def commit_shares(
     pool: Pool, shares: list[tuple[str, int]], *, actor: str, application: Application
 ) -> None:
-    """Commit each funder's share against its budget in `pool`, then record one ledger
-    transaction per funder (all of them in two statements).
+    """Commit each funder's share against its budget in `pool`, with one ledger transaction per
+    funder (two legs each).
 
-    Each budget row is found and updated by one conditional UPDATE, in the order given (the
-    same for every approval, so that two approvals never hold each other's rows). At the first
-    share that does not fit, NoBudget or InsufficientBudget is raised: an earlier share may
-    have been committed, so the caller's transaction must roll back.
+    Every approval waits for the same budget rows, so they are locked last: the pool's accounts
+    are read and the ledger transactions and their legs written first (three plain statements),
+    then each row is updated by one conditional UPDATE, in the order given (the same for every
+    approval, so that two approvals never hold each other's rows). At the first share that does
+    not fit, NoBudget or InsufficientBudget is raised: the ledger rows are written and an
+    earlier share may be committed, so the caller's transaction must roll back.
     """
     _require_transaction()
-    accounts = []
+    for _, cents in shares:
+        _require_positive(cents)
     with connection.cursor() as cursor:
+        cursor.execute(_POOL_SQL, [pool.jurisdiction, pool.fiscal_year, pool.stream])
+        ids: dict[str, int] = dict(cursor.fetchall())
+        if shares and all(funder in ids for funder, _ in shares):
+            at = timezone.now()
+            cursor.execute(_rows(_ENTRY_SQL, len(shares), 4), [
+                value for _ in shares for value in ("commit", application.pk, actor, at)
+            ])  # fmt: skip
+            entries = [entry for (entry,) in cursor.fetchall()]
+            legs = [
+                (entry, ids[funder], str(bucket), amount)
+                for entry, (funder, cents) in zip(entries, shares, strict=True)
+                for bucket, amount in ((Bucket.AVAILABLE, -cents), (Bucket.COMMITTED, cents))
+            ]
+            cursor.execute(_rows(_LEG_SQL, len(legs), 4), [v for leg in legs for v in leg])
         for funder, cents in shares:
-            _require_positive(cents)
-            cursor.execute(_COMMIT_SQL, [cents, funder, pool.jurisdiction, pool.fiscal_year,
-                                         pool.stream, cents])  # fmt: skip
-            row = cursor.fetchone()
-            if row is None:
-                found = BudgetAccount.objects.filter(funder=funder, **vars(pool)).first()
+            if funder not in ids:
+                raise NoBudget(funder)
+            cursor.execute(_COMMIT_SQL, [cents, ids[funder], cents])
+            if cursor.fetchone() is None:
+                found = BudgetAccount.objects.filter(pk=ids[funder]).first()
                 if found is None:
                     raise NoBudget(funder)
                 raise InsufficientBudget(found, cents)
-            accounts.append(BudgetAccount(pk=row[0], funder=funder, **vars(pool)))
-    entries = LedgerTransaction.objects.bulk_create(
-        LedgerTransaction(kind="commit", actor=actor, application=application) for _ in accounts
-    )
-    Posting.objects.bulk_create(
-        Posting(transaction=entry, account=account, bucket=bucket, amount_cents=amount)
-        for entry, account, (_, cents) in zip(entries, accounts, shares, strict=True)
-        for bucket, amount in ((Bucket.AVAILABLE, -cents), (Bucket.COMMITTED, cents))
-    )
