@@ -11,8 +11,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.api.problems import problem_response
@@ -20,6 +21,15 @@ from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.models import IdempotencyKey
 
 MAX_KEY_LENGTH = 200
+_TABLE = IdempotencyKey._meta.db_table
+# Every POST claims and answers its key: two plain statements, not two model saves.
+_CLAIM_SQL = (
+    f'INSERT INTO "{_TABLE}" ("user_id", "key", "request_hash", "status", "body", "content_type",'
+    ' "created_at") VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING "id"'
+)
+_ANSWER_SQL = (
+    f'UPDATE "{_TABLE}" SET "status" = %s, "body" = %s, "content_type" = %s WHERE "id" = %s'
+)
 
 
 def request_digest(request: HttpRequest) -> str:
@@ -44,13 +54,13 @@ def idempotent(request: HttpRequest, user: User, work: Callable[[], HttpResponse
     digest = request_digest(request)
     try:
         with transaction.atomic():
-            claim = IdempotencyKey.objects.create(
-                user=user, key=key, request_hash=digest, status=0, body="", content_type=""
-            )
+            with connection.cursor() as cursor:
+                cursor.execute(_CLAIM_SQL, [user.pk, key, digest, 0, "", "", timezone.now()])
+                (claim,) = cursor.fetchone()
             response = _answer(work)
-            claim.status, claim.body = response.status_code, response.content.decode()
-            claim.content_type = response["Content-Type"]
-            claim.save(update_fields=["status", "body", "content_type"])
+            with connection.cursor() as cursor:
+                cursor.execute(_ANSWER_SQL, [response.status_code, response.content.decode(),
+                                             response["Content-Type"], claim])  # fmt: skip
             return response
     except IntegrityError:
         first = IdempotencyKey.objects.filter(user=user, key=key).first()

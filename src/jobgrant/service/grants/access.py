@@ -6,11 +6,12 @@ A refusal is a ServiceError(403) with a plain explanation in both languages.
 
 from __future__ import annotations
 
+from django.db import connection
 from django.db.models import QuerySet
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError, forbidden, not_found
-from jobgrant.service.grants.models import Application, Delivery
+from jobgrant.service.grants.models import Application, ApplicationEmployer, Delivery
 from jobgrant.service.registry.models import Employer
 
 
@@ -74,6 +75,13 @@ def check_applicant(user: User, application: Application) -> None:
         )
 
 
+_AFFILIATED_SQL = (
+    f'SELECT 1 FROM "{User.employers.through._meta.db_table}" u'
+    f' JOIN "{ApplicationEmployer._meta.db_table}" a ON a."employer_id" = u."employer_id"'
+    ' WHERE u."user_id" = %s AND a."application_id" = %s LIMIT 1'
+)
+
+
 def check_officer(user: User, application: Application) -> None:
     """An officer of the right government and jurisdiction, with no tie to the employers."""
     if not officer_covers(user, application):
@@ -82,8 +90,10 @@ def check_officer(user: User, application: Application) -> None:
             "This application is handled by officers of another government or jurisdiction.",
             "Cette demande relève d'agents d'un autre gouvernement ou d'une autre province.",
         )
-    employer_ids = application.employers.values_list("employer_id", flat=True)
-    if user.employers.filter(pk__in=employer_ids).exists():
+    with connection.cursor() as cursor:  # every decision asks: one plain statement
+        cursor.execute(_AFFILIATED_SQL, [user.pk, application.pk])
+        affiliated = cursor.fetchone() is not None
+    if affiliated:
         raise forbidden(
             "CONFLICT_OF_INTEREST",
             "You are affiliated with an employer in this application, so you cannot act on it.",

@@ -10,15 +10,15 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, NamedTuple, ParamSpec, TypeVar
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from jobgrant.rules.requests import InvalidRequestError, parse_quote_request
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.chain import record
-from jobgrant.service.errors import ServiceError, bad_input, problem
+from jobgrant.service.errors import ServiceError, bad_input, not_found, problem
 from jobgrant.service.grants import access
 from jobgrant.service.grants.models import (
     Application,
@@ -26,6 +26,7 @@ from jobgrant.service.grants.models import (
     Program,
     State,
     StateChange,
+    Stream,
 )
 from jobgrant.service.grants.quoting import (
     employer_cap_may_apply,
@@ -171,44 +172,74 @@ def _cents(amount: str) -> int:
     return int(dollars) * 100 + int(cents or 0)
 
 
-def _transition(user: User, application_id: int, action: str, note: str = "") -> Application:
+class Locked(NamedTuple):
+    """What a transition reads with the application's row lock, besides the row itself."""
+
+    before: str  # the state the application was in
+    stream_code: str
+    program_policy: str
+    program_delivery: str
+
+
+_APPLICATION = Application._meta.db_table
+_LOCK_SQL = (
+    'SELECT a."state", a."recommended_by_id", a."decided_by_id", a."decision_reason", s."code",'
+    f' p."policy", p."delivery" FROM "{_APPLICATION}" a'
+    f' JOIN "{Stream._meta.db_table}" s ON s."id" = a."stream_id"'
+    f' JOIN "{Program._meta.db_table}" p ON p."id" = s."program_id" WHERE a."id" = %s'
+)
+_STATE_CHANGE_SQL = (
+    f'INSERT INTO "{StateChange._meta.db_table}" ("application_id", "from_state", "to_state",'
+    ' "actor_id", "at", "note") VALUES (%s, %s, %s, %s, %s, %s)'
+)
+# Only what a transition changes: rewriting the stored quote and explanation would cost every
+# transition their encoding and, on PostgreSQL, their TOAST and WAL.
+_SAVE_SQL = (
+    f'UPDATE "{_APPLICATION}" SET "state" = %s, "recommended_by_id" = %s, "decided_by_id" = %s,'
+    ' "decision_reason" = %s, "updated_at" = %s WHERE "id" = %s'
+)
+
+
+def _transition(user: User, application: Application, action: str, note: str = "") -> Locked:
     """Lock the row, check the transition, and record the change (caller holds the atomic).
 
-    The stored explanation (some 18 kB of JSON) is left unread, and the stream and program come
-    with the row (only the application's row is locked)."""
-    application = (
-        Application.objects.select_for_update(of=("self",))
-        .select_related("stream__program")
-        .defer("explanation")
-        .get(pk=application_id)
-    )
-    before = application.state
-    try:
-        application.state = target_of(action, before)
-    except IllegalTransition as error:
-        raise ServiceError(
-            409, "ILLEGAL_TRANSITION",
-            f"Cannot {action} an application that is {before}.",
-            f"Impossible de faire « {action} » sur une demande à l'état « {before} ».",
-            extra={"state": before},
-        ) from error  # fmt: skip
-    StateChange.objects.create(
-        application=application,
-        from_state=before,
-        to_state=application.state,
-        actor=user,
-        note=note,
-    )
-    return application
+    What a transition may have changed (state, recommender, decider, reason) is read again with
+    the lock into `application`, and the stream and program with it; the rest of the row never
+    changes once the application is made. Plain statements, as every action runs them."""
+    lock = " FOR UPDATE OF a" if connection.features.has_select_for_update_of else ""
+    with connection.cursor() as cursor:
+        cursor.execute(_LOCK_SQL + lock, [application.pk])
+        row = cursor.fetchone()
+        if row is None:
+            raise not_found()
+        before, recommended_by, decided_by, reason, *pool = row
+        application.state, application.decision_reason = before, reason
+        application.recommended_by_id, application.decided_by_id = recommended_by, decided_by
+        try:
+            application.state = target_of(action, before)
+        except IllegalTransition as error:
+            raise ServiceError(
+                409, "ILLEGAL_TRANSITION",
+                f"Cannot {action} an application that is {before}.",
+                f"Impossible de faire « {action} » sur une demande à l'état « {before} ».",
+                extra={"state": before},
+            ) from error  # fmt: skip
+        cursor.execute(_STATE_CHANGE_SQL, [application.pk, before, application.state, user.pk,
+                                           timezone.now(), note])  # fmt: skip
+    return Locked(before, *pool)
 
 
-TRANSITION_FIELDS = ["state", "recommended_by", "decided_by", "decision_reason", "updated_at"]
+def _save(application: Application) -> None:
+    application.updated_at = timezone.now()
+    with connection.cursor() as cursor:
+        cursor.execute(_SAVE_SQL, [
+            application.state, application.recommended_by_id, application.decided_by_id,
+            application.decision_reason, application.updated_at, application.pk,
+        ])  # fmt: skip
 
 
 def _finish(user: User, application: Application, action: str) -> Application:
-    # Only what a transition changes: rewriting the stored quote and explanation would cost
-    # every transition their encoding and, on PostgreSQL, their TOAST and WAL.
-    application.save(update_fields=TRANSITION_FIELDS)
+    _save(application)
     return _audit(user, application, action)
 
 
@@ -223,17 +254,17 @@ def _audit(user: User, application: Application, action: str) -> Application:
 def submit_application(user: User, application: Application) -> Application:
     access.check_applicant(user, application)
     with transaction.atomic():
-        locked = _transition(user, application.pk, "submit")
-        return _finish(user, locked, "submit")
+        _transition(user, application, "submit")
+        return _finish(user, application, "submit")
 
 
 @audited_refusals
 def recommend_application(user: User, application: Application, note: str = "") -> Application:
     access.check_officer(user, application)
     with transaction.atomic():
-        locked = _transition(user, application.pk, "recommend", note)
-        locked.recommended_by = user
-        return _finish(user, locked, "recommend")
+        _transition(user, application, "recommend", note)
+        application.recommended_by = user
+        return _finish(user, application, "recommend")
 
 
 @audited_refusals
@@ -242,17 +273,17 @@ def approve_application(user: User, application: Application, note: str = "") ->
     access.check_officer(user, application)
     access.check_not_recommender(user, application)
     with transaction.atomic():
-        locked = _transition(user, application.pk, "approve", note)
-        _refuse_if_ineligible(locked)
-        locked.decided_by = user
-        locked.save(update_fields=TRANSITION_FIELDS)
+        locked = _transition(user, application, "approve", note)
+        _refuse_if_ineligible(application, locked)
+        application.decided_by = user
+        _save(application)
         # The budget rows are what every approval waits for: lock them last, so that they are
         # held only for the commitments, the audit entry and the end of the transaction.
-        _commit_shares(locked, user)
-        return _audit(user, locked, "approve")
+        _commit_shares(application, locked.stream_code, user)
+        return _audit(user, application, "approve")
 
 
-def _refuse_if_ineligible(application: Application) -> None:
+def _refuse_if_ineligible(application: Application, locked: Locked) -> None:
     """Refuse unless the application is still eligible today.
 
     The stored quote stands when nothing it was decided on can have changed: it was eligible,
@@ -262,7 +293,7 @@ def _refuse_if_ineligible(application: Application) -> None:
     decided one after the other, and the quote is run again with what each employer has been
     approved so far this fiscal year (a per-employer cap may have filled up since).
     """
-    if _stored_quote_stands(application):
+    if _stored_quote_stands(application, locked):
         return
     links = list(application.employers.select_related("employer").order_by("employer_id"))
     Employer.objects.select_for_update().filter(pk__in=[link.employer_id for link in links]).count()
@@ -282,16 +313,15 @@ def _refuse_if_ineligible(application: Application) -> None:
         )  # fmt: skip
 
 
-def _stored_quote_stands(application: Application) -> bool:
-    program = application.stream.program
+def _stored_quote_stands(application: Application, locked: Locked) -> bool:
     region = application.request.get("region") if isinstance(application.request, dict) else None
     return (
         application.eligible
-        and application.policy == program.policy
-        and application.delivery == program.delivery
+        and application.policy == locked.program_policy
+        and application.delivery == locked.program_delivery
         and application.policy_version == policy_version()
         and not employer_cap_may_apply(
-            program.policy, application.jurisdiction,
+            locked.program_policy, application.jurisdiction,
             region if isinstance(region, str) else None, application.received_on,
         )
     )  # fmt: skip
@@ -306,12 +336,14 @@ def _shares(application: Application) -> list[tuple[str, int]]:
     return [(str(funder), cents) for funder, cents in shares if cents > 0]
 
 
-def _government_shares(application: Application) -> list[tuple[BudgetAccount | None, int]]:
+def _government_shares(
+    application: Application, stream: str
+) -> list[tuple[BudgetAccount | None, int]]:
     return [
         (
             BudgetAccount.objects.filter(
                 funder=funder, jurisdiction=application.jurisdiction,
-                fiscal_year=application.fiscal_year, stream=application.stream.code,
+                fiscal_year=application.fiscal_year, stream=stream,
             ).first(),
             cents,
         )
@@ -319,9 +351,8 @@ def _government_shares(application: Application) -> list[tuple[BudgetAccount | N
     ]  # fmt: skip
 
 
-def _commit_shares(application: Application, user: User) -> None:
-    pool = operations.Pool(application.jurisdiction, application.fiscal_year,
-                           application.stream.code)  # fmt: skip
+def _commit_shares(application: Application, stream: str, user: User) -> None:
+    pool = operations.Pool(application.jurisdiction, application.fiscal_year, stream)
     try:
         operations.commit_shares(
             pool, _shares(application), actor=user.username, application=application
@@ -351,9 +382,9 @@ def deny_application(user: User, application: Application, reason: str) -> Appli
     if not reason.strip():
         raise bad_input([problem("reason", "is required to deny", "est obligatoire pour refuser")])
     with transaction.atomic():
-        locked = _transition(user, application.pk, "deny", reason)
-        locked.decided_by, locked.decision_reason = user, reason.strip()
-        return _finish(user, locked, "deny")
+        _transition(user, application, "deny", reason)
+        application.decided_by, application.decision_reason = user, reason.strip()
+        return _finish(user, application, "deny")
 
 
 @audited_refusals
@@ -361,11 +392,9 @@ def withdraw_application(user: User, application: Application, note: str = "") -
     """The applicant withdraws; an approved application gives its commitments back."""
     access.check_applicant(user, application)
     with transaction.atomic():
-        current = Application.objects.select_for_update().get(pk=application.pk)
-        was_approved = current.state == State.APPROVED
-        locked = _transition(user, application.pk, "withdraw", note)
-        if was_approved:
-            for account, cents in _government_shares(locked):
+        locked = _transition(user, application, "withdraw", note)
+        if locked.before == State.APPROVED:
+            for account, cents in _government_shares(application, locked.stream_code):
                 if account is not None:
-                    operations.release(account, cents, actor=user.username, application=locked)
-        return _finish(user, locked, "withdraw")
+                    operations.release(account, cents, actor=user.username, application=application)
+        return _finish(user, application, "withdraw")
