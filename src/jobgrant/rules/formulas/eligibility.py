@@ -2,8 +2,8 @@
 
 A check is true where the rule fails. Application checks run over applications, the employer
 cap over employers; none loops over rows. The check that each trainee has some direct cost is
-made with the shares, chunk by chunk (evaluate.py). Messages are only
-built for the rows that fail (reasons.py).
+made with the shares, chunk by chunk (evaluate.py). Messages are only built for the rows that
+fail (reasons.py).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def _days(dates: Days) -> I64:
 Check = Callable[[QuoteBatch, ApplicationFacts, RuleColumns], Bool]
 
 
-#: The rules the application checks read, gathered for every application in one pass.
+#: The rules the application checks read, looked up once per batch (application_facts).
 APPLICATION_RULES = (
     "grant_available", "third_party_required", "must_precede_training", "min_lead_days",
     "max_lead_days", "max_duration_days", "min_hours", "minimum_cost",
