@@ -10,6 +10,8 @@ from django.test import override_settings
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.demo import DemoRefused, seed
+from jobgrant.service.errors import ServiceError
+from jobgrant.service.grants import access
 from jobgrant.service.grants.models import Application, Program
 from jobgrant.service.ledger.models import BudgetAccount
 from jobgrant.service.registry.models import Employer
@@ -146,3 +148,37 @@ def test_production_refuses_the_demonstration_accounts_and_data(as_user) -> None
     assert response.status_code == 401
     with pytest.raises(DemoRefused):
         seed()
+
+
+def test_can_see_agrees_with_the_visible_applications_for_every_user_and_file(
+    as_user, make_body
+) -> None:
+    """get_visible decides on the row it read (access.can_see); the list pages use the queryset
+    (access.visible_applications): both must give the same answer everywhere."""
+    ids = [submitted(as_user, make_body()) for _ in range(3)]
+    Application.objects.filter(pk=ids[1]).update(delivery="federal-direct")
+    Application.objects.filter(pk=ids[2]).update(delivery="federal-direct", jurisdiction="BC")
+    lakeshore = Employer.objects.get(name="Lakeshore Logistics")
+    for name, fields in {
+        "fed-anywhere": {"role": Role.OFFICER, "federal": True},
+        "fed-bc": {"role": Role.OFFICER, "federal": True, "jurisdiction": "BC"},
+        "bc-officer": {"role": Role.OFFICER, "jurisdiction": "BC"},
+        "no-employer": {"role": Role.EMPLOYER},
+        "lakeshore-only": {"role": Role.EMPLOYER},
+    }.items():
+        User.objects.create_user(name, password="x" * 12, **fields)
+    User.objects.get(username="lakeshore-only").employers.add(lakeshore)
+    checked = 0
+    for user in User.objects.all():
+        for application in Application.objects.all():
+            expected = access.visible_applications(user).filter(pk=application.pk).exists()
+            assert access.can_see(user, application) == expected, (user.username, application.pk)
+            if expected:
+                found = access.get_visible(user, application.pk, without=("explanation",))
+                assert found.pk == application.pk
+                checked += 1
+            else:
+                with pytest.raises(ServiceError) as refused:
+                    access.get_visible(user, application.pk, without=("explanation",))
+                assert refused.value.status == 404
+    assert checked > 0
