@@ -1,16 +1,18 @@
 """Benchmark of the approval path through the HTTP API, against the production server.
 
     make bench                                   # SQLite, then PostgreSQL
-    python bench/approvals.py --database postgresql --applications 4000 --workers 3
+    python bench/approvals.py --database postgresql --applications 4000 --workers 6
 
 For each database it prepares a fresh one (a SQLite file in a temporary directory, or a
 PostgreSQL database it creates and drops afterwards), migrated and loaded with the demonstration
 data, and registers --employers employers for demo-employer directly in the database (the API has
-no registration endpoint). It starts gunicorn on jobgrant.service.wsgi as `jobgrant serve` does
-(2 workers x 4 threads unless told otherwise) on a free port, creates the applications through
+no registration endpoint). It starts gunicorn on jobgrant.service.wsgi with `jobgrant serve`'s
+command line (4 worker processes x 1 thread, the sync worker, unless --workers or --threads say
+otherwise) on a free port, its access log discarded, creates the applications through
 the API, then takes every one through submit (as demo-employer), recommend (demo-officer-on-1)
 and approve (demo-officer-on-2), one step after the other, with --clients concurrent clients,
-each on its own keep-alive connection, every POST with an Idempotency-Key. Applications are
+each on its own connection (kept alive by gthread workers; the sync worker closes it after each
+answer and the client opens another), every POST with an Idempotency-Key. Applications are
 spread over the employers, so approvals contend for the budget rows and the audit head, not for
 one employer's row.
 
@@ -42,6 +44,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from jobgrant.service.commands import THREADS, WORKERS, gunicorn_arguments
 
 ROOT = Path(__file__).resolve().parents[1]
 POSTGRES_SERVER = os.environ.get("JOBGRANT_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432")
@@ -143,11 +147,9 @@ def _postgres_backends(database_url: str) -> list[int]:
 
 @contextlib.contextmanager
 def server(env: dict[str, str], workers: int, threads: int) -> Iterator[Server]:
-    """gunicorn on a free port, as `jobgrant serve` runs it but for the workers and threads."""
+    """gunicorn on a free port, as `jobgrant serve` runs it (with these workers and threads)."""
     port = _free_port()
-    command = [sys.executable, "-m", "gunicorn", "jobgrant.service.wsgi:application",
-               "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
-               "--threads", str(threads)]  # fmt: skip
+    command = [sys.executable, "-m", *gunicorn_arguments(f"127.0.0.1:{port}", workers, threads)]
     process = subprocess.Popen(
         command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     )
@@ -360,8 +362,8 @@ def main() -> int:
     parser.add_argument("--applications", type=int, default=1000)
     parser.add_argument("--employers", type=int, default=200)
     parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
-    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
+    parser.add_argument("--workers", type=int, default=WORKERS, help="gunicorn worker processes")
+    parser.add_argument("--threads", type=int, default=THREADS, help="threads per gunicorn worker")
     parser.add_argument("--register-employers", type=int, help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.register_employers is not None:

@@ -17,6 +17,7 @@ from jobgrant.rules.parameters import ParameterError
 from jobgrant.rules.quote import quote as compute_quote
 from jobgrant.rules.requests import InvalidRequestError, Problem
 from jobgrant.rules.textformat import quote_text
+from jobgrant.service import commands as serving  # imports no Django until it serves
 
 app = typer.Typer(
     add_completion=False,
@@ -97,12 +98,13 @@ def policies() -> None:
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-    workers: Annotated[int, typer.Option(help="gunicorn worker processes.")] = 2,
+    workers: Annotated[int, typer.Option(help="gunicorn worker processes.")] = serving.WORKERS,
+    threads: Annotated[int, typer.Option(help="Threads per worker process.")] = serving.THREADS,
 ) -> None:
     """Migrate the database, load the demonstration data and serve the application."""
     from jobgrant.service.commands import serve as serve_application
 
-    serve_application(host, port, workers)
+    serve_application(host, port, workers, threads)
 
 
 audit = typer.Typer(help="The tamper-evident audit trail.", no_args_is_help=True)

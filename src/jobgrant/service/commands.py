@@ -28,15 +28,31 @@ def prepare_database(*, with_demo: bool) -> None:
             print("Loaded the demonstration data (accounts demo-*, password jobgrant-demo).")
 
 
-def serve(host: str, port: int, workers: int) -> None:
+# How `jobgrant serve` runs gunicorn by default, and what bench/approvals.py measures: worker
+# processes with one thread each (gunicorn's sync workers). Under the GIL, threads of one process
+# take turns, so a thread holding the budget rows can wait milliseconds for the interpreter
+# after each statement while every other approval waits for it; processes are scheduled by the
+# OS and a handful of them keeps two cores busy while one waits on the database. Sync workers
+# serve one request at a time and close the connection after it: behind a reverse proxy (as in
+# production), slow clients do not hold them.
+WORKERS = 4
+THREADS = 1
+
+
+def gunicorn_arguments(bind: str, workers: int = WORKERS, threads: int = THREADS) -> list[str]:
+    """The gunicorn command line (after `python -m`) that serves the application."""
+    return [
+        "gunicorn", "jobgrant.service.wsgi:application",
+        "--bind", bind, "--workers", str(workers), "--threads", str(threads),
+        "--access-logfile", "-", "--graceful-timeout", "10",
+    ]  # fmt: skip
+
+
+def serve(host: str, port: int, workers: int = WORKERS, threads: int = THREADS) -> None:
     """Migrate, seed, then replace this process with gunicorn serving the WSGI application."""
     prepare_database(with_demo=True)
     print(f"jobgrant on http://{host}:{port}/  (API: http://{host}:{port}/api/v1/docs)", flush=True)
-    arguments = [
-        "gunicorn", "jobgrant.service.wsgi:application",
-        "--bind", f"{host}:{port}", "--workers", str(workers), "--threads", "4",
-        "--access-logfile", "-", "--graceful-timeout", "10",
-    ]  # fmt: skip
+    arguments = gunicorn_arguments(f"{host}:{port}", workers, threads)
     os.execv(sys.executable, [sys.executable, "-m", *arguments])
 
 
