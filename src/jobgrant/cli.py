@@ -14,6 +14,7 @@ import typer
 from jobgrant.funding_cli import funding
 from jobgrant.rules.evaluate import default_library
 from jobgrant.rules.parameters import ParameterError
+from jobgrant.rules.quote import cycle_collection_paused
 from jobgrant.rules.quote import quote as compute_quote
 from jobgrant.rules.requests import InvalidRequestError, Problem
 from jobgrant.rules.textformat import quote_text
@@ -66,13 +67,14 @@ def quote(
     """Compute the grant for one application: who pays what, and whether it is eligible."""
     if format not in ("json", "text"):
         fail([f"--format: must be json or text, not {format!r}"])
-    raw = read_json(file)
-    try:
-        result = compute_quote(raw, policy=policy, explain=explain)
-    except InvalidRequestError as error:
-        fail(error.problems)
-    except ParameterError as error:
-        fail([f"--policy: {p}" for p in error.problems])
+    with cycle_collection_paused():  # decoding a large request builds many small objects too
+        raw = read_json(file)
+        try:
+            result = compute_quote(raw, policy=policy, explain=explain)
+        except InvalidRequestError as error:
+            fail(error.problems)
+        except ParameterError as error:
+            fail([f"--policy: {p}" for p in error.problems])
     if format == "json":
         typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
     else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import os
 import subprocess
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from jobgrant.rules.quote import quote
+from jobgrant.rules.requests import InvalidRequestError
 
 DEMO = Path(__file__).parents[2] / "src" / "jobgrant" / "data" / "demo-quote.json"
 REQUEST: dict[str, Any] = json.loads(DEMO.read_text())
@@ -209,3 +211,18 @@ def test_a_scenario_file_can_be_the_policy(tmp_path: Path) -> None:
     )
     body = json.loads(quote_of(REQUEST, "--policy", str(scenario)).stdout)
     assert body["policy"] == "half" and body["totals"]["federal"] == "7500.00"
+
+
+def test_a_quote_leaves_the_cycle_collector_as_it_found_it() -> None:
+    assert gc.isenabled()
+    quote(REQUEST)
+    assert gc.isenabled(), "resumed after a quote"
+    with pytest.raises(InvalidRequestError):
+        quote(changed("trainees.0.costs.tuition", "-1"))
+    assert gc.isenabled(), "resumed after bad input"
+    gc.disable()
+    try:
+        quote(REQUEST)
+        assert not gc.isenabled(), "a caller that had paused it keeps it paused"
+    finally:
+        gc.enable()

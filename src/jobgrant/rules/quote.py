@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from jobgrant.rules.batch import DELIVERIES
@@ -18,6 +21,24 @@ from jobgrant.rules.requests import (
 from jobgrant.rules.trace import explain as explain_application
 
 
+@contextmanager
+def cycle_collection_paused() -> Iterator[None]:
+    """Pause CPython's cycle collector while a request's objects are built.
+
+    A quote of 10,000 trainees builds some 100,000 small dicts, strings and dataclasses, none of
+    which can form a reference cycle; the collector would still run hundreds of times over the
+    growing heap (about 40 % of the time of a large quote). Reference counting frees everything
+    as usual; the collector resumes, if it was on, when the block ends.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def quote(
     raw: object,
     *,
@@ -27,14 +48,17 @@ def quote(
 ) -> dict[str, Any]:
     """Validate `raw`, evaluate it and return the quote JSON (raises InvalidRequestError)."""
     library = library or default_library()
-    request = parse_quote_request(raw)
-    chosen = choose_policy(library, policy or request.policy or DEFAULT_POLICY)
-    start = library.start_date(chosen)
-    if request.application_date < start:
-        raise InvalidRequestError([Problem("application_date", "before_policy", start.isoformat())])
-    batch, order = build_batch([request])
-    evaluation = evaluate(batch, chosen, library=library)
-    return quote_json(evaluation, request, order[0], explain=explain)
+    with cycle_collection_paused():
+        request = parse_quote_request(raw)
+        chosen = choose_policy(library, policy or request.policy or DEFAULT_POLICY)
+        start = library.start_date(chosen)
+        if request.application_date < start:
+            raise InvalidRequestError(
+                [Problem("application_date", "before_policy", start.isoformat())]
+            )
+        batch, order = build_batch([request])
+        evaluation = evaluate(batch, chosen, library=library)
+        return quote_json(evaluation, request, order[0], explain=explain)
 
 
 def choose_policy(library: PolicyLibrary, name: str) -> Policy:
