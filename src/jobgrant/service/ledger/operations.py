@@ -87,26 +87,15 @@ def allocate(account: BudgetAccount, cents: int, *, actor: str) -> None:
     account.refresh_from_db()
 
 
-def commit(account: BudgetAccount, cents: int, *, actor: str, application: Application) -> None:
-    """Commit `cents`, or raise InsufficientBudget (nothing written) if the allocation is short.
-
-    The budget row stays locked until the caller's transaction ends; `account` is not refreshed
-    on success, as a re-read would only lengthen that hold (callers read balances afresh).
-    """
-    _require_transaction()
-    _require_positive(cents)
-    updated = BudgetAccount.objects.filter(
-        pk=account.pk, committed_cents__lte=F("allocated_cents") - cents
-    ).update(committed_cents=F("committed_cents") + cents)
-    if updated == 0:
-        account.refresh_from_db()  # what is left, for the refusal
-        raise InsufficientBudget(account, cents)
-    _post(
-        "commit",
-        actor,
-        [(account, Bucket.AVAILABLE, -cents), (account, Bucket.COMMITTED, cents)],
-        application,
-    )
+def commit(
+    account: BudgetAccount, cents: int, *, actor: str, application: Application | None
+) -> None:
+    """Commit `cents` against one account, with the statements an approval runs
+    (commit_shares): InsufficientBudget if the allocation is short, and the caller's
+    transaction must then roll back. `account` is not refreshed on success, as a re-read would
+    only lengthen the budget row's hold (callers read balances afresh)."""
+    funder = str(account.funder)
+    _commit_to({funder: account.pk}, [(funder, cents)], actor=actor, application=application)
 
 
 def release(account: BudgetAccount, cents: int, *, actor: str, application: Application) -> None:
@@ -151,26 +140,39 @@ def _rows(sql: str, rows: int, columns: int) -> str:
 def commit_shares(
     pool: Pool, shares: list[tuple[str, int]], *, actor: str, application: Application
 ) -> None:
-    """Commit each funder's share against its budget in `pool`, with one ledger transaction per
-    funder (two legs each).
+    """Commit each funder's share against its budget in `pool` (see _commit_to)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_POOL_SQL, [pool.jurisdiction, pool.fiscal_year, pool.stream])
+        ids: dict[str, int] = dict(cursor.fetchall())
+    _commit_to(ids, shares, actor=actor, application=application)
 
-    Every approval waits for the same budget rows, so they are locked last: the pool's accounts
-    are read and the ledger transactions and their legs written first (three plain statements),
-    then each row is updated by one conditional UPDATE, in the order given (the same for every
-    approval, so that two approvals never hold each other's rows). At the first share that does
-    not fit, NoBudget or InsufficientBudget is raised: the ledger rows are written and an
-    earlier share may be committed, so the caller's transaction must roll back.
+
+def _commit_to(
+    ids: dict[str, int],
+    shares: list[tuple[str, int]],
+    *,
+    actor: str,
+    application: Application | None,
+) -> None:
+    """Commit each funder's share against its account (`ids`: funder -> account id), with one
+    ledger transaction per funder (two legs each).
+
+    Every approval waits for the same budget rows, so they are locked last: the ledger
+    transactions and their legs are written first (two plain statements), then each row is
+    updated by one conditional UPDATE, in the order given (the same for every approval, so that
+    two approvals never hold each other's rows). At the first share that does not fit, NoBudget
+    or InsufficientBudget is raised: the ledger rows are written and an earlier share may be
+    committed, so the caller's transaction must roll back.
     """
     _require_transaction()
     for _, cents in shares:
         _require_positive(cents)
+    application_id = application.pk if application is not None else None
     with connection.cursor() as cursor:
-        cursor.execute(_POOL_SQL, [pool.jurisdiction, pool.fiscal_year, pool.stream])
-        ids: dict[str, int] = dict(cursor.fetchall())
         if shares and all(funder in ids for funder, _ in shares):
             at = timezone.now()
             cursor.execute(_rows(_ENTRY_SQL, len(shares), 4), [
-                value for _ in shares for value in ("commit", application.pk, actor, at)
+                value for _ in shares for value in ("commit", application_id, actor, at)
             ])  # fmt: skip
             entries = [entry for (entry,) in cursor.fetchall()]
             legs = [
