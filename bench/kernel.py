@@ -206,10 +206,6 @@ def timed(run: Callable[[], Any], repeat: int) -> Timing:
     return Timing(statistics.median(walls), statistics.median(systems))
 
 
-def median_seconds(run: Callable[[], Any], repeat: int) -> float:
-    return timed(run, repeat).wall
-
-
 def peak_bytes(run: Callable[[], Any]) -> int:
     tracemalloc.start()
     run()

@@ -99,18 +99,18 @@ def test_employer_and_application_totals_are_the_sums_of_their_trainees(
 ) -> None:
     batch = mixed_batch(seed=2014)
     ev = evaluate_in_chunks_of(5, batch, policy, monkeypatch)
-    trainee_offsets = batch.employers.trainee_offsets
-    for e in range(len(batch.employers)):
-        rows = slice(int(trainee_offsets[e]), int(trainee_offsets[e + 1]))
+    assert_sums_of_parts(ev.employers, ev.trainees, batch.employers.trainee_offsets)
+    assert_sums_of_parts(ev.applications, ev.employers, batch.applications.employer_offsets)
+
+
+def assert_sums_of_parts(wholes: Totals, parts: Totals, offsets: np.ndarray) -> None:
+    """Each whole's every figure is the plain sum of its parts' (parts of whole i:
+    offsets[i]:offsets[i+1])."""
+    for i in range(len(offsets) - 1):
+        rows = slice(int(offsets[i]), int(offsets[i + 1]))
         for name in FIELDS:
-            expected = sum(int(v) for v in column(ev.trainees, name)[rows])
-            assert int(column(ev.employers, name)[e]) == expected, (e, name)
-    employer_offsets = batch.applications.employer_offsets
-    for a in range(len(batch.applications)):
-        employers = slice(int(employer_offsets[a]), int(employer_offsets[a + 1]))
-        for name in FIELDS:
-            expected = sum(int(v) for v in column(ev.employers, name)[employers])
-            assert int(column(ev.applications, name)[a]) == expected, (a, name)
+            expected = sum(int(v) for v in column(parts, name)[rows])
+            assert int(column(wholes, name)[i]) == expected, (i, name)
 
 
 def test_trainees_without_any_cost_are_found_in_every_chunk(

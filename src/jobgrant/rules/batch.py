@@ -113,8 +113,6 @@ class ChunkedSegmentSums:
 
     def add(self, start: int, columns: list[I64]) -> None:
         """Add the chunk of rows start:start+len(columns[0])."""
-        if not columns:
-            return
         size = len(columns[0])
         if len(self.scratch) < size:
             self.scratch = np.empty(size, dtype=np.int64)

@@ -61,10 +61,6 @@ APPLICATION_RULES = (
 )  # fmt: skip
 
 
-def _rule(rules: RuleColumns, name: str, facts: ApplicationFacts) -> I64 | int:
-    return facts.rules[name]
-
-
 def _rows(failing: object, f: ApplicationFacts) -> Bool:
     """The check's result as one flag per application (a rule the same for all gives a scalar)."""
     rows: Bool = np.broadcast_to(np.asarray(failing, dtype=np.bool_), f.key.shape)
@@ -72,11 +68,11 @@ def _rows(failing: object, f: ApplicationFacts) -> Bool:
 
 
 def jurisdiction_without_grant(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
-    return _rows(_rule(r, "grant_available", f) == 0, f)
+    return _rows(f.rules["grant_available"] == 0, f)
 
 
 def provider_not_third_party(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
-    return _rows((_rule(r, "third_party_required", f) == 1) & ~b.applications.third_party, f)
+    return _rows((f.rules["third_party_required"] == 1) & ~b.applications.third_party, f)
 
 
 def setting_not_eligible(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
@@ -87,27 +83,27 @@ def setting_not_eligible(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> 
 
 
 def started_before_application(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
-    return _rows((_rule(r, "must_precede_training", f) == 1) & (f.lead_days <= 0), f)
+    return _rows((f.rules["must_precede_training"] == 1) & (f.lead_days <= 0), f)
 
 
 def too_close_to_start(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
-    return _rows((f.lead_days > 0) & (f.lead_days < _rule(r, "min_lead_days", f)), f)
+    return _rows((f.lead_days > 0) & (f.lead_days < f.rules["min_lead_days"]), f)
 
 
 def starts_too_far_ahead(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
-    return _rows(f.lead_days > _rule(r, "max_lead_days", f), f)
+    return _rows(f.lead_days > f.rules["max_lead_days"], f)
 
 
 def training_too_long(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
-    return _rows(f.duration_days > _rule(r, "max_duration_days", f), f)
+    return _rows(f.duration_days > f.rules["max_duration_days"], f)
 
 
 def training_too_short(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
-    return _rows(b.applications.hours < _rule(r, "min_hours", f), f)
+    return _rows(b.applications.hours < f.rules["min_hours"], f)
 
 
 def minimum_cost_not_met(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
-    return _rows(f.direct_cost < _rule(r, "minimum_cost", f), f)
+    return _rows(f.direct_cost < f.rules["minimum_cost"], f)
 
 
 def employer_cap_exceeded(b: QuoteBatch, f: ApplicationFacts, r: RuleColumns) -> Bool:
