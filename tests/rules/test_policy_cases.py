@@ -37,6 +37,7 @@ from typing import Any
 
 import pytest
 
+from jobgrant.rules import evaluate as kernel
 from jobgrant.rules.quote import quote
 from jobgrant.rules.requests import InvalidRequestError
 from jobgrant.rules.yamlio import load_yaml
@@ -210,8 +211,11 @@ def _case_id(path: Path) -> str:
     return name if isinstance(name, str) and name else path.stem
 
 
+@pytest.mark.parametrize("engine", ["numpy", "compiled"])
 @pytest.mark.parametrize("path", case_files(), ids=_case_id)
-def test_policy_case(path: Path) -> None:
+def test_policy_case(path: Path, engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each case, with the trainee formulas run by numpy and by the compiled pass."""
+    monkeypatch.setattr(kernel, "COMPILED_FROM", 0 if engine == "compiled" else 2**62)
     case = _load(path)
     problems = case_problems(case, path.stem)
     assert not problems, f"{path.name} is not a valid case:\n  " + "\n  ".join(problems)

@@ -11,6 +11,7 @@ import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 from functools import cache
+from typing import Literal
 
 import numpy as np
 
@@ -149,11 +150,16 @@ def evaluate(
     *,
     explain: bool = False,
     library: PolicyLibrary | None = None,
+    engine: Engine = "auto",
 ) -> Evaluation:
     """Compute every share, total and eligibility check for the batch under `policy`.
 
     With `explain=True` the result also carries each application's trace (trace.explain): meant
     for a few applications at a time, since it builds Python objects per figure.
+    `engine` chooses how the trainee formulas run: "numpy" (formulas/shares.py, chunk by chunk),
+    "compiled" (compiled.py, one pass) or "auto": compiled from COMPILED_FROM trainees. Both give
+    the same figures; the compiled pass costs a second or more to load or compile the first time
+    in a process, so a quote (one process, one application) never uses it.
     """
     library = library or default_library()
     chosen = policy if isinstance(policy, Policy) else library.get(policy)
@@ -162,9 +168,10 @@ def evaluate(
     delivery = table.delivery(batch.applications, period)
     key = table.keys(batch.applications, period, delivery)
     rules = rule_columns(table, key)
-    trainees, running, unemployed, without_costs = _trainee_shares_in_chunks(batch, key, rules)
-    employers = running.totals(len(batch.employers))
-    applications = running.totals(len(batch.applications), batch.applications.employer_offsets)
+    money = _compiled_money(batch, key, rules) if _use_compiled(batch, engine) else None
+    if money is None:
+        money = _numpy_money(batch, key, rules)
+    trainees, employers, applications, unemployed, without_costs = money
     facts = eligibility.application_facts(
         batch, key, rules, applications.direct_cost, employers.government
     )
@@ -180,6 +187,52 @@ def evaluate(
 
     traces = [trace_of(evaluation, a) for a in range(len(batch.applications))]
     return dataclasses.replace(evaluation, traces=traces)
+
+
+Engine = Literal["auto", "numpy", "compiled"]
+#: From this many trainees, "auto" runs the compiled pass (a population, not an application).
+COMPILED_FROM = 1 << 18
+Money = tuple[Totals, Totals, Totals, Bool | None, Bool]  # trainees, employers, applications,
+# where the unemployed rule applied (None: nowhere), trainees without direct cost
+
+
+def _use_compiled(batch: QuoteBatch, engine: Engine) -> bool:
+    if engine not in ("auto", "numpy", "compiled"):
+        raise ValueError(f"unknown engine {engine!r}")
+    return engine == "compiled" or (engine == "auto" and len(batch.trainees) >= COMPILED_FROM)
+
+
+def _numpy_money(batch: QuoteBatch, key: I64, rules: RuleColumns) -> Money:
+    trainees, running, unemployed, without_costs = _trainee_shares_in_chunks(batch, key, rules)
+    employers = running.totals(len(batch.employers))
+    applications = running.totals(len(batch.applications), batch.applications.employer_offsets)
+    return trainees, employers, applications, unemployed, without_costs
+
+
+def _compiled_money(batch: QuoteBatch, key: I64, rules: RuleColumns) -> Money | None:
+    """The same figures from the compiled pass (None: its limits exclude these rules)."""
+    from jobgrant.rules import compiled  # imports Numba: only where a big batch needs it
+
+    table = compiled.compiled_rules(rules)
+    if table is None:
+        return None
+    in_kind, provincial = not no_wages_in_kind(rules), not no_provincial_share(rules)
+    result = compiled.trainee_pass(batch, key, table, in_kind, provincial)
+    n, present = len(batch.trainees), (in_kind, True, True, provincial)
+    trainees = Totals(
+        *(zeros_view(n) if c is None else c for c in
+          (result.in_kind, result.eligible_cost, result.federal, result.provincial))
+    )  # fmt: skip
+    employers = _sums_as_totals(result.employer_sums, present)
+    applications = _sums_as_totals(result.application_sums, present)
+    unemployed = result.unemployed if result.unemployed.any() else None
+    return trainees, employers, applications, unemployed, result.without_costs
+
+
+def _sums_as_totals(sums: I64, present: tuple[bool, ...]) -> Totals:
+    n = sums.shape[1]
+    rows = zip(sums, present, strict=True)
+    return Totals(*(row if kept else zeros_view(n) for row, kept in rows))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,114 @@
+"""The compiled trainee pass gives exactly the figures of the numpy formulas.
+
+The numpy formulas are the definition (formulas/shares.py); the compiled pass (compiled.py) is
+a faster way to run them over a population. Every figure, total, failure and flag of an
+evaluation must be the same whichever ran, on batches that cover the cases the pass treats
+without branches: unemployed hires under the rule and outside it, wages in kind for small and
+large employers, caps that bind and that don't, trainees without costs, employers without
+trainees, both delivery modes, regional rules and an analyst's scenario.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jobgrant.rules import compiled
+from jobgrant.rules import evaluate as kernel
+from jobgrant.rules.batch import QuoteBatch
+from jobgrant.rules.evaluate import Evaluation, evaluate
+from jobgrant.rules.formulas.key_rules import RuleColumns
+
+from .test_kernel_chunks import FIELDS, column, mixed_batch
+from .test_share_properties import POLICIES, batches
+
+ROOT = Path(__file__).resolve().parents[2]
+NORTHERN_ONTARIO = str(ROOT / "scenarios" / "northern-ontario-allowance.yaml")
+
+
+def assert_same_evaluation(numpy_ev: Evaluation, compiled_ev: Evaluation) -> None:
+    for level in ("trainees", "employers", "applications"):
+        for name in FIELDS:
+            expected = column(getattr(numpy_ev, level), name)
+            actual = column(getattr(compiled_ev, level), name)
+            assert np.array_equal(expected, actual), f"{level}.{name}"
+    assert np.array_equal(numpy_ev.eligible, compiled_ev.eligible)
+    assert numpy_ev.failures.keys() == compiled_ev.failures.keys()
+    for code, mask in numpy_ev.failures.items():
+        assert np.array_equal(mask, compiled_ev.failures[code]), code
+    if numpy_ev.unemployed_rule is None:
+        assert compiled_ev.unemployed_rule is None
+    else:
+        assert compiled_ev.unemployed_rule is not None
+        assert np.array_equal(numpy_ev.unemployed_rule, compiled_ev.unemployed_rule)
+
+
+def both_engines(batch: QuoteBatch, policy: str) -> tuple[Evaluation, Evaluation]:
+    return evaluate(batch, policy, engine="numpy"), evaluate(batch, policy, engine="compiled")
+
+
+@pytest.mark.parametrize("policy", ["cjg-2013", "cjg-2014", NORTHERN_ONTARIO])
+@pytest.mark.parametrize("seed", range(6))
+def test_mixed_batches_give_the_same_figures(policy: str, seed: int) -> None:
+    batch = mixed_batch(seed=seed, n_applications=400)
+    numpy_ev, compiled_ev = both_engines(batch, policy)
+    assert_same_evaluation(numpy_ev, compiled_ev)
+
+
+def test_the_mixed_batches_cover_what_the_pass_does_without_branches() -> None:
+    """Guards the test above: the batches hold every case it means to compare."""
+    batch = mixed_batch(seed=0, n_applications=400)
+    ev = evaluate(batch, "cjg-2014", engine="compiled")
+    t = ev.trainees
+    assert ev.unemployed_rule is not None and ev.unemployed_rule.any()
+    assert (t.in_kind > 0).any() and ((batch.trainees.wages_in_kind > 0) & (t.in_kind == 0)).any()
+    assert (t.federal == 1_000_000).any() and (t.federal < 1_000_000).any()  # the cap binds
+    assert ev.failures["TRAINEE_WITHOUT_ELIGIBLE_COSTS"].any()
+    assert (np.diff(batch.employers.trainee_offsets) == 0).any()  # employers without trainees
+    assert evaluate(batch, "cjg-2013", engine="compiled").trainees.provincial.any()
+
+
+@settings(max_examples=150, deadline=None)
+@given(batch=batches, policy=st.sampled_from(POLICIES))
+def test_generated_batches_give_the_same_figures(batch: QuoteBatch, policy: str) -> None:
+    numpy_ev, compiled_ev = both_engines(batch, policy)
+    assert_same_evaluation(numpy_ev, compiled_ev)
+
+
+def test_auto_runs_the_compiled_pass_from_the_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    real_pass = compiled.trainee_pass
+
+    def counting_pass(batch: QuoteBatch, *args: object, **kwargs: object) -> object:
+        calls.append(len(batch.trainees))
+        return real_pass(batch, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(compiled, "trainee_pass", counting_pass)
+    batch = mixed_batch(seed=1)
+    monkeypatch.setattr(kernel, "COMPILED_FROM", len(batch.trainees) + 1)
+    evaluate(batch, "cjg-2014")
+    assert calls == []
+    monkeypatch.setattr(kernel, "COMPILED_FROM", len(batch.trainees))
+    evaluate(batch, "cjg-2014")
+    assert calls == [len(batch.trainees)]
+
+
+def test_an_unknown_engine_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown engine 'fortran'"):
+        evaluate(mixed_batch(seed=1), "cjg-2014", engine="fortran")  # type: ignore[arg-type]
+
+
+def test_in_kind_fractions_over_a_large_common_denominator_stay_with_numpy() -> None:
+    ev = evaluate(mixed_batch(seed=2), "cjg-2014", engine="numpy")
+    rules = ev.rules
+    assert compiled.compiled_rules(rules) is not None
+    columns = dict(rules.columns)
+    denominators = np.where(columns["in_kind_uncapped_denominator"] > 0, 1, 0)
+    denominators[rules.present] = 1009  # a prime above MAX_IN_KIND_DENOMINATOR
+    columns["in_kind_uncapped_denominator"] = denominators
+    awkward = RuleColumns(rules.denominator, columns, rules.present, {})
+    assert compiled.compiled_rules(awkward) is None
