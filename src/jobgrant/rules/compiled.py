@@ -1,16 +1,18 @@
-"""The trainee formulas compiled to machine code, for batches of hundreds of thousands of trainees.
+"""The kernel's formulas compiled to machine code, for batches of hundreds of thousands of trainees.
 
-The numpy formulas (formulas/shares.py) are the definition: readable, chunked, and what every
-small batch (a quote, an application in the service) runs. For a whole population they pay for
-going over memory once per operation, about twenty passes per trainee. This module computes the
-same figures in one pass per trainee with Numba: each trainee's costs are read once, every share
-is computed while they are in registers, and the employer and application totals are added as
-it goes. Tests check that both give the same figures, to the cent, on generated batches
-(tests/rules/test_compiled_engine.py); docs/adr/0005-compiled-trainee-pass.md says why.
+The numpy formulas (formulas/shares.py, formulas/eligibility.py) are the definition: readable,
+chunked, and what every small batch (a quote, an application in the service) runs. Over a whole
+population they pay for going over memory once per operation, about twenty passes per trainee.
+This module computes the same figures in two passes with Numba: one over the trainees (each
+trainee's costs read once, every share computed while they are in registers, the employer and
+application totals kept as it goes) and one over the applications (every check of
+eligibility.py). Tests check that both ways give the same figures and failures, to the cent, on
+generated batches and on every policy case (tests/rules/test_compiled_engine.py);
+docs/adr/0005-compiled-passes.md says why.
 
-Every division is by a constant the compiler knows (`numba.literally`): the rates' common
-denominator and the two in-kind denominators brought to common denominators. A machine division
-by a value only known at run time costs tens of cycles; by a constant it is a multiplication.
+Every division is by a constant the compiler knows (`literally`): the rates' common denominator
+and the two in-kind denominators brought to common denominators. A machine division by a value
+only known at run time costs tens of cycles; by a constant it is a multiplication.
 Money stays int64 cents throughout; nothing here uses floats.
 """
 
@@ -19,28 +21,39 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 import numba
 import numpy as np
 from numba.misc.special import literally  # numba.literally, where mypy can see it
 
-from jobgrant.rules.batch import I64, UNEMPLOYED, Bool, QuoteBatch
+from jobgrant.rules.batch import I64, UNEMPLOYED, Bool, Days, QuoteBatch
+from jobgrant.rules.formulas.eligibility import APPLICATION_RULES
 from jobgrant.rules.formulas.key_rules import NOT_SET, RuleColumns
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-#: The rule columns the pass reads, one row each of the table it is given (index = position).
+#: The rule columns the passes read: one key's values side by side in a row of the table.
 RULES = (
     "federal_rate", "federal_cap", "provincial_rate", "provincial_cap", "unemployed_rate",
     "unemployed_cap", "unemployed_max_employees", "in_kind_max_employees", "government_cap",
     "in_kind_uncapped", "in_kind_capped",
+    *APPLICATION_RULES, "employer_cap", "setting_allowed_0", "setting_allowed_1",
+    "setting_allowed_2",
 )  # fmt: skip
 (
     FEDERAL_RATE, FEDERAL_CAP, PROVINCIAL_RATE, PROVINCIAL_CAP, UNEMPLOYED_RATE, UNEMPLOYED_CAP,
     UNEMPLOYED_MAX_EMPLOYEES, IN_KIND_MAX_EMPLOYEES, GOVERNMENT_CAP, IN_KIND_UNCAPPED,
     IN_KIND_CAPPED,
-) = range(len(RULES))  # fmt: skip
+    GRANT_AVAILABLE, THIRD_PARTY_REQUIRED, MUST_PRECEDE_TRAINING, MIN_LEAD_DAYS, MAX_LEAD_DAYS,
+    MAX_DURATION_DAYS, MIN_HOURS, MINIMUM_COST, EMPLOYER_CAP, SETTING_ALLOWED,
+) = range(len(RULES) - 2)  # fmt: skip
+
+#: The application checks in the order of eligibility.APPLICATION_CHECKS (a test keeps them so).
+APPLICATION_CODES = (
+    "JURISDICTION_WITHOUT_GRANT", "PROVIDER_NOT_THIRD_PARTY", "TRAINING_SETTING_NOT_ELIGIBLE",
+    "TRAINING_STARTED_BEFORE_APPLICATION", "APPLICATION_TOO_CLOSE_TO_START",
+    "TRAINING_STARTS_TOO_FAR_AHEAD", "TRAINING_TOO_LONG", "TRAINING_TOO_SHORT",
+    "MINIMUM_COST_NOT_MET",
+)  # fmt: skip
 
 ONE = np.uint64(1)  # adding a signed 1 would make a row number signed again
 
@@ -49,9 +62,9 @@ ONE = np.uint64(1)  # adding a signed 1 would make a row number signed again
 MAX_IN_KIND_DENOMINATOR = 1_000
 
 
-def _compiled(function: F) -> F:
+def _compiled(function: Callable[..., Any]) -> Callable[..., Any]:
     """Compile with Numba, keeping the machine code on disk between processes."""
-    return cast(F, numba.njit(cache=True, nogil=True)(function))
+    return cast(Callable[..., Any], numba.njit(cache=True, nogil=True)(function))
 
 
 @dataclass(frozen=True)
@@ -99,15 +112,16 @@ def _over(rules: RuleColumns, fraction: str, common: int) -> I64:
 @dataclass(frozen=True)
 class PassResult:
     """Trainee columns (None: zero for every trainee), the same summed per employer and per
-    application (rows: in kind, eligible cost, federal, provincial), where the unemployed rule
-    applied and which trainees have no direct cost."""
+    application (rows: in kind, eligible cost, federal, provincial; for applications a fifth,
+    the number of trainees without direct cost), where the unemployed rule applied and which
+    trainees have no direct cost."""
 
     in_kind: I64 | None
     eligible_cost: I64
     federal: I64
     provincial: I64 | None
     employer_sums: I64  # shape (4, employers)
-    application_sums: I64  # shape (4, applications)
+    application_sums: I64  # shape (5, applications)
     unemployed: Bool
     without_costs: Bool
 
@@ -120,26 +134,81 @@ def trainee_pass(
     columns = [np.empty(n if kept else 0, dtype=np.int64) for kept in (in_kind, 1, 1, provincial)]
     # running totals over the batch, at each employer's and each application's last trainee
     employer_running = np.empty((4, len(batch.employers) + 1), dtype=np.int64)
-    application_running = np.empty((4, len(batch.applications) + 1), dtype=np.int64)
+    application_running = np.empty((5, len(batch.applications) + 1), dtype=np.int64)
     unemployed, without_costs = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
     constants = (
         rules.denominator, rules.in_kind_uncapped_denominator, rules.in_kind_capped_denominator,
         in_kind, provincial,
     )  # fmt: skip
-    _run(_pass, constants, (
+    _run(_trainee_pass, constants, (
         t.tuition, t.student_fees, t.materials, t.exam_fees, t.wages_in_kind, t.status,
         t.employer, t.application, key, batch.employers.employees, rules.table,
         *columns, employer_running, application_running, unemployed, without_costs,
     ))  # fmt: skip
-    _carry_over_empty_rows(batch.employers.trainee_offsets, employer_running)
-    _carry_over_empty_rows(batch.employers.trainee_offsets[batch.applications.employer_offsets],
-                           application_running)  # fmt: skip
+    trainee_offsets = batch.employers.trainee_offsets
+    employer_sums = _sums(employer_running, trainee_offsets, in_kind, provincial)
+    application_offsets = trainee_offsets[batch.applications.employer_offsets]
+    application_sums = _sums(application_running, application_offsets, in_kind, provincial)
     return PassResult(
         columns[0] if in_kind else None, columns[1], columns[2],
         columns[3] if provincial else None,
-        np.diff(employer_running, axis=1), np.diff(application_running, axis=1),
-        unemployed, without_costs,
+        employer_sums, application_sums, unemployed, without_costs,
     )  # fmt: skip
+
+
+def _sums(running: I64, trainee_offsets: I64, in_kind: bool, provincial: bool) -> I64:
+    """Each row's sums from the running totals (turned into differences in place).
+
+    Rows without trainees (an employer listed with none) were never written: they take the
+    running totals of the row before, zero before the first. Columns the pass did not
+    compute are zero."""
+    running[:, 0] = 0
+    if not in_kind:
+        running[0] = 0
+    if not provincial:
+        running[3] = 0
+    for row in np.flatnonzero(trainee_offsets[1:] == trainee_offsets[:-1]) + 1:
+        running[:, row] = running[:, row - 1]  # rare, in order: each copies a correct row
+    for row in running:
+        _differences(row)
+    sums: I64 = running[:, 1:]
+    return sums
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The failures of the application checks (one row per APPLICATION_CODES entry), of the
+    employer cap, and whether each application is eligible."""
+
+    applications: Bool  # shape (len(APPLICATION_CODES), applications), rows as strided views
+    employer_cap_exceeded: Bool
+    eligible: Bool
+
+
+def check_applications(
+    batch: QuoteBatch, key: I64, rules: CompiledRules, money: PassResult
+) -> CheckResult:
+    """Run every check of eligibility.py over the applications and their employers."""
+    apps, employers = batch.applications, batch.employers
+    employer_cap_exceeded = np.empty(len(employers), dtype=np.bool_)
+    has_employer_over = np.empty(len(apps), dtype=np.bool_)
+    _employer_pass(
+        employers.application, key, money.employer_sums, employers.approved_this_fiscal_year,
+        rules.table, employer_cap_exceeded, has_employer_over,
+    )  # fmt: skip
+    failures = np.empty((len(apps), len(APPLICATION_CODES)), dtype=np.bool_)
+    eligible = np.empty(len(apps), dtype=np.bool_)
+    _application_pass(
+        key, _days(apps.application_date), _days(apps.start_date), _days(apps.end_date),
+        apps.hours, apps.third_party, apps.setting, money.application_sums, has_employer_over,
+        rules.table, failures, eligible,
+    )  # fmt: skip
+    return CheckResult(failures.T, employer_cap_exceeded, eligible)
+
+
+def _days(dates: Days) -> I64:
+    days: I64 = dates.astype("datetime64[D]", copy=False).view(np.int64)
+    return days
 
 
 Constants = tuple[int, int, int, bool, bool]
@@ -167,15 +236,6 @@ def _run(function: Any, constants: Constants, arrays: tuple[np.ndarray, ...]) ->
             _ENTRY_POINTS[(constants, types)] = compiled.entry_point
 
 
-def _carry_over_empty_rows(trainee_offsets: I64, running: I64) -> None:
-    """Rows without trainees (an employer listed with none) were never written: their running
-    totals are those of the row before (zero before the first)."""
-    empty = np.flatnonzero(trainee_offsets[1:] == trainee_offsets[:-1]) + 1
-    running[:, 0] = 0
-    for row in empty:  # rare rows, in order, so each copies an already-correct total
-        running[:, row] = running[:, row - 1]
-
-
 @_compiled
 def _smaller(a: int, b: int) -> int:
     """min(a, b) without a branch, for amounts far from the int64 limits: the sign bit of
@@ -186,7 +246,7 @@ def _smaller(a: int, b: int) -> int:
 
 
 @_compiled
-def _pass(  # type: ignore[no-untyped-def]
+def _trainee_pass(  # type: ignore[no-untyped-def]
     denominator, uncapped_denominator, capped_denominator, count_in_kind, pay_provincial,
     tuition, student_fees, materials, exam_fees, wages_in_kind, status, employer, application,
     application_key, employees, r,
@@ -207,13 +267,15 @@ def _pass(  # type: ignore[no-untyped-def]
     uncapped_denominator = literally(uncapped_denominator)
     capped_denominator = literally(capped_denominator)
     pay_provincial = literally(pay_provincial)
-    total_in_kind = total_eligible = total_federal = total_provincial = 0
+    total_in_kind = total_eligible = total_federal = total_provincial = total_without = 0
     for i in range(len(tuition)):
         e, a = np.uint64(employer[i]), np.uint64(application[i])
         size, rules = employees[e], r[np.uint64(application_key[a])]
         e, a = e + ONE, a + ONE  # rows of the running totals (row 0: before the first)
         direct = tuition[i] + student_fees[i] + materials[i] + exam_fees[i]
         without_costs[i] = direct == 0
+        total_without += direct == 0
+        application_running[4, a] = total_without
         # an unemployed hire the jurisdiction's rule covers: its own rate and cap, no wages
         covered = (
             (status[i] == UNEMPLOYED)
@@ -226,7 +288,7 @@ def _pass(  # type: ignore[no-untyped-def]
             below_cap = direct * rules[IN_KIND_UNCAPPED] // uncapped_denominator
             above_cap = max(direct - rules[GOVERNMENT_CAP], 0)
             above_cap = above_cap * rules[IN_KIND_CAPPED] // capped_denominator
-            counts = (size <= rules[IN_KIND_MAX_EMPLOYEES]) & ~covered
+            counts = (size <= rules[IN_KIND_MAX_EMPLOYEES]) & (not covered)
             counted = _smaller(wages_in_kind[i], max(below_cap, above_cap) * counts)
             in_kind[i] = counted
             eligible += counted
@@ -246,3 +308,59 @@ def _pass(  # type: ignore[no-untyped-def]
             provincial[i] = prov
             total_provincial += prov
             employer_running[3, e] = application_running[3, a] = total_provincial
+
+
+@_compiled
+def _differences(running):  # type: ignore[no-untyped-def]
+    """Each running total minus the one before it, in place (the first stays as it is)."""
+    before = running[0]
+    for i in range(1, len(running)):
+        total = running[i]
+        running[i] = total - before
+        before = total
+
+
+@_compiled
+def _employer_pass(  # type: ignore[no-untyped-def]
+    employer_application, application_key, employer_sums, approved, r,
+    employer_cap_exceeded, application_has_employer_over,
+):  # fmt: skip
+    """The employer cap, one employer at a time; marks the applications with an employer over
+    it (a flat loop: most applications have one or two employers, and a loop that short per
+    application would mostly be mispredicted branches)."""
+    application_has_employer_over[:] = False
+    for e in range(len(employer_application)):
+        a = np.uint64(employer_application[e])
+        cap = r[np.uint64(application_key[a]), EMPLOYER_CAP]
+        over = employer_sums[2, e] + employer_sums[3, e] + approved[e] > cap
+        employer_cap_exceeded[e] = over
+        application_has_employer_over[a] |= over
+
+
+@_compiled
+def _application_pass(  # type: ignore[no-untyped-def]
+    application_key, application_date, start_date, end_date, hours, third_party, setting,
+    application_sums, has_employer_over, r, failures, eligible,
+):  # fmt: skip
+    """One application at a time: the checks of formulas/eligibility.py, in APPLICATION_CODES
+    order (failures has one row per application: its flags side by side); eligible where no
+    check fails, no employer is over its cap and every trainee has some direct cost."""
+    for a in range(len(application_key)):
+        rules = r[np.uint64(application_key[a])]
+        lead = start_date[a] - application_date[a]
+        duration = end_date[a] - start_date[a] + 1
+        direct_cost = application_sums[1, a] - application_sums[0, a]
+        flags = failures[a]
+        flags[0] = rules[GRANT_AVAILABLE] == 0
+        flags[1] = (rules[THIRD_PARTY_REQUIRED] == 1) & (not third_party[a])
+        flags[2] = rules[SETTING_ALLOWED + setting[a]] == 0
+        flags[3] = (rules[MUST_PRECEDE_TRAINING] == 1) & (lead <= 0)
+        flags[4] = (lead > 0) & (lead < rules[MIN_LEAD_DAYS])
+        flags[5] = lead > rules[MAX_LEAD_DAYS]
+        flags[6] = duration > rules[MAX_DURATION_DAYS]
+        flags[7] = hours[a] < rules[MIN_HOURS]
+        flags[8] = direct_cost < rules[MINIMUM_COST]
+        failing = has_employer_over[a] | (application_sums[4, a] > 0)  # or a trainee without cost
+        for check in range(len(flags)):
+            failing |= flags[check]
+        eligible[a] = not failing

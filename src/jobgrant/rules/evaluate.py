@@ -11,7 +11,7 @@ import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import numpy as np
 
@@ -117,7 +117,6 @@ class Evaluation:
     unemployed_rule: Bool | None  # per trainee, None when it applies to nobody
     failures: dict[str, Bool]  # reason code -> rows (of its level) where the rule fails
     eligible: Bool  # per application
-    facts: eligibility.ApplicationFacts
     traces: list[list[dict[str, object]]] | None = None  # per application, with explain=True
 
     def application_trainee_offsets(self) -> I64:
@@ -156,10 +155,11 @@ def evaluate(
 
     With `explain=True` the result also carries each application's trace (trace.explain): meant
     for a few applications at a time, since it builds Python objects per figure.
-    `engine` chooses how the trainee formulas run: "numpy" (formulas/shares.py, chunk by chunk),
-    "compiled" (compiled.py, one pass) or "auto": compiled from COMPILED_FROM trainees. Both give
-    the same figures; the compiled pass costs a second or more to load or compile the first time
-    in a process, so a quote (one process, one application) never uses it.
+    `engine` chooses how the formulas run: "numpy" (formulas/, trainees chunk by chunk),
+    "compiled" (compiled.py, a pass over the trainees and one over the applications) or "auto":
+    compiled from COMPILED_FROM trainees. Both give the same figures and failures; the compiled
+    passes cost a second or more to load or compile the first time in a process, so a quote
+    (one process, one application) never uses them.
     """
     library = library or default_library()
     chosen = policy if isinstance(policy, Policy) else library.get(policy)
@@ -168,19 +168,10 @@ def evaluate(
     delivery = table.delivery(batch.applications, period)
     key = table.keys(batch.applications, period, delivery)
     rules = rule_columns(table, key)
-    money = _compiled_money(batch, key, rules) if _use_compiled(batch, engine) else None
-    if money is None:
-        money = _numpy_money(batch, key, rules)
-    trainees, employers, applications, unemployed, without_costs = money
-    facts = eligibility.application_facts(
-        batch, key, rules, applications.direct_cost, employers.government
-    )
-    failures = _failures(batch, facts, rules, without_costs)
-    eligible = _eligible(batch, failures)
-    evaluation = Evaluation(
-        batch, chosen, table, rules, key, delivery, trainees, employers, applications,
-        unemployed, failures, eligible, facts,
-    )  # fmt: skip
+    parts = _compiled_parts(batch, key, rules) if _use_compiled(batch, engine) else None
+    if parts is None:
+        parts = _numpy_parts(batch, key, rules)
+    evaluation = Evaluation(batch, chosen, table, rules, key, delivery, *parts)
     if not explain:
         return evaluation
     from jobgrant.rules.trace import explain as trace_of  # trace reads Evaluation: import late
@@ -190,10 +181,19 @@ def evaluate(
 
 
 Engine = Literal["auto", "numpy", "compiled"]
-#: From this many trainees, "auto" runs the compiled pass (a population, not an application).
+#: From this many trainees, "auto" runs the compiled passes (a population, not an application).
 COMPILED_FROM = 1 << 18
-Money = tuple[Totals, Totals, Totals, Bool | None, Bool]  # trainees, employers, applications,
-# where the unemployed rule applied (None: nowhere), trainees without direct cost
+
+
+class Parts(NamedTuple):
+    """What either engine computes: the Evaluation fields after `delivery`."""
+
+    trainees: Totals
+    employers: Totals
+    applications: Totals
+    unemployed_rule: Bool | None
+    failures: dict[str, Bool]
+    eligible: Bool
 
 
 def _use_compiled(batch: QuoteBatch, engine: Engine) -> bool:
@@ -202,36 +202,50 @@ def _use_compiled(batch: QuoteBatch, engine: Engine) -> bool:
     return engine == "compiled" or (engine == "auto" and len(batch.trainees) >= COMPILED_FROM)
 
 
-def _numpy_money(batch: QuoteBatch, key: I64, rules: RuleColumns) -> Money:
+def _numpy_parts(batch: QuoteBatch, key: I64, rules: RuleColumns) -> Parts:
     trainees, running, unemployed, without_costs = _trainee_shares_in_chunks(batch, key, rules)
     employers = running.totals(len(batch.employers))
     applications = running.totals(len(batch.applications), batch.applications.employer_offsets)
-    return trainees, employers, applications, unemployed, without_costs
+    facts = eligibility.application_facts(
+        batch, key, rules, applications.direct_cost, employers.government
+    )
+    failures = _failures(batch, facts, rules, without_costs)
+    return Parts(
+        trainees, employers, applications, unemployed, failures, _eligible(batch, failures)
+    )
 
 
-def _compiled_money(batch: QuoteBatch, key: I64, rules: RuleColumns) -> Money | None:
-    """The same figures from the compiled pass (None: its limits exclude these rules)."""
+def _compiled_parts(batch: QuoteBatch, key: I64, rules: RuleColumns) -> Parts | None:
+    """The same from the compiled passes (None: their limits exclude these rules)."""
     from jobgrant.rules import compiled  # imports Numba: only where a big batch needs it
 
     table = compiled.compiled_rules(rules)
     if table is None:
         return None
     in_kind, provincial = not no_wages_in_kind(rules), not no_provincial_share(rules)
-    result = compiled.trainee_pass(batch, key, table, in_kind, provincial)
+    money = compiled.trainee_pass(batch, key, table, in_kind, provincial)
+    checks = compiled.check_applications(batch, key, table, money)
     n, present = len(batch.trainees), (in_kind, True, True, provincial)
     trainees = Totals(
         *(zeros_view(n) if c is None else c for c in
-          (result.in_kind, result.eligible_cost, result.federal, result.provincial))
+          (money.in_kind, money.eligible_cost, money.federal, money.provincial))
     )  # fmt: skip
-    employers = _sums_as_totals(result.employer_sums, present)
-    applications = _sums_as_totals(result.application_sums, present)
-    unemployed = result.unemployed if result.unemployed.any() else None
-    return trainees, employers, applications, unemployed, result.without_costs
+    failures = dict(zip(compiled.APPLICATION_CODES, checks.applications, strict=True))
+    failures["EMPLOYER_CAP_EXCEEDED"] = checks.employer_cap_exceeded
+    failures["TRAINEE_WITHOUT_ELIGIBLE_COSTS"] = money.without_costs
+    return Parts(
+        trainees,
+        _sums_as_totals(money.employer_sums, present),
+        _sums_as_totals(money.application_sums, present),
+        money.unemployed if money.unemployed.any() else None,
+        failures,
+        checks.eligible,
+    )
 
 
 def _sums_as_totals(sums: I64, present: tuple[bool, ...]) -> Totals:
     n = sums.shape[1]
-    rows = zip(sums, present, strict=True)
+    rows = zip(sums[: len(present)], present, strict=True)  # applications have a fifth row
     return Totals(*(row if kept else zeros_view(n) for row, kept in rows))
 
 
@@ -344,7 +358,9 @@ def _reasons(
 
 
 def _application_arguments(ev: Evaluation, a: int) -> dict[str, object]:
-    apps, facts, key = ev.batch.applications, ev.facts, int(ev.key[a])
+    apps, key = ev.batch.applications, int(ev.key[a])
+    applied, start, end = (_day(dates[a]) for dates in (apps.application_date, apps.start_date,
+                                                        apps.end_date))  # fmt: skip
     jurisdiction = JURISDICTIONS[int(apps.jurisdiction[a])]
     setting = SETTINGS[int(apps.setting[a])]
     return {
@@ -356,14 +372,14 @@ def _application_arguments(ev: Evaluation, a: int) -> dict[str, object]:
         ],
         "application_date": str(apps.application_date[a]),
         "start_date": str(apps.start_date[a]),
-        "lead_days": int(facts.lead_days[a]),
+        "lead_days": start - applied,
         "min_lead_days": int(ev.rules["min_lead_days"][key]),
         "max_lead_days": int(ev.rules["max_lead_days"][key]),
-        "duration_days": int(facts.duration_days[a]),
+        "duration_days": end - start + 1,
         "max_duration_days": int(ev.rules["max_duration_days"][key]),
         "hours": _hours(int(apps.hours[a])),
         "min_hours": _hours(int(ev.rules["min_hours"][key])),
-        "cost": int(facts.direct_cost[a]),
+        "cost": ev.applications.at(a)["direct_cost"],
         "minimum": int(ev.rules["minimum_cost"][key]),
     }
 
@@ -383,6 +399,11 @@ def _employer_arguments(ev: Evaluation, a: int, e: int, name: str) -> dict[str, 
         "scope_en": " per region" if per_region else "",
         "scope_fr": " et par région" if per_region else "",
     }
+
+
+def _day(date: np.datetime64) -> int:
+    """Days since 1970."""
+    return int(date.astype("datetime64[D]").astype(np.int64))
 
 
 def _hours(hundredths: int) -> str:
