@@ -7,9 +7,12 @@ For each N, a synthetic batch of N trainees is spread over the 13 jurisdictions 
 of one or two employers, each with one to four trainees; some unemployed hires, some in-kind
 wages), evaluated under cjg-2014 on 2017-06-01 (every provincial rule in force). It prints the
 median time of `evaluate` (no explanation), trainees per second, the peak memory the evaluation
-allocates per trainee (tracemalloc: numpy reports its buffers), and the ratio to a hand-written
-numpy version of the same formulas that reads a (jurisdiction x parameter) table for that date.
-The two must produce identical figures; the benchmark checks that before it times anything.
+allocates per trainee (tracemalloc: numpy reports its buffers, and the compiled passes allocate
+nothing themselves), and the ratio to a hand-written numpy version of the same formulas that
+reads a (jurisdiction x parameter) table for that date. `evaluate` picks its engine by size
+(the numpy formulas for an application, the compiled passes for a population); from that size
+the numpy formulas are timed too, for comparison. Both engines must produce the hand-written
+figures; the benchmark checks that before it times anything.
 
 Each N is timed twice. First as a one-off process, where glibc hands every large array back to
 the operating system when it is freed, so each evaluation pays again for mapping and zeroing
@@ -44,7 +47,7 @@ from jobgrant.rules.batch import (
     rows_from_offsets,
 )
 from jobgrant.rules.codes import JURISDICTION_CODES
-from jobgrant.rules.evaluate import default_library, evaluate
+from jobgrant.rules.evaluate import COMPILED_FROM, Engine, default_library, evaluate
 from jobgrant.rules.formulas.key_rules import NOT_SET, rule_columns
 from jobgrant.rules.memory import keep_freed_memory
 from jobgrant.rules.quote import cycle_collection_paused, quote
@@ -180,8 +183,8 @@ def handwritten(batch: QuoteBatch, p: dict[str, np.ndarray], den: int) -> dict[s
     }  # fmt: skip
 
 
-def kernel(batch: QuoteBatch) -> dict[str, np.ndarray]:
-    ev = evaluate(batch, POLICY)
+def kernel(batch: QuoteBatch, engine: Engine = "auto") -> dict[str, np.ndarray]:
+    ev = evaluate(batch, POLICY, engine=engine)
     return {
         "federal": ev.trainees.federal, "provincial": ev.trainees.provincial,
         "in_kind": ev.trainees.in_kind, "employer_eligible": ev.employers.eligible_cost,
@@ -218,21 +221,40 @@ def bench_arrays(exponent: int, repeat: int, memory: bool = True) -> None:
     n = 10**exponent
     batch = synthetic_batch(n)
     parameters, denominator = jurisdiction_table(batch)
-    ours, theirs = kernel(batch), handwritten(batch, parameters, denominator)
-    for name, values in theirs.items():
-        if not np.array_equal(ours[name], values):
-            raise SystemExit(f"kernel and hand-written baseline disagree on {name} at N={n}")
-    del ours, theirs
+    engine = "compiled" if n >= COMPILED_FROM else "numpy"  # what evaluate's "auto" picks
+    check_against_baseline(batch, parameters, denominator)
     kernel_t = timed(lambda: kernel(batch), repeat)
     baseline_t = timed(lambda: handwritten(batch, parameters, denominator), repeat)
     peak = f"  peak {peak_bytes(lambda: kernel(batch)) / n:6.1f} B/trainee" if memory else ""
     rate, ratio = n / kernel_t.wall / 1e6, kernel_t.wall / baseline_t.wall
+    numpy_engine = ""
+    if engine == "compiled":  # the numpy formulas on the same batch, for comparison
+        numpy_t = timed(lambda: kernel(batch, "numpy"), repeat)
+        numpy_engine = f"  (numpy formulas {numpy_t.wall * 1e3:7.1f} ms)"
     print(
-        f"N=10^{exponent:<2} kernel {kernel_t.wall * 1e3:9.1f} ms  {rate:6.1f} M trainees/s"
-        f"  (system {kernel_t.system * 1e3:6.1f} ms){peak}"
-        f"  hand-written {baseline_t.wall * 1e3:9.1f} ms  ratio {ratio:4.2f}",
+        f"N=10^{exponent:<2} {engine:8} {kernel_t.wall * 1e3:8.1f} ms  {rate:5.1f} M trainees/s"
+        f"  (system {kernel_t.system * 1e3:5.1f} ms){peak}"
+        f"  hand-written {baseline_t.wall * 1e3:8.1f} ms  ratio {ratio:4.2f}{numpy_engine}",
         flush=True,
     )
+
+
+def check_against_baseline(batch: QuoteBatch, parameters: dict[str, np.ndarray], den: int) -> None:
+    """Both engines must give the hand-written figures before anything is timed."""
+    theirs = handwritten(batch, parameters, den)
+    for engine in ("numpy", "compiled"):
+        ours = kernel(batch, engine)
+        for name, values in theirs.items():
+            if not np.array_equal(ours[name], values):
+                raise SystemExit(f"{engine} and hand-written disagree on {name} at N={len(values)}")
+
+
+def compiled_passes_ready() -> float:
+    """Seconds to make the compiled passes ready in this process (loaded from Numba's disk
+    cache, or compiled when it is empty: the first run after a checkout)."""
+    started = time.perf_counter()
+    kernel(synthetic_batch(1_000), "compiled")
+    return time.perf_counter() - started
 
 
 def json_request(n_trainees: int) -> dict[str, Any]:
@@ -280,6 +302,10 @@ def main() -> None:
     exponents = range(args.min_exponent, args.max_exponent + 1)
     print(f"rules kernel, {POLICY} on {APPLICATION_DATE}, one core, measured {today}")
     print(f"load average {os.getloadavg()[0]:.2f} (other work on the machine slows every figure)")
+    print(f"compiled passes ready in {compiled_passes_ready():.2f} s (once per process)")
+    print(
+        f"evaluate runs the numpy formulas below {COMPILED_FROM:,} trainees, compiled passes above"
+    )
     print("as a one-off process: freed memory goes back to the operating system")
     for exponent in exponents:
         bench_arrays(exponent, args.repeat if exponent < 7 else 3)

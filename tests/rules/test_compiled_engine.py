@@ -21,6 +21,7 @@ from jobgrant.rules import compiled
 from jobgrant.rules import evaluate as kernel
 from jobgrant.rules.batch import QuoteBatch
 from jobgrant.rules.evaluate import Evaluation, evaluate
+from jobgrant.rules.formulas import eligibility
 from jobgrant.rules.formulas.key_rules import RuleColumns
 
 from .test_kernel_chunks import FIELDS, column, mixed_batch
@@ -37,7 +38,7 @@ def assert_same_evaluation(numpy_ev: Evaluation, compiled_ev: Evaluation) -> Non
             actual = column(getattr(compiled_ev, level), name)
             assert np.array_equal(expected, actual), f"{level}.{name}"
     assert np.array_equal(numpy_ev.eligible, compiled_ev.eligible)
-    assert numpy_ev.failures.keys() == compiled_ev.failures.keys()
+    assert list(numpy_ev.failures) == list(compiled_ev.failures)  # reasons come in this order
     for code, mask in numpy_ev.failures.items():
         assert np.array_equal(mask, compiled_ev.failures[code]), code
     if numpy_ev.unemployed_rule is None:
@@ -79,15 +80,20 @@ def test_generated_batches_give_the_same_figures(batch: QuoteBatch, policy: str)
     assert_same_evaluation(numpy_ev, compiled_ev)
 
 
+def test_the_compiled_checks_are_eligibility_checks_in_their_order() -> None:
+    assert tuple(eligibility.APPLICATION_CHECKS) == compiled.APPLICATION_CODES
+    assert tuple(eligibility.EMPLOYER_CHECKS) == ("EMPLOYER_CAP_EXCEEDED",)
+
+
 def test_auto_runs_the_compiled_pass_from_the_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
-    real_pass = compiled.trainee_pass
+    real_pass = compiled.evaluate_batch
 
     def counting_pass(batch: QuoteBatch, *args: object, **kwargs: object) -> object:
         calls.append(len(batch.trainees))
         return real_pass(batch, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(compiled, "trainee_pass", counting_pass)
+    monkeypatch.setattr(compiled, "evaluate_batch", counting_pass)
     batch = mixed_batch(seed=1)
     monkeypatch.setattr(kernel, "COMPILED_FROM", len(batch.trainees) + 1)
     evaluate(batch, "cjg-2014")

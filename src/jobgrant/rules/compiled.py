@@ -110,11 +110,12 @@ def _over(rules: RuleColumns, fraction: str, common: int) -> I64:
 
 
 @dataclass(frozen=True)
-class PassResult:
-    """Trainee columns (None: zero for every trainee), the same summed per employer and per
-    application (rows: in kind, eligible cost, federal, provincial; for applications a fifth,
-    the number of trainees without direct cost), where the unemployed rule applied and which
-    trainees have no direct cost."""
+class CompiledResult:
+    """Everything the passes computed: trainee columns (None: zero for every trainee), the same
+    summed per employer and per application (rows: in kind, eligible cost, federal, provincial;
+    for applications a fifth, the number of trainees without direct cost), where the unemployed
+    rule applied, which trainees have no direct cost, the failures of the application checks
+    (one row per APPLICATION_CODES entry) and of the employer cap, and eligibility."""
 
     in_kind: I64 | None
     eligible_cost: I64
@@ -124,17 +125,23 @@ class PassResult:
     application_sums: I64  # shape (5, applications)
     unemployed: Bool
     without_costs: Bool
+    application_failures: Bool  # shape (len(APPLICATION_CODES), applications), strided rows
+    employer_cap_exceeded: Bool
+    eligible: Bool
 
 
-def trainee_pass(
+def evaluate_batch(
     batch: QuoteBatch, key: I64, rules: CompiledRules, in_kind: bool, provincial: bool
-) -> PassResult:
-    """Run the pass; `in_kind` and `provincial` say whether those columns can be non-zero."""
+) -> CompiledResult:
+    """Run the three passes; `in_kind` and `provincial` say whether those columns can be
+    non-zero. The trainee pass leaves running totals; the employer and application passes turn
+    them into sums as they check the caps and the applications."""
     t, n = batch.trainees, len(batch.trainees)
+    apps, employers = batch.applications, batch.employers
     columns = [np.empty(n if kept else 0, dtype=np.int64) for kept in (in_kind, 1, 1, provincial)]
     # running totals over the batch, at each employer's and each application's last trainee
-    employer_running = np.empty((4, len(batch.employers) + 1), dtype=np.int64)
-    application_running = np.empty((5, len(batch.applications) + 1), dtype=np.int64)
+    employer_running = np.empty((4, len(employers) + 1), dtype=np.int64)
+    application_running = np.empty((5, len(apps) + 1), dtype=np.int64)
     unemployed, without_costs = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
     constants = (
         rules.denominator, rules.in_kind_uncapped_denominator, rules.in_kind_capped_denominator,
@@ -142,68 +149,43 @@ def trainee_pass(
     )  # fmt: skip
     _run(_trainee_pass, constants, (
         t.tuition, t.student_fees, t.materials, t.exam_fees, t.wages_in_kind, t.status,
-        t.employer, t.application, key, batch.employers.employees, rules.table,
+        t.employer, t.application, key, employers.employees, rules.table,
         *columns, employer_running, application_running, unemployed, without_costs,
     ))  # fmt: skip
-    trainee_offsets = batch.employers.trainee_offsets
-    employer_sums = _sums(employer_running, trainee_offsets, in_kind, provincial)
-    application_offsets = trainee_offsets[batch.applications.employer_offsets]
-    application_sums = _sums(application_running, application_offsets, in_kind, provincial)
-    return PassResult(
-        columns[0] if in_kind else None, columns[1], columns[2],
-        columns[3] if provincial else None,
-        employer_sums, application_sums, unemployed, without_costs,
-    )  # fmt: skip
-
-
-def _sums(running: I64, trainee_offsets: I64, in_kind: bool, provincial: bool) -> I64:
-    """Each row's sums from the running totals (turned into differences in place).
-
-    Rows without trainees (an employer listed with none) were never written: they take the
-    running totals of the row before, zero before the first. Columns the pass did not
-    compute are zero."""
-    running[:, 0] = 0
-    if not in_kind:
-        running[0] = 0
-    if not provincial:
-        running[3] = 0
-    for row in np.flatnonzero(trainee_offsets[1:] == trainee_offsets[:-1]) + 1:
-        running[:, row] = running[:, row - 1]  # rare, in order: each copies a correct row
-    for row in running:
-        _differences(row)
-    sums: I64 = running[:, 1:]
-    return sums
-
-
-@dataclass(frozen=True)
-class CheckResult:
-    """The failures of the application checks (one row per APPLICATION_CODES entry), of the
-    employer cap, and whether each application is eligible."""
-
-    applications: Bool  # shape (len(APPLICATION_CODES), applications), rows as strided views
-    employer_cap_exceeded: Bool
-    eligible: Bool
-
-
-def check_applications(
-    batch: QuoteBatch, key: I64, rules: CompiledRules, money: PassResult
-) -> CheckResult:
-    """Run every check of eligibility.py over the applications and their employers."""
-    apps, employers = batch.applications, batch.employers
+    unwritten = (not in_kind, False, False, not provincial)
+    _complete(employer_running, employers.trainee_offsets, unwritten)
+    _complete(application_running, employers.trainee_offsets[apps.employer_offsets], unwritten)
     employer_cap_exceeded = np.empty(len(employers), dtype=np.bool_)
-    has_employer_over = np.empty(len(apps), dtype=np.bool_)
+    has_employer_over = np.zeros(len(apps), dtype=np.bool_)
     _employer_pass(
-        employers.application, key, money.employer_sums, employers.approved_this_fiscal_year,
+        employers.application, key, employer_running, employers.approved_this_fiscal_year,
         rules.table, employer_cap_exceeded, has_employer_over,
     )  # fmt: skip
     failures = np.empty((len(apps), len(APPLICATION_CODES)), dtype=np.bool_)
     eligible = np.empty(len(apps), dtype=np.bool_)
     _application_pass(
         key, _days(apps.application_date), _days(apps.start_date), _days(apps.end_date),
-        apps.hours, apps.third_party, apps.setting, money.application_sums, has_employer_over,
+        apps.hours, apps.third_party, apps.setting, application_running, has_employer_over,
         rules.table, failures, eligible,
     )  # fmt: skip
-    return CheckResult(failures.T, employer_cap_exceeded, eligible)
+    return CompiledResult(
+        columns[0] if in_kind else None, columns[1], columns[2],
+        columns[3] if provincial else None,
+        employer_running[:, 1:], application_running[:, 1:], unemployed, without_costs,
+        failures.T, employer_cap_exceeded, eligible,
+    )  # fmt: skip
+
+
+def _complete(running: I64, trainee_offsets: I64, unwritten: tuple[bool, ...]) -> None:
+    """Fill in what the trainee pass did not write: the column before the first row, the rows
+    of a share the policy never pays, and the columns of rows without trainees (an employer
+    listed with none), which take the running totals of the column before."""
+    running[:, 0] = 0
+    for row, skipped in enumerate(unwritten):
+        if skipped:
+            running[row] = 0
+    for column in np.flatnonzero(trainee_offsets[1:] == trainee_offsets[:-1]) + 1:
+        running[:, column] = running[:, column - 1]  # rare, in order: each copies a done one
 
 
 def _days(dates: Days) -> I64:
@@ -311,28 +293,27 @@ def _trainee_pass(  # type: ignore[no-untyped-def]
 
 
 @_compiled
-def _differences(running):  # type: ignore[no-untyped-def]
-    """Each running total minus the one before it, in place (the first stays as it is)."""
-    before = running[0]
-    for i in range(1, len(running)):
-        total = running[i]
-        running[i] = total - before
-        before = total
+def _sums_in_place(running, column):  # type: ignore[no-untyped-def]
+    """Turn the running totals of `column` into the sums of its row, while the column before
+    still holds running totals (the passes go from the last column to the first)."""
+    for row in range(running.shape[0]):
+        running[row, column] -= running[row, column - 1]
 
 
 @_compiled
 def _employer_pass(  # type: ignore[no-untyped-def]
-    employer_application, application_key, employer_sums, approved, r,
+    employer_application, application_key, running, approved, r,
     employer_cap_exceeded, application_has_employer_over,
 ):  # fmt: skip
-    """The employer cap, one employer at a time; marks the applications with an employer over
-    it (a flat loop: most applications have one or two employers, and a loop that short per
-    application would mostly be mispredicted branches)."""
-    application_has_employer_over[:] = False
-    for e in range(len(employer_application)):
-        a = np.uint64(employer_application[e])
-        cap = r[np.uint64(application_key[a]), EMPLOYER_CAP]
-        over = employer_sums[2, e] + employer_sums[3, e] + approved[e] > cap
+    """The employers' sums, and the employer cap, one employer at a time; marks the
+    applications with an employer over it (a flat loop: most applications have one or two
+    employers, and a loop that short per application is mostly mispredicted branches)."""
+    for e in range(len(employer_application) - 1, -1, -1):
+        column = e + 1  # column 0 of the running totals: before the first employer
+        _sums_in_place(running, column)
+        a = employer_application[e]
+        cap = r[application_key[a], EMPLOYER_CAP]
+        over = running[2, column] + running[3, column] + approved[e] > cap
         employer_cap_exceeded[e] = over
         application_has_employer_over[a] |= over
 
@@ -340,16 +321,18 @@ def _employer_pass(  # type: ignore[no-untyped-def]
 @_compiled
 def _application_pass(  # type: ignore[no-untyped-def]
     application_key, application_date, start_date, end_date, hours, third_party, setting,
-    application_sums, has_employer_over, r, failures, eligible,
+    running, has_employer_over, r, failures, eligible,
 ):  # fmt: skip
-    """One application at a time: the checks of formulas/eligibility.py, in APPLICATION_CODES
+    """The applications' sums, and the checks of formulas/eligibility.py in APPLICATION_CODES
     order (failures has one row per application: its flags side by side); eligible where no
     check fails, no employer is over its cap and every trainee has some direct cost."""
-    for a in range(len(application_key)):
-        rules = r[np.uint64(application_key[a])]
+    for a in range(len(application_key) - 1, -1, -1):
+        column = a + 1
+        _sums_in_place(running, column)
+        rules = r[application_key[a]]
         lead = start_date[a] - application_date[a]
         duration = end_date[a] - start_date[a] + 1
-        direct_cost = application_sums[1, a] - application_sums[0, a]
+        direct_cost = running[1, column] - running[0, column]
         flags = failures[a]
         flags[0] = rules[GRANT_AVAILABLE] == 0
         flags[1] = (rules[THIRD_PARTY_REQUIRED] == 1) & (not third_party[a])
@@ -360,7 +343,7 @@ def _application_pass(  # type: ignore[no-untyped-def]
         flags[6] = duration > rules[MAX_DURATION_DAYS]
         flags[7] = hours[a] < rules[MIN_HOURS]
         flags[8] = direct_cost < rules[MINIMUM_COST]
-        failing = has_employer_over[a] | (application_sums[4, a] > 0)  # or a trainee without cost
+        failing = has_employer_over[a] | (running[4, column] > 0)  # or a trainee without cost
         for check in range(len(flags)):
             failing |= flags[check]
         eligible[a] = not failing

@@ -223,23 +223,22 @@ def _compiled_parts(batch: QuoteBatch, key: I64, rules: RuleColumns) -> Parts | 
     if table is None:
         return None
     in_kind, provincial = not no_wages_in_kind(rules), not no_provincial_share(rules)
-    money = compiled.trainee_pass(batch, key, table, in_kind, provincial)
-    checks = compiled.check_applications(batch, key, table, money)
+    result = compiled.evaluate_batch(batch, key, table, in_kind, provincial)
     n, present = len(batch.trainees), (in_kind, True, True, provincial)
     trainees = Totals(
         *(zeros_view(n) if c is None else c for c in
-          (money.in_kind, money.eligible_cost, money.federal, money.provincial))
+          (result.in_kind, result.eligible_cost, result.federal, result.provincial))
     )  # fmt: skip
-    failures = dict(zip(compiled.APPLICATION_CODES, checks.applications, strict=True))
-    failures["EMPLOYER_CAP_EXCEEDED"] = checks.employer_cap_exceeded
-    failures["TRAINEE_WITHOUT_ELIGIBLE_COSTS"] = money.without_costs
+    failures = dict(zip(compiled.APPLICATION_CODES, result.application_failures, strict=True))
+    failures["EMPLOYER_CAP_EXCEEDED"] = result.employer_cap_exceeded
+    failures["TRAINEE_WITHOUT_ELIGIBLE_COSTS"] = result.without_costs
     return Parts(
         trainees,
-        _sums_as_totals(money.employer_sums, present),
-        _sums_as_totals(money.application_sums, present),
-        money.unemployed if money.unemployed.any() else None,
+        _sums_as_totals(result.employer_sums, present),
+        _sums_as_totals(result.application_sums, present),
+        result.unemployed if result.unemployed.any() else None,
         failures,
-        checks.eligible,
+        result.eligible,
     )
 
 
