@@ -121,8 +121,8 @@ class CompiledResult:
     eligible_cost: I64
     federal: I64
     provincial: I64 | None
-    employer_sums: I64  # shape (4, employers)
-    application_sums: I64  # shape (5, applications)
+    employer_sums: I64  # shape (4, employers); rows of a share never paid are not written
+    application_sums: I64  # shape (5, applications); the same
     unemployed: Bool
     without_costs: Bool
     application_failures: Bool  # shape (len(APPLICATION_CODES), applications), strided rows
@@ -152,22 +152,20 @@ def evaluate_batch(
         t.employer, t.application, key, employers.employees, rules.table,
         *columns, employer_running, application_running, unemployed, without_costs,
     ))  # fmt: skip
-    unwritten = (not in_kind, False, False, not provincial)
-    _complete(employer_running, employers.trainee_offsets, unwritten)
-    _complete(application_running, employers.trainee_offsets[apps.employer_offsets], unwritten)
     employer_cap_exceeded = np.empty(len(employers), dtype=np.bool_)
     has_employer_over = np.zeros(len(apps), dtype=np.bool_)
-    _employer_pass(
-        employers.application, key, employer_running, employers.approved_this_fiscal_year,
-        rules.table, employer_cap_exceeded, has_employer_over,
-    )  # fmt: skip
+    _run(_employer_pass, (in_kind, provincial), (
+        employers.trainee_offsets, employers.application, key, employer_running,
+        employers.approved_this_fiscal_year, rules.table, employer_cap_exceeded,
+        has_employer_over,
+    ))  # fmt: skip
     failures = np.empty((len(apps), len(APPLICATION_CODES)), dtype=np.bool_)
     eligible = np.empty(len(apps), dtype=np.bool_)
-    _application_pass(
-        key, _days(apps.application_date), _days(apps.start_date), _days(apps.end_date),
-        apps.hours, apps.third_party, apps.setting, application_running, has_employer_over,
-        rules.table, failures, eligible,
-    )  # fmt: skip
+    _run(_application_pass, (in_kind, provincial), (
+        employers.trainee_offsets, apps.employer_offsets, key, _days(apps.application_date),
+        _days(apps.start_date), _days(apps.end_date), apps.hours, apps.third_party,
+        apps.setting, application_running, has_employer_over, rules.table, failures, eligible,
+    ))  # fmt: skip
     return CompiledResult(
         columns[0] if in_kind else None, columns[1], columns[2],
         columns[3] if provincial else None,
@@ -176,26 +174,14 @@ def evaluate_batch(
     )  # fmt: skip
 
 
-def _complete(running: I64, trainee_offsets: I64, unwritten: tuple[bool, ...]) -> None:
-    """Fill in what the trainee pass did not write: the column before the first row, the rows
-    of a share the policy never pays, and the columns of rows without trainees (an employer
-    listed with none), which take the running totals of the column before."""
-    running[:, 0] = 0
-    for row, skipped in enumerate(unwritten):
-        if skipped:
-            running[row] = 0
-    for column in np.flatnonzero(trainee_offsets[1:] == trainee_offsets[:-1]) + 1:
-        running[:, column] = running[:, column - 1]  # rare, in order: each copies a done one
-
-
 def _days(dates: Days) -> I64:
     days: I64 = dates.astype("datetime64[D]", copy=False).view(np.int64)
     return days
 
 
-Constants = tuple[int, int, int, bool, bool]
+Constants = tuple[int | bool, ...]
 _numba_type = cast(Callable[[object], object], numba.typeof)
-_ENTRY_POINTS: dict[tuple[Constants, tuple[object, ...]], Callable[..., None]] = {}
+_ENTRY_POINTS: dict[tuple[object, Constants, tuple[object, ...]], Callable[..., None]] = {}
 
 
 def _run(function: Any, constants: Constants, arrays: tuple[np.ndarray, ...]) -> None:
@@ -207,7 +193,7 @@ def _run(function: Any, constants: Constants, arrays: tuple[np.ndarray, ...]) ->
     cache.
     """
     types = tuple(_numba_type(array) for array in arrays)
-    entry = _ENTRY_POINTS.get((constants, types))
+    entry = _ENTRY_POINTS.get((function, constants, types))
     if entry is not None:
         entry(*constants, *arrays)
         return
@@ -215,7 +201,7 @@ def _run(function: Any, constants: Constants, arrays: tuple[np.ndarray, ...]) ->
     for signature, compiled in function.overloads.items():
         literal_values = tuple(t.literal_value for t in signature[: len(constants)])
         if literal_values == constants and tuple(signature[len(constants) :]) == types:
-            _ENTRY_POINTS[(constants, types)] = compiled.entry_point
+            _ENTRY_POINTS[(function, constants, types)] = compiled.entry_point
 
 
 @_compiled
@@ -293,57 +279,86 @@ def _trainee_pass(  # type: ignore[no-untyped-def]
 
 
 @_compiled
-def _sums_in_place(running, column):  # type: ignore[no-untyped-def]
-    """Turn the running totals of `column` into the sums of its row, while the column before
-    still holds running totals (the passes go from the last column to the first)."""
-    for row in range(running.shape[0]):
-        running[row, column] -= running[row, column - 1]
+def _sum_at(running, row, column, has_trainees, before):  # type: ignore[no-untyped-def]
+    """Turn one running total into the sum of its row, in place (the columns are taken in
+    order; `before` is the running total of the column before, which this returns for the
+    next). A row without trainees (an employer listed with none) was never written: its sum is
+    zero."""
+    total = running[row, column] if has_trainees else before
+    running[row, column] = total - before
+    return total
 
 
 @_compiled
 def _employer_pass(  # type: ignore[no-untyped-def]
-    employer_application, application_key, running, approved, r,
-    employer_cap_exceeded, application_has_employer_over,
+    in_kind, provincial, trainee_offsets, employer_application, application_key, running,
+    approved, r, employer_cap_exceeded, application_has_employer_over,
 ):  # fmt: skip
     """The employers' sums, and the employer cap, one employer at a time; marks the
     applications with an employer over it (a flat loop: most applications have one or two
     employers, and a loop that short per application is mostly mispredicted branches)."""
-    for e in range(len(employer_application) - 1, -1, -1):
+    in_kind, provincial = literally(in_kind), literally(provincial)
+    in_kind_before = eligible_before = federal_before = provincial_before = 0
+    for e in range(len(employer_application)):
         column = e + 1  # column 0 of the running totals: before the first employer
-        _sums_in_place(running, column)
+        has_trainees = trainee_offsets[e + 1] > trainee_offsets[e]
+        # the rows of a share the policy never pays were not written, and are not read
+        if in_kind:
+            in_kind_before = _sum_at(running, 0, column, has_trainees, in_kind_before)
+        eligible_before = _sum_at(running, 1, column, has_trainees, eligible_before)
+        federal_before = _sum_at(running, 2, column, has_trainees, federal_before)
+        government = running[2, column]
+        if provincial:
+            provincial_before = _sum_at(running, 3, column, has_trainees, provincial_before)
+            government += running[3, column]
         a = employer_application[e]
-        cap = r[application_key[a], EMPLOYER_CAP]
-        over = running[2, column] + running[3, column] + approved[e] > cap
+        over = government + approved[e] > r[application_key[a], EMPLOYER_CAP]
         employer_cap_exceeded[e] = over
         application_has_employer_over[a] |= over
 
 
 @_compiled
 def _application_pass(  # type: ignore[no-untyped-def]
-    application_key, application_date, start_date, end_date, hours, third_party, setting,
-    running, has_employer_over, r, failures, eligible,
+    in_kind, provincial, trainee_offsets, employer_offsets, application_key, application_date,
+    start_date, end_date, hours, third_party, setting, running, has_employer_over, r, failures,
+    eligible,
 ):  # fmt: skip
     """The applications' sums, and the checks of formulas/eligibility.py in APPLICATION_CODES
     order (failures has one row per application: its flags side by side); eligible where no
     check fails, no employer is over its cap and every trainee has some direct cost."""
-    for a in range(len(application_key) - 1, -1, -1):
+    in_kind, provincial = literally(in_kind), literally(provincial)
+    in_kind_before = eligible_before = federal_before = provincial_before = without_before = 0
+    for a in range(len(application_key)):
         column = a + 1
-        _sums_in_place(running, column)
+        first_trainee = trainee_offsets[employer_offsets[a]]
+        has_trainees = trainee_offsets[employer_offsets[a + 1]] > first_trainee
+        eligible_before = _sum_at(running, 1, column, has_trainees, eligible_before)
+        direct_cost = running[1, column]
+        if in_kind:
+            in_kind_before = _sum_at(running, 0, column, has_trainees, in_kind_before)
+            direct_cost -= running[0, column]
+        federal_before = _sum_at(running, 2, column, has_trainees, federal_before)
+        if provincial:
+            provincial_before = _sum_at(running, 3, column, has_trainees, provincial_before)
+        without_before = _sum_at(running, 4, column, has_trainees, without_before)
         rules = r[application_key[a]]
         lead = start_date[a] - application_date[a]
         duration = end_date[a] - start_date[a] + 1
-        direct_cost = running[1, column] - running[0, column]
+        no_grant = rules[GRANT_AVAILABLE] == 0
+        not_third_party = (rules[THIRD_PARTY_REQUIRED] == 1) & (not third_party[a])
+        setting_not_eligible = rules[SETTING_ALLOWED + setting[a]] == 0
+        started_before = (rules[MUST_PRECEDE_TRAINING] == 1) & (lead <= 0)
+        too_close = (lead > 0) & (lead < rules[MIN_LEAD_DAYS])
+        too_far_ahead = lead > rules[MAX_LEAD_DAYS]
+        too_long = duration > rules[MAX_DURATION_DAYS]
+        too_short = hours[a] < rules[MIN_HOURS]
+        below_minimum = direct_cost < rules[MINIMUM_COST]
         flags = failures[a]
-        flags[0] = rules[GRANT_AVAILABLE] == 0
-        flags[1] = (rules[THIRD_PARTY_REQUIRED] == 1) & (not third_party[a])
-        flags[2] = rules[SETTING_ALLOWED + setting[a]] == 0
-        flags[3] = (rules[MUST_PRECEDE_TRAINING] == 1) & (lead <= 0)
-        flags[4] = (lead > 0) & (lead < rules[MIN_LEAD_DAYS])
-        flags[5] = lead > rules[MAX_LEAD_DAYS]
-        flags[6] = duration > rules[MAX_DURATION_DAYS]
-        flags[7] = hours[a] < rules[MIN_HOURS]
-        flags[8] = direct_cost < rules[MINIMUM_COST]
-        failing = has_employer_over[a] | (running[4, column] > 0)  # or a trainee without cost
-        for check in range(len(flags)):
-            failing |= flags[check]
-        eligible[a] = not failing
+        flags[0], flags[1], flags[2] = no_grant, not_third_party, setting_not_eligible
+        flags[3], flags[4], flags[5] = started_before, too_close, too_far_ahead
+        flags[6], flags[7], flags[8] = too_long, too_short, below_minimum
+        eligible[a] = not (
+            no_grant | not_third_party | setting_not_eligible | started_before | too_close
+            | too_far_ahead | too_long | too_short | below_minimum | has_employer_over[a]
+            | (running[4, column] > 0)  # a trainee without direct cost
+        )  # fmt: skip
