@@ -10,6 +10,9 @@ trainees, both delivery modes, regional rules and an analyst's scenario.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -23,12 +26,14 @@ from jobgrant.rules.batch import QuoteBatch
 from jobgrant.rules.evaluate import Evaluation, evaluate
 from jobgrant.rules.formulas import eligibility
 from jobgrant.rules.formulas.key_rules import RuleColumns
+from jobgrant.rules.trace import explain
 
 from .test_kernel_chunks import FIELDS, column, mixed_batch
 from .test_share_properties import POLICIES, batches
 
 ROOT = Path(__file__).resolve().parents[2]
 NORTHERN_ONTARIO = str(ROOT / "scenarios" / "northern-ontario-allowance.yaml")
+DEMO_QUOTE = ROOT / "src" / "jobgrant" / "data" / "demo-quote.json"
 
 
 def assert_same_evaluation(numpy_ev: Evaluation, compiled_ev: Evaluation) -> None:
@@ -58,6 +63,36 @@ def test_mixed_batches_give_the_same_figures(policy: str, seed: int) -> None:
     batch = mixed_batch(seed=seed, n_applications=400)
     numpy_ev, compiled_ev = both_engines(batch, policy)
     assert_same_evaluation(numpy_ev, compiled_ev)
+
+
+@pytest.mark.parametrize("policy", ["cjg-2013", "cjg-2014"])
+def test_reasons_and_explanations_are_the_same(policy: str) -> None:
+    batch = mixed_batch(seed=9, n_applications=80)
+    numpy_ev, compiled_ev = both_engines(batch, policy)
+    assert not numpy_ev.eligible.all() and numpy_ev.eligible.any()
+    for a in range(len(batch.applications)):
+        expected = [(r.code, r.message("en"), r.message("fr")) for r in numpy_ev.reasons(a)]
+        actual = [(r.code, r.message("en"), r.message("fr")) for r in compiled_ev.reasons(a)]
+        assert expected == actual, a
+        assert explain(numpy_ev, a) == explain(compiled_ev, a), a
+
+
+def test_a_quote_or_the_service_never_loads_numba() -> None:
+    """Loading the compiled passes takes a second or more: only a population's evaluation
+    may pay for it, never a quote of one application (the command or the service)."""
+    program = (
+        "import json, sys, django\n"
+        "django.setup()\n"
+        "import jobgrant.service.urls, jobgrant.service.grants.quoting\n"
+        "from jobgrant.rules.quote import quote\n"
+        f"quote(json.load(open({str(DEMO_QUOTE)!r})))\n"
+        "print('numba' in sys.modules)\n"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "jobgrant.service.test_settings"}
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.strip() == "False"
 
 
 def test_the_mixed_batches_cover_what_the_pass_does_without_branches() -> None:
