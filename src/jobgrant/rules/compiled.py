@@ -181,27 +181,24 @@ def _days(dates: Days) -> I64:
 
 Constants = tuple[int | bool, ...]
 _numba_type = cast(Callable[[object], object], numba.typeof)
+_literal_type = cast(Callable[[object], object], numba.types.literal)
 _ENTRY_POINTS: dict[tuple[object, Constants, tuple[object, ...]], Callable[..., None]] = {}
 
 
 def _run(function: Any, constants: Constants, arrays: tuple[np.ndarray, ...]) -> None:
     """Call the machine code made for these constants and array types.
 
-    Calling the Numba function itself would work too, but with literal arguments it retypes
-    them on every call (about 50 ms); the machine code it compiled is kept per combination and
-    called directly. The first call of a combination compiles it, or loads it from the disk
-    cache.
+    Calling the Numba function with plain values would work too, but then it types them as
+    run-time values first and retries with the constants on every call (about 50 ms); the
+    signature is given with the constants as literals, and the machine code for it, loaded from
+    the disk cache or compiled once, is called directly.
     """
     types = tuple(_numba_type(array) for array in arrays)
     entry = _ENTRY_POINTS.get((function, constants, types))
-    if entry is not None:
-        entry(*constants, *arrays)
-        return
-    function(*constants, *arrays)
-    for signature, compiled in function.overloads.items():
-        literal_values = tuple(t.literal_value for t in signature[: len(constants)])
-        if literal_values == constants and tuple(signature[len(constants) :]) == types:
-            _ENTRY_POINTS[(function, constants, types)] = compiled.entry_point
+    if entry is None:
+        signature = tuple(_literal_type(c) for c in constants) + types
+        entry = _ENTRY_POINTS[(function, constants, types)] = function.compile(signature)
+    entry(*constants, *arrays)
 
 
 @_compiled
