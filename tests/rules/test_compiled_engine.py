@@ -120,6 +120,11 @@ def test_the_compiled_checks_are_eligibility_checks_in_their_order() -> None:
     assert tuple(eligibility.EMPLOYER_CHECKS) == ("EMPLOYER_CAP_EXCEEDED",)
 
 
+def test_each_rule_index_names_its_column() -> None:
+    for index, name in enumerate(compiled.RULES[:-2]):  # the three settings share one name
+        assert getattr(compiled, name.upper().removesuffix("_0")) == index, name
+
+
 def test_auto_runs_the_compiled_pass_from_the_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
     real_pass = compiled.evaluate_batch

@@ -3,12 +3,12 @@
 The numpy formulas (formulas/shares.py, formulas/eligibility.py) are the definition: readable,
 chunked, and what every small batch (a quote, an application in the service) runs. Over a whole
 population they pay for going over memory once per operation, about twenty passes per trainee.
-This module computes the same figures in two passes with Numba: one over the trainees (each
-trainee's costs read once, every share computed while they are in registers, the employer and
-application totals kept as it goes) and one over the applications (every check of
-eligibility.py). Tests check that both ways give the same figures and failures, to the cent, on
-generated batches and on every policy case (tests/rules/test_compiled_engine.py);
-docs/adr/0005-compiled-passes.md says why.
+This module computes the same figures in three passes with Numba: one over the trainees (each
+trainee's costs read once, every share computed while they are in registers, running totals
+kept as it goes), one over the employers (their sums, the employer cap) and one over the
+applications (their sums, every other check of eligibility.py). Tests check that both ways give
+the same figures and failures, to the cent, on generated batches and on every policy case
+(tests/rules/test_compiled_engine.py); docs/adr/0005-compiled-passes.md says why.
 
 Every division is by a constant the compiler knows (`literally`): the rates' common denominator
 and the two in-kind denominators brought to common denominators. A machine division by a value
@@ -39,6 +39,7 @@ RULES = (
     *APPLICATION_RULES, "employer_cap", "setting_allowed_0", "setting_allowed_1",
     "setting_allowed_2",
 )  # fmt: skip
+# SETTING_ALLOWED + setting (0, 1 or 2) is one of the last three columns
 (
     FEDERAL_RATE, FEDERAL_CAP, PROVINCIAL_RATE, PROVINCIAL_CAP, UNEMPLOYED_RATE, UNEMPLOYED_CAP,
     UNEMPLOYED_MAX_EMPLOYEES, IN_KIND_MAX_EMPLOYEES, GOVERNMENT_CAP, IN_KIND_UNCAPPED,
@@ -203,9 +204,10 @@ def _run(function: Any, constants: Constants, arrays: tuple[np.ndarray, ...]) ->
 
 @_compiled
 def _smaller(a: int, b: int) -> int:
-    """min(a, b) without a branch, for amounts far from the int64 limits: the sign bit of
-    a - b, spread over the word, keeps the difference only where a is the smaller. The compiler
-    turns `min` into a branch here, which the processor mispredicts whenever a cap binds."""
+    """min(a, b) without a branch: the sign bit of a - b, spread over the word, keeps the
+    difference only where a is the smaller. Exact while a - b fits in int64, as it does for
+    amounts and caps (NO_LIMIT is 2^61). The compiler turns `min` into a branch here, which the
+    processor mispredicts whenever a cap binds."""
     difference = a - b
     return b + (difference & (difference >> 63))
 
@@ -236,7 +238,7 @@ def _trainee_pass(  # type: ignore[no-untyped-def]
     for i in range(len(tuition)):
         e, a = np.uint64(employer[i]), np.uint64(application[i])
         size, rules = employees[e], r[np.uint64(application_key[a])]
-        e, a = e + ONE, a + ONE  # rows of the running totals (row 0: before the first)
+        e, a = e + ONE, a + ONE  # columns of the running totals (column 0: before the first)
         direct = tuition[i] + student_fees[i] + materials[i] + exam_fees[i]
         without_costs[i] = direct == 0
         total_without += direct == 0
