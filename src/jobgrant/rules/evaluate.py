@@ -39,6 +39,9 @@ from jobgrant.rules.reasons import REASONS_BY_CODE, Reason
 from jobgrant.rules.table import ParameterTable, table_for
 
 CHUNK = 1 << 15
+Engine = Literal["auto", "numpy", "compiled"]
+#: From this many trainees, "auto" runs the compiled passes (a population, not an application).
+COMPILED_FROM = 1 << 18
 
 
 @cache
@@ -156,10 +159,10 @@ def evaluate(
     With `explain=True` the result also carries each application's trace (trace.explain): meant
     for a few applications at a time, since it builds Python objects per figure.
     `engine` chooses how the formulas run: "numpy" (formulas/, trainees chunk by chunk),
-    "compiled" (compiled.py, a pass over the trainees and one over the applications) or "auto":
-    compiled from COMPILED_FROM trainees. Both give the same figures and failures; the compiled
-    passes cost a second or more to load or compile the first time in a process, so a quote
-    (one process, one application) never uses them.
+    "compiled" (compiled.py: passes over the trainees, the employers and the applications) or
+    "auto": compiled from COMPILED_FROM trainees. Both give the same figures and failures; the
+    compiled passes cost a second or more to load or compile the first time in a process, so a
+    quote (one process, one application) never uses them.
     """
     library = library or default_library()
     chosen = policy if isinstance(policy, Policy) else library.get(policy)
@@ -178,11 +181,6 @@ def evaluate(
 
     traces = [trace_of(evaluation, a) for a in range(len(batch.applications))]
     return dataclasses.replace(evaluation, traces=traces)
-
-
-Engine = Literal["auto", "numpy", "compiled"]
-#: From this many trainees, "auto" runs the compiled passes (a population, not an application).
-COMPILED_FROM = 1 << 18
 
 
 class Parts(NamedTuple):
@@ -358,8 +356,8 @@ def _reasons(
 
 def _application_arguments(ev: Evaluation, a: int) -> dict[str, object]:
     apps, key = ev.batch.applications, int(ev.key[a])
-    applied, start, end = (_day(dates[a]) for dates in (apps.application_date, apps.start_date,
-                                                        apps.end_date))  # fmt: skip
+    applied = _day(apps.application_date[a])
+    start, end = _day(apps.start_date[a]), _day(apps.end_date[a])
     jurisdiction = JURISDICTIONS[int(apps.jurisdiction[a])]
     setting = SETTINGS[int(apps.setting[a])]
     return {
