@@ -54,8 +54,11 @@ $(UV):
 	$(PYTHON) -m venv .tools || { sudo -n apt-get install -y python3-venv || apt-get install -y python3-venv; $(PYTHON) -m venv .tools; }
 	.tools/bin/pip install --quiet --disable-pip-version-check uv
 
+# Bytecode is compiled at install: where PYTHONDONTWRITEBYTECODE is set (as on our CI machines)
+# Python would otherwise compile every module from source on every start of `jobgrant quote`.
 .venv/.synced: pyproject.toml uv.lock $(UV)
-	$(UV) sync --frozen
+	$(UV) sync --frozen --compile-bytecode
+	$(RUN) python -m compileall -q src
 	touch $@
 
 # Front-end packages (GC Design System, htmx, axe-core) come from npm at set-up, are copied into

@@ -17,7 +17,7 @@ from jobgrant.rules.parameters import ParameterError
 from jobgrant.rules.quote import cycle_collection_paused
 from jobgrant.rules.quote import quote as compute_quote
 from jobgrant.rules.requests import InvalidRequestError, Problem
-from jobgrant.rules.textformat import quote_text
+from jobgrant.rules.textformat import json_text, quote_text
 from jobgrant.service import commands as serving  # imports no Django until it serves
 
 app = typer.Typer(
@@ -76,7 +76,7 @@ def quote(
         except ParameterError as error:
             fail([f"--policy: {p}" for p in error.problems])
     if format == "json":
-        typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
+        typer.echo(json_text(result))
     else:
         typer.echo(quote_text(result, user_language()))
 

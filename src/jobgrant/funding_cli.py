@@ -9,17 +9,16 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
 from jobgrant.funding.errors import FundingError
-from jobgrant.funding.explain import explain as explain_figures
-from jobgrant.funding.explain import explanation_text
-from jobgrant.funding.model import FundingModel, YearImpact
-from jobgrant.funding.output import year_json, year_text, years_csv
 from jobgrant.funding.years import FULL_IMPLEMENTATION
 from jobgrant.rules.codes import JURISDICTION_CODES
+
+if TYPE_CHECKING:  # imported where used: `jobgrant quote` starts without the funding model
+    from jobgrant.funding.model import FundingModel, YearImpact
 
 BAD_INPUT = 2
 FORMATS = ("json", "text", "csv")
@@ -70,6 +69,8 @@ def funding(
 ) -> None:
     """The funding model: each jurisdiction's transfer, grant money, matching, backfill,
     employer contributions and trainees, per fiscal year, under a policy and a scenario."""
+    from jobgrant.funding.model import FundingModel
+
     _check_options(fiscal_year, all_years, format, plot, explain, jurisdiction)
     try:
         model = FundingModel(policy=policy, scenario=scenario)
@@ -130,6 +131,8 @@ def _explain_problems(explain: bool, jurisdiction: str | None, format: str) -> l
 def _render(
     model: FundingModel, years: list[YearImpact], format: str, code: str | None, single: bool
 ) -> str:
+    from jobgrant.funding.output import years_csv
+
     if format == "csv":
         return years_csv(years).rstrip("\n")
     if format == "text":
@@ -139,6 +142,9 @@ def _render(
 
 
 def _year_json(model: FundingModel, impact: YearImpact, code: str | None) -> dict[str, Any]:
+    from jobgrant.funding.explain import explain as explain_figures
+    from jobgrant.funding.output import year_json
+
     result = year_json(impact)
     if code:
         steps = explain_figures(model, impact, code)
@@ -147,6 +153,10 @@ def _year_json(model: FundingModel, impact: YearImpact, code: str | None) -> dic
 
 
 def _year_text(model: FundingModel, impact: YearImpact, code: str | None) -> str:
+    from jobgrant.funding.explain import explain as explain_figures
+    from jobgrant.funding.explain import explanation_text
+    from jobgrant.funding.output import year_text
+
     text = year_text(impact, _language())
     if code:
         steps = explain_figures(model, impact, code)

@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 
+from jobgrant.rules import requests
 from jobgrant.rules.quote import quote
 from jobgrant.rules.requests import InvalidRequestError
+from jobgrant.rules.textformat import json_text
 
 DEMO = Path(__file__).parents[2] / "src" / "jobgrant" / "data" / "demo-quote.json"
 REQUEST: dict[str, Any] = json.loads(DEMO.read_text())
@@ -103,6 +105,58 @@ def test_explain_lists_each_figure_with_its_parameters_and_sources() -> None:
     rate = next(p for p in federal["parameters"] if p["name"] == "cjg.federal.rate")
     assert rate["value"] == "1/3" and rate["effective_date"] == "2013-03-21"
     assert rate["reference"][0]["href"].startswith("http")
+
+
+def test_json_output_is_indented_with_one_line_per_row() -> None:
+    stdout = quote_of(REQUEST, "--explain").stdout
+    body = json.loads(stdout)
+    assert json.loads(json_text(body)) == body and stdout == json_text(body) + "\n"
+    lines = stdout.splitlines()
+    assert lines[:2] == ["{", '  "policy": "cjg-2013",']
+    trainee = next(line for line in lines if '"index": 0' in line)
+    assert json.loads(trainee.strip().rstrip(",")) == body["trainees"][0]  # a row on one line
+    explanation = lines.index('  "explanation": [')
+    assert lines[explanation + 1] == "    {"  # a step holds lists: not a row, indented
+
+
+def test_json_text_writes_any_json_value() -> None:
+    value = {"a": [], "b": {}, "c": [1, [2, {"d": "é"}], {"e": None}], "f": 1.5, "g": [{"h": [1]}]}
+    assert json.loads(json_text(value)) == value
+    assert "é" in json_text(value)
+    assert json_text([]) == "[]" and json_text("x") == '"x"'
+
+
+GOOD_TRAINEE = REQUEST["trainees"][0]
+TRAINEE_VARIANTS = [
+    (GOOD_TRAINEE, True),
+    ({**GOOD_TRAINEE, "wages_in_kind": "1200.50"}, True),
+    ({**GOOD_TRAINEE, "costs": {**GOOD_TRAINEE["costs"], "tuition": 1500}}, True),
+    ({**GOOD_TRAINEE, "employer_id": " acme "}, False),  # accepted, but by the full checks
+    ({**GOOD_TRAINEE, "employer_id": "nobody"}, False),
+    ({**GOOD_TRAINEE, "employer_id": 7}, False),
+    ({**GOOD_TRAINEE, "status": "retired"}, False),
+    ({**GOOD_TRAINEE, "status": ["new-hire"]}, False),
+    ({**GOOD_TRAINEE, "costs": {"tuition": "1.00"}}, False),
+    ({**GOOD_TRAINEE, "costs": {**GOOD_TRAINEE["costs"], "travel": "1.00"}}, False),
+    ({**GOOD_TRAINEE, "costs": {**GOOD_TRAINEE["costs"], "tuition": "1.005"}}, False),
+    ({**GOOD_TRAINEE, "costs": {**GOOD_TRAINEE["costs"], "tuition": "-1.00"}}, False),
+    ({**GOOD_TRAINEE, "costs": {**GOOD_TRAINEE["costs"], "tuition": True}}, False),
+    ({**GOOD_TRAINEE, "wages_in_kind": "abc"}, False),
+    ({**GOOD_TRAINEE, "colour": "blue"}, False),
+    ({key: v for key, v in GOOD_TRAINEE.items() if key != "status"}, False),
+    (["not", "an", "object"], False),
+]
+
+
+@pytest.mark.parametrize(("trainee", "usual"), TRAINEE_VARIANTS)
+def test_the_quick_trainee_reading_agrees_with_the_full_checks(trainee: Any, usual: bool) -> None:
+    employer_ids = {"acme"}
+    quick = requests._well_formed_trainee(trainee, employer_ids)
+    reader = requests._Reader()
+    checked = requests._checked_trainee(reader, trainee, "trainees[0]", employer_ids)
+    assert (quick is not None) == usual
+    if quick is not None:
+        assert quick == checked and not reader.problems
 
 
 def test_policies_lists_the_policies_and_overlays_with_sources() -> None:

@@ -26,6 +26,8 @@ class AmountError(ValueError):
 
 def parse_amount(raw: object) -> int:
     """Return integer cents for a decimal string, int or Decimal with at most two decimals."""
+    if type(raw) is str and (match := _AMOUNT.fullmatch(raw)) and len(match[1]) < 10:
+        return _cents(match)  # the usual case, "1500.00": found without the checks below
     if isinstance(raw, bool) or not isinstance(raw, str | int | Decimal):
         raise AmountError("not_an_amount")
     text = str(raw).strip()
@@ -34,11 +36,16 @@ def parse_amount(raw: object) -> int:
     match = _AMOUNT.match(text)
     if match is None:
         raise AmountError(_classify_bad_amount(text))
-    dollars = int(match.group(1))
-    if dollars > MAX_INPUT_DOLLARS:
+    if int(match[1]) > MAX_INPUT_DOLLARS:
         raise AmountError("too_large")
-    cents = int((match.group(2) or "").ljust(2, "0"))
-    return dollars * CENTS_PER_DOLLAR + cents
+    return _cents(match)
+
+
+def _cents(match: re.Match[str]) -> int:
+    dollars, fraction = int(match[1]), match[2]
+    if fraction is None:
+        return dollars * CENTS_PER_DOLLAR
+    return dollars * CENTS_PER_DOLLAR + int(fraction) * (10 if len(fraction) == 1 else 1)
 
 
 def _classify_bad_amount(text: str) -> str:
@@ -56,6 +63,8 @@ def _classify_bad_amount(text: str) -> str:
 
 def format_amount(cents: int) -> str:
     """Format cents as a plain decimal string: 500000 -> "5000.00"."""
+    if cents >= 0:  # every share and total: the quick way
+        return f"{cents // CENTS_PER_DOLLAR}.{cents % CENTS_PER_DOLLAR:02d}"
     sign = "-" if cents < 0 else ""
     dollars, remainder = divmod(abs(int(cents)), CENTS_PER_DOLLAR)
     return f"{sign}{dollars}.{remainder:02d}"

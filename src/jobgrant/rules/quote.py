@@ -72,9 +72,23 @@ def choose_policy(library: PolicyLibrary, name: str) -> Policy:
 
 
 def _money(totals: Totals, row: int) -> dict[str, str]:
-    figures = totals.at(row)  # one row: not the whole column
-    names = ("eligible_cost", "federal", "provincial", "employer", "in_kind")
-    return {name: format_amount(figures[name]) for name in names}
+    return _money_of_rows(totals, [row])[0]
+
+
+def _money_of_rows(totals: Totals, rows: list[int]) -> list[dict[str, str]]:
+    """The figures of these rows (not whole columns), each column read once into Python ints."""
+    columns = (totals.eligible_cost, totals.federal, totals.provincial, totals.in_kind)
+    picked = [column[rows].tolist() for column in columns]
+    return [
+        {
+            "eligible_cost": format_amount(eligible),
+            "federal": format_amount(federal),
+            "provincial": format_amount(provincial),
+            "employer": format_amount(eligible - federal - provincial),
+            "in_kind": format_amount(in_kind),
+        }
+        for eligible, federal, provincial, in_kind in zip(*picked, strict=True)
+    ]
 
 
 def quote_json(
@@ -93,10 +107,19 @@ def quote_json(
         "eligible": bool(ev.eligible[0]),
         "reasons": [r.as_dict() for r in ev.reasons(0, employer_ids, trainee_rows)],
         "totals": totals,
-        "employers": [{"id": eid, **_money(ev.employers, e)} for e, eid in enumerate(employer_ids)],
+        "employers": [
+            {"id": eid, **money}
+            for eid, money in zip(
+                employer_ids,
+                _money_of_rows(ev.employers, list(range(len(employer_ids)))),
+                strict=True,
+            )
+        ],
         "trainees": [
-            {"index": i, "employer_id": request.trainees[i].employer_id, **_money(ev.trainees, row)}
-            for i, row in enumerate(trainee_rows)
+            {"index": i, "employer_id": trainee.employer_id, **money}
+            for i, (trainee, money) in enumerate(
+                zip(request.trainees, _money_of_rows(ev.trainees, trainee_rows), strict=True)
+            )
         ],
     }
     if explain:

@@ -149,6 +149,8 @@ class _Reader:
         if not isinstance(raw, dict):
             self.problem(path or "(request)", "not_an_object")
             return {}
+        if raw.keys() <= required | optional and raw.keys() >= required:
+            return raw  # the usual case, checked without building a path
         prefix = f"{path}." if path else ""
         for key in raw:
             if key not in required | optional:
@@ -322,6 +324,38 @@ def _trainees(r: _Reader, raw: object, employer_ids: set[str]) -> tuple[TraineeI
 
 
 def _trainee(r: _Reader, raw: object, path: str, employer_ids: set[str]) -> TraineeInput:
+    usual = _well_formed_trainee(raw, employer_ids)
+    return usual if usual is not None else _checked_trainee(r, raw, path, employer_ids)
+
+
+_TRAINEE_REQUIRED = frozenset({"employer_id", "status", "costs"})
+_TRAINEE_FIELDS = _TRAINEE_REQUIRED | {"wages_in_kind"}
+
+
+def _well_formed_trainee(raw: object, employer_ids: set[str]) -> TraineeInput | None:
+    """A trainee with nothing wrong, read without building the path of each field (a request
+    can hold tens of thousands); None at the first doubt, and _checked_trainee then names every
+    problem. It accepts nothing _checked_trainee would refuse."""
+    if type(raw) is not dict or not _TRAINEE_REQUIRED <= raw.keys() <= _TRAINEE_FIELDS:
+        return None
+    employer_id, status, costs = raw["employer_id"], raw["status"], raw["costs"]
+    if type(employer_id) is not str or employer_id not in employer_ids:  # ids are stripped
+        return None
+    if type(status) is not str or status not in STATUSES:
+        return None
+    if type(costs) is not dict or costs.keys() != set(COST_CATEGORIES):
+        return None
+    try:
+        amounts = [parse_amount(costs[category]) for category in COST_CATEGORIES]
+        wages = parse_amount(raw.get("wages_in_kind", "0.00"))
+    except AmountError:
+        return None
+    return TraineeInput(
+        employer_id, status, (amounts[0], amounts[1], amounts[2], amounts[3]), wages
+    )
+
+
+def _checked_trainee(r: _Reader, raw: object, path: str, employer_ids: set[str]) -> TraineeInput:
     fields = r.obj(raw, path, {"employer_id", "status", "costs"}, {"wages_in_kind"})
     employer_id = r.field(fields, "employer_id", path, r.text) or ""
     if employer_id and employer_id not in employer_ids:

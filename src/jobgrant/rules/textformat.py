@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from jobgrant.rules.money import format_money, parse_amount
@@ -66,3 +67,35 @@ def _explanation(steps: list[dict[str, Any]]) -> list[str]:
                 f"[{p['layer']}] — {source}"
             )
     return lines
+
+
+def json_text(value: object, depth: int = 0) -> str:
+    """JSON indented by two spaces, except that an object of plain values inside a list (a row:
+    a trainee, an employer, a reason) takes one line. Python's C encoder writes those rows; with
+    `indent` set it would use its pure-Python encoder for everything, five times slower on a quote
+    of 10,000 trainees."""
+    inner = "  " * (depth + 1)
+    if isinstance(value, dict) and value:
+        items = [
+            f"{inner}{_json(key)}: {json_text(item, depth + 1)}" for key, item in value.items()
+        ]
+        return "{\n" + ",\n".join(items) + "\n" + "  " * depth + "}"
+    if isinstance(value, list) and value:
+        rows = [inner + (_json(item) if _is_row(item) else json_text(item, depth + 1))
+                for item in value]  # fmt: skip
+        return "[\n" + ",\n".join(rows) + "\n" + "  " * depth + "]"
+    return _json(value)
+
+
+_PLAIN = frozenset((str, int, float, bool, type(None)))
+
+
+def _is_row(value: object) -> bool:
+    return type(value) is dict and all(type(v) in _PLAIN for v in value.values())
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False)  # one encoder: json.dumps makes one per call
+
+
+def _json(value: object) -> str:
+    return _ENCODER.encode(value)
