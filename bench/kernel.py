@@ -20,7 +20,8 @@ its output pages (the "system" figure; on a virtual machine it varies a lot from
 Then as a long-running process that keeps freed memory (jobgrant.rules.memory), which is what a
 simulator evaluating one scenario after another sees: the same arithmetic, no page faults.
 It also times the JSON path (`jobgrant quote` for one application of 10,000 and 20,000
-trainees) and prints the ratio, which should be about 2 (linear), never 4.
+trainees), in the process and as the command a user runs, and prints the ratio, which should be
+about 2 (linear), never 4.
 """
 
 from __future__ import annotations
@@ -31,10 +32,14 @@ import json
 import os
 import resource
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -290,6 +295,23 @@ def bench_json(repeat: int) -> None:
     for n, seconds in timings.items():
         print(f"JSON quote, {n} trainees: {seconds * 1e3:7.1f} ms (parse, validate, evaluate)")
     print(f"JSON path ratio 20,000 / 10,000 trainees: {timings[20_000] / timings[10_000]:.2f}")
+    bench_command(texts, repeat)
+
+
+def bench_command(texts: dict[int, str], repeat: int) -> None:
+    """The whole `jobgrant quote FILE` as a user runs it: a new process that starts Python,
+    imports, reads the parameters, quotes and prints the JSON (median wall time)."""
+    with tempfile.TemporaryDirectory() as folder:
+        for n, text in texts.items():
+            path = Path(folder) / f"quote-{n}.json"
+            path.write_text(text)
+            command = [sys.executable, "-m", "jobgrant.cli", "quote", str(path)]
+            walls = []
+            for _ in range(repeat):
+                started = time.perf_counter()
+                subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+                walls.append(time.perf_counter() - started)
+            print(f"`jobgrant quote` of {n} trainees: {statistics.median(walls):5.2f} s wall")
 
 
 def main() -> None:
