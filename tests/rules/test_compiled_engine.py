@@ -10,6 +10,7 @@ trainees, both delivery modes, regional rules and an analyst's scenario.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -93,6 +94,29 @@ def test_a_quote_or_the_service_never_loads_numba() -> None:
         [sys.executable, "-c", program], capture_output=True, text=True, env=env, check=True
     )
     assert done.stdout.strip() == "False"
+
+
+def test_an_application_without_employers_gives_the_same_figures() -> None:
+    batch = with_an_empty_application(mixed_batch(seed=3), at=5)
+    numpy_ev, compiled_ev = both_engines(batch, "cjg-2014")
+    assert_same_evaluation(numpy_ev, compiled_ev)
+    assert compiled_ev.applications.at(5)["eligible_cost"] == 0
+
+
+def with_an_empty_application(batch: QuoteBatch, at: int) -> QuoteBatch:
+    """The batch with one more application, of no employer, inserted at row `at`."""
+    apps, employers, trainees = batch.applications, batch.employers, batch.trainees
+    columns = {
+        name: np.insert(values, at, values[at])
+        for name, values in vars(apps).items() if name != "employer_offsets"
+    }  # fmt: skip
+    offsets = np.insert(apps.employer_offsets, at, apps.employer_offsets[at])
+    shifted = {"application": lambda rows: rows + (rows >= at)}
+    return QuoteBatch(
+        dataclasses.replace(apps, **columns, employer_offsets=offsets),
+        dataclasses.replace(employers, application=shifted["application"](employers.application)),
+        dataclasses.replace(trainees, application=shifted["application"](trainees.application)),
+    )
 
 
 def test_the_mixed_batches_cover_what_the_pass_does_without_branches() -> None:
