@@ -203,6 +203,13 @@ def _run(function: Any, constants: Constants, arrays: tuple[np.ndarray, ...]) ->
 
 
 @_compiled
+def _divide(amount, denominator):  # type: ignore[no-untyped-def]
+    """amount // denominator for an amount that is never negative: done unsigned, it needs no
+    rounding fix-up for negative numbers (a third fewer instructions by a constant)."""
+    return np.int64(np.uint64(amount) // np.uint64(denominator))
+
+
+@_compiled
 def _smaller(a: int, b: int) -> int:
     """min(a, b) without a branch: the sign bit of a - b, spread over the word, keeps the
     difference only where a is the smaller. Exact while a - b fits in int64, as it does for
@@ -252,9 +259,9 @@ def _trainee_pass(  # type: ignore[no-untyped-def]
         unemployed[i] = covered
         eligible = direct
         if count_in_kind:  # a compile-time constant: no test per trainee
-            below_cap = direct * rules[IN_KIND_UNCAPPED] // uncapped_denominator
+            below_cap = _divide(direct * rules[IN_KIND_UNCAPPED], uncapped_denominator)
             above_cap = max(direct - rules[GOVERNMENT_CAP], 0)
-            above_cap = above_cap * rules[IN_KIND_CAPPED] // capped_denominator
+            above_cap = _divide(above_cap * rules[IN_KIND_CAPPED], capped_denominator)
             counts = (size <= rules[IN_KIND_MAX_EMPLOYEES]) & (not covered)
             counted = _smaller(wages_in_kind[i], max(below_cap, above_cap) * counts)
             in_kind[i] = counted
@@ -263,7 +270,7 @@ def _trainee_pass(  # type: ignore[no-untyped-def]
             employer_running[0, e] = application_running[0, a] = total_in_kind
         rate = rules[UNEMPLOYED_RATE] if covered else rules[FEDERAL_RATE]
         cap = rules[UNEMPLOYED_CAP] if covered else rules[FEDERAL_CAP]
-        fed = _smaller(eligible * rate // denominator, cap)
+        fed = _smaller(_divide(eligible * rate, denominator), cap)
         eligible_cost[i], federal[i] = eligible, fed
         total_eligible += eligible
         total_federal += fed
@@ -271,7 +278,7 @@ def _trainee_pass(  # type: ignore[no-untyped-def]
         employer_running[2, e] = application_running[2, a] = total_federal
         if pay_provincial:
             rate, cap = rules[PROVINCIAL_RATE], rules[PROVINCIAL_CAP]
-            prov = _smaller(eligible * rate // denominator, cap)
+            prov = _smaller(_divide(eligible * rate, denominator), cap)
             provincial[i] = prov
             total_provincial += prov
             employer_running[3, e] = application_running[3, a] = total_provincial
