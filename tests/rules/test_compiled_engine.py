@@ -1,11 +1,12 @@
-"""The compiled trainee pass gives exactly the figures of the numpy formulas.
+"""The compiled passes give exactly the figures and failures of the numpy formulas.
 
-The numpy formulas are the definition (formulas/shares.py); the compiled pass (compiled.py) is
-a faster way to run them over a population. Every figure, total, failure and flag of an
-evaluation must be the same whichever ran, on batches that cover the cases the pass treats
+The numpy formulas are the definition (formulas/); the compiled passes (compiled.py) are a
+faster way to run them over a population. Every figure, total, failure and flag of an
+evaluation must be the same whichever ran, on batches that cover the cases the passes treat
 without branches: unemployed hires under the rule and outside it, wages in kind for small and
 large employers, caps that bind and that don't, trainees without costs, employers without
-trainees, both delivery modes, regional rules and an analyst's scenario.
+trainees, every application check failing and passing, both delivery modes, regional rules and
+an analyst's scenario.
 """
 
 from __future__ import annotations
@@ -64,6 +65,80 @@ def test_mixed_batches_give_the_same_figures(policy: str, seed: int) -> None:
     batch = mixed_batch(seed=seed, n_applications=400)
     numpy_ev, compiled_ev = both_engines(batch, policy)
     assert_same_evaluation(numpy_ev, compiled_ev)
+
+
+def with_varied_applications(batch: QuoteBatch, seed: int) -> QuoteBatch:
+    """The batch with dates, hours, providers, settings and approved amounts varied, so that
+    every application check and the employer cap fail somewhere and pass elsewhere."""
+    rng = np.random.default_rng(seed)
+    apps, n = batch.applications, len(batch.applications)
+    start = apps.application_date + rng.integers(-20, 400, n).astype("timedelta64[D]")
+    varied = dataclasses.replace(
+        apps,
+        start_date=start,
+        end_date=start + rng.integers(0, 800, n).astype("timedelta64[D]"),
+        hours=rng.integers(0, 8_000, n),
+        third_party=rng.random(n) < 0.8,
+        setting=rng.integers(0, 3, n).astype(np.int8),
+    )
+    approved = rng.integers(0, 50_000_000, len(batch.employers))
+    employers = dataclasses.replace(batch.employers, approved_this_fiscal_year=approved)
+    return QuoteBatch(varied, employers, batch.trainees)
+
+
+NO_ONLINE_IN_ONTARIO = """
+title: {en: No online training in Ontario (test), fr: Pas de formation en ligne en Ontario}
+description: A test scenario that makes the setting check fail somewhere.
+base: cjg-2014
+reference: [{title: "Test scenario", href: "https://example.org/test"}]
+parameters:
+  cjg.training.setting.online:
+    description: Not eligible in Ontario (test assumption).
+    jurisdictions: {"ON": {2014-04-01: false}}
+    reference: [{title: "Test scenario", href: "https://example.org/test"}]
+"""
+
+
+@pytest.mark.parametrize("policy", ["cjg-2013", "cjg-2014", NORTHERN_ONTARIO, "no-online"])
+def test_varied_applications_fail_the_same_checks(policy: str, tmp_path: Path) -> None:
+    if policy == "no-online":
+        policy = str(tmp_path / "no-online.yaml")
+        Path(policy).write_text(NO_ONLINE_IN_ONTARIO)
+    batch = with_varied_applications(mixed_batch(seed=11, n_applications=2_000), seed=11)
+    numpy_ev, compiled_ev = both_engines(batch, policy)
+    assert_same_evaluation(numpy_ev, compiled_ev)
+    if policy.endswith("no-online.yaml"):  # every check fails somewhere, not everywhere
+        for code in (*compiled.APPLICATION_CODES, "EMPLOYER_CAP_EXCEEDED"):
+            failing = compiled_ev.failures[code]
+            assert failing.any() and not failing.all(), code
+
+
+def test_checks_agree_at_their_thresholds() -> None:
+    """Leads, durations, hours and employer totals set one below, at and one above each
+    application's own limits, where `<` and `<=` part ways."""
+    batch = mixed_batch(seed=12, n_applications=3_000)
+    first = evaluate(batch, "cjg-2014", engine="numpy")
+    rng = np.random.default_rng(12)
+    apps, n = batch.applications, len(batch.applications)
+
+    def around(limit: str) -> np.ndarray:
+        values = first.rules[limit][first.key]
+        return np.where(values < 10**6, values, 100) + rng.integers(-1, 2, n)
+
+    lead = np.where(rng.random(n) < 0.5, around("min_lead_days"), around("max_lead_days"))
+    start = apps.application_date + lead.astype("timedelta64[D]")
+    duration = around("max_duration_days") - 1  # end - start + 1 days
+    varied = dataclasses.replace(
+        apps, start_date=start, end_date=start + duration.astype("timedelta64[D]"),
+        hours=np.maximum(around("min_hours"), 0),
+    )  # fmt: skip
+    cap = first.rules["employer_cap"][first.key][batch.employers.application]
+    approved = np.maximum(cap - first.employers.government + rng.integers(-1, 2, len(cap)), 0)
+    employers = dataclasses.replace(batch.employers, approved_this_fiscal_year=approved)
+    numpy_ev, compiled_ev = both_engines(QuoteBatch(varied, employers, batch.trainees), "cjg-2014")
+    assert_same_evaluation(numpy_ev, compiled_ev)
+    for code in ("APPLICATION_TOO_CLOSE_TO_START", "TRAINING_TOO_SHORT", "EMPLOYER_CAP_EXCEEDED"):
+        assert numpy_ev.failures[code].any() and not numpy_ev.failures[code].all(), code
 
 
 @pytest.mark.parametrize("policy", ["cjg-2013", "cjg-2014"])
