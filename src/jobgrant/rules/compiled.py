@@ -27,8 +27,8 @@ import numba
 import numpy as np
 from numba.misc.special import literally  # numba.literally, where mypy can see it
 
-from jobgrant.rules.batch import I64, UNEMPLOYED, Bool, Days, QuoteBatch
-from jobgrant.rules.formulas.eligibility import APPLICATION_RULES
+from jobgrant.rules.batch import I64, UNEMPLOYED, Bool, QuoteBatch
+from jobgrant.rules.formulas.eligibility import APPLICATION_RULES, days
 from jobgrant.rules.formulas.key_rules import NOT_SET, RuleColumns
 
 #: The rule columns the passes read: one key's values side by side in a row of the table.
@@ -163,8 +163,8 @@ def evaluate_batch(
     failures = np.empty((len(apps), len(APPLICATION_CODES)), dtype=np.bool_)
     eligible = np.empty(len(apps), dtype=np.bool_)
     _run(_application_pass, (in_kind, provincial), (
-        employers.trainee_offsets, apps.employer_offsets, key, _days(apps.application_date),
-        _days(apps.start_date), _days(apps.end_date), apps.hours, apps.third_party,
+        employers.trainee_offsets, apps.employer_offsets, key, days(apps.application_date),
+        days(apps.start_date), days(apps.end_date), apps.hours, apps.third_party,
         apps.setting, application_running, has_employer_over, rules.table, failures, eligible,
     ))  # fmt: skip
     return CompiledResult(
@@ -173,11 +173,6 @@ def evaluate_batch(
         employer_running[:, 1:], application_running[:, 1:], unemployed, without_costs,
         failures.T, employer_cap_exceeded, eligible,
     )  # fmt: skip
-
-
-def _days(dates: Days) -> I64:
-    days: I64 = dates.astype("datetime64[D]", copy=False).view(np.int64)
-    return days
 
 
 Constants = tuple[int | bool, ...]
@@ -336,8 +331,9 @@ def _application_pass(  # type: ignore[no-untyped-def]
     in_kind_before = eligible_before = federal_before = provincial_before = without_before = 0
     for a in range(len(application_key)):
         column = a + 1
-        first_trainee = trainee_offsets[employer_offsets[a]]
-        has_trainees = trainee_offsets[employer_offsets[a + 1]] > first_trainee
+        has_trainees = (
+            trainee_offsets[employer_offsets[a + 1]] > trainee_offsets[employer_offsets[a]]
+        )
         eligible_before = _sum_at(running, 1, column, has_trainees, eligible_before)
         direct_cost = running[1, column]
         if in_kind:

@@ -161,8 +161,8 @@ def evaluate(
     `engine` chooses how the formulas run: "numpy" (formulas/, trainees chunk by chunk),
     "compiled" (compiled.py: passes over the trainees, the employers and the applications) or
     "auto": compiled from COMPILED_FROM trainees. Both give the same figures and failures; the
-    compiled passes cost a second or more to load or compile the first time in a process, so a
-    quote (one process, one application) never uses them.
+    compiled passes take from under a second to a few seconds to load or compile the first time
+    in a process, so a quote (one process, one application) never uses them.
     """
     library = library or default_library()
     chosen = policy if isinstance(policy, Policy) else library.get(policy)

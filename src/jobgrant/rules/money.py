@@ -63,11 +63,8 @@ def _classify_bad_amount(text: str) -> str:
 
 def format_amount(cents: int) -> str:
     """Format cents as a plain decimal string: 500000 -> "5000.00"."""
-    if cents >= 0:  # every share and total: the quick way
-        return f"{cents // CENTS_PER_DOLLAR}.{cents % CENTS_PER_DOLLAR:02d}"
-    sign = "-" if cents < 0 else ""
-    dollars, remainder = divmod(abs(int(cents)), CENTS_PER_DOLLAR)
-    return f"{sign}{dollars}.{remainder:02d}"
+    dollars, remainder = divmod(abs(cents), CENTS_PER_DOLLAR)
+    return f"{'-' if cents < 0 else ''}{dollars}.{remainder:02d}"
 
 
 def format_money(cents: int, lang: str) -> str:

@@ -7,7 +7,7 @@ official languages. Nothing is computed from a request that has any problem.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Set
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any, TypeVar
@@ -145,15 +145,16 @@ class _Reader:
     def problem(self, path: str, code: str, detail: str = "") -> None:
         self.problems.append(Problem(path, code, detail))
 
-    def obj(self, raw: object, path: str, required: set[str], optional: set[str]) -> dict[str, Any]:
+    def obj(self, raw: object, path: str, required: Set[str], optional: Set[str]) -> dict[str, Any]:
         if not isinstance(raw, dict):
             self.problem(path or "(request)", "not_an_object")
             return {}
-        if raw.keys() <= required | optional and raw.keys() >= required:
+        allowed = required | optional
+        if required <= raw.keys() <= allowed:
             return raw  # the usual case, checked without building a path
         prefix = f"{path}." if path else ""
         for key in raw:
-            if key not in required | optional:
+            if key not in allowed:
                 self.problem(f"{prefix}{key}", "unknown_field")
         for key in sorted(required - set(raw)):
             self.problem(f"{prefix}{key}", "required")
@@ -329,7 +330,9 @@ def _trainee(r: _Reader, raw: object, path: str, employer_ids: set[str]) -> Trai
 
 
 _TRAINEE_REQUIRED = frozenset({"employer_id", "status", "costs"})
-_TRAINEE_FIELDS = _TRAINEE_REQUIRED | {"wages_in_kind"}
+_TRAINEE_OPTIONAL = frozenset({"wages_in_kind"})
+_TRAINEE_FIELDS = _TRAINEE_REQUIRED | _TRAINEE_OPTIONAL
+_COST_KEYS = frozenset(COST_CATEGORIES)
 
 
 def _well_formed_trainee(raw: object, employer_ids: set[str]) -> TraineeInput | None:
@@ -343,7 +346,7 @@ def _well_formed_trainee(raw: object, employer_ids: set[str]) -> TraineeInput | 
         return None
     if type(status) is not str or status not in STATUSES:
         return None
-    if type(costs) is not dict or costs.keys() != set(COST_CATEGORIES):
+    if type(costs) is not dict or costs.keys() != _COST_KEYS:
         return None
     try:
         amounts = [parse_amount(costs[category]) for category in COST_CATEGORIES]
@@ -356,12 +359,12 @@ def _well_formed_trainee(raw: object, employer_ids: set[str]) -> TraineeInput | 
 
 
 def _checked_trainee(r: _Reader, raw: object, path: str, employer_ids: set[str]) -> TraineeInput:
-    fields = r.obj(raw, path, {"employer_id", "status", "costs"}, {"wages_in_kind"})
+    fields = r.obj(raw, path, _TRAINEE_REQUIRED, _TRAINEE_OPTIONAL)
     employer_id = r.field(fields, "employer_id", path, r.text) or ""
     if employer_id and employer_id not in employer_ids:
         r.problem(f"{path}.employer_id", "unknown_employer")
     costs_path = f"{path}.costs"
-    costs = r.obj(fields.get("costs"), costs_path, set(COST_CATEGORIES), set())
+    costs = r.obj(fields.get("costs"), costs_path, _COST_KEYS, frozenset())
     if "costs" not in fields:
         costs = {}
     amounts = tuple(r.field(costs, key, costs_path, r.amount) or 0 for key in COST_CATEGORIES)

@@ -34,9 +34,9 @@ def application_facts(
     batch: QuoteBatch, key: I64, rules: RuleColumns, direct_cost: I64, employer_government: I64
 ) -> ApplicationFacts:
     apps = batch.applications
-    start = _days(apps.start_date)
-    lead = start - _days(apps.application_date)
-    duration = _days(apps.end_date) - start
+    start = days(apps.start_date)
+    lead = start - days(apps.application_date)
+    duration = days(apps.end_date) - start
     duration += 1
     employer_key: I64 = np.take(key, batch.employers.application, mode="clip")  # valid rows
     values = rules.values(APPLICATION_RULES, key)
@@ -45,7 +45,7 @@ def application_facts(
     )
 
 
-def _days(dates: Days) -> I64:
+def days(dates: Days) -> I64:
     """Days since 1970 as plain integers (a view, no copy, for dates already in days)."""
     days: I64 = dates.astype("datetime64[D]", copy=False).view(np.int64)
     return days
