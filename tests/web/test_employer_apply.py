@@ -13,7 +13,7 @@ from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.demo import business_number
 from jobgrant.service.grants.models import Application, ApplicationEmployer, StateChange
 from jobgrant.service.registry.models import Employer
-from jobgrant.service.web.employer_forms import SESSION_KEY
+from jobgrant.service.web.forms.employer import SESSION_KEY
 
 pytestmark = pytest.mark.django_db
 
@@ -440,7 +440,7 @@ def test_a_refusal_at_submission_names_its_field_and_links_to_its_step(
     ],
 )
 def test_service_field_paths_map_to_form_fields(path: str, field: str) -> None:
-    from jobgrant.service.web.employer_forms import field_for_path
+    from jobgrant.service.web.forms.employer import field_for_path
 
     assert field_for_path(path) == field
 
@@ -453,6 +453,6 @@ def test_service_field_paths_map_to_form_fields(path: str, field: str) -> None:
     ],
 )  # fmt: skip
 def test_amounts_typed_in_either_language_are_read_to_the_cent(typed: str, cents: int) -> None:
-    from jobgrant.service.web.employer_forms import parse_money
+    from jobgrant.service.web.forms.employer import parse_money
 
     assert parse_money(typed) == cents

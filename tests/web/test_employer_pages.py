@@ -25,7 +25,7 @@ from jobgrant.service.grants.models import (
     StateChange,
 )
 from jobgrant.service.registry.models import Employer
-from jobgrant.service.web.employer_forms import SESSION_KEY
+from jobgrant.service.web.forms.employer import SESSION_KEY
 
 pytestmark = pytest.mark.django_db
 

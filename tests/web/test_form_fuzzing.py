@@ -29,7 +29,7 @@ from jobgrant.service.accounts.models import User
 from jobgrant.service.demo import DEMO_PASSWORD, business_number
 from jobgrant.service.grants import actions
 from jobgrant.service.registry.models import Employer
-from jobgrant.service.web import employer_forms
+from jobgrant.service.web.forms import employer as employer_forms
 
 EXAMPLES = int(os.environ.get("JOBGRANT_FUZZ_EXAMPLES", "25"))
 FUZZ = settings(

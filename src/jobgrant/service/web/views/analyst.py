@@ -31,14 +31,8 @@ from jobgrant.funding.scenario import FundingScenario, load_scenario
 from jobgrant.funding.years import FULL_IMPLEMENTATION, MODEL_YEARS
 from jobgrant.rules.evaluate import default_library
 from jobgrant.service.accounts.models import Role
-from jobgrant.service.web.backoffice import (
-    error_context,
-    jurisdiction_name,
-    language,
-    query_params,
-    role_required,
-    set_choices,
-)
+from jobgrant.service.web.labels import jurisdiction_name, language
+from jobgrant.service.web.pages import error_context, query_params, role_required, set_choices
 from jobgrant.service.web.templatetags.jobgrant import LOCALES
 
 if TYPE_CHECKING:

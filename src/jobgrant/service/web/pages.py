@@ -1,6 +1,6 @@
-"""What the back-office pages share: who may open them, notices, error summaries, labels.
+"""What every page shares: who may open it (the role gate), notices and the error summary.
 
-Officers, finance officers, analysts and auditors each have their own pages. Anonymous visitors
+Each role has its own pages (web/views/<area>.py). Anonymous visitors
 are sent to the sign-in page; people of another role get a 403 page in their language. Every
 back-office page is sent with Cache-Control: no-store (ASVS 14.3.2).
 """
@@ -16,50 +16,14 @@ from django import forms
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils import translation
 from django.utils.cache import add_never_cache_headers
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
-from jobgrant.rules.codes import JURISDICTIONS
-from jobgrant.service.accounts.models import Role, User
-from jobgrant.service.errors import ServiceError
+from jobgrant.service.accounts.models import User
+from jobgrant.service.web.labels import ROLE_LABELS, label
 
 P = ParamSpec("P")
 View = Callable[Concatenate[HttpRequest, P], HttpResponse]
-
-ROLE_LABELS: dict[str, Promise] = {
-    Role.EMPLOYER: _("employer"),
-    Role.OFFICER: _("program officer"),
-    Role.FINANCE: _("finance officer"),
-    Role.ANALYST: _("policy analyst"),
-    Role.AUDITOR: _("auditor"),
-    Role.ADMIN: _("administrator"),
-}
-STATE_LABELS: dict[str, Promise] = {
-    "draft": pgettext_lazy("application state", "Draft"),
-    "submitted": pgettext_lazy("application state", "Submitted"),
-    "recommended": pgettext_lazy("application state", "Recommended"),
-    "approved": pgettext_lazy("application state", "Approved"),
-    "denied": pgettext_lazy("application state", "Denied"),
-    "withdrawn": pgettext_lazy("application state", "Withdrawn"),
-}
-FUNDER_LABELS: dict[str, Promise] = {
-    "federal": _("Federal"),
-    "provincial": _("Provincial or territorial"),
-}
-DELIVERY_LABELS: dict[str, Promise] = {
-    "provincial": _("Delivered by the province or territory"),
-    "federal-direct": _("Delivered directly by the federal government"),
-    "separate-agreement": _("Separate agreement, no grant"),
-}
-
-
-def label(labels: dict[str, Promise], key: str) -> str:
-    """The label of a code in the page's language; the code itself when it has none."""
-    found = labels.get(key)
-    return key if found is None else str(found)
 
 
 def set_choices(form: forms.Form, name: str, choices: list[tuple[str, str]]) -> None:
@@ -70,26 +34,6 @@ def query_params(request: HttpRequest, *, without: tuple[str, ...] = ()) -> dict
     """The request's query parameters that have a value (one value each)."""
     found = {key: request.GET.get(key) or "" for key in request.GET if key not in without}
     return {key: value for key, value in found.items() if value}
-
-
-def language() -> str:
-    return (translation.get_language() or "en")[:2]
-
-
-def jurisdiction_name(code: str) -> str:
-    for jurisdiction in JURISDICTIONS:
-        if jurisdiction.code == code:
-            return jurisdiction.name_fr if language() == "fr" else jurisdiction.name_en
-    return code
-
-
-def jurisdiction_choices() -> list[tuple[str, str]]:
-    return [(j.code, jurisdiction_name(j.code)) for j in JURISDICTIONS]
-
-
-def service_message(error: ServiceError) -> str:
-    """The service's own explanation of a refusal, in the page's language."""
-    return error.message_fr if language() == "fr" else error.message_en
 
 
 def role_required(*roles: str) -> Callable[[View[P]], View[P]]:

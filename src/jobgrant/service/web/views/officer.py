@@ -27,18 +27,20 @@ from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants import access, actions
 from jobgrant.service.grants.models import Application, ApplicationEmployer, State, Stream
 from jobgrant.service.grants.workflow import TRANSITIONS
-from jobgrant.service.web import officer_explain
-from jobgrant.service.web.backoffice import (
+from jobgrant.service.web import explanations
+from jobgrant.service.web.labels import (
     DELIVERY_LABELS,
     FUNDER_LABELS,
     STATE_LABELS,
-    error_context,
     jurisdiction_choices,
     jurisdiction_name,
     language,
+    service_message,
+)
+from jobgrant.service.web.pages import (
+    error_context,
     query_params,
     role_required,
-    service_message,
     set_choices,
     set_notice,
     take_notice,
@@ -269,9 +271,9 @@ def _render_review(
         "delivery_label": DELIVERY_LABELS.get(application.delivery, application.delivery),
         "jurisdiction_label": jurisdiction_name(application.jurisdiction),
         "employers": list(application.employers.select_related("employer")),
-        "groups": officer_explain.groups(application),
-        "employer_rows": officer_explain.employer_rows(application),
-        "eligibility": officer_explain.eligibility(application),
+        "groups": explanations.groups(application),
+        "employer_rows": explanations.employer_rows(application),
+        "eligibility": explanations.eligibility(application),
         "history": [
             {
                 **vars(change),
@@ -400,7 +402,7 @@ def refusal_of(error: ServiceError, action: str) -> dict[str, Any]:
     if error.code == "NOT_ELIGIBLE":
         codes = extra.get("reasons")
         listed = codes if isinstance(codes, list) else []
-        reasons = [officer_explain.reason_text(str(code)) for code in listed]
+        reasons = [explanations.reason_text(str(code)) for code in listed]
         return {"title": _("The application is not eligible"), "text": _(
             "Checked again today, the application does not meet these rules, so it cannot be "
             "approved:"

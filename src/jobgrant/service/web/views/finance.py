@@ -25,16 +25,14 @@ from jobgrant.rules.codes import fiscal_year
 from jobgrant.rules.money import format_amount
 from jobgrant.service.accounts.models import Role
 from jobgrant.service.ledger.models import BudgetAccount, Funder
-from jobgrant.service.web.backoffice import (
+from jobgrant.service.web.labels import (
     FUNDER_LABELS,
-    error_context,
     jurisdiction_choices,
     jurisdiction_name,
     label,
     language,
-    role_required,
-    set_choices,
 )
+from jobgrant.service.web.pages import error_context, role_required, set_choices
 from jobgrant.service.web.templatetags.jobgrant import LOCALES
 
 ALL = "all"

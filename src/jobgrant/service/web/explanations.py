@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 from jobgrant.rules.evaluate import default_library
 from jobgrant.rules.parameters import Unit
 from jobgrant.service.grants.models import Application
-from jobgrant.service.web.backoffice import DELIVERY_LABELS, language
+from jobgrant.service.web.labels import DELIVERY_LABELS, language
 from jobgrant.service.web.templatetags.jobgrant import longdate, money, number
 
 FIGURE_LABELS = {

@@ -17,7 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -31,8 +31,9 @@ from jobgrant.service.grants.models import Application
 from jobgrant.service.grants.workflow import TRANSITIONS
 from jobgrant.service.registry.identifiers import normalize_business_number
 from jobgrant.service.registry.models import Employer
-from jobgrant.service.web import employer_forms as forms
-from jobgrant.service.web.employer_forms import Problems, control
+from jobgrant.service.web import labels
+from jobgrant.service.web.forms import employer as forms
+from jobgrant.service.web.forms.employer import Problems, control
 
 P = ParamSpec("P")
 STEP_URLS = {
@@ -156,7 +157,7 @@ def dashboard(request: HttpRequest, user: User) -> HttpResponse:
         "led": led,
         "partnered": partnered,
         "has_draft": bool(_draft(request)),
-        "states": forms.state_labels(),
+        "states": labels.state_labels(),
     })  # fmt: skip
 
 
@@ -175,8 +176,8 @@ def _row(application: Application, links: list[Any], own: set[str] | None) -> di
         "application": application,
         "lead": links[0].employer if links else None,
         "partners": len(links) - 1,
-        "state": forms.state_labels().get(application.state, application.state),
-        "jurisdiction": forms.jurisdiction_name(application.jurisdiction),
+        "state": labels.state_labels().get(application.state, application.state),
+        "jurisdiction": labels.jurisdiction_name(application.jurisdiction),
         "start_date": (training or {}).get("start_date", ""),
         **figures,
     }
@@ -283,7 +284,7 @@ def _training_controls(
     return {
         "setting": control(
             "setting", label("setting"), raw.get("setting", ""), problems=problems,
-            options=forms.setting_labels().items(), reason="setting", reasons=reasons,
+            options=labels.setting_labels().items(), reason="setting", reasons=reasons,
         ),
         "start_date": control(
             "start_date", label("start_date"), raw.get("start_date", ""), problems=problems,
@@ -402,7 +403,7 @@ def _training_summary(checked: forms.Checked) -> dict[str, Any]:
     if training is None:
         return {}
     return {
-        "setting_label": forms.setting_labels().get(training.setting, training.setting),
+        "setting_label": labels.setting_labels().get(training.setting, training.setting),
         "hours_label": forms.show_hours(training.hours),
     }
 
@@ -414,8 +415,8 @@ def _trainee_controls(
     reasons: dict[str, list[str]],
 ) -> list[dict[str, Any]]:
     employers = [(e.business_number, e.name) for e in organizations.all]
-    statuses = list(forms.status_labels().items())
-    costs = forms.cost_labels()
+    statuses = list(labels.status_labels().items())
+    costs = labels.cost_labels()
     shown = []
     for i, row in enumerate(rows):
         reason = f"trainee-{i}"
@@ -485,7 +486,7 @@ def apply_review(request: HttpRequest, user: User) -> HttpResponse:
         "organizations": organizations,
         "training": training,
         "trainees": _review_trainees(trainees, organizations),
-        "jurisdiction": forms.jurisdiction_name(organizations.lead.jurisdiction),
+        "jurisdiction": labels.jurisdiction_name(organizations.lead.jurisdiction),
         "quote": quote,
         "confirm": control("confirm", _("I confirm that the information in this application is "
                                         "true and complete."), problems=problems),
@@ -498,7 +499,7 @@ def _review_trainees(
     trainees: list[forms.TraineeRow], organizations: forms.Organizations
 ) -> list[dict[str, Any]]:
     names = _employers_by_id(organizations)
-    statuses = forms.status_labels()
+    statuses = labels.status_labels()
     return [
         {
             "number": i + 1,
@@ -545,8 +546,8 @@ def _detail_context(user: User, application: Application) -> dict[str, Any]:
     request_body = application.request if isinstance(application.request, dict) else {}
     training = request_body.get("training") or {}
     provider = training.get("provider") or {}
-    statuses = forms.status_labels()
-    states = forms.state_labels()
+    statuses = labels.status_labels()
+    states = labels.state_labels()
     trainees = [
         {
             "number": i + 1,
@@ -571,14 +572,14 @@ def _detail_context(user: User, application: Application) -> dict[str, Any]:
         "title": _("Application %(number)s") % {"number": application.pk},
         "application": application,
         "state": states.get(application.state, application.state),
-        "jurisdiction": forms.jurisdiction_name(application.jurisdiction),
-        "delivery": forms.delivery_labels().get(application.delivery, application.delivery),
+        "jurisdiction": labels.jurisdiction_name(application.jurisdiction),
+        "delivery": labels.delivery_labels().get(application.delivery, application.delivery),
         "lead": lead.employer if lead else None,
         "partners": [link.employer for link in links[1:]],
         "is_applicant": is_applicant,
         "training": training,
         "provider": provider,
-        "setting_label": forms.setting_labels().get(training.get("setting", ""), ""),
+        "setting_label": labels.setting_labels().get(training.get("setting", ""), ""),
         "hours_label": _hours(training.get("hours")),
         "trainees": trainees,
         "history": history,
@@ -649,26 +650,3 @@ def application_withdraw(request: HttpRequest, user: User, application_id: int) 
 def _message(error: ServiceError) -> str:
     french = (translation.get_language() or "en").startswith("fr")
     return error.message_fr if french else error.message_en
-
-
-urlpatterns = [
-    path("", dashboard, name="employer-dashboard"),
-    path("apply/", apply_start, name="employer-apply"),
-    path("apply/organizations/", apply_organizations, name="employer-apply-organizations"),
-    path("apply/training/", apply_training, name="employer-apply-training"),
-    path("apply/trainees/", apply_trainees, name="employer-apply-trainees"),
-    path("apply/quote/", apply_quote, name="employer-apply-quote"),
-    path("apply/review/", apply_review, name="employer-apply-review"),
-    path("apply/cancel/", apply_cancel, name="employer-apply-cancel"),
-    path("applications/<int:application_id>/", application_detail, name="employer-application"),
-    path(
-        "applications/<int:application_id>/submit/",
-        application_submit,
-        name="employer-application-submit",
-    ),
-    path(
-        "applications/<int:application_id>/withdraw/",
-        application_withdraw,
-        name="employer-application-withdraw",
-    ),
-]

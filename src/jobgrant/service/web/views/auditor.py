@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from jobgrant.service.accounts.models import Role
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.web.backoffice import (
+from jobgrant.service.web.pages import (
     error_context,
     query_params,
     role_required,

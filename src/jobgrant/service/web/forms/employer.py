@@ -19,15 +19,14 @@ from babel.numbers import format_decimal
 from django.db.models import QuerySet
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from jobgrant.rules.batch import COST_CATEGORIES, SETTINGS, STATUSES
-from jobgrant.rules.codes import JURISDICTIONS
 from jobgrant.rules.money import AmountError, format_amount, parse_amount
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants import quoting
 from jobgrant.service.registry.identifiers import normalize_business_number
 from jobgrant.service.registry.models import Employer
+from jobgrant.service.web.labels import cost_labels, jurisdiction_name
 from jobgrant.service.web.templatetags.jobgrant import LOCALES, longdate
 
 SESSION_KEY = "jobgrant.employer.application-draft"
@@ -41,62 +40,6 @@ AMOUNTS = (*COST_CATEGORIES, "wages_in_kind")
 TRAINING_FIELDS = ("setting", "start_date", "end_date", "hours", "provider_name", "third_party")
 #: The training fields next to which eligibility reasons can appear.
 REASON_SLOTS = ("setting", "start_date", "end_date", "hours", "third_party")
-
-
-# --- Labels, in the page's language -------------------------------------------------------------
-
-
-def setting_labels() -> dict[str, str]:
-    return {
-        "on-site": _("On site, at the workplace"),
-        "off-site": _("Off site, in a classroom"),
-        "online": _("Online"),
-    }
-
-
-def status_labels() -> dict[str, str]:
-    return {
-        "existing-employee": _("Existing employee"),
-        "new-hire": _("New hire"),
-        "unemployed": _("Unemployed, to be hired"),
-    }
-
-
-def state_labels() -> dict[str, str]:
-    return {
-        "draft": pgettext("application state", "Draft"),
-        "submitted": pgettext("application state", "Submitted"),
-        "recommended": pgettext("application state", "Recommended"),
-        "approved": pgettext("application state", "Approved"),
-        "denied": pgettext("application state", "Denied"),
-        "withdrawn": pgettext("application state", "Withdrawn"),
-    }
-
-
-def delivery_labels() -> dict[str, str]:
-    return {
-        "provincial": _("Delivered by the province or territory"),
-        "federal-direct": _("Delivered directly by the Government of Canada"),
-        "separate-agreement": _("Separate agreement, no grant"),
-    }
-
-
-def cost_labels() -> dict[str, str]:
-    return {
-        "tuition": _("Tuition or trainer fees"),
-        "student_fees": _("Mandatory student fees"),
-        "materials": _("Textbooks, software and other required materials"),
-        "exam_fees": _("Examination fees"),
-        "wages_in_kind": _("Wages paid during training (in-kind contribution)"),
-    }
-
-
-def jurisdiction_name(code: str) -> str:
-    french = (translation.get_language() or "en").startswith("fr")
-    for jurisdiction in JURISDICTIONS:
-        if jurisdiction.code == code:
-            return jurisdiction.name_fr if french else jurisdiction.name_en
-    return code
 
 
 def field_label(key: str) -> str:

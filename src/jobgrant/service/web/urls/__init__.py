@@ -1,0 +1,18 @@
+"""Web pages, under /en/ and /fr/ (i18n_patterns in the project's urls): one module per area.
+
+Every route's name is in the "web" namespace, e.g. "web:officer-queue".
+"""
+
+from django.urls import include, path
+
+from jobgrant.service.web.urls import analyst, auditor, employer, finance, officer, public
+
+app_name = "web"
+urlpatterns = [
+    path("", include(public.urlpatterns)),
+    path("employer/", include(employer.urlpatterns)),
+    path("officer/", include(officer.urlpatterns)),
+    path("finance/", include(finance.urlpatterns)),
+    path("analyst/", include(analyst.urlpatterns)),
+    path("auditor/", include(auditor.urlpatterns)),
+]

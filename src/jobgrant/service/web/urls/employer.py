@@ -1,0 +1,39 @@
+"""The employer's pages: the dashboard, the application wizard, an application and its actions."""
+
+from django.urls import path
+
+from jobgrant.service.web.views.employer import (
+    application_detail,
+    application_submit,
+    application_withdraw,
+    apply_cancel,
+    apply_organizations,
+    apply_quote,
+    apply_review,
+    apply_start,
+    apply_trainees,
+    apply_training,
+    dashboard,
+)
+
+urlpatterns = [
+    path("", dashboard, name="employer-dashboard"),
+    path("apply/", apply_start, name="employer-apply"),
+    path("apply/organizations/", apply_organizations, name="employer-apply-organizations"),
+    path("apply/training/", apply_training, name="employer-apply-training"),
+    path("apply/trainees/", apply_trainees, name="employer-apply-trainees"),
+    path("apply/quote/", apply_quote, name="employer-apply-quote"),
+    path("apply/review/", apply_review, name="employer-apply-review"),
+    path("apply/cancel/", apply_cancel, name="employer-apply-cancel"),
+    path("applications/<int:application_id>/", application_detail, name="employer-application"),
+    path(
+        "applications/<int:application_id>/submit/",
+        application_submit,
+        name="employer-application-submit",
+    ),
+    path(
+        "applications/<int:application_id>/withdraw/",
+        application_withdraw,
+        name="employer-application-withdraw",
+    ),
+]

@@ -1,0 +1,11 @@
+"""The program officer's pages: the queue, an application's review and its decisions."""
+
+from django.urls import path
+
+from jobgrant.service.web.views import officer
+
+urlpatterns = [
+    path("", officer.queue, name="officer-queue"),
+    path("applications/<int:application_id>/", officer.review, name="officer-review"),
+    path("applications/<int:application_id>/decision/", officer.decide, name="officer-decide"),
+]

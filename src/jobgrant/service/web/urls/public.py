@@ -1,0 +1,12 @@
+"""Pages anyone can open, and signing in and out."""
+
+from django.urls import path
+
+from jobgrant.service.web.views import public
+
+urlpatterns = [
+    path("", public.landing, name="landing"),
+    path("sign-in/", public.SignInView.as_view(), name="sign-in"),
+    path("sign-out/", public.sign_out, name="sign-out"),
+    path("home/", public.home, name="home"),
+]
