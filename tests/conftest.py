@@ -7,7 +7,9 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import json
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
+from types import FrameType
 from typing import Any
 
 import pytest
@@ -107,3 +109,71 @@ def frozen_today(request: pytest.FixtureRequest) -> Any:
 @pytest.fixture
 def make_body(demo: None) -> Callable[..., dict[str, Any]]:
     return application_body
+
+
+@pytest.fixture(autouse=True)
+def writes_only_through_actions(request: pytest.FixtureRequest) -> Any:
+    """Fail any service or web test in which a page or an API handler writes a model itself."""
+    from django.db import connection
+
+    if not any(part in request.node.path.as_posix() for part in ("tests/service/", "tests/web/")):
+        yield
+        return
+    with connection.execute_wrapper(guard):
+        yield
+
+
+@pytest.fixture
+def write_outside_action() -> type[AssertionError]:
+    """The error the guard raises, for the guard's own tests."""
+    return WriteOutsideActionError
+
+
+# --- The write guard -------------------------------------------------------------------------
+# Pages and API handlers never write a model themselves; every change goes through an action
+# (DESIGN.md section 5). Each INSERT, UPDATE or DELETE a service or web test makes is traced
+# back through the Python stack: walking out from the database, the first frame of ours that is
+# a page or an API handler (a module under jobgrant.service.web or .api) must have an action, or
+# one of the few framework writers below, between it and the statement.
+
+WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+HANDLERS = ("jobgrant.service.web.", "jobgrant.service.api.")
+
+#: Writers that are not actions and may still be reached from a handler, each for a reason.
+FRAMEWORK_WRITERS = (
+    "django.contrib.sessions.",  # the session a sign-in or a wizard step stores
+    "django.contrib.auth.",  # last_login, written by Django's login()
+    "jobgrant.service.api.idempotency",  # the stored answer to an Idempotency-Key
+)
+
+
+class WriteOutsideActionError(AssertionError):
+    pass
+
+
+def _is_writer(module: str) -> bool:
+    return module.endswith(".actions") or module.startswith(FRAMEWORK_WRITERS)
+
+
+def _modules_outward(frame: FrameType | None) -> Iterator[str]:
+    while frame is not None:
+        yield str(frame.f_globals.get("__name__", ""))
+        frame = frame.f_back
+
+
+def check_writer(sql: str, frame: FrameType | None) -> None:
+    """Raise WriteOutsideActionError when a handler reached `sql` without passing a writer."""
+    for module in _modules_outward(frame):
+        if _is_writer(module):
+            return
+        if module.startswith(HANDLERS):
+            raise WriteOutsideActionError(
+                f"{module} wrote to the database outside an action: {sql[:120]}"
+            )
+
+
+def guard(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any) -> Any:
+    """A Django execute wrapper (connection.execute_wrapper) that applies check_writer."""
+    if sql.lstrip()[:7].upper().startswith(WRITES):
+        check_writer(sql, sys._getframe(1))
+    return execute(sql, params, many, context)

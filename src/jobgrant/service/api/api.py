@@ -14,6 +14,7 @@ from ninja.errors import AuthenticationError, ValidationError
 from ninja.security import HttpBearer
 
 from jobgrant.rules.money import format_amount
+from jobgrant.service.accounts.actions import issue_api_token
 from jobgrant.service.accounts.models import ApiToken, Role, User
 from jobgrant.service.api.idempotency import idempotent
 from jobgrant.service.api.problems import json_response, problem_response
@@ -104,7 +105,7 @@ def issue_token(request: HttpRequest) -> HttpResponse:
             401, "BAD_CREDENTIALS", "Unknown username or wrong password.",
             "Nom d'utilisateur inconnu ou mot de passe erroné.",
         )  # fmt: skip
-    return json_response({"token": ApiToken.issue(user)}, status=201)
+    return json_response({"token": issue_api_token(user)}, status=201)
 
 
 @api.get("/employers", auth=bearer, tags=["registry"])
