@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from tests.personas import Persona, create_personas
 
 from jobgrant.service.accounts.models import ApiToken, Role, User
 from jobgrant.service.demo import seed
@@ -27,23 +28,26 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
     """Load the demonstration data once per test database; tests roll back to it."""
     with django_db_blocker.unblock():
         seed(TODAY)
+        create_personas()
 
 
 @pytest.fixture
 def demo(db: None) -> None:
     seed(TODAY)  # a no-op unless a transactional test emptied the database
+    create_personas()
 
 
-def token_for(username: str) -> str:
+def token_for(who: str | Persona) -> str:
+    username = who.username if isinstance(who, Persona) else who
     return ApiToken.issue(User.objects.get(username=username))
 
 
 class Api:
     """A client that speaks to /api/v1 as one user."""
 
-    def __init__(self, username: str | None) -> None:
+    def __init__(self, who: str | Persona | None) -> None:
         self.client = Client()
-        self.headers = {"Authorization": f"Bearer {token_for(username)}"} if username else {}
+        self.headers = {"Authorization": f"Bearer {token_for(who)}"} if who else {}
 
     def post(self, path: str, body: Any = None, key: str | None = None) -> Any:
         headers = {**self.headers, **({"Idempotency-Key": key} if key else {})}
@@ -57,7 +61,7 @@ class Api:
 
 
 @pytest.fixture
-def as_user(demo: None) -> Callable[[str | None], Api]:
+def as_user(demo: None) -> Callable[[str | Persona | None], Api]:
     return Api
 
 

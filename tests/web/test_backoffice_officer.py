@@ -316,7 +316,10 @@ def test_approving_what_one_recommended_is_refused_in_plain_words_and_nothing_is
     assert written() == before
     assert Application.objects.get(pk=application.pk).state == "recommended"
     refusal = AuditEntry.objects.filter(action="refused.approve_application").last()
-    assert refusal is not None and refusal.summary == {"code": "SEPARATION_OF_DUTIES"}
+    assert refusal is not None and refusal.summary == {
+        "code": "SEPARATION_OF_DUTIES",
+        "status": 403,
+    }
 
 
 def test_a_conflict_of_interest_is_refused_in_plain_words(make_body: Body) -> None:

@@ -10,6 +10,7 @@ from django.db import connection
 from django.db.models import QuerySet
 
 from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.audit.actions import audited_refusals
 from jobgrant.service.errors import ServiceError, forbidden, not_found
 from jobgrant.service.grants.models import Application, ApplicationEmployer, Delivery
 from jobgrant.service.registry.models import Employer
@@ -57,6 +58,7 @@ def can_see(user: User, application: Application) -> bool:
     return officer_covers(user, application)
 
 
+@audited_refusals
 def get_visible(user: User, application_id: int, *, without: tuple[str, ...] = ()) -> Application:
     """The application, or 404 (never 403: an outsider learns nothing about other files);
     the fields named in `without` are only read if used.

@@ -1,15 +1,13 @@
 """Every change to an application: one function, one transaction, its audit entry and postings.
 
 Views and API handlers call these; they never save models themselves. Refusals raise
-ServiceError; a 403 is recorded in the audit trail in a transaction of its own (the refused
-action itself writes nothing).
+ServiceError; a 403 or 404 is recorded in the audit trail in a transaction of its own (the
+refused action itself writes nothing; audit/actions.py).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
-from functools import wraps
 from typing import Any, NamedTuple, ParamSpec, TypeVar
 
 from django.db import connection, transaction
@@ -17,6 +15,7 @@ from django.utils import timezone
 
 from jobgrant.rules.requests import InvalidRequestError, parse_quote_request
 from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.audit.actions import audited_refusals
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, not_found, problem
 from jobgrant.service.grants import access
@@ -44,28 +43,6 @@ from jobgrant.service.registry.models import Employer
 P = ParamSpec("P")
 R = TypeVar("R")
 DECIDED_BY_PROGRAM = ("policy", "delivery", "application_date")
-
-
-def audited_refusals(action: Callable[P, R]) -> Callable[P, R]:
-    """Record every 403 in the audit trail, then let it propagate."""
-
-    @wraps(action)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return action(*args, **kwargs)
-        except ServiceError as error:
-            if error.status == 403:
-                user, target = args[0], args[1] if len(args) > 1 else None
-                _record_refusal(user, action.__name__, target, error)  # type: ignore[arg-type]
-            raise
-
-    return wrapper
-
-
-def _record_refusal(user: User, action: str, target: object, error: ServiceError) -> None:
-    object_id = target.pk if isinstance(target, Application) else ""
-    with transaction.atomic():
-        record(user.username, f"refused.{action}", "application", object_id, {"code": error.code})
 
 
 def _summary(application: Application) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext_lazy as _
 
 from jobgrant.service.accounts.models import User
+from jobgrant.service.audit.actions import record_refusal
 from jobgrant.service.web.labels import ROLE_LABELS, label
 
 P = ParamSpec("P")
@@ -58,7 +59,11 @@ def role_required(*roles: str) -> Callable[[View[P]], View[P]]:
 
 
 def forbidden(request: HttpRequest, roles: tuple[str, ...]) -> HttpResponse:
+    """The 403 page, the refusal recorded in the audit trail (what page, which role)."""
     role = str(getattr(request.user, "role", ""))
+    page = request.resolver_match.view_name if request.resolver_match else request.path
+    actor = str(getattr(request.user, "username", ""))
+    record_refusal(actor, "open_page", "page", page, "ROLE_NOT_ALLOWED", 403)
     context = {
         "title": _("You cannot open this page"),
         "page_roles": [label(ROLE_LABELS, r) for r in roles],

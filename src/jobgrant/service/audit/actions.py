@@ -1,0 +1,56 @@
+"""The audit trail's own actions: every refusal recorded, a 403 and a 404 alike, in a
+transaction of its own.
+
+A refused action writes nothing itself; what the trail keeps is who asked, for what, and the
+refusal's code. A 404 is recorded too: to an outsider it says "no such file" (it learns nothing),
+but an auditor sees that someone asked for a file they may not read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import ParamSpec, TypeVar
+
+from django.db import transaction
+
+from jobgrant.service.audit.chain import record
+from jobgrant.service.errors import ServiceError
+
+P = ParamSpec("P")
+R = TypeVar("R")
+AUDITED_STATUSES = (403, 404)
+
+
+def audited_refusals(action: Callable[P, R]) -> Callable[P, R]:
+    """Record every 403 and 404 `action(user, target, ...)` raises, then let it propagate.
+
+    `target` is the object acted on (a model instance) or an application's id."""
+
+    @wraps(action)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return action(*args, **kwargs)
+        except ServiceError as error:
+            if error.status in AUDITED_STATUSES:
+                actor = str(getattr(args[0], "username", ""))
+                kind, target_id = _kind_and_id(args[1] if len(args) > 1 else None)
+                record_refusal(actor, action.__name__, kind, target_id, error.code, error.status)
+            raise
+
+    return wrapper
+
+
+def _kind_and_id(target: object) -> tuple[str, object]:
+    meta = getattr(target, "_meta", None)
+    if meta is None:
+        return "application", "" if target is None else target
+    return str(meta.model_name), getattr(target, "pk", "")
+
+
+def record_refusal(
+    actor: str, action: str, object_type: str, object_id: object, code: str, status: int
+) -> None:
+    """Append `refused.<action>` for `actor`: what was asked for, the refusal's code and status."""
+    with transaction.atomic():
+        record(actor, f"refused.{action}", object_type, object_id, {"code": code, "status": status})
