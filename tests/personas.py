@@ -49,11 +49,11 @@ def _bn(stem: str) -> str:
 
 
 #: The organization that applies (a small manufacturer in Hamilton, Ontario).
-APPLICANT = Organization("Birchwood Tool and Die", _bn("30000000"), 40, "332710", "ON", "3550")
+APPLICANT = Organization("Birchwood Tool and Die", _bn("71000000"), 40, "332710", "ON", "3550")
 #: Its consortium partner (a mid-sized warehouse in Toronto).
-PARTNER = Organization("Harbourfront Freight", _bn("40000000"), 180, "493110", "ON", "3530")
+PARTNER = Organization("Harbourfront Freight", _bn("72000000"), 180, "493110", "ON", "3530")
 #: A registered employer in no application (a clothing wholesaler in London, Ontario).
-OUTSIDER = Organization("Forest City Apparel", _bn("50000000"), 12, "414110", "ON", "3560")
+OUTSIDER = Organization("Forest City Apparel", _bn("73000000"), 12, "414110", "ON", "3560")
 ORGANIZATIONS = (APPLICANT, PARTNER, OUTSIDER)
 
 #: Acts for the applicant and for its partner (a group's office applying for both).

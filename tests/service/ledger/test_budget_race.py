@@ -10,8 +10,8 @@ available amount, commitments equal the approved shares and never exceed the all
 ledger transaction balances, nothing failed with a 5xx, and the audit chain verifies with one
 entry per approval.
 
-    JOBGRANT_RACE_ROUNDS=50 pytest tests/service/test_budget_race.py   # the full T1
-    pytest tests/service/test_budget_race.py --log-cli-level=INFO      # each round's figures
+    JOBGRANT_RACE_ROUNDS=50 pytest tests/service/ledger/test_budget_race.py   # the full T1
+    pytest tests/service/ledger/test_budget_race.py --log-cli-level=INFO      # each round's figures
 """
 
 from __future__ import annotations
