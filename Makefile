@@ -31,8 +31,11 @@ contracts: .venv/.synced
 # must be reachable; only outside CI may JOBGRANT_SKIP_POSTGRES=1 skip that pass.
 POSTGRES_URL ?= postgresql://postgres@127.0.0.1:5432/jobgrant
 
+# Two test processes (pytest-xdist), one per core of our machines; PYTEST_WORKERS=0 runs in one.
+PYTEST_WORKERS ?= 2
+
 pytest: .venv/.synced $(CHROMIUM)
-	$(RUN) pytest
+	$(RUN) pytest -n $(PYTEST_WORKERS)
 	$(MAKE) --no-print-directory pytest-postgres
 
 pytest-postgres: .venv/.synced
@@ -40,7 +43,7 @@ pytest-postgres: .venv/.synced
 		echo "Skipping the PostgreSQL pass (JOBGRANT_SKIP_POSTGRES is set)"; exit 0; fi; \
 	$(RUN) python -c "import psycopg, sys; psycopg.connect('$(POSTGRES_URL)'.rsplit('/', 1)[0] + '/postgres').close()" \
 		|| { echo "PostgreSQL is not reachable at $(POSTGRES_URL): the service tests must run on it."; exit 1; }; \
-	JOBGRANT_DATABASE_URL=$(POSTGRES_URL) $(RUN) pytest tests/service $(wildcard tests/web)
+	JOBGRANT_DATABASE_URL=$(POSTGRES_URL) $(RUN) pytest -n $(PYTEST_WORKERS) tests/service $(wildcard tests/web)
 
 bench: .venv/.synced
 	$(RUN) python bench/kernel.py

@@ -83,3 +83,14 @@ def test_a_file_the_reader_may_see_records_no_refusal(as_user, make_body) -> Non
     before = AuditEntry.objects.count()
     assert as_user("demo-officer-on-1").get(f"/applications/{application_id}").status_code == 200
     assert AuditEntry.objects.count() == before
+
+
+def test_a_refused_new_application_is_recorded_without_its_body(as_user, make_body) -> None:
+    response = as_user("demo-officer-on-1").post("/applications", make_body())
+    assert response.status_code == 403
+    entry = last_entry()
+    assert (entry.action, entry.object_type, entry.object_id) == (
+        "refused.create_application",
+        "application",
+        "",
+    )

@@ -25,7 +25,8 @@ AUDITED_STATUSES = (403, 404)
 def audited_refusals(action: Callable[P, R]) -> Callable[P, R]:
     """Record every 403 and 404 `action(user, target, ...)` raises, then let it propagate.
 
-    `target` is the object acted on (a model instance) or an application's id."""
+    `target`, the second argument, is the object acted on (a model instance) or an
+    application's id."""
 
     @wraps(action)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -42,10 +43,12 @@ def audited_refusals(action: Callable[P, R]) -> Callable[P, R]:
 
 
 def _kind_and_id(target: object) -> tuple[str, object]:
+    """What was asked for: a model instance, an application's id, or nothing we can name (the
+    body of a new application, say)."""
     meta = getattr(target, "_meta", None)
-    if meta is None:
-        return "application", "" if target is None else target
-    return str(meta.model_name), getattr(target, "pk", "")
+    if meta is not None:
+        return str(meta.model_name), getattr(target, "pk", "")
+    return "application", target if isinstance(target, int) else ""
 
 
 def record_refusal(
