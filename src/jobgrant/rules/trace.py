@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from jobgrant.rules.evaluate import Evaluation
+from jobgrant.rules.evaluation import Evaluation
 from jobgrant.rules.money import format_amount
 from jobgrant.rules.parameters import Unit
 from jobgrant.rules.policies import ResolvedValue
