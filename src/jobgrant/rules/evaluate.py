@@ -119,9 +119,11 @@ def _compiled_parts(batch: QuoteBatch, key: I64, rules: RuleColumns) -> Parts | 
     result = compiled.evaluate_batch(batch, key, table, in_kind, provincial)
     n, present = len(batch.trainees), (in_kind, True, True, provincial)
     trainees = Totals(
-        *(zeros_view(n) if c is None else c for c in
-          (result.in_kind, result.eligible_cost, result.federal, result.provincial))
-    )  # fmt: skip
+        *(
+            zeros_view(n) if c is None else c
+            for c in (result.in_kind, result.eligible_cost, result.federal, result.provincial)
+        )
+    )
     failures = dict(zip(compiled.APPLICATION_CODES, result.application_failures, strict=True))
     failures["EMPLOYER_CAP_EXCEEDED"] = result.employer_cap_exceeded
     failures["TRAINEE_WITHOUT_ELIGIBLE_COSTS"] = result.without_costs
@@ -173,14 +175,23 @@ def _trainee_shares_in_chunks(
     for start in range(0, n, CHUNK):
         part = slice(start, min(start + CHUNK, n))
         inputs = TraineeInputs(
-            t.tuition[part], t.student_fees[part], t.materials[part], t.exam_fees[part],
-            t.wages_in_kind[part], t.status[part], t.application[part], t.employer[part],
-            key, batch.employers.employees,
-        )  # fmt: skip
+            t.tuition[part],
+            t.student_fees[part],
+            t.materials[part],
+            t.exam_fees[part],
+            t.wages_in_kind[part],
+            t.status[part],
+            t.application[part],
+            t.employer[part],
+            key,
+            batch.employers.employees,
+        )
         views = TraineeShares(
-            None if in_kind is None else in_kind[part], eligible[part], federal[part],
+            None if in_kind is None else in_kind[part],
+            eligible[part],
+            federal[part],
             None if provincial is None else provincial[part],
-        )  # fmt: skip
+        )
         result = trainee_shares(inputs, rules, terms, views)
         sums.add(start, [column[part] for column in present.values()])
         if result.unemployed is not None:
