@@ -118,12 +118,8 @@ def _compiled_parts(batch: QuoteBatch, key: I64, rules: RuleColumns) -> Parts | 
     in_kind, provincial = not no_wages_in_kind(rules), not no_provincial_share(rules)
     result = compiled.evaluate_batch(batch, key, table, in_kind, provincial)
     n, present = len(batch.trainees), (in_kind, True, True, provincial)
-    trainees = Totals(
-        *(
-            zeros_view(n) if c is None else c
-            for c in (result.in_kind, result.eligible_cost, result.federal, result.provincial)
-        )
-    )
+    columns = (result.in_kind, result.eligible_cost, result.federal, result.provincial)
+    trainees = Totals(*(zeros_view(n) if c is None else c for c in columns))
     failures = dict(zip(compiled.APPLICATION_CODES, result.application_failures, strict=True))
     failures["EMPLOYER_CAP_EXCEEDED"] = result.employer_cap_exceeded
     failures["TRAINEE_WITHOUT_ELIGIBLE_COSTS"] = result.without_costs
