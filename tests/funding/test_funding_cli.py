@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from jobgrant.cli import app
+from jobgrant.cli.app import app
 from jobgrant.funding.model import MONEY_FIELDS, FundingModel
 from jobgrant.funding.years import MODEL_YEARS
 from jobgrant.rules.codes import JURISDICTION_CODES

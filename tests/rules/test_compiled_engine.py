@@ -25,7 +25,8 @@ from hypothesis import strategies as st
 from jobgrant.rules import compiled
 from jobgrant.rules import evaluate as kernel
 from jobgrant.rules.batch import QuoteBatch
-from jobgrant.rules.evaluate import Evaluation, evaluate
+from jobgrant.rules.evaluate import evaluate
+from jobgrant.rules.evaluation import Evaluation
 from jobgrant.rules.formulas import eligibility
 from jobgrant.rules.formulas.key_rules import RuleColumns
 from jobgrant.rules.trace import explain

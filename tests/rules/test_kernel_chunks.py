@@ -15,7 +15,8 @@ import pytest
 from jobgrant.rules import evaluate as kernel
 from jobgrant.rules.batch import Applications, Employers, QuoteBatch, Trainees, rows_from_offsets
 from jobgrant.rules.codes import JURISDICTION_CODES
-from jobgrant.rules.evaluate import Evaluation, Totals, evaluate
+from jobgrant.rules.evaluate import evaluate
+from jobgrant.rules.evaluation import Evaluation, Totals
 from jobgrant.rules.memory import keep_freed_memory
 
 FIELDS = ("direct_cost", "in_kind", "eligible_cost", "federal", "provincial", "employer")

@@ -9,6 +9,7 @@ float millions here only, for drawing.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from matplotlib import rc_context
 from matplotlib.axes import Axes
@@ -51,12 +52,16 @@ def _stack(ax: Axes, labels: list[str], rows: list[dict[str, int]], horizontal: 
     base = [0.0] * len(labels)
     for key, legend, colour, hatch in LAYERS:
         values = [millions(row[key]) for row in rows]
+        style: dict[str, Any] = {
+            "color": colour,
+            "hatch": hatch,
+            "label": legend,
+            "edgecolor": EDGE,
+        }
         if horizontal:
-            ax.barh(labels, values, left=base, color=colour, hatch=hatch, label=legend,
-                    edgecolor=EDGE, linewidth=0.3)  # fmt: skip
+            ax.barh(labels, values, left=base, linewidth=0.3, **style)
         else:
-            ax.bar(labels, values, bottom=base, color=colour, hatch=hatch, label=legend,
-                   edgecolor=EDGE, linewidth=0.3)  # fmt: skip
+            ax.bar(labels, values, bottom=base, linewidth=0.3, **style)
         base = [a + b for a, b in zip(base, values, strict=True)]
     _write_totals(ax, base, horizontal)
 

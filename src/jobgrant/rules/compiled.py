@@ -33,28 +33,60 @@ from jobgrant.rules.formulas.key_rules import NOT_SET, RuleColumns
 
 #: The rule columns the passes read: one key's values side by side in a row of the table.
 RULES = (
-    "federal_rate", "federal_cap", "provincial_rate", "provincial_cap", "unemployed_rate",
-    "unemployed_cap", "unemployed_max_employees", "in_kind_max_employees", "government_cap",
-    "in_kind_uncapped", "in_kind_capped",
-    *APPLICATION_RULES, "employer_cap", "setting_allowed_0", "setting_allowed_1",
+    "federal_rate",
+    "federal_cap",
+    "provincial_rate",
+    "provincial_cap",
+    "unemployed_rate",
+    "unemployed_cap",
+    "unemployed_max_employees",
+    "in_kind_max_employees",
+    "government_cap",
+    "in_kind_uncapped",
+    "in_kind_capped",
+    *APPLICATION_RULES,
+    "employer_cap",
+    "setting_allowed_0",
+    "setting_allowed_1",
     "setting_allowed_2",
-)  # fmt: skip
+)
 # SETTING_ALLOWED + setting (0, 1 or 2) is one of the last three columns
 (
-    FEDERAL_RATE, FEDERAL_CAP, PROVINCIAL_RATE, PROVINCIAL_CAP, UNEMPLOYED_RATE, UNEMPLOYED_CAP,
-    UNEMPLOYED_MAX_EMPLOYEES, IN_KIND_MAX_EMPLOYEES, GOVERNMENT_CAP, IN_KIND_UNCAPPED,
+    FEDERAL_RATE,
+    FEDERAL_CAP,
+    PROVINCIAL_RATE,
+    PROVINCIAL_CAP,
+    UNEMPLOYED_RATE,
+    UNEMPLOYED_CAP,
+    UNEMPLOYED_MAX_EMPLOYEES,
+    IN_KIND_MAX_EMPLOYEES,
+    GOVERNMENT_CAP,
+    IN_KIND_UNCAPPED,
     IN_KIND_CAPPED,
-    GRANT_AVAILABLE, THIRD_PARTY_REQUIRED, MUST_PRECEDE_TRAINING, MIN_LEAD_DAYS, MAX_LEAD_DAYS,
-    MAX_DURATION_DAYS, MIN_HOURS, MINIMUM_COST, EMPLOYER_CAP, SETTING_ALLOWED,
-) = range(len(RULES) - 2)  # fmt: skip
+    GRANT_AVAILABLE,
+    THIRD_PARTY_REQUIRED,
+    MUST_PRECEDE_TRAINING,
+    MIN_LEAD_DAYS,
+    MAX_LEAD_DAYS,
+    MAX_DURATION_DAYS,
+    MIN_HOURS,
+    MINIMUM_COST,
+    EMPLOYER_CAP,
+    SETTING_ALLOWED,
+) = range(len(RULES) - 2)
 
 #: The application checks in the order of eligibility.APPLICATION_CHECKS (a test keeps them so).
 APPLICATION_CODES = (
-    "JURISDICTION_WITHOUT_GRANT", "PROVIDER_NOT_THIRD_PARTY", "TRAINING_SETTING_NOT_ELIGIBLE",
-    "TRAINING_STARTED_BEFORE_APPLICATION", "APPLICATION_TOO_CLOSE_TO_START",
-    "TRAINING_STARTS_TOO_FAR_AHEAD", "TRAINING_TOO_LONG", "TRAINING_TOO_SHORT",
+    "JURISDICTION_WITHOUT_GRANT",
+    "PROVIDER_NOT_THIRD_PARTY",
+    "TRAINING_SETTING_NOT_ELIGIBLE",
+    "TRAINING_STARTED_BEFORE_APPLICATION",
+    "APPLICATION_TOO_CLOSE_TO_START",
+    "TRAINING_STARTS_TOO_FAR_AHEAD",
+    "TRAINING_TOO_LONG",
+    "TRAINING_TOO_SHORT",
     "MINIMUM_COST_NOT_MET",
-)  # fmt: skip
+)
 
 ONE = np.uint64(1)  # adding a signed 1 would make a row number signed again
 
@@ -145,34 +177,88 @@ def evaluate_batch(
     application_running = np.empty((5, len(apps) + 1), dtype=np.int64)
     unemployed, without_costs = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
     constants = (
-        rules.denominator, rules.in_kind_uncapped_denominator, rules.in_kind_capped_denominator,
-        in_kind, provincial,
-    )  # fmt: skip
-    _run(_trainee_pass, constants, (
-        t.tuition, t.student_fees, t.materials, t.exam_fees, t.wages_in_kind, t.status,
-        t.employer, t.application, key, employers.employees, rules.table,
-        *columns, employer_running, application_running, unemployed, without_costs,
-    ))  # fmt: skip
+        rules.denominator,
+        rules.in_kind_uncapped_denominator,
+        rules.in_kind_capped_denominator,
+        in_kind,
+        provincial,
+    )
+    _run(
+        _trainee_pass,
+        constants,
+        (
+            t.tuition,
+            t.student_fees,
+            t.materials,
+            t.exam_fees,
+            t.wages_in_kind,
+            t.status,
+            t.employer,
+            t.application,
+            key,
+            employers.employees,
+            rules.table,
+            # written
+            *columns,
+            employer_running,
+            application_running,
+            unemployed,
+            without_costs,
+        ),
+    )
     employer_cap_exceeded = np.empty(len(employers), dtype=np.bool_)
     has_employer_over = np.zeros(len(apps), dtype=np.bool_)
-    _run(_employer_pass, (in_kind, provincial), (
-        employers.trainee_offsets, employers.application, key, employer_running,
-        employers.approved_this_fiscal_year, rules.table, employer_cap_exceeded,
-        has_employer_over,
-    ))  # fmt: skip
+    _run(
+        _employer_pass,
+        (in_kind, provincial),
+        (
+            employers.trainee_offsets,
+            employers.application,
+            key,
+            employer_running,
+            employers.approved_this_fiscal_year,
+            rules.table,
+            # written
+            employer_cap_exceeded,
+            has_employer_over,
+        ),
+    )
     failures = np.empty((len(apps), len(APPLICATION_CODES)), dtype=np.bool_)
     eligible = np.empty(len(apps), dtype=np.bool_)
-    _run(_application_pass, (in_kind, provincial), (
-        employers.trainee_offsets, apps.employer_offsets, key, days(apps.application_date),
-        days(apps.start_date), days(apps.end_date), apps.hours, apps.third_party,
-        apps.setting, application_running, has_employer_over, rules.table, failures, eligible,
-    ))  # fmt: skip
+    _run(
+        _application_pass,
+        (in_kind, provincial),
+        (
+            employers.trainee_offsets,
+            apps.employer_offsets,
+            key,
+            days(apps.application_date),
+            days(apps.start_date),
+            days(apps.end_date),
+            apps.hours,
+            apps.third_party,
+            apps.setting,
+            application_running,
+            has_employer_over,
+            rules.table,
+            # written
+            failures,
+            eligible,
+        ),
+    )
     return CompiledResult(
-        columns[0] if in_kind else None, columns[1], columns[2],
+        columns[0] if in_kind else None,
+        columns[1],
+        columns[2],
         columns[3] if provincial else None,
-        employer_running[:, 1:], application_running[:, 1:], unemployed, without_costs,
-        failures.T, employer_cap_exceeded, eligible,
-    )  # fmt: skip
+        employer_running[:, 1:],
+        application_running[:, 1:],
+        unemployed,
+        without_costs,
+        failures.T,
+        employer_cap_exceeded,
+        eligible,
+    )
 
 
 Constants = tuple[int | bool, ...]
@@ -216,12 +302,34 @@ def _smaller(a: int, b: int) -> int:
 
 @_compiled
 def _trainee_pass(  # type: ignore[no-untyped-def]
-    denominator, uncapped_denominator, capped_denominator, count_in_kind, pay_provincial,
-    tuition, student_fees, materials, exam_fees, wages_in_kind, status, employer, application,
-    application_key, employees, r,
-    in_kind, eligible_cost, federal, provincial, employer_running, application_running,
-    unemployed, without_costs,
-):  # fmt: skip
+    # constants: compiled in as literals
+    denominator,
+    uncapped_denominator,
+    capped_denominator,
+    count_in_kind,
+    pay_provincial,
+    # read: per trainee, then per application and employer, and the rule table
+    tuition,
+    student_fees,
+    materials,
+    exam_fees,
+    wages_in_kind,
+    status,
+    employer,
+    application,
+    application_key,
+    employees,
+    r,
+    # written: per trainee, and the running totals
+    in_kind,
+    eligible_cost,
+    federal,
+    provincial,
+    employer_running,
+    application_running,
+    unemployed,
+    without_costs,
+):
     """One trainee at a time: the formulas of formulas/shares.py, in the same order.
 
     Written for the processor: no branch on the data (`&` rather than `and`, a 0/1 factor
@@ -292,9 +400,20 @@ def _sum_at(running, row, column, has_trainees, before):  # type: ignore[no-unty
 
 @_compiled
 def _employer_pass(  # type: ignore[no-untyped-def]
-    in_kind, provincial, trainee_offsets, employer_application, application_key, running,
-    approved, r, employer_cap_exceeded, application_has_employer_over,
-):  # fmt: skip
+    # constants: compiled in as literals
+    in_kind,
+    provincial,
+    # read
+    trainee_offsets,
+    employer_application,
+    application_key,
+    running,
+    approved,
+    r,
+    # written
+    employer_cap_exceeded,
+    application_has_employer_over,
+):
     """The employers' sums, and the employer cap, one employer at a time; marks the
     applications with an employer over it (a flat loop: most applications have one or two
     employers, and a loop that short per application is mostly mispredicted branches)."""
@@ -320,10 +439,26 @@ def _employer_pass(  # type: ignore[no-untyped-def]
 
 @_compiled
 def _application_pass(  # type: ignore[no-untyped-def]
-    in_kind, provincial, trainee_offsets, employer_offsets, application_key, application_date,
-    start_date, end_date, hours, third_party, setting, running, has_employer_over, r, failures,
+    # constants: compiled in as literals
+    in_kind,
+    provincial,
+    # read
+    trainee_offsets,
+    employer_offsets,
+    application_key,
+    application_date,
+    start_date,
+    end_date,
+    hours,
+    third_party,
+    setting,
+    running,
+    has_employer_over,
+    r,
+    # written
+    failures,
     eligible,
-):  # fmt: skip
+):
     """The applications' sums, and the checks of formulas/eligibility.py in APPLICATION_CODES
     order (failures has one row per application: its flags side by side); eligible where no
     check fails, no employer is over its cap and every trainee has some direct cost."""
@@ -360,7 +495,15 @@ def _application_pass(  # type: ignore[no-untyped-def]
         flags[3], flags[4], flags[5] = started_before, too_close, too_far_ahead
         flags[6], flags[7], flags[8] = too_long, too_short, below_minimum
         eligible[a] = not (
-            no_grant | not_third_party | setting_not_eligible | started_before | too_close
-            | too_far_ahead | too_long | too_short | below_minimum | has_employer_over[a]
+            no_grant
+            | not_third_party
+            | setting_not_eligible
+            | started_before
+            | too_close
+            | too_far_ahead
+            | too_long
+            | too_short
+            | below_minimum
+            | has_employer_over[a]
             | (running[4, column] > 0)  # a trainee without direct cost
-        )  # fmt: skip
+        )

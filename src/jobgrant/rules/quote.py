@@ -8,7 +8,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from jobgrant.rules.batch import DELIVERIES
-from jobgrant.rules.evaluate import Evaluation, Totals, default_library, evaluate
+from jobgrant.rules.evaluate import default_library, evaluate
+from jobgrant.rules.evaluation import Evaluation, Totals
 from jobgrant.rules.money import format_amount
 from jobgrant.rules.policies import DEFAULT_POLICY, Policy, PolicyLibrary, UnknownPolicyError
 from jobgrant.rules.requests import (

@@ -69,9 +69,10 @@ class ParameterTable:
         """Each application's delivery code, with the policy's default where none was given."""
         n_jurisdictions = len(JURISDICTION_CODES)
         default = np.take(  # indexes are in range: periods and jurisdictions are checked codes
-            self._default_delivery.ravel(), period * n_jurisdictions + applications.jurisdiction,
+            self._default_delivery.ravel(),
+            period * n_jurisdictions + applications.jurisdiction,
             mode="clip",
-        )  # fmt: skip
+        )
         given = applications.delivery
         if (given == POLICY_DEFAULT_DELIVERY).all():
             return default

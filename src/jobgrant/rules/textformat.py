@@ -13,11 +13,23 @@ HEADINGS = {
     "fr": ("Coût admissible", "Fédéral", "Provincial", "Employeur", "dont en nature"),
 }
 LABELS = {
-    "en": {"eligible": "Eligible", "not_eligible": "Not eligible", "total": "Total",
-           "trainee": "Trainee", "employer": "Employer", "how": "How each figure was computed"},
-    "fr": {"eligible": "Admissible", "not_eligible": "Non admissible", "total": "Total",
-           "trainee": "Participant", "employer": "Employeur", "how": "Calcul de chaque montant"},
-}  # fmt: skip
+    "en": {
+        "eligible": "Eligible",
+        "not_eligible": "Not eligible",
+        "total": "Total",
+        "trainee": "Trainee",
+        "employer": "Employer",
+        "how": "How each figure was computed",
+    },
+    "fr": {
+        "eligible": "Admissible",
+        "not_eligible": "Non admissible",
+        "total": "Total",
+        "trainee": "Participant",
+        "employer": "Employeur",
+        "how": "Calcul de chaque montant",
+    },
+}
 
 
 def quote_text(result: dict[str, Any], lang: str) -> str:
@@ -81,8 +93,9 @@ def json_text(value: object, depth: int = 0) -> str:
         ]
         return "{\n" + ",\n".join(items) + "\n" + "  " * depth + "}"
     if isinstance(value, list) and value:
-        rows = [inner + (_json(item) if _is_row(item) else json_text(item, depth + 1))
-                for item in value]  # fmt: skip
+        rows = [
+            inner + (_json(item) if _is_row(item) else json_text(item, depth + 1)) for item in value
+        ]
         return "[\n" + ",\n".join(rows) + "\n" + "  " * depth + "]"
     return _json(value)
 

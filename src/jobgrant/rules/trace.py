@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from jobgrant.rules.evaluate import Evaluation
+from jobgrant.rules.evaluation import Evaluation
 from jobgrant.rules.money import format_amount
 from jobgrant.rules.parameters import Unit
 from jobgrant.rules.policies import ResolvedValue
@@ -116,34 +116,61 @@ def _shares_of_trainee(ev: Evaluation, index: int, row: int, delivery: str) -> l
     unemployed = ev.unemployed_rule is not None and bool(ev.unemployed_rule[row])
     federal_parameters = SHARE_PARAMETERS["federal_unemployed" if unemployed else "federal"]
     return [
-        Step(f"{name}.direct_cost", money["direct_cost"],
-             "tuition + student_fees + materials + exam_fees",
-             {c: format_amount(int(getattr(t, c)[row])) for c in
-              ("tuition", "student_fees", "materials", "exam_fees")}),
-        Step(f"{name}.in_kind", money["in_kind"],
-             "min(wages_in_kind, the most wages the policy lets a small employer count: "
-             "max_share_of_employer of the employer's part); 0 for larger employers",
-             {"wages_in_kind": format_amount(int(t.wages_in_kind[row])),
-              "employees": str(int(ev.batch.employers.employees[int(t.employer[row])]))},
-             SHARE_PARAMETERS["in_kind"]),
-        Step(f"{name}.eligible_cost", money["eligible_cost"], "direct_cost + in_kind",
-             {"direct_cost": money["direct_cost"], "in_kind": money["in_kind"]}),
-        Step(f"{name}.federal", money["federal"],
-             ("min(floor(eligible_cost x unemployed rate), unemployed cap): an unemployed hire "
-              "under the jurisdiction's rule" if unemployed else
-              "min(floor(eligible_cost x federal rate), federal cap per trainee); "
-              "0 where the jurisdiction has no grant"),
-             {"eligible_cost": money["eligible_cost"]}, federal_parameters),
-        Step(f"{name}.provincial", money["provincial"],
-             "min(floor(eligible_cost x provincial rate), provincial cap per trainee) when the "
-             f"province delivers the grant, else 0 (delivery: {delivery})",
-             {"eligible_cost": money["eligible_cost"], "delivery": delivery},
-             SHARE_PARAMETERS["provincial"]),
-        Step(f"{name}.employer", money["employer"],
-             "eligible_cost - federal - provincial (government shares are rounded down to the "
-             "cent; the employer takes the remainder, including the in-kind part)",
-             {k: money[k] for k in ("eligible_cost", "federal", "provincial", "in_kind")}),
-    ]  # fmt: skip
+        Step(
+            f"{name}.direct_cost",
+            money["direct_cost"],
+            "tuition + student_fees + materials + exam_fees",
+            {
+                c: format_amount(int(getattr(t, c)[row]))
+                for c in ("tuition", "student_fees", "materials", "exam_fees")
+            },
+        ),
+        Step(
+            f"{name}.in_kind",
+            money["in_kind"],
+            "min(wages_in_kind, the most wages the policy lets a small employer count: "
+            "max_share_of_employer of the employer's part); 0 for larger employers",
+            {
+                "wages_in_kind": format_amount(int(t.wages_in_kind[row])),
+                "employees": str(int(ev.batch.employers.employees[int(t.employer[row])])),
+            },
+            SHARE_PARAMETERS["in_kind"],
+        ),
+        Step(
+            f"{name}.eligible_cost",
+            money["eligible_cost"],
+            "direct_cost + in_kind",
+            {"direct_cost": money["direct_cost"], "in_kind": money["in_kind"]},
+        ),
+        Step(
+            f"{name}.federal",
+            money["federal"],
+            (
+                "min(floor(eligible_cost x unemployed rate), unemployed cap): an unemployed hire "
+                "under the jurisdiction's rule"
+                if unemployed
+                else "min(floor(eligible_cost x federal rate), federal cap per trainee); "
+                "0 where the jurisdiction has no grant"
+            ),
+            {"eligible_cost": money["eligible_cost"]},
+            federal_parameters,
+        ),
+        Step(
+            f"{name}.provincial",
+            money["provincial"],
+            "min(floor(eligible_cost x provincial rate), provincial cap per trainee) when the "
+            f"province delivers the grant, else 0 (delivery: {delivery})",
+            {"eligible_cost": money["eligible_cost"], "delivery": delivery},
+            SHARE_PARAMETERS["provincial"],
+        ),
+        Step(
+            f"{name}.employer",
+            money["employer"],
+            "eligible_cost - federal - provincial (government shares are rounded down to the "
+            "cent; the employer takes the remainder, including the in-kind part)",
+            {k: money[k] for k in ("eligible_cost", "federal", "provincial", "in_kind")},
+        ),
+    ]
 
 
 def _trainee_money(ev: Evaluation, row: int) -> dict[str, int]:

@@ -41,11 +41,15 @@ THREADS = 1
 
 def gunicorn_arguments(bind: str, workers: int = WORKERS, threads: int = THREADS) -> list[str]:
     """The gunicorn command line (after `python -m`) that serves the application."""
-    return [
-        "gunicorn", "jobgrant.service.wsgi:application",
-        "--bind", bind, "--workers", str(workers), "--threads", str(threads),
-        "--access-logfile", "-", "--graceful-timeout", "10",
-    ]  # fmt: skip
+    options = {
+        "--bind": bind,
+        "--workers": str(workers),
+        "--threads": str(threads),
+        "--access-logfile": "-",
+        "--graceful-timeout": "10",
+    }
+    flags_and_values = [part for option in options.items() for part in option]
+    return ["gunicorn", "jobgrant.service.wsgi:application", *flags_and_values]
 
 
 def serve(host: str, port: int, workers: int = WORKERS, threads: int = THREADS) -> None:
@@ -65,6 +69,8 @@ def verify_audit() -> int:
     if result.ok:
         print(f"audit chain intact: {result.checked} entries verified")
         return 0
-    print(f"audit chain broken at entry {result.first_broken}: {result.problem} "
-          f"({result.checked} entries verified before it)")  # fmt: skip
+    print(
+        f"audit chain broken at entry {result.first_broken}: {result.problem} "
+        f"({result.checked} entries verified before it)"
+    )
     return 1

@@ -89,13 +89,17 @@ def _programs(today: dt.date) -> None:
     start = dt.date(fiscal_year_start(today), 4, 1)
     for code in JURISDICTION_CODES:
         program = Program.objects.create(
-            jurisdiction=code, fiscal_year=year, policy=policy.name,
+            jurisdiction=code,
+            fiscal_year=year,
+            policy=policy.name,
             delivery=policy.delivery_for(code, today),
-        )  # fmt: skip
+        )
         stream = Stream.objects.create(
-            program=program, code="CJG", name_en="Canada Job Grant",
+            program=program,
+            code="CJG",
+            name_en="Canada Job Grant",
             name_fr="Subvention canadienne pour l'emploi",
-        )  # fmt: skip
+        )
         Intake.objects.create(
             stream=stream, opens_on=start, closes_on=dt.date(start.year + 1, 3, 31)
         )
@@ -103,13 +107,21 @@ def _programs(today: dt.date) -> None:
 
 def _accounts() -> None:
     acme = Employer.objects.create(
-        business_number=business_number("10000000"), name="Acme Precision Machining",
-        employees=40, naics="332710", jurisdiction="ON", region="3550",
-    )  # fmt: skip
+        business_number=business_number("10000000"),
+        name="Acme Precision Machining",
+        employees=40,
+        naics="332710",
+        jurisdiction="ON",
+        region="3550",
+    )
     lakeshore = Employer.objects.create(
-        business_number=business_number("20000000"), name="Lakeshore Logistics",
-        employees=180, naics="493110", jurisdiction="ON", region="3530",
-    )  # fmt: skip
+        business_number=business_number("20000000"),
+        name="Lakeshore Logistics",
+        employees=180,
+        naics="493110",
+        jurisdiction="ON",
+        region="3530",
+    )
     _user("demo-employer", Role.EMPLOYER, employers=[acme, lakeshore])
     _user("demo-officer-on-1", Role.OFFICER, jurisdiction="ON")
     _user("demo-officer-on-2", Role.OFFICER, jurisdiction="ON")

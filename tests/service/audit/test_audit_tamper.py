@@ -21,7 +21,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import F
 from typer.testing import CliRunner
 
-from jobgrant.cli import app
+from jobgrant.cli.app import app
 from jobgrant.service.audit import append_only
 from jobgrant.service.audit.chain import GENESIS, entry_hash, record, verify
 from jobgrant.service.audit.models import AuditEntry, AuditHead

@@ -56,9 +56,15 @@ Check = Callable[[QuoteBatch, ApplicationFacts, RuleColumns], Bool]
 
 #: The rules the application checks read, looked up once per batch (application_facts).
 APPLICATION_RULES = (
-    "grant_available", "third_party_required", "must_precede_training", "min_lead_days",
-    "max_lead_days", "max_duration_days", "min_hours", "minimum_cost",
-)  # fmt: skip
+    "grant_available",
+    "third_party_required",
+    "must_precede_training",
+    "min_lead_days",
+    "max_lead_days",
+    "max_duration_days",
+    "min_hours",
+    "minimum_cost",
+)
 
 
 def _rows(failing: object, f: ApplicationFacts) -> Bool:

@@ -72,10 +72,11 @@ class ShareTerms:
     def of(cls, rules: RuleColumns, application_key: I64) -> ShareTerms:
         key = application_key
         return cls(
-            rules.paid_rate("federal_rate", "federal_cap", key), rules.value("federal_cap", key),
+            rules.paid_rate("federal_rate", "federal_cap", key),
+            rules.value("federal_cap", key),
             rules.paid_rate("provincial_rate", "provincial_cap", key),
             rules.value("provincial_cap", key),
-        )  # fmt: skip
+        )
 
 
 @dataclass(frozen=True)

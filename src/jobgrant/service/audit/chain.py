@@ -61,8 +61,14 @@ def record(
     """Append an entry; must run inside the transaction of the change it records."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit entries are written in the transaction of their change")
-    entry = AuditEntry(at=timezone.now(), actor=actor, action=action, object_type=obj_type,
-                       object_id=str(obj_id), summary=summary)  # fmt: skip
+    entry = AuditEntry(
+        at=timezone.now(),
+        actor=actor,
+        action=action,
+        object_type=obj_type,
+        object_id=str(obj_id),
+        summary=summary,
+    )
     if connection.vendor == "postgresql" and _append_in_one_statement(entry):
         return entry
     head, _ = AuditHead.objects.select_for_update().get_or_create(pk=1)
@@ -97,10 +103,19 @@ def _append_in_one_statement(entry: AuditEntry) -> bool:
     nothing written, if there is no head row yet."""
     before, after = around_sequence(_fields(entry) | {"sequence": 0})
     with connection.cursor() as cursor:
-        cursor.execute(_APPEND_SQL, [
-            entry.at, entry.actor, entry.action, entry.object_type, entry.object_id,
-            json.dumps(entry.summary), before, after,
-        ])  # fmt: skip
+        cursor.execute(
+            _APPEND_SQL,
+            [
+                entry.at,
+                entry.actor,
+                entry.action,
+                entry.object_type,
+                entry.object_id,
+                json.dumps(entry.summary),
+                before,
+                after,
+            ],
+        )
         row = cursor.fetchone()
     if row is None:
         return False
@@ -192,14 +207,21 @@ def _check_head(last: _Row | None) -> Verification:
     head = AuditHead.objects.filter(pk=1).first()
     head_sequence, head_hash = (head.sequence, head.hash) if head else (0, GENESIS)
     if head_sequence > count:
-        return Verification(count, count + 1, f"entries {count + 1} to {head_sequence} are "
-                            "missing (deleted from the end)")  # fmt: skip
+        return Verification(
+            count,
+            count + 1,
+            f"entries {count + 1} to {head_sequence} are missing (deleted from the end)",
+        )
     if head_sequence < count:
-        return Verification(head_sequence, head_sequence + 1, f"entry {head_sequence + 1} "
-                            "was added after the chain head (inserted)")  # fmt: skip
+        return Verification(
+            head_sequence,
+            head_sequence + 1,
+            f"entry {head_sequence + 1} was added after the chain head (inserted)",
+        )
     if head_hash != last_hash:
-        return Verification(count - 1, count, f"entry {count} was rewritten: the chain head "
-                            "holds another hash")  # fmt: skip
+        return Verification(
+            count - 1, count, f"entry {count} was rewritten: the chain head holds another hash"
+        )
     return Verification(count, None, "")
 
 

@@ -171,9 +171,10 @@ def _commit_to(
     with connection.cursor() as cursor:
         if shares and all(funder in ids for funder, _ in shares):
             at = timezone.now()
-            cursor.execute(_rows(_ENTRY_SQL, len(shares), 4), [
-                value for _ in shares for value in ("commit", application_id, actor, at)
-            ])  # fmt: skip
+            cursor.execute(
+                _rows(_ENTRY_SQL, len(shares), 4),
+                [value for _ in shares for value in ("commit", application_id, actor, at)],
+            )
             entries = [entry for (entry,) in cursor.fetchall()]
             legs = [
                 (entry, ids[funder], str(bucket), amount)

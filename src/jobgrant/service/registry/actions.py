@@ -99,14 +99,18 @@ def _region(value: Any) -> str | None:
     return code if code in economic_regions() else None
 
 
+_JURISDICTION_LIST = " ".join(JURISDICTION_CODES)
 EMPLOYER_FIELDS: dict[str, tuple[Callable[[Any], Any], str, str]] = {
     "business_number": (
         _business_number,
         "must be a 9-digit Business Number with a valid check digit",
         "doit être un numéro d'entreprise de 9 chiffres avec un chiffre de contrôle valide",
     ),
-    "name": (_text(200), "is required (200 characters at most)",
-             "est obligatoire (200 caractères au plus)"),
+    "name": (
+        _text(200),
+        "is required (200 characters at most)",
+        "est obligatoire (200 caractères au plus)",
+    ),
     "employees": (
         _employees,
         f"must be a whole number of employees from 1 to {MAX_EMPLOYEES:,}",
@@ -119,16 +123,15 @@ EMPLOYER_FIELDS: dict[str, tuple[Callable[[Any], Any], str, str]] = {
     ),
     "jurisdiction": (
         _jurisdiction,
-        "must be a province or territory code (" + " ".join(JURISDICTION_CODES) + ")",
-        "doit être le code d'une province ou d'un territoire ("
-        + " ".join(JURISDICTION_CODES) + ")",
+        f"must be a province or territory code ({_JURISDICTION_LIST})",
+        f"doit être le code d'une province ou d'un territoire ({_JURISDICTION_LIST})",
     ),
     "region": (
         _region,
         "must be a 4-digit economic region code (2016 Standard Geographical Classification)",
         "doit être le code à 4 chiffres d'une région économique (CGT 2016)",
     ),
-}  # fmt: skip
+}
 
 
 def _region_problems(jurisdiction: str | None, region: str | None) -> Problems:
@@ -136,10 +139,13 @@ def _region_problems(jurisdiction: str | None, region: str | None) -> Problems:
         return []
     if economic_regions()[region].jurisdiction == jurisdiction:
         return []
-    return [problem(
-        "region", f"is not an economic region of {jurisdiction}",
-        f"n'est pas une région économique de {jurisdiction}",
-    )]  # fmt: skip
+    return [
+        problem(
+            "region",
+            f"is not an economic region of {jurisdiction}",
+            f"n'est pas une région économique de {jurisdiction}",
+        )
+    ]
 
 
 def _covers(user: User, jurisdiction: str) -> bool:
@@ -148,11 +154,12 @@ def _covers(user: User, jurisdiction: str) -> bool:
 
 def _duplicate_business_number() -> ServiceError:
     return ServiceError(
-        409, "DUPLICATE_BUSINESS_NUMBER",
+        409,
+        "DUPLICATE_BUSINESS_NUMBER",
         "An employer with this Business Number is already registered.",
         "Un employeur ayant ce numéro d'entreprise est déjà inscrit.",
         problems=[problem("business_number", "is already registered", "est déjà inscrit")],
-    )  # fmt: skip
+    )
 
 
 # --- Trainees ----------------------------------------------------------------------------
@@ -186,14 +193,21 @@ def _valid_trainee(data: Any) -> dict[str, Any]:
     problems = _unknown_fields(data, TRAINEE_FIELDS)
     names = {key: _text(100)(data.get(key)) for key in ("given_name", "family_name")}
     problems += [
-        problem(key, "is required (100 characters at most)",
-                "est obligatoire (100 caractères au plus)")
-        for key, value in names.items() if value is None
-    ]  # fmt: skip
+        problem(
+            key, "is required (100 characters at most)", "est obligatoire (100 caractères au plus)"
+        )
+        for key, value in names.items()
+        if value is None
+    ]
     employer = _employer(data.get("employer"))
     if employer is None:
-        problems.append(problem("employer", "must be the id of a registered employer",
-                                "doit être l'identifiant d'un employeur inscrit"))  # fmt: skip
+        problems.append(
+            problem(
+                "employer",
+                "must be the id of a registered employer",
+                "doit être l'identifiant d'un employeur inscrit",
+            )
+        )
     sin_fields, sin_problems = _sin_fields(data.get("sin"))
     if problems or sin_problems:
         raise bad_input(problems + sin_problems)
@@ -212,15 +226,21 @@ def _sin_fields(value: Any) -> tuple[dict[str, Any], Problems]:
         return {"sin_key_id": "", "sin_ciphertext": None, "sin_index": ""}, []
     number = normalize_sin(value) if isinstance(value, str) else None
     if number is None:
-        return {}, [problem(
-            "sin", "must be a valid Social Insurance Number (9 digits with a valid check "
-            "digit, not starting with 0 or 8)",
-            "doit être un numéro d'assurance sociale valide (9 chiffres avec un chiffre de "
-            "contrôle valide, ne commençant ni par 0 ni par 8)",
-        )]  # fmt: skip
+        return {}, [
+            problem(
+                "sin",
+                "must be a valid Social Insurance Number (9 digits with a valid check "
+                "digit, not starting with 0 or 8)",
+                "doit être un numéro d'assurance sociale valide (9 chiffres avec un chiffre de "
+                "contrôle valide, ne commençant ni par 0 ni par 8)",
+            )
+        ]
     key_id, ciphertext = encrypt_sin(number)
-    return {"sin_key_id": key_id, "sin_ciphertext": ciphertext,
-            "sin_index": sin_blind_index(number)}, []  # fmt: skip
+    return {
+        "sin_key_id": key_id,
+        "sin_ciphertext": ciphertext,
+        "sin_index": sin_blind_index(number),
+    }, []
 
 
 def _may_act_for(user: User, employer: Employer) -> bool:
@@ -233,11 +253,12 @@ def _may_act_for(user: User, employer: Employer) -> bool:
 
 def _duplicate_sin() -> ServiceError:
     return ServiceError(
-        409, "DUPLICATE_SIN",
+        409,
+        "DUPLICATE_SIN",
         "A trainee with this Social Insurance Number is already registered.",
         "Un participant ayant ce numéro d'assurance sociale est déjà inscrit.",
         problems=[problem("sin", "is already registered", "est déjà inscrit")],
-    )  # fmt: skip
+    )
 
 
 # --- Viewing a SIN in full -----------------------------------------------------------------
@@ -246,18 +267,26 @@ def _duplicate_sin() -> ServiceError:
 def view_sin(user: User, trainee: Trainee) -> str:
     """The trainee's SIN as NNN-NNN-NNN, for holders of the view-SIN permission; audited."""
     if not (user.is_active and user.may_view_sin):
-        _refuse(user, "trainee.view_sin", "trainee", trainee.pk, forbidden(
-            "SIN_VIEW_NOT_ALLOWED",
-            "Viewing a Social Insurance Number in full needs its own permission.",
-            "Voir un numéro d'assurance sociale au complet exige une autorisation particulière.",
-        ))  # fmt: skip
+        _refuse(user, "trainee.view_sin", "trainee", trainee.pk, _sin_view_not_allowed())
     if not trainee.sin_ciphertext:
-        raise ServiceError(404, "NO_SIN", "No SIN is recorded for this trainee.",
-                           "Aucun NAS n'est enregistré pour ce participant.")  # fmt: skip
+        raise ServiceError(
+            404,
+            "NO_SIN",
+            "No SIN is recorded for this trainee.",
+            "Aucun NAS n'est enregistré pour ce participant.",
+        )
     with transaction.atomic():
-        record(user.username, "trainee.view_sin", "trainee", trainee.pk,
-               {"employer": trainee.employer_id})  # fmt: skip
+        summary = {"employer": trainee.employer_id}
+        record(user.username, "trainee.view_sin", "trainee", trainee.pk, summary)
         return format_sin(trainee.sin())
+
+
+def _sin_view_not_allowed() -> ServiceError:
+    return forbidden(
+        "SIN_VIEW_NOT_ALLOWED",
+        "Viewing a Social Insurance Number in full needs its own permission.",
+        "Voir un numéro d'assurance sociale au complet exige une autorisation particulière.",
+    )
 
 
 # --- Shared --------------------------------------------------------------------------------
@@ -266,12 +295,14 @@ def view_sin(user: User, trainee: Trainee) -> str:
 def _unknown_fields(data: dict[str, Any], known: Any) -> Problems:
     return [
         problem(str(key), "is not a known field", "n'est pas un champ connu")
-        for key in data if key not in known
-    ]  # fmt: skip
+        for key in data
+        if key not in known
+    ]
 
 
-def _refuse(user: User, action: str, object_type: str, object_id: object,
-            error: ServiceError) -> NoReturn:  # fmt: skip
+def _refuse(
+    user: User, action: str, object_type: str, object_id: object, error: ServiceError
+) -> NoReturn:
     """Record the refusal in a transaction of its own, then raise it."""
     with transaction.atomic():
         record(user.username, f"refused.{action}", object_type, object_id, {"code": error.code})
@@ -279,8 +310,9 @@ def _refuse(user: User, action: str, object_type: str, object_id: object,
 
 
 def _role_not_allowed() -> ServiceError:
-    return forbidden("ROLE_NOT_ALLOWED", "Your role does not allow this.",
-                     "Votre rôle ne le permet pas.")  # fmt: skip
+    return forbidden(
+        "ROLE_NOT_ALLOWED", "Your role does not allow this.", "Votre rôle ne le permet pas."
+    )
 
 
 def _other_jurisdiction() -> ServiceError:

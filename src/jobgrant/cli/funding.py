@@ -1,4 +1,4 @@
-"""`jobgrant funding`: the funding model from the command line (registered in jobgrant.cli).
+"""`jobgrant funding`: the funding model from the command line (listed in jobgrant.cli.app).
 
 Everything is checked and computed before anything is written: bad input exits 2 with one line
 per problem on stderr and nothing on stdout, and no plot file.
@@ -7,12 +7,12 @@ per problem on stderr and nothing on stdout, and no plot file.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from jobgrant.cli.errors import fail, user_language
 from jobgrant.funding.errors import FundingError
 from jobgrant.funding.years import FULL_IMPLEMENTATION
 from jobgrant.rules.codes import JURISDICTION_CODES
@@ -20,20 +20,7 @@ from jobgrant.rules.codes import JURISDICTION_CODES
 if TYPE_CHECKING:  # imported where used: `jobgrant quote` starts without the funding model
     from jobgrant.funding.model import FundingModel, YearImpact
 
-BAD_INPUT = 2
 FORMATS = ("json", "text", "csv")
-
-
-def fail(problems: list[str]) -> NoReturn:
-    """One line per problem on stderr, nothing on stdout, exit 2."""
-    for problem in problems:
-        typer.echo(problem, err=True)
-    raise typer.Exit(BAD_INPUT)
-
-
-def _language() -> str:
-    lang = os.environ.get("JOBGRANT_LANG") or os.environ.get("LANG", "en")
-    return "fr" if lang.lower().startswith("fr") else "en"
 
 
 def funding(
@@ -157,7 +144,7 @@ def _year_text(model: FundingModel, impact: YearImpact, code: str | None) -> str
     from jobgrant.funding.explain import explanation_text
     from jobgrant.funding.output import year_text
 
-    text = year_text(impact, _language())
+    text = year_text(impact, user_language())
     if code:
         steps = explain_figures(model, impact, code)
         text += "\n\n" + explanation_text(steps, code, impact)

@@ -1,0 +1,32 @@
+"""`jobgrant serve` and `jobgrant audit verify`: the Django service from the command line.
+
+jobgrant.service.commands imports Django only inside the functions that need it, so listing
+these commands (and their defaults) costs every other command nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from jobgrant.service import commands as serving
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    workers: Annotated[int, typer.Option(help="gunicorn worker processes.")] = serving.WORKERS,
+    threads: Annotated[int, typer.Option(help="Threads per worker process.")] = serving.THREADS,
+) -> None:
+    """Migrate the database, load the demonstration data and serve the application."""
+    serving.serve(host, port, workers, threads)
+
+
+audit = typer.Typer(help="The tamper-evident audit trail.", no_args_is_help=True)
+
+
+@audit.command("verify")
+def audit_verify() -> None:
+    """Check the whole hash chain; name the first broken entry (exit 1) if any."""
+    raise typer.Exit(serving.verify_audit())
