@@ -27,6 +27,7 @@ from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants import access, actions
 from jobgrant.service.grants.models import Application, ApplicationEmployer, State, Stream
 from jobgrant.service.grants.workflow import TRANSITIONS
+from jobgrant.service.language import in_language, localized
 from jobgrant.service.web import explanations
 from jobgrant.service.web.labels import (
     DELIVERY_LABELS,
@@ -34,7 +35,6 @@ from jobgrant.service.web.labels import (
     STATE_LABELS,
     jurisdiction_choices,
     jurisdiction_name,
-    language,
     service_message,
 )
 from jobgrant.service.web.pages import (
@@ -106,7 +106,7 @@ def _jurisdictions_of(user: User) -> set[str]:
 def _stream_choices() -> list[tuple[str, str]]:
     names: dict[str, str] = {}
     for code, name_en, name_fr in Stream.objects.values_list("code", "name_en", "name_fr"):
-        names.setdefault(code, name_fr if language() == "fr" else name_en)
+        names.setdefault(code, in_language(en=name_en, fr=name_fr))
     return sorted(names.items())
 
 
@@ -344,7 +344,7 @@ def decide(request: HttpRequest, application_id: int) -> HttpResponse:
             raise Http404 from None
         for found in error.problems:
             name = found.get("field", "")
-            message = found["message_fr" if language() == "fr" else "message_en"]
+            message = localized(found)
             form.add_error(name if name in form.fields else None, message)
         application.refresh_from_db()
         refusal = None if error.problems else refusal_of(error, action)
