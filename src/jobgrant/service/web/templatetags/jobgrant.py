@@ -10,8 +10,9 @@ from django import template
 
 from jobgrant.rules.money import format_money, parse_amount
 from jobgrant.service.language import LOCALES, current_language, current_locale, in_language
+from jobgrant.service.web.labels import stream_label
 
-__all__ = ["LOCALES", "long_date", "longdate", "money", "number"]
+__all__ = ["LOCALES", "long_date", "longdate", "money", "number", "stream"]
 register = template.Library()
 
 
@@ -29,6 +30,12 @@ def money(value: int | str | None) -> str:
 @register.filter
 def number(value: int | None) -> str:
     return "" if value is None else format_decimal(value, locale=current_locale())
+
+
+@register.filter
+def stream(code: str) -> str:
+    """A stream's code as people read it: "CJG" in English, "SCE" in French."""
+    return stream_label(code)
 
 
 @register.filter

@@ -32,6 +32,7 @@ from jobgrant.service.web.labels import (
     jurisdiction_choices,
     jurisdiction_name,
     label,
+    stream_label,
 )
 from jobgrant.service.web.pages import error_context, role_required, set_choices
 from jobgrant.service.web.templatetags.jobgrant import LOCALES
@@ -57,7 +58,8 @@ class BudgetFilter(forms.Form):
             ("", _("Both funders")), *((f, label(FUNDER_LABELS, f)) for f in Funder.values)
         ])  # fmt: skip
         streams = sorted(set(BudgetAccount.objects.values_list("stream", flat=True)))
-        set_choices(self, "stream", [("", _("All streams")), *((s, s) for s in streams)])
+        named = ((s, stream_label(s)) for s in streams)
+        set_choices(self, "stream", [("", _("All streams")), *named])
 
 
 def _chosen(form: BudgetFilter) -> dict[str, str]:
