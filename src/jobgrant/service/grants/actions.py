@@ -15,6 +15,7 @@ from typing import Any, NamedTuple, ParamSpec, TypeVar
 from django.db import connection, transaction
 from django.utils import timezone
 
+from jobgrant.rules.money import format_amount
 from jobgrant.rules.requests import InvalidRequestError, parse_quote_request
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.chain import record
@@ -371,8 +372,7 @@ def _commit_shares(application: Application, stream: str, user: User) -> None:
             f"The {account.funder} budget cannot cover this approval.",
             f"Le budget ({account.funder}) ne peut pas couvrir cette approbation.",
             extra={"state": State.RECOMMENDED, "funder": account.funder,
-                   "requested": f"{cents // 100}.{cents % 100:02d}",
-                   "available": f"{available // 100}.{available % 100:02d}"},
+                   "requested": format_amount(cents), "available": format_amount(available)},
         ) from None  # fmt: skip
 
 
