@@ -7,11 +7,10 @@ one of these helpers to pick between an English and a French value, so that no m
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 from django.utils import translation
-from django.utils.functional import Promise
 
 ENGLISH, FRENCH = "en", "fr"
 LOCALES = {ENGLISH: "en_CA", FRENCH: "fr_CA"}
@@ -39,10 +38,11 @@ def localized(found: Mapping[str, object], name: str = "message") -> str:
     return str(found.get(f"{name}_{current_language()}") or "")
 
 
-def in_both_languages(text: Promise | str) -> tuple[str, str]:
-    """A lazy translated text rendered in English and in French (for ServiceError messages)."""
+def in_both_languages(render: Callable[[], object]) -> tuple[str, str]:
+    """What `render` writes (a translated text, with its values) in English and in French, for
+    the messages the service gives in both languages."""
     with translation.override(ENGLISH):
-        english = str(text)
+        english = str(render())
     with translation.override(FRENCH):
-        french = str(text)
+        french = str(render())
     return english, french
