@@ -12,11 +12,11 @@ from collections.abc import Iterator, Mapping
 
 from django.db import models
 
+from jobgrant.service import refusals
 from jobgrant.service.accounts.models import Role
 from jobgrant.service.choices import CostCategory, Jurisdiction, Setting, StreamCode, TraineeStatus
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.models import Delivery, State
-from jobgrant.service.language import in_language
 from jobgrant.service.ledger.models import Funder
 
 
@@ -67,8 +67,8 @@ def stream_label(code: str) -> str:
 
 
 def service_message(error: ServiceError) -> str:
-    """The service's own explanation of a refusal, in the page's language."""
-    return in_language(en=error.message_en, fr=error.message_fr)
+    """A refusal's sentence in the page's language (worded once, in `service.refusals`)."""
+    return refusals.message(error)
 
 
 def state_labels() -> dict[str, str]:
