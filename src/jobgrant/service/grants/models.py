@@ -8,7 +8,6 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from jobgrant.service.choices import JURISDICTION_CHOICES, StreamCode
-from jobgrant.service.language import in_language
 
 
 class Delivery(models.TextChoices):
@@ -43,11 +42,6 @@ class Stream(models.Model):
     code = models.CharField(max_length=32, choices=StreamCode.choices, default=StreamCode.CJG)
     name_en = models.CharField(max_length=200)
     name_fr = models.CharField(max_length=200)
-
-    @property
-    def name(self) -> str:
-        """The stream's name in the page's language."""
-        return in_language(en=self.name_en, fr=self.name_fr)
 
 
 class Intake(models.Model):
