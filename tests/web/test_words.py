@@ -15,6 +15,7 @@ from django.test import Client
 from django.utils import translation
 
 import jobgrant.service
+from jobgrant.rules.batch import COST_CATEGORIES, DELIVERIES, SETTINGS, STATUSES
 from jobgrant.rules.codes import JURISDICTIONS
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.choices import (
@@ -62,6 +63,13 @@ def test_jurisdictions_are_the_kernels_codes_named_as_the_kernel_names_them() ->
     assert english == {j.code: j.name_en for j in JURISDICTIONS}
     assert french == {j.code: j.name_fr for j in JURISDICTIONS}
     assert french["BC"] == "Colombie-Britannique" and english["BC"] == "British Columbia"
+
+
+def test_the_delivery_modes_settings_statuses_and_costs_are_the_kernels_codes() -> None:
+    assert tuple(Delivery.values) == DELIVERIES
+    assert tuple(Setting.values) == SETTINGS
+    assert tuple(TraineeStatus.values) == STATUSES
+    assert tuple(CostCategory.values) == (*COST_CATEGORIES, "wages_in_kind")
 
 
 def test_a_state_reads_in_the_language_of_the_page() -> None:
