@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.db import models
 from django.test import Client
 from django.utils import translation
@@ -70,6 +71,12 @@ def test_the_delivery_modes_settings_statuses_and_costs_are_the_kernels_codes() 
     assert tuple(Setting.values) == SETTINGS
     assert tuple(TraineeStatus.values) == STATUSES
     assert tuple(CostCategory.values) == (*COST_CATEGORIES, "wages_in_kind")
+
+
+@pytest.mark.django_db
+def test_the_migrations_hold_the_labels_the_models_have() -> None:
+    """The choices' labels live in the models now: no migration is missing for them."""
+    call_command("makemigrations", check=True, dry_run=True, verbosity=0)
 
 
 def test_a_state_reads_in_the_language_of_the_page() -> None:
