@@ -221,7 +221,7 @@ def test_training_in_a_year_without_an_open_intake_is_refused(employer: Client) 
     )
     page = assert_error_summary(response, "start_date")
     assert "Aucune période de réception n'est ouverte pour une formation" in page
-    assert "qui commence le 1 mai 2028 (Ontario)" in page
+    assert "qui commence le 1er mai 2028 (Ontario)" in page
 
 
 # --- Step 3: trainees and costs ---------------------------------------------------------------

@@ -49,19 +49,22 @@ def keys(path: Path) -> dict[tuple[str, str], polib.POEntry]:
 def test_makemessages_finds_no_string_missing_from_the_catalogue(
     tmp_path: Path, settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Django's makemessages, run on a copy of the web app, adds nothing to the catalogue: every
-    marked string of the templates and the code is translated (and none is left over)."""
+    """Django's makemessages, run on a copy of the service, adds nothing to the catalogue: every
+    marked string of the templates and the code (the web app's, and the labels the domain apps
+    define for their codes) is translated, and none is left over."""
     if shutil.which("xgettext") is None or shutil.which("msgmerge") is None:
         if os.environ.get("CI"):
             pytest.fail("GNU gettext (xgettext, msgmerge) is missing; `make` installs it")
         pytest.skip("GNU gettext (xgettext, msgmerge) is not installed; `make` installs it")
-    copy = tmp_path / "web"
-    shutil.copytree(WEB, copy, ignore=shutil.ignore_patterns("static", "__pycache__", "*.mo"))
-    settings.LOCALE_PATHS = [copy / "locale"]
+    copy = tmp_path / "service"
+    skipped = shutil.ignore_patterns("static", "__pycache__", "*.mo")
+    shutil.copytree(WEB.parent, copy, ignore=skipped)
+    catalogue_dir = copy / "web" / "locale"
+    settings.LOCALE_PATHS = [catalogue_dir]  # every marked string goes to the one catalogue
     monkeypatch.chdir(copy)
     call_command("makemessages", locale=["fr"], domain="django", no_location=True, verbosity=0)
     before = keys(CATALOGUE)
-    after = keys(copy / "locale" / "fr" / "LC_MESSAGES" / "django.po")
+    after = keys(catalogue_dir / "fr" / "LC_MESSAGES" / "django.po")
     new = sorted(
         msgid for key, (_context, msgid) in zip(after, after, strict=True) if key not in before
     )

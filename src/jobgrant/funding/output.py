@@ -60,8 +60,8 @@ TITLE = {
 NOTE = {
     "en": "Dollars. Grant: federal money for the grant, diverted from the transfer. "
     "Prov. cost = matching + backfill.",
-    "fr": "En dollars. Subvention : argent fédéral de la subvention, détourné du transfert. "
-    "Coût prov. = contrepartie + remplacement.",
+    "fr": "En dollars. Subvention : argent fédéral de la subvention, réaffecté à partir du "
+    "transfert. Coût prov. = contrepartie + remplacement.",
 }
 
 

@@ -9,8 +9,7 @@ from jobgrant.service.api.api import api
 
 def root(request: HttpRequest) -> HttpResponse:
     """/ goes to the landing page in the visitor's language (English unless they prefer French)."""
-    language = "fr" if get_language_from_request(request).startswith("fr") else "en"
-    return redirect(f"/{language}/")
+    return redirect(f"/{get_language_from_request(request)}/")
 
 
 urlpatterns = [

@@ -10,17 +10,20 @@ from typing import Any
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models.signals import post_delete, post_save
+from django.utils.translation import gettext_lazy
 
 from jobgrant.service.choices import JURISDICTION_CHOICES
 
 
 class Role(models.TextChoices):
-    EMPLOYER = "employer", "Employer"
-    OFFICER = "officer", "Program officer"
-    FINANCE = "finance", "Finance officer"
-    ANALYST = "analyst", "Policy analyst"
-    AUDITOR = "auditor", "Auditor"
-    ADMIN = "admin", "Administrator"
+    """The roles; labels in lower case, as the pages use them inside a sentence."""
+
+    EMPLOYER = "employer", gettext_lazy("employer")
+    OFFICER = "officer", gettext_lazy("program officer")
+    FINANCE = "finance", gettext_lazy("finance officer")
+    ANALYST = "analyst", gettext_lazy("policy analyst")
+    AUDITOR = "auditor", gettext_lazy("auditor")
+    ADMIN = "admin", gettext_lazy("administrator")
 
 
 class User(AbstractUser):

@@ -1,7 +1,7 @@
 """Who may do what to which application: roles, scope and separation of duties.
 
 Permission-checked fetches and checks live here; actions call them before changing anything.
-A refusal is a ServiceError(403) with a plain explanation in both languages.
+A refusal is a ServiceError(403) worded once, in both languages, in `service.refusals`.
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from django.db.models import QuerySet
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals
-from jobgrant.service.errors import ServiceError, forbidden, not_found
+from jobgrant.service.errors import not_found
 from jobgrant.service.grants.models import Application, ApplicationEmployer, Delivery
+from jobgrant.service.refusals import forbidden_for
 from jobgrant.service.registry.models import Employer
 
 
@@ -78,21 +79,13 @@ def get_visible(user: User, application_id: int, *, without: tuple[str, ...] = (
 
 def check_employer_may_act(user: User, employer: Employer) -> None:
     if not employers_acted_for(user).filter(pk=employer.pk).exists():
-        raise forbidden(
-            "NOT_YOUR_ORGANIZATION",
-            "You may only apply for an employer you are registered to act for.",
-            "Vous ne pouvez présenter une demande que pour un employeur que vous représentez.",
-        )
+        raise forbidden_for("NOT_YOUR_ORGANIZATION")
 
 
 def check_applicant(user: User, application: Application) -> None:
     lead = application.employers.order_by("position").first()
     if lead is None or not employers_acted_for(user).filter(pk=lead.employer_id).exists():
-        raise forbidden(
-            "NOT_THE_APPLICANT",
-            "Only the applicant organization can do this.",
-            "Seule l'organisation requérante peut faire cela.",
-        )
+        raise forbidden_for("NOT_THE_APPLICANT")
 
 
 _AFFILIATED_SQL = (
@@ -113,33 +106,16 @@ def _affiliated(user: User, application: Application) -> bool:
 def check_officer(user: User, application: Application) -> None:
     """An officer of the right government and jurisdiction, with no tie to the employers."""
     if not officer_covers(user, application):
-        raise forbidden(
-            "NOT_YOUR_FILE",
-            "This application is handled by officers of another government or jurisdiction.",
-            "Cette demande relève d'agents d'un autre gouvernement ou d'une autre province.",
-        )
+        raise forbidden_for("NOT_YOUR_FILE")
     if _affiliated(user, application):
-        raise forbidden(
-            "CONFLICT_OF_INTEREST",
-            "You are affiliated with an employer in this application, so you cannot act on it.",
-            "Vous êtes lié à un employeur de cette demande; vous ne pouvez pas la traiter.",
-        )
+        raise forbidden_for("CONFLICT_OF_INTEREST")
 
 
 def check_not_recommender(user: User, application: Application) -> None:
     if application.recommended_by_id == user.pk:
-        raise forbidden(
-            "SEPARATION_OF_DUTIES",
-            "You recommended this application; another officer must approve it.",
-            "Vous avez recommandé cette demande; un autre agent doit l'approuver.",
-        )
+        raise forbidden_for("SEPARATION_OF_DUTIES")
 
 
 def require_role(user: User, *roles: str) -> None:
     if user.role not in roles:
-        raise ServiceError(
-            403,
-            "ROLE_NOT_ALLOWED",
-            "Your role does not allow this.",
-            "Votre rôle ne le permet pas.",
-        )
+        raise forbidden_for("ROLE_NOT_ALLOWED")

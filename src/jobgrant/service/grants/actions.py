@@ -13,11 +13,13 @@ from typing import Any, NamedTuple, ParamSpec, TypeVar
 from django.db import connection, transaction
 from django.utils import timezone
 
+from jobgrant.rules.money import format_amount
 from jobgrant.rules.requests import InvalidRequestError, parse_quote_request
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals
 from jobgrant.service.audit.chain import record
-from jobgrant.service.errors import ServiceError, bad_input, not_found, problem
+from jobgrant.service.choices import Jurisdiction
+from jobgrant.service.errors import bad_input, not_found, problem
 from jobgrant.service.grants import access
 from jobgrant.service.grants.models import (
     Application,
@@ -38,6 +40,7 @@ from jobgrant.service.grants.quoting import (
 from jobgrant.service.grants.workflow import IllegalTransition, target_of
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
+from jobgrant.service.refusals import amount, illegal_transition, refused
 from jobgrant.service.registry.models import Employer
 
 P = ParamSpec("P")
@@ -195,12 +198,7 @@ def _transition(user: User, application: Application, action: str, note: str = "
         try:
             application.state = target_of(action, before)
         except IllegalTransition as error:
-            raise ServiceError(
-                409, "ILLEGAL_TRANSITION",
-                f"Cannot {action} an application that is {before}.",
-                f"Impossible de faire « {action} » sur une demande à l'état « {before} ».",
-                extra={"state": before},
-            ) from error  # fmt: skip
+            raise illegal_transition(action, before, State(before).label) from error
         cursor.execute(_STATE_CHANGE_SQL, [application.pk, before, application.state, user.pk,
                                            timezone.now(), note])  # fmt: skip
     return Locked(before, *pool)
@@ -282,12 +280,7 @@ def _refuse_if_ineligible(application: Application, locked: Locked) -> None:
     fresh = run_quote(request, explain=False)
     if not fresh["eligible"]:
         codes = [reason["code"] for reason in fresh["reasons"]]
-        raise ServiceError(
-            409, "NOT_ELIGIBLE",
-            "The application is not eligible: " + ", ".join(codes) + ".",
-            "La demande n'est pas admissible : " + ", ".join(codes) + ".",
-            extra={"state": State.RECOMMENDED, "reasons": codes},
-        )  # fmt: skip
+        raise refused(409, "NOT_ELIGIBLE", extra={"state": State.RECOMMENDED, "reasons": codes})
 
 
 def _stored_quote_stands(application: Application, locked: Locked) -> bool:
@@ -335,21 +328,17 @@ def _commit_shares(application: Application, stream: str, user: User) -> None:
             pool, _shares(application), actor=user.username, application=application
         )
     except operations.NoBudget:
-        raise ServiceError(
-            409, "NO_BUDGET",
-            f"No budget exists for {application.jurisdiction} {application.fiscal_year}.",
-            f"Aucun budget n'existe pour {application.jurisdiction} {application.fiscal_year}.",
-            extra={"state": State.RECOMMENDED, "available": "0.00"},
-        ) from None  # fmt: skip
+        raise refused(409, "NO_BUDGET", lambda: {
+            "jurisdiction": Jurisdiction(application.jurisdiction).label,
+            "year": application.fiscal_year,
+        }, extra={"state": State.RECOMMENDED, "available": "0.00"}) from None  # fmt: skip
     except operations.InsufficientBudget as short:
         account, cents, available = short.account, short.requested_cents, short.available_cents
-        raise ServiceError(
-            409, "BUDGET_EXHAUSTED",
-            f"The {account.funder} budget cannot cover this approval.",
-            f"Le budget ({account.funder}) ne peut pas couvrir cette approbation.",
-            extra={"state": State.RECOMMENDED, "funder": account.funder,
-                   "requested": f"{cents // 100}.{cents % 100:02d}",
-                   "available": f"{available // 100}.{available % 100:02d}"},
+        raise refused(409, "BUDGET_EXHAUSTED", lambda: {
+            "funder": Funder(account.funder).label,
+            "requested": amount(cents), "available": amount(available),
+        }, extra={"state": State.RECOMMENDED, "funder": account.funder,
+                  "requested": format_amount(cents), "available": format_amount(available)},
         ) from None  # fmt: skip
 
 

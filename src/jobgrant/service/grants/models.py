@@ -5,14 +5,20 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from jobgrant.service.choices import JURISDICTION_CHOICES
+from jobgrant.service.choices import JURISDICTION_CHOICES, StreamCode
 
 
 class Delivery(models.TextChoices):
-    PROVINCIAL = "provincial", "Delivered by the province or territory"
-    FEDERAL_DIRECT = "federal-direct", "Delivered directly by the federal government"
-    SEPARATE_AGREEMENT = "separate-agreement", "Separate agreement, no grant"
+    """Who delivers the grant in a jurisdiction and year (`funding` delivery modes)."""
+
+    PROVINCIAL = "provincial", gettext_lazy("Delivered by the province or territory")
+    FEDERAL_DIRECT = (
+        "federal-direct",
+        gettext_lazy("Delivered directly by the Government of Canada"),
+    )
+    SEPARATE_AGREEMENT = "separate-agreement", gettext_lazy("Separate agreement, no grant")
 
 
 class Program(models.Model):
@@ -33,7 +39,7 @@ class Program(models.Model):
 
 class Stream(models.Model):
     program = models.ForeignKey(Program, on_delete=models.PROTECT, related_name="streams")
-    code = models.CharField(max_length=32, default="CJG")
+    code = models.CharField(max_length=32, choices=StreamCode.choices, default=StreamCode.CJG)
     name_en = models.CharField(max_length=200)
     name_fr = models.CharField(max_length=200)
 
@@ -45,12 +51,14 @@ class Intake(models.Model):
 
 
 class State(models.TextChoices):
-    DRAFT = "draft", "Draft"
-    SUBMITTED = "submitted", "Submitted"
-    RECOMMENDED = "recommended", "Recommended"
-    APPROVED = "approved", "Approved"
-    DENIED = "denied", "Denied"
-    WITHDRAWN = "withdrawn", "Withdrawn"
+    """An application's states (the transitions between them are in `workflow`)."""
+
+    DRAFT = "draft", pgettext_lazy("application state", "Draft")
+    SUBMITTED = "submitted", pgettext_lazy("application state", "Submitted")
+    RECOMMENDED = "recommended", pgettext_lazy("application state", "Recommended")
+    APPROVED = "approved", pgettext_lazy("application state", "Approved")
+    DENIED = "denied", pgettext_lazy("application state", "Denied")
+    WITHDRAWN = "withdrawn", pgettext_lazy("application state", "Withdrawn")
 
 
 class Application(models.Model):

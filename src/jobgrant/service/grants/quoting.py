@@ -12,6 +12,7 @@ from django.db.models import Sum
 
 from jobgrant.rules.codes import fiscal_year
 from jobgrant.rules.evaluate import default_library
+from jobgrant.rules.money import format_amount
 from jobgrant.rules.quote import quote
 from jobgrant.rules.requests import InvalidRequestError
 from jobgrant.service.errors import ServiceError, bad_input, problem
@@ -105,7 +106,7 @@ def kernel_request(
         request["employers"].append({
             "id": entry.get("id"),
             "employees": employer.employees,
-            "approved_this_fiscal_year": f"{approved // 100}.{approved % 100:02d}",
+            "approved_this_fiscal_year": format_amount(approved),
         })  # fmt: skip
     if program is not None:
         request["policy"] = program.policy

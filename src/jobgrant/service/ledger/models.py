@@ -9,20 +9,21 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy
 
-from jobgrant.service.choices import JURISDICTION_CHOICES
+from jobgrant.service.choices import JURISDICTION_CHOICES, StreamCode
 
 
 class Funder(models.TextChoices):
-    FEDERAL = "federal", "Federal"
-    PROVINCIAL = "provincial", "Provincial or territorial"
+    FEDERAL = "federal", gettext_lazy("Federal")
+    PROVINCIAL = "provincial", gettext_lazy("Provincial or territorial")
 
 
 class BudgetAccount(models.Model):
     funder = models.CharField(max_length=16, choices=Funder.choices)
     jurisdiction = models.CharField(max_length=2, choices=JURISDICTION_CHOICES)
     fiscal_year = models.CharField(max_length=7)
-    stream = models.CharField(max_length=32, default="CJG")
+    stream = models.CharField(max_length=32, choices=StreamCode.choices, default=StreamCode.CJG)
     allocated_cents = models.BigIntegerField(default=0)
     committed_cents = models.BigIntegerField(default=0)
     disbursed_cents = models.BigIntegerField(default=0)

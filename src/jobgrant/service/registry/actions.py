@@ -16,6 +16,7 @@ from jobgrant.rules.codes import JURISDICTION_CODES, economic_regions
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
+from jobgrant.service.refusals import forbidden_for
 from jobgrant.service.registry.identifiers import (
     encrypt_sin,
     format_sin,
@@ -310,9 +311,7 @@ def _refuse(
 
 
 def _role_not_allowed() -> ServiceError:
-    return forbidden(
-        "ROLE_NOT_ALLOWED", "Your role does not allow this.", "Votre rôle ne le permet pas."
-    )
+    return forbidden_for("ROLE_NOT_ALLOWED")
 
 
 def _other_jurisdiction() -> ServiceError:

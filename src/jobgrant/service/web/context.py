@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpRequest
 from django.urls import translate_url
-from django.utils import translation
 
-OTHER = {"en": "fr", "fr": "en"}
+from jobgrant.service.language import ENGLISH, FRENCH, current_language, in_language
 
 
 def page(request: HttpRequest) -> dict[str, object]:
-    language = translation.get_language() or "en"
-    other = OTHER.get(language[:2], "fr")
+    language = current_language()
+    other = in_language(en=FRENCH, fr=ENGLISH)
     query = f"?{request.META['QUERY_STRING']}" if request.META.get("QUERY_STRING") else ""
     url = translate_url(request.path, other)
-    prefix = f"/{language[:2]}/"
+    prefix = f"/{language}/"
     if url == request.path and url.startswith(prefix):  # a path no route knows (a 404 page)
         url = f"/{other}/{url[len(prefix) :]}"
     return {
-        "language": language[:2],
+        "language": language,
         "other_language": other,
+        "other_language_name": dict(settings.LANGUAGES)[other],  # in its own language
         "other_language_url": url + query,
     }

@@ -20,7 +20,8 @@ from django.utils.translation import gettext_lazy
 from jobgrant.rules.evaluate import default_library
 from jobgrant.rules.parameters import Unit
 from jobgrant.service.grants.models import Application
-from jobgrant.service.web.labels import DELIVERY_LABELS, language
+from jobgrant.service.language import in_language, localized
+from jobgrant.service.web.labels import DELIVERY_LABELS
 from jobgrant.service.web.templatetags.jobgrant import longdate, money, number
 
 FIGURE_LABELS = {
@@ -227,7 +228,7 @@ def number_text(value: str) -> str:
     text = number(int(whole))
     fraction = fraction.rstrip("0")
     if fraction.isdigit():
-        text += ("," if language() == "fr" else ".") + fraction
+        text += in_language(en=".", fr=",") + fraction
     return text
 
 
@@ -242,7 +243,7 @@ def _input(name: str, value: str) -> tuple[str, str]:
     if name in MONEY_INPUTS:
         return label, money(value)
     if name == "delivery":
-        return label, str(DELIVERY_LABELS.get(value, value))
+        return label, DELIVERY_LABELS.get(value, value)
     return label, number_text(value)
 
 
@@ -323,8 +324,7 @@ def eligibility(application: Application) -> dict[str, Any]:
     """Whether the application is eligible, the reasons in the page's language, and the rules."""
     step = _steps(application).get("eligible")
     reasons = [
-        str(r.get("message_fr" if language() == "fr" else "message_en") or r.get("code"))
-        for r in (application.quote or {}).get("reasons") or []
+        localized(r) or str(r.get("code")) for r in (application.quote or {}).get("reasons") or []
     ]
     rules = explanation_of(step, "eligible", "eligible").parameters if step else []
     return {"eligible": application.eligible, "reasons": reasons, "rules": rules}

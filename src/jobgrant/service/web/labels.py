@@ -1,101 +1,91 @@
-"""Labels of the service's codes in the page's language: states, funders, delivery, roles, places.
+"""Helpers over the labels of the service's codes, for the forms and views.
 
-One place for the words the pages show; the forms and views import them from here.
+The labels themselves are defined once, as translated `TextChoices` where the codes live:
+states and delivery in `grants.models`, funders in `ledger.models`, roles in `accounts.models`,
+jurisdictions, streams, settings, trainee statuses and costs in `service.choices`. Here they are
+only read, in the page's language.
 """
 
 from __future__ import annotations
 
-from django.utils import translation
-from django.utils.functional import Promise
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from collections.abc import Iterator, Mapping
 
-from jobgrant.rules.codes import JURISDICTIONS
+from django.db import models
+
+from jobgrant.service import refusals
 from jobgrant.service.accounts.models import Role
+from jobgrant.service.choices import CostCategory, Jurisdiction, Setting, StreamCode, TraineeStatus
 from jobgrant.service.errors import ServiceError
-
-ROLE_LABELS: dict[str, Promise] = {
-    Role.EMPLOYER: gettext_lazy("employer"),
-    Role.OFFICER: gettext_lazy("program officer"),
-    Role.FINANCE: gettext_lazy("finance officer"),
-    Role.ANALYST: gettext_lazy("policy analyst"),
-    Role.AUDITOR: gettext_lazy("auditor"),
-    Role.ADMIN: gettext_lazy("administrator"),
-}
-STATE_LABELS: dict[str, Promise] = {
-    "draft": pgettext_lazy("application state", "Draft"),
-    "submitted": pgettext_lazy("application state", "Submitted"),
-    "recommended": pgettext_lazy("application state", "Recommended"),
-    "approved": pgettext_lazy("application state", "Approved"),
-    "denied": pgettext_lazy("application state", "Denied"),
-    "withdrawn": pgettext_lazy("application state", "Withdrawn"),
-}
-FUNDER_LABELS: dict[str, Promise] = {
-    "federal": gettext_lazy("Federal"),
-    "provincial": gettext_lazy("Provincial or territorial"),
-}
-DELIVERY_LABELS: dict[str, Promise] = {
-    "provincial": gettext_lazy("Delivered by the province or territory"),
-    "federal-direct": gettext_lazy("Delivered directly by the Government of Canada"),
-    "separate-agreement": gettext_lazy("Separate agreement, no grant"),
-}
+from jobgrant.service.grants.models import Delivery, State
+from jobgrant.service.ledger.models import Funder
 
 
-def label(labels: dict[str, Promise], key: str) -> str:
+class Labels(Mapping[str, str]):
+    """The labels of a `TextChoices`, as a read-only mapping from code to label; each label is
+    read in the page's language when it is looked up."""
+
+    def __init__(self, choices: type[models.TextChoices]) -> None:
+        self.choices = choices
+
+    def __getitem__(self, code: str) -> str:
+        try:
+            return str(self.choices(code).label)
+        except ValueError:
+            raise KeyError(code) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.choices.values)
+
+    def __len__(self) -> int:
+        return len(self.choices.values)
+
+
+ROLE_LABELS = Labels(Role)
+STATE_LABELS = Labels(State)
+FUNDER_LABELS = Labels(Funder)
+DELIVERY_LABELS = Labels(Delivery)
+JURISDICTION_LABELS = Labels(Jurisdiction)
+STREAM_LABELS = Labels(StreamCode)
+
+
+def label(labels: Mapping[str, str], key: str) -> str:
     """The label of a code in the page's language; the code itself when it has none."""
-    found = labels.get(key)
-    return key if found is None else str(found)
-
-
-def language() -> str:
-    return (translation.get_language() or "en")[:2]
+    return labels.get(key, key)
 
 
 def jurisdiction_name(code: str) -> str:
-    for jurisdiction in JURISDICTIONS:
-        if jurisdiction.code == code:
-            return jurisdiction.name_fr if language() == "fr" else jurisdiction.name_en
-    return code
+    return label(JURISDICTION_LABELS, code)
 
 
 def jurisdiction_choices() -> list[tuple[str, str]]:
-    return [(j.code, jurisdiction_name(j.code)) for j in JURISDICTIONS]
+    return list(JURISDICTION_LABELS.items())
+
+
+def stream_label(code: str) -> str:
+    """ "CJG" in English, "SCE" in French."""
+    return label(STREAM_LABELS, code)
 
 
 def service_message(error: ServiceError) -> str:
-    """The service's own explanation of a refusal, in the page's language."""
-    return error.message_fr if language() == "fr" else error.message_en
+    """A refusal's sentence in the page's language (worded once, in `service.refusals`)."""
+    return refusals.message(error)
 
 
 def state_labels() -> dict[str, str]:
-    return {key: str(value) for key, value in STATE_LABELS.items()}
+    return dict(Labels(State))
 
 
 def delivery_labels() -> dict[str, str]:
-    return {key: str(value) for key, value in DELIVERY_LABELS.items()}
+    return dict(Labels(Delivery))
 
 
 def setting_labels() -> dict[str, str]:
-    return {
-        "on-site": _("On site, at the workplace"),
-        "off-site": _("Off site, in a classroom"),
-        "online": _("Online"),
-    }
+    return dict(Labels(Setting))
 
 
 def status_labels() -> dict[str, str]:
-    return {
-        "existing-employee": _("Existing employee"),
-        "new-hire": _("New hire"),
-        "unemployed": _("Unemployed, to be hired"),
-    }
+    return dict(Labels(TraineeStatus))
 
 
 def cost_labels() -> dict[str, str]:
-    return {
-        "tuition": _("Tuition or trainer fees"),
-        "student_fees": _("Mandatory student fees"),
-        "materials": _("Textbooks, software and other required materials"),
-        "exam_fees": _("Examination fees"),
-        "wages_in_kind": _("Wages paid during training (in-kind contribution)"),
-    }
+    return dict(Labels(CostCategory))

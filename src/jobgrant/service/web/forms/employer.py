@@ -17,17 +17,17 @@ from typing import Any
 
 from babel.numbers import format_decimal
 from django.db.models import QuerySet
-from django.utils import translation
 from django.utils.translation import gettext as _
 
 from jobgrant.rules.batch import COST_CATEGORIES, SETTINGS, STATUSES
 from jobgrant.rules.money import AmountError, format_amount, parse_amount
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants import quoting
+from jobgrant.service.language import current_locale, in_language, localized
 from jobgrant.service.registry.identifiers import normalize_business_number
 from jobgrant.service.registry.models import Employer
-from jobgrant.service.web.labels import cost_labels, jurisdiction_name
-from jobgrant.service.web.templatetags.jobgrant import LOCALES, longdate
+from jobgrant.service.web.labels import cost_labels, jurisdiction_name, service_message
+from jobgrant.service.web.templatetags.jobgrant import longdate
 
 SESSION_KEY = "jobgrant.employer.application-draft"
 STEPS = ("organizations", "training", "trainees", "review")
@@ -169,13 +169,12 @@ def parse_money(raw: str) -> int:
 def show_amount(cents: int) -> str:
     """An amount as the form shows it back: "1500.00" / "1500,00" (no grouping, no sign)."""
     text = format_amount(cents)
-    return text.replace(".", ",") if (translation.get_language() or "").startswith("fr") else text
+    return in_language(en=text, fr=text.replace(".", ","))
 
 
 def show_hours(hundredths: int) -> str:
     """Hours for people: "120", "37.5" / "37,5" (grouped by the locale's rules)."""
-    locale = LOCALES.get((translation.get_language() or "en")[:2], "en_CA")
-    return format_decimal(Decimal(hundredths) / 100, locale=locale)
+    return format_decimal(Decimal(hundredths) / 100, locale=current_locale())
 
 
 def _amount_problem(label: str, error: AmountError) -> str:
@@ -505,15 +504,14 @@ def step_of(key: str) -> str:
 
 def service_problems(error: ServiceError) -> Problems:
     """A refusal from the service as form problems, each naming its field in the page's language."""
-    french = (translation.get_language() or "en").startswith("fr")
     problems = Problems()
     for item in error.problems:
         key = field_for_path(item.get("field", ""))
-        message = item.get("message_fr" if french else "message_en", "")
+        message = localized(item)
         problems.add(key, _("%(field)s: %(problem)s") % {
             "field": field_label(key), "problem": message})  # fmt: skip
     if not problems:
-        problems.add("lead", error.message_fr if french else error.message_en)
+        problems.add("lead", service_message(error))
     return problems
 
 
@@ -534,8 +532,7 @@ def reason_message(reason: Mapping[str, Any]) -> str:
     if reason.get("code") == "TRAINEE_WITHOUT_ELIGIBLE_COSTS" and reason.get("trainee") is not None:
         return _("Trainee %(number)s has no eligible training costs.") % {
             "number": int(reason["trainee"]) + 1}  # fmt: skip
-    french = (translation.get_language() or "en").startswith("fr")
-    text = str(reason.get("message_fr" if french else "message_en", ""))
+    text = localized(reason)
     return _ISO_DATE.sub(lambda m: longdate(m[0]), text)
 
 

@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
 
 from babel.dates import format_date
-from babel.numbers import format_currency, format_decimal
+from babel.numbers import format_decimal
 from django import template
-from django.utils import translation
 
-from jobgrant.rules.money import parse_amount
+from jobgrant.rules.money import format_money, parse_amount
+from jobgrant.service.language import LOCALES, current_language, current_locale, in_language
+from jobgrant.service.web.labels import stream_label
 
+__all__ = ["LOCALES", "long_date", "longdate", "money", "number", "stream"]
 register = template.Library()
-LOCALES = {"en": "en_CA", "fr": "fr_CA"}
-
-
-def _locale() -> str:
-    return LOCALES.get((translation.get_language() or "en")[:2], "en_CA")
 
 
 @register.filter
@@ -28,12 +24,18 @@ def money(value: int | str | None) -> str:
     cents = value if isinstance(value, int) else parse_amount(str(value).lstrip("-"))
     if isinstance(value, str) and value.startswith("-"):
         cents = -cents
-    return format_currency(Decimal(cents) / 100, "CAD", locale=_locale(), currency_digits=True)
+    return format_money(cents, current_language())
 
 
 @register.filter
 def number(value: int | None) -> str:
-    return "" if value is None else format_decimal(value, locale=_locale())
+    return "" if value is None else format_decimal(value, locale=current_locale())
+
+
+@register.filter
+def stream(code: str) -> str:
+    """A stream's code as people read it: "CJG" in English, "SCE" in French."""
+    return stream_label(code)
 
 
 @register.filter
@@ -41,5 +43,11 @@ def longdate(value: dt.date | str | None) -> str:
     """ "March 4, 2026" / "4 mars 2026" (ISO strings accepted)."""
     if not value:
         return ""
-    day = dt.date.fromisoformat(value[:10]) if isinstance(value, str) else value
-    return format_date(day, format="long", locale=_locale())
+    return long_date(dt.date.fromisoformat(value[:10]) if isinstance(value, str) else value)
+
+
+def long_date(day: dt.date) -> str:
+    """ "December 1, 2026" / "1er décembre 2026": French writes the first of the month "1er"
+    (an ordinal), which Babel's long format leaves out."""
+    french = "d'er' MMMM y" if day.day == 1 else "long"
+    return format_date(day, format=in_language(en="long", fr=french), locale=current_locale())

@@ -31,7 +31,9 @@ from jobgrant.funding.scenario import FundingScenario, load_scenario
 from jobgrant.funding.years import FULL_IMPLEMENTATION, MODEL_YEARS
 from jobgrant.rules.evaluate import default_library
 from jobgrant.service.accounts.models import Role
-from jobgrant.service.web.labels import jurisdiction_name, language
+from jobgrant.service.language import current_language as language
+from jobgrant.service.language import in_language
+from jobgrant.service.web.labels import jurisdiction_name
 from jobgrant.service.web.pages import error_context, query_params, role_required, set_choices
 from jobgrant.service.web.templatetags.jobgrant import LOCALES
 
@@ -96,7 +98,7 @@ class ScenarioForm(forms.Form):
         super().__init__(data)
         policies = [(p, p) for p in default_library().policies]
         set_choices(self, "policy", [("", _("The scenario's policy")), *policies])
-        title = "title_fr" if language() == "fr" else "title_en"
+        title = in_language(en="title_en", fr="title_fr")
         set_choices(self, "scenario", [
             (name, f"{getattr(s, title)} ({name})") for name, s in scenarios.items()
         ])  # fmt: skip

@@ -18,7 +18,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
@@ -648,5 +648,4 @@ def application_withdraw(request: HttpRequest, user: User, application_id: int) 
 
 
 def _message(error: ServiceError) -> str:
-    french = (translation.get_language() or "en").startswith("fr")
-    return error.message_fr if french else error.message_en
+    return labels.service_message(error)

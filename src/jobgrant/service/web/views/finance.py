@@ -24,13 +24,15 @@ from django.views.decorators.http import require_GET
 from jobgrant.rules.codes import fiscal_year
 from jobgrant.rules.money import format_amount
 from jobgrant.service.accounts.models import Role
+from jobgrant.service.language import current_language as language
+from jobgrant.service.language import in_language
 from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.web.labels import (
     FUNDER_LABELS,
     jurisdiction_choices,
     jurisdiction_name,
     label,
-    language,
+    stream_label,
 )
 from jobgrant.service.web.pages import error_context, role_required, set_choices
 from jobgrant.service.web.templatetags.jobgrant import LOCALES
@@ -56,7 +58,8 @@ class BudgetFilter(forms.Form):
             ("", _("Both funders")), *((f, label(FUNDER_LABELS, f)) for f in Funder.values)
         ])  # fmt: skip
         streams = sorted(set(BudgetAccount.objects.values_list("stream", flat=True)))
-        set_choices(self, "stream", [("", _("All streams")), *((s, s) for s in streams)])
+        named = ((s, stream_label(s)) for s in streams)
+        set_choices(self, "stream", [("", _("All streams")), *named])
 
 
 def _chosen(form: BudgetFilter) -> dict[str, str]:
@@ -76,7 +79,7 @@ def budgets(chosen: dict[str, str]) -> QuerySet[BudgetAccount]:
 
 def percent(value: float) -> str:
     """12.5 as "12.5%" / "12,5 %"."""
-    pattern = "#,##0.0\u00a0%" if language() == "fr" else "#,##0.0%"
+    pattern = in_language(en="#,##0.0%", fr="#,##0.0\u00a0%")
     return format_percent(value / 100, format=pattern, locale=LOCALES[language()])
 
 

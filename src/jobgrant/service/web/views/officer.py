@@ -22,20 +22,19 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
+from jobgrant.service import refusals
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants import access, actions
 from jobgrant.service.grants.models import Application, ApplicationEmployer, State, Stream
 from jobgrant.service.grants.workflow import TRANSITIONS
+from jobgrant.service.language import in_language, localized
 from jobgrant.service.web import explanations
 from jobgrant.service.web.labels import (
     DELIVERY_LABELS,
-    FUNDER_LABELS,
     STATE_LABELS,
     jurisdiction_choices,
     jurisdiction_name,
-    language,
-    service_message,
 )
 from jobgrant.service.web.pages import (
     error_context,
@@ -45,7 +44,6 @@ from jobgrant.service.web.pages import (
     set_notice,
     take_notice,
 )
-from jobgrant.service.web.templatetags.jobgrant import money
 
 PAGE_SIZE = 50
 OPEN_STATES = (State.SUBMITTED, State.RECOMMENDED)
@@ -106,7 +104,7 @@ def _jurisdictions_of(user: User) -> set[str]:
 def _stream_choices() -> list[tuple[str, str]]:
     names: dict[str, str] = {}
     for code, name_en, name_fr in Stream.objects.values_list("code", "name_en", "name_fr"):
-        names.setdefault(code, name_fr if language() == "fr" else name_en)
+        names.setdefault(code, in_language(en=name_en, fr=name_fr))
     return sorted(names.items())
 
 
@@ -344,73 +342,22 @@ def decide(request: HttpRequest, application_id: int) -> HttpResponse:
             raise Http404 from None
         for found in error.problems:
             name = found.get("field", "")
-            message = found["message_fr" if language() == "fr" else "message_en"]
+            message = localized(found)
             form.add_error(name if name in form.fields else None, message)
         application.refresh_from_db()
-        refusal = None if error.problems else refusal_of(error, action)
+        refusal = None if error.problems else refusal_of(error)
         return _render_review(request, application, decision_form, deny_form,
                               refusal=refusal, status=error.status)  # fmt: skip
     set_notice(request, action, application=application.pk)
     return redirect(reverse("web:officer-review", args=[application.pk]))
 
 
-ILLEGAL = {
-    "recommend": gettext_lazy(
-        "Only a submitted application can be recommended; this one is now “%(state)s”."
-    ),
-    "approve": gettext_lazy(
-        "Only a recommended application can be approved; this one is now “%(state)s”."
-    ),
-    "deny": gettext_lazy(
-        "Only a submitted or recommended application can be denied; this one is now “%(state)s”."
-    ),
-}
-
-
-def refusal_of(error: ServiceError, action: str) -> dict[str, Any]:
-    """A refusal in plain words, in the page's language: a title, a sentence, maybe a list."""
-    extra = error.extra
-    nothing = _("Nothing was changed.")
-    if error.code == "SEPARATION_OF_DUTIES":
-        return {"title": _("Another officer must approve this application"), "text": _(
-            "You recommended this application. To keep duties separate, the officer who "
-            "recommends an application cannot also approve it: another officer must approve it."
-        ), "nothing": nothing}  # fmt: skip
-    if error.code == "CONFLICT_OF_INTEREST":
-        return {"title": _("You have a conflict of interest"), "text": _(
-            "You are affiliated with an employer in this application, so you cannot recommend, "
-            "approve or deny it. Another officer must handle it."
-        ), "nothing": nothing}  # fmt: skip
-    if error.code == "NOT_YOUR_FILE":
-        return {"title": _("This application is not in your files"), "text": _(
-            "This application is handled by the officers of another government or jurisdiction."
-        ), "nothing": nothing}  # fmt: skip
-    if error.code == "BUDGET_EXHAUSTED":
-        values = {
-            "funder": FUNDER_LABELS.get(str(extra.get("funder")), extra.get("funder")),
-            "requested": money(str(extra.get("requested", "0.00"))),
-            "available": money(str(extra.get("available", "0.00"))),
-        }
-        return {"title": _("The budget cannot cover this approval"), "text": _(
-            "This approval needs %(requested)s from the budget of the funder “%(funder)s”, "
-            "and only %(available)s is still available in it. Nothing was committed."
-        ) % values, "nothing": nothing}  # fmt: skip
-    if error.code == "NO_BUDGET":
-        return {"title": _("There is no budget for this application"), "text": _(
-            "No budget exists for this jurisdiction and fiscal year, so nothing can be committed."
-        ), "nothing": nothing}  # fmt: skip
+def refusal_of(error: ServiceError) -> dict[str, Any]:
+    """A refusal in plain words, in the page's language (worded once, in `service.refusals`);
+    an approval refused for eligibility also lists the rules the application no longer meets."""
+    refusal: dict[str, Any] = refusals.shown(error)
     if error.code == "NOT_ELIGIBLE":
-        codes = extra.get("reasons")
+        codes = error.extra.get("reasons")
         listed = codes if isinstance(codes, list) else []
-        reasons = [explanations.reason_text(str(code)) for code in listed]
-        return {"title": _("The application is not eligible"), "text": _(
-            "Checked again today, the application does not meet these rules, so it cannot be "
-            "approved:"
-        ), "reasons": reasons, "nothing": nothing}  # fmt: skip
-    if error.code == "ILLEGAL_TRANSITION":
-        state = str(extra.get("state", ""))
-        return {"title": _("This decision is no longer possible"),
-                "text": ILLEGAL[action] % {"state": STATE_LABELS.get(state, state)},
-                "nothing": nothing}  # fmt: skip
-    return {"title": _("The service refused this decision"), "text": service_message(error),
-            "nothing": nothing}  # fmt: skip
+        refusal["reasons"] = [explanations.reason_text(str(code)) for code in listed]
+    return refusal

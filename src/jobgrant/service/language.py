@@ -1,0 +1,48 @@
+"""The page's language, as Django's i18n chose it: the one place that asks which language is on.
+
+Everything else either uses lazy translated strings (gettext_lazy, TextChoices labels) or asks
+one of these helpers to pick between an English and a French value, so that no module tests
+`== "fr"` by itself (a test greps the source for such tests).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TypeVar
+
+from django.utils import translation
+
+ENGLISH, FRENCH = "en", "fr"
+LOCALES = {ENGLISH: "en_CA", FRENCH: "fr_CA"}
+T = TypeVar("T")
+
+
+def current_language() -> str:
+    """ "en" or "fr": the language Django activated for this request (English when none is)."""
+    active = (translation.get_language() or ENGLISH)[:2]
+    return FRENCH if active == FRENCH else ENGLISH
+
+
+def current_locale() -> str:
+    """The Babel locale of the current language: "en_CA" or "fr_CA"."""
+    return LOCALES[current_language()]
+
+
+def in_language(*, en: T, fr: T) -> T:
+    """Of two values, the one for the current language."""
+    return fr if current_language() == FRENCH else en
+
+
+def localized(found: Mapping[str, object], name: str = "message") -> str:
+    """The `name_en` or `name_fr` entry of a bilingual record (a kernel reason, a problem)."""
+    return str(found.get(f"{name}_{current_language()}") or "")
+
+
+def in_both_languages(render: Callable[[], object]) -> tuple[str, str]:
+    """What `render` writes (a translated text, with its values) in English and in French, for
+    the messages the service gives in both languages."""
+    with translation.override(ENGLISH):
+        english = str(render())
+    with translation.override(FRENCH):
+        french = str(render())
+    return english, french
