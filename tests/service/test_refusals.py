@@ -11,6 +11,7 @@ from django.utils import translation
 from jobgrant.service import refusals
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants import access
+from jobgrant.service.grants.models import State
 from jobgrant.service.grants.workflow import TRANSITIONS
 
 
@@ -60,7 +61,7 @@ def test_a_budget_refusal_names_the_amounts_as_each_language_writes_them() -> No
 
 
 def test_an_illegal_transition_names_the_state_in_each_language() -> None:
-    error = refusals.illegal_transition("approve", "denied")
+    error = refusals.illegal_transition("approve", "denied", State.DENIED.label)
     assert error.extra == {"state": "denied"}
     assert error.message_en.endswith("this one is now “Denied”.")
     assert error.message_fr.endswith("à l'état «\u00a0Refusée\u00a0».")
