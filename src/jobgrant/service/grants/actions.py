@@ -238,15 +238,16 @@ def _save(application: Application) -> None:
         ])  # fmt: skip
 
 
-def _finish(user: User, application: Application, action: str) -> Application:
+def _finish(user: User, application: Application, action: str, **also: str) -> Application:
     _save(application)
-    return _audit(user, application, action)
+    return _audit(user, application, action, **also)
 
 
-def _audit(user: User, application: Application, action: str) -> Application:
-    record(
-        user.username, f"application.{action}", "application", application.pk, _summary(application)
-    )
+def _audit(user: User, application: Application, action: str, **also: str) -> Application:
+    """Record the transition; `also` adds what the auditor needs besides the figures (the
+    reason for a denial or a withdrawal)."""
+    summary = {**_summary(application), **also}
+    record(user.username, f"application.{action}", "application", application.pk, summary)
     return application
 
 
@@ -384,7 +385,7 @@ def deny_application(user: User, application: Application, reason: str) -> Appli
     with transaction.atomic():
         _transition(user, application, "deny", reason)
         application.decided_by, application.decision_reason = user, reason.strip()
-        return _finish(user, application, "deny")
+        return _finish(user, application, "deny", reason=reason.strip())
 
 
 @audited_refusals
@@ -397,4 +398,4 @@ def withdraw_application(user: User, application: Application, note: str = "") -
             for account, cents in _government_shares(application, locked.stream_code):
                 if account is not None:
                     operations.release(account, cents, actor=user.username, application=application)
-        return _finish(user, application, "withdraw")
+        return _finish(user, application, "withdraw", **({"reason": note} if note else {}))
