@@ -261,9 +261,12 @@ def submit_application(user: User, application: Application) -> Application:
 
 @audited_refusals
 def recommend_application(user: User, application: Application, note: str = "") -> Application:
+    """Recommend for approval; what is not eligible is refused (409, with its reasons)."""
     access.check_officer(user, application)
     with transaction.atomic():
-        _transition(user, application, "recommend", note)
+        locked = _transition(user, application, "recommend", note)
+        # Refused here, the whole transaction rolls back: the state change is not kept either.
+        _refuse_if_ineligible(application, locked)
         application.recommended_by = user
         return _finish(user, application, "recommend")
 
@@ -305,13 +308,18 @@ def _refuse_if_ineligible(application: Application, locked: Locked) -> None:
     )  # fmt: skip
     fresh = run_quote(request, explain=False)
     if not fresh["eligible"]:
-        codes = [reason["code"] for reason in fresh["reasons"]]
-        raise ServiceError(
-            409, "NOT_ELIGIBLE",
-            "The application is not eligible: " + ", ".join(codes) + ".",
-            "La demande n'est pas admissible : " + ", ".join(codes) + ".",
-            extra={"state": State.RECOMMENDED, "reasons": codes},
-        )  # fmt: skip
+        raise _not_eligible(fresh["reasons"], locked.before)
+
+
+def _not_eligible(reasons: list[dict[str, Any]], state: str) -> ServiceError:
+    """The refusal, naming each reason in both languages (and its code, for programs)."""
+    codes = [reason["code"] for reason in reasons]
+    return ServiceError(
+        409, "NOT_ELIGIBLE",
+        "The application is not eligible: " + " ".join(r["message_en"] for r in reasons),
+        "La demande n'est pas admissible : " + " ".join(r["message_fr"] for r in reasons),
+        extra={"state": state, "reasons": codes},
+    )  # fmt: skip
 
 
 def _stored_quote_stands(application: Application, locked: Locked) -> bool:
