@@ -156,7 +156,7 @@ def denied_and_refused(make_body: Any) -> tuple[int, int]:
     application = actions.submit_application(
         employer, actions.create_application(employer, make_body())
     )
-    actions.deny_application(officer, application, "=HYPERLINK(\"x\") no job follows")
+    actions.deny_application(officer, application, '=HYPERLINK("x") no job follows')
     denied = AuditEntry.objects.get(action="application.deny").sequence
     with pytest.raises(ServiceError):
         actions.approve_application(User.objects.get(username="demo-officer-federal"), application)
