@@ -230,3 +230,20 @@ def test_a_cell_that_would_be_a_formula_is_quoted() -> None:
     assert [csv_cell(v) for v in ("=1+1", "+1", "-1", "@SUM(A1)", "a=b", "")] == [
         "'=1+1", "'+1", "'-1", "'@SUM(A1)", "a=b", "",
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", ("Refused: open a page", "Page", "the role does not allow it", "HTTP status: 403")),
+     ("fr", ("Refusé : ouvrir une page", "Page", "le rôle ne le permet pas",
+             "Statut HTTP : 403"))],
+)  # fmt: skip
+def test_a_refused_page_as_the_role_gate_records_it_is_shown_in_words(
+    demo: None, language: str, words: tuple[str, ...]
+) -> None:
+    with transaction.atomic():
+        entry = record("demo-officer-on-1", "refused.open_page", "page", "web:auditor-trail",
+                       {"code": "ROLE_NOT_ALLOWED", "status": 403})  # fmt: skip
+    row = row_of(text(auditor().get(TRAIL.format(lang=language))), entry.sequence)
+    for word in words:
+        assert word in row

@@ -33,8 +33,10 @@ ACTION_LABELS: dict[str, Promise] = {
     "employer.register": gettext_lazy("Employer registered"),
     "trainee.register": gettext_lazy("Trainee registered"),
     "trainee.view_sin": gettext_lazy("Social Insurance Number viewed in full"),
+    "token.issue": gettext_lazy("API token issued"),
 }
-# What a refused entry ("refused." + the action's name) says was attempted.
+# What a refused entry ("refused." + the action's name) says was attempted; a refused page
+# (open_page) or read (get_visible) included.
 ATTEMPT_LABELS: dict[str, Promise] = {
     "create_application": gettext_lazy("create an application"),
     "submit_application": gettext_lazy("submit an application"),
@@ -45,6 +47,8 @@ ATTEMPT_LABELS: dict[str, Promise] = {
     "employer.register": gettext_lazy("register an employer"),
     "trainee.register": gettext_lazy("register a trainee"),
     "trainee.view_sin": gettext_lazy("view a Social Insurance Number in full"),
+    "get_visible": gettext_lazy("open an application"),
+    "open_page": gettext_lazy("open a page"),
 }
 REFUSED = gettext_lazy("Refused: %(attempt)s")
 OBJECT_TYPE_LABELS: dict[str, Promise] = {
@@ -53,10 +57,12 @@ OBJECT_TYPE_LABELS: dict[str, Promise] = {
     "user": gettext_lazy("User"),
     "employer": gettext_lazy("Employer"),
     "trainee": gettext_lazy("Trainee"),
+    "page": gettext_lazy("Page"),
 }
 # The details' names, in the order they are shown.
 FIELD_LABELS: dict[str, Promise] = {
     "code": gettext_lazy("Reason for the refusal"),
+    "status": gettext_lazy("HTTP status"),
     "reason": gettext_lazy("Reason"),
     "state": gettext_lazy("State"),
     "jurisdiction": gettext_lazy("Jurisdiction"),
@@ -85,6 +91,7 @@ REFUSAL_CODE_LABELS: dict[str, Promise] = {
     "NOT_YOUR_JURISDICTION": gettext_lazy("another jurisdiction"),
     "ROLE_NOT_ALLOWED": gettext_lazy("the role does not allow it"),
     "SIN_VIEW_NOT_ALLOWED": gettext_lazy("no permission to view a SIN in full"),
+    "NOT_FOUND": gettext_lazy("no such application, or not one the person may read"),
 }
 
 # The details whose values are codes with labels.
