@@ -309,8 +309,14 @@ def test_the_review_gives_the_reasons_an_application_is_not_eligible(make_body: 
     english = text(officer.get(f"/en/officer/applications/{application.pk}/"))
     assert "Not eligible, for these reasons:" in english
     assert "The training must be given by a third-party trainer" in english
+    assert 'id="ineligible-hint"' in english
     french = text(officer.get(f"/fr/officer/applications/{application.pk}/"))
     assert "La formation doit être donnée par un formateur tiers" in french
+    assert "elle sera refusée si vous la recommandez" in french
+    eligible = submitted(make_body)
+    assert 'id="ineligible-hint"' not in text(
+        officer.get(f"/en/officer/applications/{eligible.pk}/")
+    )
 
 
 def test_an_application_outside_the_officers_files_is_not_found(make_body: Body) -> None:
