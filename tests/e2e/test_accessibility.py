@@ -115,8 +115,15 @@ def live_quote(web: Any) -> None:
 
 def refused_approval(web: Any) -> None:
     """Approving what one recommended: refused (separation of duties), the refusal explained."""
-    click("#approve-button")(web)
+    approval_confirmation(web)
+    click("#confirm-approve-button")(web)
     web.page.locator("#refusal").wait_for()
+
+
+def approval_confirmation(web: Any) -> None:
+    """Approving asks first: the confirmation page with the figures."""
+    click("#approve-button")(web)
+    web.page.locator("#confirm-form").wait_for()
 
 
 def verify_chain(web: Any) -> None:
@@ -221,7 +228,10 @@ CATALOGUE: tuple[Group, ...] = (
             Visit(
                 "web:officer-review",
                 kwargs=lambda made: {ID: made["recommended"]},
-                states=(("refusal: approving what one recommended", refused_approval),),
+                states=(
+                    ("confirmation of an approval", approval_confirmation),
+                    ("refusal: approving what one recommended", refused_approval),
+                ),
                 label="recommended by this officer",
             ),
         ),
@@ -260,9 +270,11 @@ EXCLUDED: dict[str, str] = {
     "web:employer-apply-cancel": "POST only, redirects to the dashboard",
     "web:employer-application-submit": "POST only (drafts saved through the API), redirects to "
     "the application's page",
-    "web:officer-decide": "POST only; on a refusal or bad input it renders the review page, "
-    "checked as officer-review [error] and [refusal]",
+    "web:officer-decide": "POST only; it renders the confirmation of an approval, checked as "
+    "officer-review [confirmation of an approval], and on a refusal or bad input the review "
+    "page, checked as officer-review [error] and [refusal]",
     "web:finance-budgets-csv": "a CSV download, not a page",
+    "web:auditor-trail-csv": "a CSV download, not a page",
     "web:analyst-chart": "an SVG image shown in the scenarios page (its text alternative is "
     "checked there)",
     "web:auditor-verify": "POST only, redirects to the trail (checked as auditor-trail after "

@@ -105,6 +105,11 @@ def test_apply_with_a_partner_recommend_approve_and_the_budget_shows_it(
     with page.expect_navigation():
         page.click("#approve-button")
     web.settle()
+    # Approving is confirmed on a page of its own, which shows the figures.
+    assert page.locator("#confirm-government").inner_text()
+    with page.expect_navigation():
+        page.click("#confirm-approve-button")
+    web.settle()
     assert APPROVED_NOTICE[language] in page.locator("#notice").inner_text()
     application.refresh_from_db()
     assert application.state == State.APPROVED
@@ -261,6 +266,8 @@ def test_the_keyboard_alone_recommends_then_approves(
     keyboard.press("Enter", navigates=True)
     keyboard.tab_to("#approve-button")
     keyboard.press("Space", navigates=True)
+    keyboard.tab_to("#confirm-approve-button")
+    keyboard.press("Enter", navigates=True)
     application.refresh_from_db()
     assert application.state == State.APPROVED
     assert committed_cents("federal") == federal_before + 500_000

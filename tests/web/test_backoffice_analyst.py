@@ -88,6 +88,8 @@ def test_the_page_and_table_in_french(demo: None) -> None:
     assert total_row(page)[1:3] == ["500 000 000,00 $", "300 000 000,00 $"]
     assert "Coût provincial" in page and "Contrepartie" in page
     assert "<td>provinciale</td>" in page
+    # the federal money moved from the transfer to the grant, in neutral words
+    assert "réaffecté" in page and "détourn" not in page
 
 
 def test_the_defaults_are_budget_2013_at_full_implementation(demo: None) -> None:

@@ -136,3 +136,114 @@ def test_only_a_post_verifies_a_get_goes_to_the_trail(demo: None) -> None:
     response = client.get("/fr/auditor/trail/verify/")
     assert response.status_code == 302 and response["Location"] == "/fr/auditor/trail/"
     assert 'id="verification-result"' not in text(client.get(response["Location"]))
+
+
+# --- Entries in words, and their CSV -------------------------------------------------------
+
+
+def row_of(page: str, sequence: int) -> str:
+    row = page[page.index(f'<tr id="entry-{sequence}">') :]
+    return row[: row.index("</tr>")]
+
+
+def denied_and_refused(make_body: Any) -> tuple[int, int]:
+    """An application denied with a reason, then a refused approval of it: their entries."""
+    from jobgrant.service.errors import ServiceError
+    from jobgrant.service.grants import actions
+
+    employer = User.objects.get(username="demo-employer")
+    officer = User.objects.get(username="demo-officer-on-1")
+    application = actions.submit_application(
+        employer, actions.create_application(employer, make_body())
+    )
+    actions.deny_application(officer, application, '=HYPERLINK("x") no job follows')
+    denied = AuditEntry.objects.get(action="application.deny").sequence
+    with pytest.raises(ServiceError):
+        actions.approve_application(User.objects.get(username="demo-officer-federal"), application)
+    refused = AuditEntry.objects.get(action="refused.approve_application").sequence
+    return denied, refused
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", ("Application denied", "Application", "Reason: =HYPERLINK", "State: Denied",
+             "Employer share: $5,000.00", "Jurisdiction: Ontario")),
+     ("fr", ("Demande refusée", "Motif : =HYPERLINK", "État : Refusée",
+             "Part de l'employeur : 5 000,00 $", "Province ou territoire : Ontario"))],
+)  # fmt: skip
+def test_an_entry_is_shown_in_words_money_formatted_and_the_reason_included(
+    make_body: Any, language: str, words: tuple[str, ...]
+) -> None:
+    denied, _refused = denied_and_refused(make_body)
+    row = row_of(text(auditor().get(TRAIL.format(lang=language))), denied)
+    for word in words:
+        assert word in row
+    assert "employer_cents" not in row and "500000" not in row
+    assert "application.deny" not in row
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "Refused: approve an application"),
+     ("fr", "Refusé : approuver une demande")],
+)  # fmt: skip
+def test_a_refusal_says_what_was_attempted_and_why_in_the_pages_language(
+    make_body: Any, language: str, words: str
+) -> None:
+    _denied, refused = denied_and_refused(make_body)
+    row = row_of(text(auditor().get(TRAIL.format(lang=language))), refused)
+    assert words in row
+    assert ("not in the officer's files" if language == "en"
+            else "hors des dossiers de l'agent") in row  # fmt: skip
+    assert "approve_application" not in row and "NOT_YOUR_FILE" not in row
+
+
+def test_the_csv_has_the_filtered_entries_in_words_guarded_against_formulas(
+    make_body: Any,
+) -> None:
+    import csv
+    import io
+
+    denied, _refused = denied_and_refused(make_body)
+    client = auditor()
+    page = text(client.get(TRAIL.format(lang="fr") + "?object_type=application"))
+    assert 'href="/fr/auditor/trail.csv?object_type=application" id="trail-csv"' in page
+    response = client.get("/fr/auditor/trail.csv?object_type=application")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert "no-store" in response["Cache-Control"]
+    body = b"".join(response.streaming_content)
+    assert body.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
+    assert rows[0][:4] == ["Entrée", "Moment (heure de Toronto)", "Auteur", "Action"]
+    expected = AuditEntry.objects.filter(object_type="application").count()
+    assert len(rows) == 1 + expected
+    row = next(r for r in rows[1:] if r[0] == str(denied))
+    assert row[3:6] == ["Demande refusée", "Demande", row[5]]
+    assert "Part de l'employeur\u00a0: 5\u00a0000,00\u00a0$" in row[6]
+    assert all(not cell.startswith(("=", "+", "-", "@")) for r in rows for cell in r)
+
+
+def test_a_cell_that_would_be_a_formula_is_quoted() -> None:
+    from jobgrant.service.web.views.auditor import csv_cell
+
+    assert [csv_cell(v) for v in ("=1+1", "+1", "-1", "@SUM(A1)", "a=b", "")] == [
+        "'=1+1", "'+1", "'-1", "'@SUM(A1)", "a=b", "",
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", ("Refused: open a page", "Page", "the role does not allow it", "HTTP status: 403")),
+     ("fr", ("Refusé : ouvrir une page", "Page", "le rôle ne le permet pas",
+             "Statut HTTP : 403"))],
+)  # fmt: skip
+def test_a_refused_page_as_the_role_gate_records_it_is_shown_in_words(
+    demo: None, language: str, words: tuple[str, ...]
+) -> None:
+    with transaction.atomic():
+        entry = record("demo-officer-on-1", "refused.open_page", "page", "web:auditor-trail",
+                       {"code": "ROLE_NOT_ALLOWED", "status": 403})  # fmt: skip
+    row = row_of(text(auditor().get(TRAIL.format(lang=language))), entry.sequence)
+    for word in words:
+        assert word in row

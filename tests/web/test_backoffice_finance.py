@@ -90,9 +90,9 @@ def test_the_csv_export_has_a_bom_a_header_decimal_strings_and_the_filters_in_it
     assert rows[0] == ["Fiscal year", "Jurisdiction", "Funder", "Stream", "Allocated",
                        "Committed", "Disbursed", "Available"]  # fmt: skip
     assert rows[1:] == [
-        ["2026-27", "ON", "federal", "CJG", "115170913.98", "0.00", "0.00", "115170913.98"],
-        ["2026-27", "ON", "provincial", "CJG", "115170913.98", "5000.00", "0.00",
-         "115165913.98"],
+        ["2026-27", "Ontario", "Federal", "CJG", "115170913.98", "0.00", "0.00", "115170913.98"],
+        ["2026-27", "Ontario", "Provincial or territorial", "CJG", "115170913.98", "5000.00",
+         "0.00", "115165913.98"],
     ]  # fmt: skip
 
 
@@ -102,10 +102,14 @@ def test_the_csv_export_in_french_and_unfiltered(demo: None) -> None:
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows[0][:4] == ["Exercice", "Province ou territoire", "Bailleur de fonds", "Volet"]
     assert len(rows) == 1 + BudgetAccount.objects.count()
-    federal = [r for r in rows[1:] if r[:3] == ["2017-18", "ON", "federal"]]
-    assert federal == [["2017-18", "ON", "federal", "CJG", "115170913.98", "0.00", "0.00",
-                        "115170913.98"]]  # fmt: skip
+    # the values are in French too: the jurisdictions', the funders' and the stream's names
+    federal = [r for r in rows[1:] if r[:3] == ["2017-18", "Ontario", "Fédéral"]]
+    assert federal == [
+        ["2017-18", "Ontario", "Fédéral", "SCE", "115170913.98", "0.00", "0.00", "115170913.98"]
+    ]
+    assert {r[2] for r in rows[1:]} == {"Fédéral", "Provincial ou territorial"}
+    assert "Québec" in {r[1] for r in rows[1:]}
     total = sum(
-        int(r[4].replace(".", "")) for r in rows[1:] if r[0] == "2017-18" and r[2] == "federal"
+        int(r[4].replace(".", "")) for r in rows[1:] if r[0] == "2017-18" and r[2] == "Fédéral"
     )
     assert total == 300_000_000_00  # the federal grant at full implementation, to the cent

@@ -64,6 +64,12 @@ def written() -> tuple[int, int, int, int, int]:
 
 
 def decide(client: Client, application: Application, language: str, **form: str) -> Any:
+    """A decision as confirmed (approve and deny act only with `confirm`)."""
+    return ask(client, application, language, confirm="yes", **form)
+
+
+def ask(client: Client, application: Application, language: str, **form: str) -> Any:
+    """The decision form's POST as sent from the review page, unconfirmed."""
     return client.post(f"/{language}/officer/applications/{application.pk}/decision/", form)
 
 
@@ -162,6 +168,80 @@ def test_the_queue_filter_is_enhanced_by_htmx_and_bad_filters_are_explained(
     assert 'href="#id_state"' in refused and 'href="#id_age"' in refused
 
 
+def shown_by(client: Client, query: str) -> list[int]:
+    """The applications the queue lists for `query`, in their order."""
+    page = text(client.get(f"/en/officer/?{query}"))
+    return [int(n) for n in re.findall(r'id="open-(\d+)"', page)]
+
+
+def consortium(make_body: Body) -> Application:
+    partner = Employer.objects.get(name="Lakeshore Logistics")
+    body = make_body()
+    body["employers"].append({"id": "lakeshore", "business_number": partner.business_number})
+    body["trainees"].append({**body["trainees"][0], "employer_id": "lakeshore"})
+    return submitted(lambda: body)
+
+
+@pytest.mark.parametrize(
+    ("language", "eligible", "not_eligible"),
+    [("en", "Eligible", "Not eligible"), ("fr", "Admissible", "Non admissible")],
+)  # fmt: skip
+def test_the_queue_says_which_applications_are_eligible(
+    make_body: Body, language: str, eligible: str, not_eligible: str
+) -> None:
+    good = submitted(make_body)
+    body = make_body()
+    body["training"]["provider"]["third_party"] = False
+    bad = submitted(lambda: body)
+    page = text(signed_in("demo-officer-on-1").get(f"/{language}/officer/"))
+    assert re.search(rf'id="eligibility-{good.pk}">{eligible}<', page)
+    assert re.search(rf'id="eligibility-{bad.pk}"><strong>{not_eligible}</strong>', page)
+
+
+def test_the_queue_is_searched_by_number_employer_name_or_business_number(
+    make_body: Body,
+) -> None:
+    alone, shared = submitted(make_body), consortium(make_body)
+    officer = signed_in("demo-officer-on-1")
+    assert shown_by(officer, f"search={shared.pk}") == [shared.pk]
+    assert shown_by(officer, "search=lakeshore") == [shared.pk]  # a partner's name, any case
+    assert shown_by(officer, "search=acme+precision") == [alone.pk, shared.pk]
+    number = Employer.objects.get(name="Lakeshore Logistics").business_number
+    spaced = f"{number[:3]} {number[3:6]} {number[6:]}"
+    assert shown_by(officer, "search=" + spaced.replace(" ", "+")) == [shared.pk]
+    page = text(officer.get("/fr/officer/?search=personne"))
+    assert 'id="queue-empty">Aucune demande ne correspond à ces choix.<' in page
+    assert "0 demande correspond." in page
+
+
+def test_the_queue_says_when_no_application_matches(make_body: Body) -> None:
+    submitted(make_body)
+    page = text(signed_in("demo-officer-on-1").get("/en/officer/?search=nobody+at+all"))
+    assert 'id="queue-empty">No applications match these choices.<' in page
+
+
+def test_the_queue_shows_a_consortium_with_its_partners(make_body: Body) -> None:
+    shared = consortium(make_body)
+    page = text(signed_in("demo-officer-on-1").get("/en/officer/"))
+    row = page[page.index(f'id="open-{shared.pk}"') :]
+    row = row[: row.index("</tr>")]
+    assert "Acme Precision Machining" in row
+    assert "With: Lakeshore Logistics" in row
+
+
+def test_the_queue_sorts_by_days_waiting_both_ways(make_body: Body) -> None:
+    older, newer = submitted(make_body), submitted(make_body)
+    Application.objects.filter(pk=older.pk).update(received_on="2026-10-01")
+    officer = signed_in("demo-officer-on-1")
+    assert shown_by(officer, "sort=-waiting") == [older.pk, newer.pk]  # longest wait first
+    assert shown_by(officer, "sort=waiting") == [newer.pk, older.pk]
+    page = text(officer.get("/en/officer/?sort=-waiting"))
+    sorted_by = r'<th scope="col" aria-sort="(\w+)"[^>]*><a href="([^"]*)" id="sort-waiting"'
+    heading = re.search(sorted_by, page)
+    assert heading is not None and heading.groups() == ("descending", "?sort=waiting")
+    assert f'id="open-{older.pk}"' in page and "59<" in page  # days since October 1
+
+
 # --- The review --------------------------------------------------------------------------
 
 
@@ -191,6 +271,36 @@ def test_the_review_shows_each_figure_with_its_formula_rules_dates_and_sources(
     assert 'id="approve-button"' not in page  # only a recommended application is approved
 
 
+@pytest.mark.parametrize(
+    ("language", "facts"),
+    [("en", ("Mohawk College", "Third-party trainer", "Off site, in a classroom",
+             "January 11, 2027 to March 26, 2027", "120", "Existing employee")),
+     ("fr", ("Mohawk College", "Formateur tiers", "Oui", "11 janvier 2027", "120"))],
+)  # fmt: skip
+def test_the_review_shows_what_is_being_funded(
+    make_body: Body, language: str, facts: tuple[str, ...]
+) -> None:
+    application = submitted(make_body)
+    page = text(
+        signed_in("demo-officer-on-1").get(f"/{language}/officer/applications/{application.pk}/")
+    )
+    funded = page[page.index('id="funded"') : page.index('id="calculation"')]
+    for fact in facts:
+        assert fact in funded
+    assert 'id="training-third-party">' + ("Yes" if language == "en" else "Oui") in funded
+    assert 'id="trainee-1-status">' in funded
+
+
+def test_the_review_of_an_in_house_training_says_so(make_body: Body) -> None:
+    body = make_body()
+    body["training"]["provider"]["third_party"] = False
+    body["trainees"][0]["status"] = "new-hire"
+    application = submitted(lambda: body)
+    page = text(signed_in("demo-officer-on-1").get(f"/en/officer/applications/{application.pk}/"))
+    assert 'id="training-third-party">No: the training is given in house<' in page
+    assert 'id="trainee-1-status">New hire<' in page
+
+
 def test_the_review_gives_the_reasons_an_application_is_not_eligible(make_body: Body) -> None:
     body = make_body()
     body["training"]["provider"]["third_party"] = False
@@ -199,8 +309,14 @@ def test_the_review_gives_the_reasons_an_application_is_not_eligible(make_body: 
     english = text(officer.get(f"/en/officer/applications/{application.pk}/"))
     assert "Not eligible, for these reasons:" in english
     assert "The training must be given by a third-party trainer" in english
+    assert 'id="ineligible-hint"' in english
     french = text(officer.get(f"/fr/officer/applications/{application.pk}/"))
     assert "La formation doit être donnée par un formateur tiers" in french
+    assert "elle sera refusée si vous la recommandez" in french
+    eligible = submitted(make_body)
+    assert 'id="ineligible-hint"' not in text(
+        officer.get(f"/en/officer/applications/{eligible.pk}/")
+    )
 
 
 def test_an_application_outside_the_officers_files_is_not_found(make_body: Body) -> None:
@@ -356,9 +472,11 @@ def test_an_exhausted_budget_is_refused_with_the_amount_still_available(
 
 
 def test_an_application_no_longer_eligible_is_refused_with_its_reasons(make_body: Body) -> None:
+    application = recommended(make_body)
+    # What it was decided on has changed since: its stored quote no longer stands.
     body = make_body()
     body["training"]["provider"]["third_party"] = False
-    application = recommended(lambda: body)
+    Application.objects.filter(pk=application.pk).update(request=body, eligible=False)
     before = written()
     response = decide(signed_in("demo-officer-on-2"), application, "en", action="approve")
     assert response.status_code == 409
@@ -390,5 +508,78 @@ def test_bad_decision_forms_write_nothing(make_body: Body, form: dict[str, str])
     before = written()
     response = decide(signed_in("demo-officer-on-1"), application, "en", **form)
     assert response.status_code in (400, 422)
+    assert written() == before
+    assert Application.objects.get(pk=application.pk).state == "submitted"
+
+
+# --- Confirmations and eligibility --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "button", "government"),
+    [("en", "Approve application {id}?", "Yes, approve", "$10,000.00"),
+     ("fr", "Approuver la demande {id}?", "Oui, approuver", "10 000,00 $")],
+)  # fmt: skip
+def test_approving_asks_for_a_confirmation_with_the_figures_and_writes_nothing_until_then(
+    make_body: Body, language: str, title: str, button: str, government: str
+) -> None:
+    application = recommended(make_body)
+    officer = signed_in("demo-officer-on-2")
+    before = written()
+    response = ask(officer, application, language, action="approve", note="Checked.")
+    assert response.status_code == 200
+    page = text(response)
+    assert f"<h1>{title.format(id=application.pk)}</h1>" in page
+    assert f'id="confirm-government">{government}<' in page
+    assert 'id="confirm-note">Checked.<' in page
+    assert f'id="confirm-approve-button">{button}<' in page
+    assert '<input type="hidden" name="confirm" value="yes">' in page
+    assert '<input type="hidden" name="note" value="Checked.">' in page
+    assert written() == before
+    assert Application.objects.get(pk=application.pk).state == "recommended"
+    confirmed = decide(officer, application, language, action="approve", note="Checked.")
+    assert confirmed.status_code == 302
+    assert Application.objects.get(pk=application.pk).state == "approved"
+
+
+def test_denying_asks_for_a_confirmation_showing_the_reason(make_body: Body) -> None:
+    application = submitted(make_body)
+    officer = signed_in("demo-officer-on-1")
+    before = written()
+    page = text(ask(officer, application, "fr", action="deny", reason="Hors programme."))
+    assert 'id="confirm-reason">Hors programme.<' in page
+    assert 'id="confirm-deny-button">Oui, refuser<' in page
+    assert '<input type="hidden" name="reason" value="Hors programme.">' in page
+    assert written() == before
+    assert decide(officer, application, "fr", action="deny", reason="Hors programme.").status_code
+    assert Application.objects.get(pk=application.pk).state == "denied"
+
+
+def test_recommending_needs_no_confirmation(make_body: Body) -> None:
+    application = submitted(make_body)
+    response = ask(signed_in("demo-officer-on-1"), application, "en", action="recommend")
+    assert response.status_code == 302
+    assert Application.objects.get(pk=application.pk).state == "recommended"
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence", "reason"),
+    [("en", "so it cannot be recommended", "The training must be given by a third-party trainer"),
+     ("fr", "elle ne peut donc pas être recommandée",
+      "La formation doit être donnée par un formateur tiers")],
+)  # fmt: skip
+def test_recommending_an_ineligible_application_is_refused_with_its_reasons(
+    make_body: Body, language: str, sentence: str, reason: str
+) -> None:
+    body = make_body()
+    body["training"]["provider"]["third_party"] = False
+    application = submitted(lambda: body)
+    before = written()
+    response = decide(signed_in("demo-officer-on-1"), application, language, action="recommend")
+    assert response.status_code == 409
+    page = text(response)
+    assert 'id="refusal"' in page and sentence in page
+    reasons = page[page.index('id="refusal-reasons"') :]
+    assert reason in reasons[: reasons.index("</ul>")]
     assert written() == before
     assert Application.objects.get(pk=application.pk).state == "submitted"

@@ -83,8 +83,7 @@ WORDINGS: dict[str, Wording] = {
     "NOT_ELIGIBLE": Wording(
         gettext_lazy("The application is not eligible"),
         gettext_lazy(
-            "Checked again today, the application does not meet the eligibility rules listed, "
-            "so it cannot be approved."
+            "Checked again today, the application does not meet the eligibility rules: %(reasons)s"
         ),
     ),
     "ILLEGAL_TRANSITION": Wording(

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from jobgrant.service.grants.models import Application, Program
+from jobgrant.service.audit.models import AuditEntry
+from jobgrant.service.grants.models import Application, Program, StateChange
 
 pytestmark = pytest.mark.django_db
 
@@ -49,9 +50,33 @@ def test_an_employer_cap_filled_since_the_application_blocks_the_approval(
 
 
 def test_an_ineligible_application_cannot_be_approved(as_user: Any, make_body: Any) -> None:
+    application_id = through_recommendation(as_user, make_body())
+    # What it was recommended on has changed since: its stored quote no longer stands.
     body = make_body()
     body["training"]["provider"]["third_party"] = False
-    application_id = through_recommendation(as_user, body)
+    Application.objects.filter(pk=application_id).update(request=body, eligible=False)
     refused = as_user("demo-officer-on-2").post(f"/applications/{application_id}/approve")
     assert refused.status_code == 409
     assert refused.json()["reasons"] == ["PROVIDER_NOT_THIRD_PARTY"]
+    assert Application.objects.get(pk=application_id).state == "recommended"
+
+
+def test_an_ineligible_application_cannot_be_recommended_and_nothing_is_written(
+    as_user: Any, make_body: Any
+) -> None:
+    body = make_body()
+    body["training"]["provider"]["third_party"] = False
+    created = as_user("demo-employer").post("/applications", body)
+    application_id = int(created.json()["id"])
+    as_user("demo-employer").post(f"/applications/{application_id}/submit")
+    history, entries = StateChange.objects.count(), AuditEntry.objects.count()
+    refused = as_user("demo-officer-on-1").post(f"/applications/{application_id}/recommend")
+    assert refused.status_code == 409
+    problem = refused.json()
+    assert problem["code"] == "NOT_ELIGIBLE"
+    assert problem["reasons"] == ["PROVIDER_NOT_THIRD_PARTY"]
+    assert "in-house training is not eligible" in problem["detail"]
+    assert "la formation à l'interne n'est pas admissible" in problem["detail_fr"]
+    assert (StateChange.objects.count(), AuditEntry.objects.count()) == (history, entries)
+    application = Application.objects.get(pk=application_id)
+    assert application.state == "submitted" and application.recommended_by is None

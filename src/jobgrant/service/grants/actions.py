@@ -19,7 +19,7 @@ from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals
 from jobgrant.service.audit.chain import record
 from jobgrant.service.choices import Jurisdiction
-from jobgrant.service.errors import bad_input, not_found, problem
+from jobgrant.service.errors import ServiceError, bad_input, not_found, problem
 from jobgrant.service.grants import access
 from jobgrant.service.grants.models import (
     Application,
@@ -38,6 +38,7 @@ from jobgrant.service.grants.quoting import (
     run_quote,
 )
 from jobgrant.service.grants.workflow import IllegalTransition, target_of
+from jobgrant.service.language import current_language
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.refusals import amount, illegal_transition, refused
@@ -213,15 +214,16 @@ def _save(application: Application) -> None:
         ])  # fmt: skip
 
 
-def _finish(user: User, application: Application, action: str) -> Application:
+def _finish(user: User, application: Application, action: str, **also: str) -> Application:
     _save(application)
-    return _audit(user, application, action)
+    return _audit(user, application, action, **also)
 
 
-def _audit(user: User, application: Application, action: str) -> Application:
-    record(
-        user.username, f"application.{action}", "application", application.pk, _summary(application)
-    )
+def _audit(user: User, application: Application, action: str, **also: str) -> Application:
+    """Record the transition; `also` adds what the auditor needs besides the figures (the
+    reason for a denial or a withdrawal)."""
+    summary = {**_summary(application), **also}
+    record(user.username, f"application.{action}", "application", application.pk, summary)
     return application
 
 
@@ -235,9 +237,12 @@ def submit_application(user: User, application: Application) -> Application:
 
 @audited_refusals
 def recommend_application(user: User, application: Application, note: str = "") -> Application:
+    """Recommend for approval; what is not eligible is refused (409, with its reasons)."""
     access.check_officer(user, application)
     with transaction.atomic():
-        _transition(user, application, "recommend", note)
+        locked = _transition(user, application, "recommend", note)
+        # Refused here, the whole transaction rolls back: the state change is not kept either.
+        _refuse_if_ineligible(application, locked)
         application.recommended_by = user
         return _finish(user, application, "recommend")
 
@@ -279,8 +284,18 @@ def _refuse_if_ineligible(application: Application, locked: Locked) -> None:
     )  # fmt: skip
     fresh = run_quote(request, explain=False)
     if not fresh["eligible"]:
-        codes = [reason["code"] for reason in fresh["reasons"]]
-        raise refused(409, "NOT_ELIGIBLE", extra={"state": State.RECOMMENDED, "reasons": codes})
+        raise _not_eligible(fresh["reasons"], locked.before)
+
+
+def _not_eligible(reasons: list[dict[str, Any]], state: str) -> ServiceError:
+    """The refusal, naming each reason in both languages (and its code, for programs)."""
+    codes = [reason["code"] for reason in reasons]
+
+    def named() -> dict[str, str]:
+        key = f"message_{current_language()}"
+        return {"reasons": " ".join(reason[key] for reason in reasons)}
+
+    return refused(409, "NOT_ELIGIBLE", named, extra={"state": state, "reasons": codes})
 
 
 def _stored_quote_stands(application: Application, locked: Locked) -> bool:
@@ -350,7 +365,7 @@ def deny_application(user: User, application: Application, reason: str) -> Appli
     with transaction.atomic():
         _transition(user, application, "deny", reason)
         application.decided_by, application.decision_reason = user, reason.strip()
-        return _finish(user, application, "deny")
+        return _finish(user, application, "deny", reason=reason.strip())
 
 
 @audited_refusals
@@ -363,4 +378,4 @@ def withdraw_application(user: User, application: Application, note: str = "") -
             for account, cents in _government_shares(application, locked.stream_code):
                 if account is not None:
                     operations.release(account, cents, actor=user.username, application=application)
-        return _finish(user, application, "withdraw")
+        return _finish(user, application, "withdraw", **({"reason": note} if note else {}))

@@ -48,9 +48,10 @@ JURISDICTION_LABELS = Labels(Jurisdiction)
 STREAM_LABELS = Labels(StreamCode)
 
 
-def label(labels: Mapping[str, str], key: str) -> str:
+def label(labels: Mapping[str, object], key: str) -> str:
     """The label of a code in the page's language; the code itself when it has none."""
-    return labels.get(key, key)
+    found = labels.get(key)
+    return key if found is None else str(found)
 
 
 def jurisdiction_name(code: str) -> str:

@@ -2,10 +2,10 @@
 
 from django.urls import path
 
-from jobgrant.service.web.views import officer
+from jobgrant.service.web.views import officer, officer_queue
 
 urlpatterns = [
-    path("", officer.queue, name="officer-queue"),
+    path("", officer_queue.queue, name="officer-queue"),
     path("applications/<int:application_id>/", officer.review, name="officer-review"),
     path("applications/<int:application_id>/decision/", officer.decide, name="officer-decide"),
 ]

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from babel.numbers import format_decimal
-from django import forms
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -28,19 +27,17 @@ from django.views.decorators.http import require_GET
 from jobgrant.funding.errors import FundingError
 from jobgrant.funding.model import FundingModel, YearImpact
 from jobgrant.funding.scenario import FundingScenario, load_scenario
-from jobgrant.funding.years import FULL_IMPLEMENTATION, MODEL_YEARS
-from jobgrant.rules.evaluate import default_library
+from jobgrant.funding.years import FULL_IMPLEMENTATION
 from jobgrant.service.accounts.models import Role
 from jobgrant.service.language import current_language as language
-from jobgrant.service.language import in_language
+from jobgrant.service.web.forms.analyst import DEFAULT_SCENARIO, ScenarioForm
 from jobgrant.service.web.labels import jurisdiction_name
-from jobgrant.service.web.pages import error_context, query_params, role_required, set_choices
+from jobgrant.service.web.pages import error_context, query_params, role_required
 from jobgrant.service.web.templatetags.jobgrant import LOCALES
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-DEFAULT_SCENARIO = "budget-2013"
 MONEY_COLUMNS = (
     "transfer", "grant", "retained", "matching", "backfill", "provincial_cost", "employer",
 )  # fmt: skip
@@ -83,35 +80,6 @@ def _scenarios(files: tuple[tuple[Path, int], ...]) -> dict[str, FundingScenario
         except FundingError:
             continue
     return found
-
-
-class ScenarioForm(forms.Form):
-    policy = forms.ChoiceField(
-        label=gettext_lazy("Policy"),
-        help_text=gettext_lazy("The grant's rules; by default, the policy the scenario names."),
-        required=False,
-    )
-    scenario = forms.ChoiceField(label=gettext_lazy("Funding scenario"), required=False)
-    fiscal_year = forms.ChoiceField(label=gettext_lazy("Fiscal year"), required=False)
-
-    def __init__(self, data: Any, scenarios: dict[str, FundingScenario]) -> None:
-        super().__init__(data)
-        policies = [(p, p) for p in default_library().policies]
-        set_choices(self, "policy", [("", _("The scenario's policy")), *policies])
-        title = in_language(en="title_en", fr="title_fr")
-        set_choices(self, "scenario", [
-            (name, f"{getattr(s, title)} ({name})") for name, s in scenarios.items()
-        ])  # fmt: skip
-        set_choices(self, "fiscal_year", [(y, y) for y in MODEL_YEARS])
-
-    def choice(self) -> tuple[str, str, str]:
-        """(policy or "", scenario name, fiscal year), with the defaults filled in."""
-        data = self.cleaned_data
-        return (
-            data["policy"],
-            data["scenario"] or DEFAULT_SCENARIO,
-            data["fiscal_year"] or FULL_IMPLEMENTATION,
-        )
 
 
 @dataclass(frozen=True)

@@ -6,14 +6,16 @@ button (a POST: it is work, though it writes nothing); the result is shown on th
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 import re
+from collections.abc import Iterator
 from typing import Any
 
-from django import forms
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -25,77 +27,18 @@ from django.views.decorators.http import require_GET, require_http_methods
 from jobgrant.service.accounts.models import Role
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
+from jobgrant.service.web.audit_entries import action_label, details, object_type_label
+from jobgrant.service.web.forms.auditor import TrailFilter
 from jobgrant.service.web.pages import (
     error_context,
     query_params,
     role_required,
-    set_choices,
     set_notice,
     take_notice,
 )
 
 PAGE_SIZE = 50
-ACTION_LABELS = {
-    "application.create": gettext_lazy("Application created"),
-    "application.submit": gettext_lazy("Application submitted"),
-    "application.recommend": gettext_lazy("Application recommended"),
-    "application.approve": gettext_lazy("Application approved"),
-    "application.deny": gettext_lazy("Application denied"),
-    "application.withdraw": gettext_lazy("Application withdrawn"),
-    "budget.allocate": gettext_lazy("Budget allocated"),
-    "user.create": gettext_lazy("User created"),
-}
-REFUSED = gettext_lazy("Refused: %(action)s")
-
-
-def action_label(action: str) -> str:
-    if action in ACTION_LABELS:
-        return str(ACTION_LABELS[action])
-    if action.startswith("refused."):
-        return str(REFUSED) % {"action": action.removeprefix("refused.")}
-    return action
-
-
-class TrailFilter(forms.Form):
-    actor = forms.CharField(label=gettext_lazy("Actor (username)"), required=False, max_length=150)
-    action = forms.ChoiceField(label=gettext_lazy("Action"), required=False)
-    object_type = forms.ChoiceField(label=gettext_lazy("Object type"), required=False)
-    object_id = forms.CharField(label=gettext_lazy("Object number"), required=False, max_length=64)
-    sequence = forms.IntegerField(
-        label=gettext_lazy("Entry number"), required=False, min_value=1, max_value=2**62
-    )
-    since = forms.DateField(
-        label=gettext_lazy("From (date)"), required=False,
-        help_text=gettext_lazy("Year-month-day, for example 2026-11-29."),
-        widget=forms.DateInput(attrs={"type": "date"}),
-        error_messages={"invalid": gettext_lazy("Enter a date like 2026-11-29.")},
-    )  # fmt: skip
-    until = forms.DateField(
-        label=gettext_lazy("To (date)"), required=False,
-        help_text=gettext_lazy("Year-month-day, for example 2026-11-29."),
-        widget=forms.DateInput(attrs={"type": "date"}),
-        error_messages={"invalid": gettext_lazy("Enter a date like 2026-11-29.")},
-    )  # fmt: skip
-
-    def __init__(self, data: Any) -> None:
-        super().__init__(data)
-        actions = AuditEntry.objects.order_by("action").values_list("action", flat=True).distinct()
-        set_choices(
-            self, "action", [("", _("All actions")), *((a, action_label(a)) for a in actions)]
-        )
-        types = (
-            AuditEntry.objects.order_by("object_type")
-            .values_list("object_type", flat=True)
-            .distinct()
-        )
-        set_choices(self, "object_type", [("", _("All object types")), *((t, t) for t in types)])
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        since, until = data.get("since"), data.get("until")
-        if since and until and since > until:
-            self.add_error("until", _("The end date must not come before the start date."))
-        return data
+CSV_INJECTION = ("=", "+", "-", "@")
 
 
 def _start_of(day: dt.date) -> dt.datetime:
@@ -132,6 +75,7 @@ def trail(request: HttpRequest) -> HttpResponse:
         "page": page,
         "rows": [_row(entry) for entry in page.object_list],
         "page_links": _page_links(request, page),
+        "csv_query": request.META.get("QUERY_STRING", ""),
     })  # fmt: skip
     return render(request, "web/auditor/trail.html", context)
 
@@ -143,15 +87,56 @@ def _row(entry: AuditEntry) -> dict[str, Any]:
         "actor": entry.actor,
         "action": entry.action,
         "action_label": action_label(entry.action),
-        "object_type": entry.object_type,
+        "object_type": object_type_label(entry.object_type),
         "object_id": entry.object_id,
-        "summary": sorted((str(k), _summary_value(v)) for k, v in (entry.summary or {}).items()),
+        "details": details(entry),
         "hash": entry.hash,
     }
 
 
-def _summary_value(value: object) -> str:
-    return "" if value is None else str(value)
+def csv_cell(value: str) -> str:
+    """A cell a spreadsheet will not run as a formula (OWASP CSV injection): quoted with '."""
+    return "'" + value if value.startswith(CSV_INJECTION) else value
+
+
+def csv_line(cells: list[str]) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\r\n").writerow([csv_cell(c) for c in cells])
+    return buffer.getvalue()
+
+
+def _csv_lines(found: QuerySet[AuditEntry]) -> Iterator[str]:
+    yield "\ufeff" + csv_line([
+        _("Entry"), _("When (Toronto time)"), _("Actor"), _("Action"), _("Object type"),
+        _("Object number"), _("Details"), _("Hash"),
+    ])  # fmt: skip
+    for entry in found.iterator(chunk_size=500):
+        yield csv_line([
+            str(entry.sequence), timezone.localtime(entry.at).isoformat(timespec="seconds"),
+            entry.actor, action_label(entry.action), object_type_label(entry.object_type),
+            entry.object_id, "; ".join(
+                _("%(name)s: %(value)s") % {"name": name, "value": value}
+                for name, value in details(entry)
+            ),
+            entry.hash,
+        ])  # fmt: skip
+
+
+@require_GET
+@role_required(Role.AUDITOR)
+def trail_csv(request: HttpRequest) -> HttpResponse:
+    """The entries the filters choose (all of them, not one page), as CSV in the page's
+    language: UTF-8 with a BOM, for Excel. Never cached (the role gate)."""
+    form = TrailFilter(request.GET)
+    if not form.is_valid():
+        context = {"title": _("Audit trail"), "form": form, **error_context(form)}
+        return render(request, "web/auditor/trail.html", context, status=400)
+    response = StreamingHttpResponse(
+        (line.encode("utf-8") for line in _csv_lines(entries(form.cleaned_data))),
+        content_type="text/csv; charset=utf-8",
+    )
+    response["Content-Disposition"] = 'attachment; filename="audit-trail.csv"'
+    return response  # type: ignore[return-value]
 
 
 def _page_links(request: HttpRequest, page: Any) -> dict[str, str]:

@@ -12,13 +12,11 @@ import io
 from typing import Any
 
 from babel.numbers import format_percent
-from django import forms
 from django.db.models import QuerySet, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from jobgrant.rules.codes import fiscal_year
@@ -26,40 +24,18 @@ from jobgrant.rules.money import format_amount
 from jobgrant.service.accounts.models import Role
 from jobgrant.service.language import current_language as language
 from jobgrant.service.language import in_language
-from jobgrant.service.ledger.models import BudgetAccount, Funder
+from jobgrant.service.ledger.models import BudgetAccount
+from jobgrant.service.web.forms.finance import ALL, BudgetFilter
 from jobgrant.service.web.labels import (
     FUNDER_LABELS,
-    jurisdiction_choices,
     jurisdiction_name,
     label,
     stream_label,
 )
-from jobgrant.service.web.pages import error_context, role_required, set_choices
+from jobgrant.service.web.pages import error_context, role_required
 from jobgrant.service.web.templatetags.jobgrant import LOCALES
 
-ALL = "all"
 MONEY = ("allocated", "committed", "disbursed", "available")
-
-
-class BudgetFilter(forms.Form):
-    fiscal_year = forms.ChoiceField(label=gettext_lazy("Fiscal year"), required=False)
-    jurisdiction = forms.ChoiceField(label=gettext_lazy("Jurisdiction"), required=False)
-    funder = forms.ChoiceField(label=gettext_lazy("Funder"), required=False)
-    stream = forms.ChoiceField(label=gettext_lazy("Stream"), required=False)
-
-    def __init__(self, data: Any) -> None:
-        super().__init__(data)
-        years = sorted(set(BudgetAccount.objects.values_list("fiscal_year", flat=True)))
-        set_choices(self, "fiscal_year", [
-            ("", _("This fiscal year")), (ALL, _("All fiscal years")), *((y, y) for y in years)
-        ])  # fmt: skip
-        set_choices(self, "jurisdiction", [("", _("All jurisdictions")), *jurisdiction_choices()])
-        set_choices(self, "funder", [
-            ("", _("Both funders")), *((f, label(FUNDER_LABELS, f)) for f in Funder.values)
-        ])  # fmt: skip
-        streams = sorted(set(BudgetAccount.objects.values_list("stream", flat=True)))
-        named = ((s, stream_label(s)) for s in streams)
-        set_choices(self, "stream", [("", _("All streams")), *named])
 
 
 def _chosen(form: BudgetFilter) -> dict[str, str]:
@@ -146,7 +122,8 @@ def csv_filename(chosen: dict[str, str]) -> str:
 @require_GET
 @role_required(Role.FINANCE)
 def budget_csv(request: HttpRequest) -> HttpResponse:
-    """The budgets the page shows, as CSV: decimal strings, UTF-8 with a BOM (for Excel)."""
+    """The budgets the page shows, as CSV: decimal strings, UTF-8 with a BOM (for Excel), and
+    the jurisdictions and funders named in the page's language."""
     form = BudgetFilter(request.GET)
     if not form.is_valid():
         return render(
@@ -162,7 +139,8 @@ def budget_csv(request: HttpRequest) -> HttpResponse:
     ])  # fmt: skip
     for account in budgets(chosen):
         writer.writerow([
-            account.fiscal_year, account.jurisdiction, account.funder, account.stream,
+            account.fiscal_year, jurisdiction_name(account.jurisdiction),
+            label(FUNDER_LABELS, account.funder), stream_label(account.stream),
             format_amount(account.allocated_cents), format_amount(account.committed_cents),
             format_amount(account.disbursed_cents), format_amount(account.available_cents),
         ])  # fmt: skip

@@ -1,0 +1,91 @@
+"""The program officer's forms: the queue's filters, and the decision on an application."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from jobgrant.service.accounts.models import User
+from jobgrant.service.grants.models import State
+from jobgrant.service.web.labels import STATE_LABELS, jurisdiction_choices
+from jobgrant.service.web.pages import set_choices
+
+QUEUE_STATES = (State.SUBMITTED, State.RECOMMENDED, State.APPROVED, State.DENIED, State.WITHDRAWN)
+AGES = (7, 14, 30)
+MAX_TEXT = 4000
+MAX_SEARCH = 200
+# The columns the queue can be sorted by, each with the fields it orders on (the id last, so
+# that equal values keep one order from page to page).
+SORTS = {
+    "id": ("id",),
+    "employer": ("lead_name", "id"),
+    "jurisdiction": ("jurisdiction", "id"),
+    "stream": ("stream__code", "id"),
+    "received": ("received_on", "id"),
+    "state": ("state", "id"),
+    "government": ("government_cents", "id"),
+    # waiting longest first is received earliest first: the same order, the other way round
+    "waiting": ("-received_on", "-id"),
+}
+
+
+def jurisdictions_of(user: User) -> set[str]:
+    if user.jurisdiction:
+        return {user.jurisdiction}
+    return {code for code, _name in jurisdiction_choices()}
+
+
+class QueueFilter(forms.Form):
+    search = forms.CharField(
+        label=gettext_lazy("Search"),
+        help_text=gettext_lazy("An application number, an employer's name or business number."),
+        required=False,
+        max_length=MAX_SEARCH,
+    )
+    state = forms.ChoiceField(label=gettext_lazy("State"), required=False)
+    jurisdiction = forms.ChoiceField(label=gettext_lazy("Jurisdiction"), required=False)
+    stream = forms.ChoiceField(label=gettext_lazy("Stream"), required=False)
+    age = forms.ChoiceField(label=gettext_lazy("Days since received"), required=False)
+    sort = forms.ChoiceField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, data: Any, user: User, streams: list[tuple[str, str]]) -> None:
+        super().__init__(data)
+        states: list[tuple[str, str]] = [("", _("Awaiting a decision")), ("all", _("Any state"))]
+        states += [(s, str(STATE_LABELS[s])) for s in QUEUE_STATES]
+        set_choices(self, "state", states)
+        codes = jurisdictions_of(user)
+        set_choices(self, "jurisdiction", [("", _("All jurisdictions")), *(
+            (code, name) for code, name in jurisdiction_choices() if code in codes
+        )])  # fmt: skip
+        set_choices(self, "stream", [("", _("All streams")), *streams])
+        set_choices(self, "age", [("", _("Any")), *(
+            (str(days), _("More than %(days)s days") % {"days": days}) for days in AGES
+        )])  # fmt: skip
+        sorts = [(key, key) for key in SORTS] + [(f"-{key}", key) for key in SORTS]
+        set_choices(self, "sort", [("", ""), *sorts])
+
+    def clean_search(self) -> str:
+        return " ".join(str(self.cleaned_data.get("search") or "").split())
+
+
+class DecisionForm(forms.Form):
+    note = forms.CharField(
+        label=gettext_lazy("Note"),
+        help_text=gettext_lazy("Optional. Kept in the application's history with your decision."),
+        required=False,
+        max_length=MAX_TEXT,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+
+class DenyForm(forms.Form):
+    reason = forms.CharField(
+        label=gettext_lazy("Reason for the denial"),
+        help_text=gettext_lazy("The applicant will read this reason."),
+        max_length=MAX_TEXT,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        error_messages={"required": gettext_lazy("Enter the reason for the denial.")},
+    )

@@ -1,0 +1,191 @@
+"""The program officer's queue: the applications they may act on, filtered, searched and sorted.
+
+Each row says whether the application is eligible (its stored quote) and names every employer
+of a consortium. Column headings are sort links (aria-sort on the current one); the filter form
+is a GET that works without JavaScript and is enhanced by htmx.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET
+
+from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.grants import access
+from jobgrant.service.grants.models import Application, ApplicationEmployer, State, Stream
+from jobgrant.service.language import in_language
+from jobgrant.service.web.forms.officer import QUEUE_STATES, SORTS, QueueFilter
+from jobgrant.service.web.labels import STATE_LABELS, jurisdiction_name
+from jobgrant.service.web.pages import error_context, query_params, role_required
+
+PAGE_SIZE = 50
+OPEN_STATES = (State.SUBMITTED, State.RECOMMENDED)
+COLUMNS = (
+    ("id", gettext_lazy("Application")),
+    ("employer", gettext_lazy("Employer")),
+    ("jurisdiction", gettext_lazy("Jurisdiction")),
+    ("stream", gettext_lazy("Stream")),
+    ("received", gettext_lazy("Received")),
+    ("waiting", gettext_lazy("Days waiting")),
+    ("state", gettext_lazy("State")),
+    ("government", gettext_lazy("Government share")),
+)
+NUMERIC_COLUMNS = ("id", "waiting", "government")
+
+
+def _stream_choices() -> list[tuple[str, str]]:
+    names: dict[str, str] = {}
+    for code, name_en, name_fr in Stream.objects.values_list("code", "name_en", "name_fr"):
+        names.setdefault(code, in_language(en=name_en, fr=name_fr))
+    return sorted(names.items())
+
+
+def actionable(user: User) -> QuerySet[Application]:
+    """What the officer may act on: their files, past the draft, with no conflict of interest."""
+    return (
+        access.visible_applications(user)
+        .exclude(state=State.DRAFT)
+        .exclude(employers__employer__in=user.employers.all())
+    )
+
+
+def searched(found: QuerySet[Application], words: str) -> QuerySet[Application]:
+    """Applications whose number, an employer's name or an employer's business number match.
+
+    A business number is compared without its spaces and hyphens, as the registry keeps it."""
+    if not words:
+        return found
+    matches = Q(employers__employer__name__icontains=words)
+    digits = re.sub(r"[\s-]", "", words)
+    if digits.isdigit():
+        matches |= Q(employers__employer__business_number__startswith=digits)
+        if len(digits) < 10:
+            matches |= Q(pk=int(digits))
+    return found.filter(pk__in=found.filter(matches).values("pk"))
+
+
+def filtered(user: User, chosen: dict[str, Any], today: dt.date) -> QuerySet[Application]:
+    """Every filter but the state (the counts by state are taken before it)."""
+    found = searched(actionable(user), chosen["search"])
+    if chosen["jurisdiction"]:
+        found = found.filter(jurisdiction=chosen["jurisdiction"])
+    if chosen["stream"]:
+        found = found.filter(stream__code=chosen["stream"])
+    if chosen["age"]:
+        found = found.filter(received_on__lt=today - dt.timedelta(days=int(chosen["age"])))
+    return found
+
+
+def in_state(found: QuerySet[Application], state: str) -> QuerySet[Application]:
+    if state == "":
+        return found.filter(state__in=OPEN_STATES)
+    return found if state == "all" else found.filter(state=state)
+
+
+def _ordering(sort: str) -> list[str]:
+    """The fields of a sort key; "-key" is the same order reversed."""
+    fields = SORTS[sort.lstrip("-")]
+    if not sort.startswith("-"):
+        return list(fields)
+    return [f[1:] if f.startswith("-") else f"-{f}" for f in fields]
+
+
+@require_GET
+@role_required(Role.OFFICER)
+def queue(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    assert isinstance(user, User)
+    form = QueueFilter(request.GET, user, _stream_choices())
+    if not form.is_valid():
+        context = {"title": _("Applications to review"), "form": form, **error_context(form)}
+        return render(request, "web/officer/queue.html", context)
+    chosen, today = form.cleaned_data, timezone.localdate()
+    found = filtered(user, chosen, today)
+    counts = dict(found.order_by().values_list("state").annotate(n=Count("id", distinct=True)))
+    sort = chosen["sort"] or "received"
+    rows = _with_columns(in_state(found, chosen["state"])).order_by(*_ordering(sort))
+    page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {
+        "title": _("Applications to review"),
+        "form": form,
+        "page": page,
+        "rows": [_row(a, today) for a in page.object_list],
+        "total": page.paginator.count,
+        "state_counts": [
+            (state, STATE_LABELS[state], counts.get(state, 0)) for state in QUEUE_STATES
+        ],
+        "open_count": sum(counts.get(s, 0) for s in OPEN_STATES),
+        "columns": _sortable_columns(request, sort),
+        "page_links": _page_links(request, page),
+    }
+    return render(request, "web/officer/queue.html", context)
+
+
+def _with_columns(found: QuerySet[Application]) -> QuerySet[Application]:
+    lead = ApplicationEmployer.objects.filter(application=OuterRef("pk"), position=0)
+    partners = ApplicationEmployer.objects.filter(position__gt=0).select_related("employer")
+    return (
+        found.select_related("stream")
+        .prefetch_related(Prefetch("employers", queryset=partners, to_attr="partners"))
+        .annotate(
+            lead_name=Subquery(lead.values("employer__name")[:1]),
+            government_cents=F("federal_cents") + F("provincial_cents"),
+        )
+    )
+
+
+def _row(application: Any, today: dt.date) -> dict[str, Any]:
+    return {
+        "id": application.pk,
+        "employer": application.lead_name or "",
+        "partners": [link.employer.name for link in application.partners],
+        "jurisdiction": application.jurisdiction,
+        "jurisdiction_name": jurisdiction_name(application.jurisdiction),
+        "stream": application.stream.code,
+        "received_on": application.received_on,
+        "age": (today - application.received_on).days,
+        "state": application.state,
+        "state_label": STATE_LABELS.get(application.state, application.state),
+        "eligible": application.eligible,
+        "government_cents": application.government_cents,
+    }
+
+
+def _query(request: HttpRequest, **changes: str) -> str:
+    params = {**query_params(request, without=("page",)), **changes}
+    return "?" + urlencode({k: v for k, v in params.items() if v})
+
+
+def _sortable_columns(request: HttpRequest, sort: str) -> list[dict[str, Any]]:
+    """Each column heading links to the table sorted by it (again: the other way round)."""
+    columns = []
+    for key, label in COLUMNS:
+        current = sort.lstrip("-") == key
+        descending = current and sort.startswith("-")
+        target = key if not current or descending else f"-{key}"
+        columns.append({
+            "key": key, "label": label, "href": _query(request, sort=target),
+            "aria_sort": ("descending" if descending else "ascending") if current else "",
+            "numeric": key in NUMERIC_COLUMNS,
+        })  # fmt: skip
+    return columns
+
+
+def _page_links(request: HttpRequest, page: Any) -> dict[str, str]:
+    links = {}
+    if page.has_previous():
+        links["previous"] = _query(request, page=str(page.previous_page_number()))
+    if page.has_next():
+        links["next"] = _query(request, page=str(page.next_page_number()))
+    return links
