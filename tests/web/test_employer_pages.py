@@ -150,7 +150,7 @@ def test_the_dashboard_lists_applications_made_and_those_as_partner(
     made = row(page, f"application-{submitted.pk}")
     assert "Application" in made
     table = page[page.index('id="applications"') :]
-    assert "<caption>" in table[:200]
+    assert "<caption" in table[:200]
     first = table[table.index("<tbody>") : table.index("</tr>", table.index("<tbody>"))]
     assert "Acme Precision Machining" in first and "and 1 partner" in first
     assert "Submitted" in first and "Ontario" in first and "January 11, 2027" in first
@@ -318,7 +318,7 @@ def test_the_detail_shows_the_quote_and_the_history(
     assert amounts(page, "quote-trainee-1") == [money(15000, lang), five, five, five]
     assert 'id="quote-total"' in page
     history = page[page.index('id="history"') :]
-    assert "<caption>" in history[:100]
+    assert "<caption" in history[:100]
     assert ("29 novembre 2026" if lang == "fr" else "November 29, 2026") in history
     assert ("Brouillon" if lang == "fr" else "Draft") in history
     assert 'id="withdraw-application"' in page
