@@ -312,3 +312,27 @@ def keyboard_free_sign_out(web: Any) -> None:
     with web.page.expect_navigation():
         web.page.click("gcds-header .jg-nav button[type=submit]")
     web.settle()
+
+
+def test_the_header_language_toggle_keeps_what_was_typed_on_a_step(web: Any) -> None:
+    """With JavaScript, the header's toggle on a wizard step saves the typed input first."""
+    page = web.page
+    web.sign_in("demo-employer", "en")
+    apply = web.apply("en")
+    apply.organizations()
+    page.fill("#provider_name", "Collège Boréal")
+    with page.expect_navigation():
+        page.locator("gcds-header gcds-lang-toggle a").click()
+    web.settle()
+    assert page.url.endswith("/fr/employer/apply/training/"), page.url
+    assert page.input_value("#provider_name") == "Collège Boréal"
+
+
+def test_the_header_menu_lines_up_with_the_content(web: Any) -> None:
+    """The menu's first link starts where the page's heading does, not at the window's edge."""
+    web.sign_in("demo-employer", "en")
+    menu = web.page.locator(".jg-nav li").first.bounding_box()
+    heading = web.page.locator("main h1").bounding_box()
+    assert menu is not None and heading is not None
+    assert menu["x"] > 0
+    assert abs(menu["x"] - heading["x"]) <= 2, (menu["x"], heading["x"])
