@@ -168,3 +168,13 @@ def test_drafts_are_written_by_the_action_only_for_employers(demo: None) -> None
     with pytest.raises(ServiceError):
         actions.save_form_draft(officer, None, "organizations", {})
     assert not FormDraft.objects.exists()
+
+
+def test_applying_again_starts_a_new_application_and_keeps_the_open_draft(
+    employer: Client,
+) -> None:
+    draft = two_steps_done(employer)
+    response = employer.get("/en/employer/apply/?new=1")
+    assert response["Location"] == "/en/employer/apply/organizations/"
+    assert DRAFT_KEY not in employer.session
+    assert FormDraft.objects.filter(pk=draft.pk).exists()

@@ -1,5 +1,6 @@
-"""The application wizard's forms (organizations, training, trainees, review), the draft checked
-step by step, and the payload that grants.actions.create_application takes.
+"""The application wizard's first two steps: the organizations (the lead and a formset of
+partners) and the training. The trainees are in employer_trainees.py, the draft checked as a whole
+and the review in employer_draft.py.
 
 A draft holds what the person typed (strings, as posted), step by step; the forms check it again
 whenever it is used, so nothing half-checked ever reaches the actions. Nothing here writes to the

@@ -131,6 +131,10 @@ def page(
 
 @employer_required
 def apply_start(request: HttpRequest, user: User) -> HttpResponse:
+    """The open draft at its first step still to complete; `?new=1` starts another application
+    (the open draft stays on the dashboard)."""
+    if request.GET.get("new"):
+        request.session.pop(DRAFT_KEY, None)
     first = checked(request, user).first_incomplete or "review"
     return redirect(STEP_URLS[first])
 
