@@ -42,7 +42,8 @@ class Checked:
         return [(e.business_number, e.name) for e in found]
 
 
-def check_draft(draft: Mapping[str, Any], acted_for: QuerySet[Employer], today: dt.date) -> Checked:
+def bind_draft(draft: Mapping[str, Any], acted_for: QuerySet[Employer], today: dt.date) -> Checked:
+    """Each step's forms bound to what the draft holds, in order, as far as the steps check."""
     checked = Checked()
     data = apply.organizations_data(draft.get("organizations") or {})
     lead, partners = apply.organizations_forms(data, acted_for, {})

@@ -28,7 +28,7 @@ from jobgrant.service.registry.models import Employer
 from jobgrant.service.web.forms import employer as shared
 from jobgrant.service.web.forms import employer_apply as forms
 from jobgrant.service.web.forms import employer_trainees as trainee_forms
-from jobgrant.service.web.forms.employer_draft import Checked, check_draft
+from jobgrant.service.web.forms.employer_draft import Checked, bind_draft
 from jobgrant.service.web.pages import error_context, user_required
 from jobgrant.service.web.views import employer_steps as steps
 
@@ -72,7 +72,7 @@ def keep(
 
 def checked(request: HttpRequest, user: User) -> Checked:
     draft = typed_so_far(current_draft(request, user))
-    return check_draft(draft, access.employers_acted_for(user), timezone.localdate())
+    return bind_draft(draft, access.employers_acted_for(user), timezone.localdate())
 
 
 def gate(found: Checked, step: str) -> HttpResponse | None:
