@@ -416,14 +416,12 @@ class Keyboard:
         assert str(chosen).startswith(label_start), f"{select}: typing chose {chosen!r}"
 
     def date(self, selector: str, iso: str) -> None:
-        """Type a date into the focused date field, segment by segment (Chromium shows them as
-        mm/dd/yyyy here: each segment moves on to the next when it is full)."""
+        """Type a date into the focused date field, as its hint asks: YYYY-MM-DD (a text field,
+        the same in both languages, whatever the browser's locale)."""
         assert self.is_on(selector), f"the focus is on {self.active()}, not {selector}"
-        year, month, day = iso.split("-")
-        for part in (month, day, year):
-            self.keys.type(part)
+        self.keys.type(iso)
         typed = self.page.evaluate("(s) => document.querySelector(s).value", selector)
-        assert typed == iso, f"{selector}: typing {month}{day}{year} gave {typed!r}, not {iso}"
+        assert typed == iso, f"{selector}: typing {iso} gave {typed!r}"
 
 
 @pytest.fixture

@@ -138,7 +138,8 @@ def employer_applications(make_body: Callable[..., dict[str, Any]]) -> dict[str,
     employer = User.objects.get(username="demo-employer")
     submitted = actions.create_application(employer, make_body())
     actions.submit_application(employer, submitted)
-    return {"submitted": submitted.pk}
+    draft = actions.save_form_draft(employer, None, "organizations", {"lead": "", "partners": []})
+    return {"submitted": submitted.pk, "draft": draft.pk}
 
 
 def officer_applications(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
@@ -199,6 +200,8 @@ CATALOGUE: tuple[Group, ...] = (
                 prepare=trainees_done,
                 error=click("#submit-application"),
             ),
+            Visit("web:employer-apply-cancel", prepare=organizations_done),
+            Visit("web:employer-draft-delete", kwargs=lambda made: {"draft_id": made["draft"]}),
             Visit("web:employer-application", kwargs=lambda made: {ID: made["submitted"]}),
             Visit(
                 "web:employer-application",
@@ -267,7 +270,8 @@ EXCLUDED: dict[str, str] = {
     "web:employer-apply": "redirects to the first step still to complete",
     "web:employer-apply-quote": "htmx fragment (POST): the live quote, checked inside the "
     "trainees page once it has updated (state 'live quote')",
-    "web:employer-apply-cancel": "POST only, redirects to the dashboard",
+    "web:employer-draft-resume": "POST only (the dashboard's Continue button), redirects to "
+    "the wizard",
     "web:employer-application-submit": "POST only (drafts saved through the API), redirects to "
     "the application's page",
     "web:officer-decide": "POST only; it renders the confirmation of an approval, checked as "
@@ -396,5 +400,56 @@ def test_every_page_passes_axe_empty_and_in_error(
     bad = [r for r in results if r.violations or r.problems]
     assert not bad, "\n".join(
         [f"{group.name} pages in {language}:", *(r.line() for r in results), ""]
+        + [web.report(f"{r.page} [{r.state}]", r.violations) for r in bad if r.violations]
+    )
+
+
+# --- Reflow (WCAG 1.4.10): the employer's pages at 390 px wide -----------------------------------
+
+NARROW = {"width": 390, "height": 844}
+#: What is wider than the window, for the failure message: the widest elements that stick out.
+WIDEST = """() => [...document.querySelectorAll("main *")]
+  .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+  .map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}: ${Math.round(
+    e.getBoundingClientRect().right)}px`).slice(0, 5)"""
+
+
+def reflow_problems(web: Any) -> list[str]:
+    width = web.page.evaluate("document.documentElement.scrollWidth")
+    if width <= NARROW["width"]:
+        return []
+    return [f"the page scrolls sideways ({width} px wide): {web.page.evaluate(WIDEST)}"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_employer_pages_reflow_at_390_px(
+    web: Any, make_body: Callable[..., dict[str, Any]], language: str
+) -> None:
+    """The dashboard (with a draft and applications), the trainees step with its live quote,
+    the review and an application: no sideways scrolling, and axe finds nothing."""
+    made = employer_applications(make_body)
+    web.page.set_viewport_size(NARROW)
+    web.sign_in("demo-employer", language)
+    results: list[Result] = []
+
+    def check(name: str) -> None:
+        web.settle()
+        results.append(Result(name, "390 px", web.axe(), reflow_problems(web)))
+
+    apply = web.apply(language)
+    apply.organizations()
+    apply.training()
+    apply.trainees(go_on=False)
+    apply.wait_for_quote()
+    check("trainees step, with the live quote")
+    apply.next()
+    check("review")
+    web.goto(f"/{language}/employer/")
+    check("dashboard")
+    web.goto(f"/{language}/employer/applications/{made['submitted']}/")
+    check("application")
+    bad = [r for r in results if r.violations or r.problems]
+    assert not bad, "\n".join(
+        [f"employer pages at 390 px in {language}:", *(r.line() for r in results), ""]
         + [web.report(f"{r.page} [{r.state}]", r.violations) for r in bad if r.violations]
     )

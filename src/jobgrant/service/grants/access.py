@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals
 from jobgrant.service.errors import not_found
-from jobgrant.service.grants.models import Application, ApplicationEmployer, Delivery
+from jobgrant.service.grants.models import Application, ApplicationEmployer, Delivery, FormDraft
 from jobgrant.service.refusals import forbidden_for
 from jobgrant.service.registry.models import Employer
 
@@ -21,6 +21,20 @@ def employers_acted_for(user: User) -> QuerySet[Employer]:
     if user.role != Role.EMPLOYER:
         return Employer.objects.none()
     return user.employers.all()
+
+
+def own_form_drafts(user: User) -> QuerySet[FormDraft]:
+    """The web-form drafts `user` started (nobody else sees them)."""
+    if user.role != Role.EMPLOYER:
+        return FormDraft.objects.none()
+    return FormDraft.objects.filter(owner=user)
+
+
+def get_own_form_draft(user: User, draft_id: int) -> FormDraft:
+    found = own_form_drafts(user).select_related("lead").filter(pk=draft_id).first()
+    if found is None:
+        raise not_found()
+    return found
 
 
 def officer_covers(user: User, application: Application) -> bool:

@@ -24,6 +24,7 @@ from jobgrant.service.grants import access
 from jobgrant.service.grants.models import (
     Application,
     ApplicationEmployer,
+    FormDraft,
     Program,
     State,
     StateChange,
@@ -379,3 +380,31 @@ def withdraw_application(user: User, application: Application, note: str = "") -
                 if account is not None:
                     operations.release(account, cents, actor=user.username, application=application)
         return _finish(user, application, "withdraw", **({"reason": note} if note else {}))
+
+
+# --- The web form's drafts: what an employer typed, before it is an application ---------------
+
+
+def save_form_draft(
+    user: User, draft: FormDraft | None, step: str, typed: Any, *, lead: Employer | None = None
+) -> FormDraft:
+    """Keep what was typed at `step` (unchecked: the draft is checked whenever it is used).
+    Drafts are the employer's own notes, so no audit entry is written."""
+    access.require_role(user, Role.EMPLOYER)
+    if draft is None:
+        draft = FormDraft(owner=user, data={})
+    elif draft.owner_id != user.pk:
+        raise not_found()
+    draft.data = {**draft.data, step: typed}
+    draft.step = step
+    if lead is not None:
+        access.check_employer_may_act(user, lead)
+        draft.lead = lead
+    draft.save()
+    return draft
+
+
+def delete_form_draft(user: User, draft: FormDraft) -> None:
+    if draft.owner_id != user.pk:
+        raise not_found()
+    draft.delete()

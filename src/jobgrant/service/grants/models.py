@@ -138,3 +138,18 @@ class IdempotencyKey(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "key"], name="one_response_per_key")]
+
+
+class FormDraft(models.Model):
+    """An application the employer is still filling in on the web form: what they typed, step by
+    step, kept until they submit or delete it (sign-out keeps it). Not an application: it has no
+    state, quote or audit entry, and every check runs again on it whenever it is used."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    lead = models.ForeignKey(
+        "registry.Employer", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    data = models.JSONField(default=dict, help_text="What was typed, by step, as posted.")
+    step = models.CharField(max_length=16, help_text="The last step saved.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)

@@ -8,7 +8,7 @@ back-office page is sent with Cache-Control: no-store (ASVS 14.3.2).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from functools import wraps
 from typing import Any, Concatenate, ParamSpec, cast
 
@@ -58,6 +58,21 @@ def role_required(*roles: str) -> Callable[[View[P]], View[P]]:
     return decorate
 
 
+UserView = Callable[Concatenate[HttpRequest, User, P], HttpResponse]
+
+
+def user_required(*roles: str) -> Callable[[UserView[P]], View[P]]:
+    """role_required, with the signed-in user handed to the view as its second argument."""
+
+    def decorate(view: UserView[P]) -> View[P]:
+        def with_user(request: HttpRequest, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+            return view(request, cast(User, request.user), *args, **kwargs)
+
+        return role_required(*roles)(cast(View[P], wraps(view)(with_user)))
+
+    return decorate
+
+
 def forbidden(request: HttpRequest, roles: tuple[str, ...]) -> HttpResponse:
     """The 403 page, the refusal recorded in the audit trail (what page, which role)."""
     role = str(getattr(request.user, "role", ""))
@@ -72,15 +87,44 @@ def forbidden(request: HttpRequest, roles: tuple[str, ...]) -> HttpResponse:
     return render(request, "web/backoffice/forbidden.html", context, status=403)
 
 
-def error_context(form: forms.Form) -> dict[str, Any]:
-    """What web/errors.html shows at the top of a form in error: one link per field error."""
+def error_context(
+    *forms_in_page_order: forms.BaseForm,
+    hrefs: Mapping[str, str] | None = None,
+    first: Sequence[tuple[str, str]] = (),
+) -> dict[str, Any]:
+    """What web/errors.html shows at the top of a form in error: one link per field error, in
+    the order the fields appear on the page. `hrefs` sends a field's link elsewhere (e.g. to the
+    part of a review page where that field is changed); `first` are (href, message) links that
+    come before the forms' own (problems found in an earlier part of the page)."""
+    targets = hrefs or {}
     error_list = [
-        (name if name in form.fields else next(iter(form.fields)), str(message))
-        for name, messages in form.errors.items()
-        for message in messages
+        (name, f"#{_anchor(form, name)}", str(message))
+        for form in forms_in_page_order
+        for name in _in_page_order(form)
+        for message in form.errors[name]
     ]
-    links = {f"#id_{name}": message for name, message in error_list}
-    return {"error_list": error_list, "error_links_json": json.dumps(links, ensure_ascii=False)}
+    links = [*first, *((targets.get(name) or href, text) for name, href, text in error_list)]
+    return {
+        "error_list": [(name, text) for name, _href, text in error_list],
+        "error_links": links,
+        "error_links_json": json.dumps(dict(links), ensure_ascii=False),
+    }
+
+
+def _in_page_order(form: forms.BaseForm) -> list[str]:
+    """Errors added in clean() come last in form.errors; the page shows its fields in order."""
+    fields = [name for name in form.fields if name in form.errors]
+    return [name for name in form.errors if name not in form.fields] + fields
+
+
+def _anchor(form: forms.BaseForm, name: str) -> str:
+    """The id of the control an error link moves to: the field's own, a radio group's first
+    button, or (for an error on the whole form) its first field."""
+    if name not in form.fields:
+        name = next(iter(form.fields))
+    field = form[name]
+    first_option = getattr(field.field.widget, "first_option_id", None)
+    return str(first_option(field.auto_id)) if first_option else str(field.auto_id)
 
 
 # A notice for the next page (POST, redirect, GET): kept language-neutral in the session, and

@@ -1,4 +1,5 @@
-"""The employer's pages: the dashboard, the application wizard, an application and its actions."""
+"""The employer's pages: the dashboard, the application wizard, drafts, an application and its
+actions."""
 
 from django.urls import path
 
@@ -6,15 +7,18 @@ from jobgrant.service.web.views.employer import (
     application_detail,
     application_submit,
     application_withdraw,
-    apply_cancel,
+    dashboard,
+    draft_delete,
+    draft_resume,
+)
+from jobgrant.service.web.views.employer_apply import (
     apply_organizations,
     apply_quote,
-    apply_review,
     apply_start,
     apply_trainees,
     apply_training,
-    dashboard,
 )
+from jobgrant.service.web.views.employer_review import apply_cancel, apply_review
 
 urlpatterns = [
     path("", dashboard, name="employer-dashboard"),
@@ -25,6 +29,8 @@ urlpatterns = [
     path("apply/quote/", apply_quote, name="employer-apply-quote"),
     path("apply/review/", apply_review, name="employer-apply-review"),
     path("apply/cancel/", apply_cancel, name="employer-apply-cancel"),
+    path("drafts/<int:draft_id>/resume/", draft_resume, name="employer-draft-resume"),
+    path("drafts/<int:draft_id>/delete/", draft_delete, name="employer-draft-delete"),
     path("applications/<int:application_id>/", application_detail, name="employer-application"),
     path(
         "applications/<int:application_id>/submit/",

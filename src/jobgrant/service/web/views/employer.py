@@ -1,147 +1,68 @@
-"""The employer's pages: dashboard, the step-by-step application with its live quote, an
-application's detail, and withdrawal.
+"""The employer's pages outside the wizard: the dashboard with the drafts being written, an
+application's detail, submitting a draft saved through the API, and withdrawal.
 
-Views stay thin: employer_forms checks what was typed and builds the payload; reads go through
-grants.access and changes through grants.actions. Until the applicant submits, the application
-lives in the session only; nothing is written to the application tables.
+Reads go through grants.access and changes through grants.actions. Notices for the next page are
+kept language-neutral in the session (pages.set_notice) and written in the page's language here.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-from typing import Any, Concatenate, ParamSpec
+from typing import Any
 
-from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from jobgrant.rules.money import AmountError
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants import access, actions
-from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.models import Application, FormDraft
 from jobgrant.service.grants.workflow import TRANSITIONS
-from jobgrant.service.registry.identifiers import normalize_business_number
-from jobgrant.service.registry.models import Employer
+from jobgrant.service.language import localized
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms import employer as forms
-from jobgrant.service.web.forms.employer import Problems, control
+from jobgrant.service.web.pages import error_context, set_notice, take_notice
+from jobgrant.service.web.views.employer_apply import DRAFT_KEY, employer_required
 
-P = ParamSpec("P")
-STEP_URLS = {
-    "organizations": "web:employer-apply-organizations",
-    "training": "web:employer-apply-training",
-    "trainees": "web:employer-apply-trainees",
-    "review": "web:employer-apply-review",
-}
 WITHDRAWABLE = TRANSITIONS["withdraw"].sources
 
 
-def employer_only(
-    view: Callable[Concatenate[HttpRequest, User, P], HttpResponse],
-) -> Callable[Concatenate[HttpRequest, P], HttpResponse]:
-    """Signed in, as an employer: the view gets the user as its second argument. The pages
-    hold an organization's business, so browsers and proxies must not keep them (no-store)."""
-
-    def wrapper(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
-        user = request.user
-        if not isinstance(user, User) or user.role != Role.EMPLOYER:
-            raise PermissionDenied
-        return view(request, user, *args, **kwargs)
-
-    wrapper.__name__, wrapper.__doc__ = view.__name__, view.__doc__
-    return login_required(never_cache(wrapper))
-
-
-# --- The draft in the session -----------------------------------------------------------------
-
-
-def _draft(request: HttpRequest) -> dict[str, Any]:
-    draft = request.session.get(forms.SESSION_KEY)
-    return draft if isinstance(draft, dict) else {}
-
-
-def _save(request: HttpRequest, step: str, raw: Any) -> None:
-    draft = _draft(request)
-    draft[step] = raw
-    request.session[forms.SESSION_KEY] = draft
-
-
-def _checked(request: HttpRequest, user: User) -> forms.Checked:
-    return forms.check_draft(
-        _draft(request), access.employers_acted_for(user), timezone.localdate()
-    )
-
-
-def _gate(checked: forms.Checked, step: str) -> HttpResponse | None:
-    """Back to the first step still to complete, when `step` comes after it."""
-    first = checked.first_incomplete
-    if first is not None and forms.STEPS.index(first) < forms.STEPS.index(step):
-        return redirect(reverse(STEP_URLS[first]) + "?check=1")
-    return None
-
-
-def _page(
-    request: HttpRequest,
-    template: str,
-    context: dict[str, Any],
-    problems: Problems | None = None,
-    *,
-    hrefs: dict[str, str] | None = None,
-) -> HttpResponse:
-    problems = problems or Problems()
-    links = forms.error_links(problems, href=hrefs)
-    context = {
-        **context,
-        "problems": problems,
-        "error_links": links,
-        "error_links_json": json.dumps(dict(links), ensure_ascii=False),
+def notice_text(notice: dict[str, Any] | None) -> str:
+    """The notice a previous page left, in this page's language."""
+    if notice is None:
+        return ""
+    number = {"number": notice.get("application", "")}
+    texts = {
+        "submitted": _("Application %(number)s was submitted. An officer will review it."),
+        "submitted-draft": _("Application %(number)s was submitted."),
+        "withdrawn": _("Application %(number)s was withdrawn."),
+        "not-withdrawable": _("This application cannot be withdrawn."),
+        "discarded": _("The application you had started was discarded."),
+        "not-understood": _(
+            "This application is not eligible as entered. To submit it anyway, confirm that you "
+            "understand it will likely be refused."
+        ),
     }
-    return render(request, template, context, status=422 if problems else 200)
+    kind = str(notice.get("kind", ""))
+    if kind == "refused":
+        return localized(notice)
+    return texts[kind] % number if kind in texts else ""
 
 
-def _removed(request: HttpRequest, name: str, rows: list[Any]) -> bool:
-    """Drop the row a "Remove" button named; True when one was pressed."""
-    index = request.POST.get(name)
-    if index is None:
-        return False
-    position = forms.small_index(index)
-    if position is not None and position < len(rows):
-        rows.pop(position)
-    return True
+def set_refusal(request: HttpRequest, error: ServiceError) -> None:
+    set_notice(request, "refused", message_en=error.message_en, message_fr=error.message_fr)
 
 
-def _try_quote(
-    checked: forms.Checked, rows: list[forms.TraineeRow] | None
-) -> tuple[dict[str, Any] | None, Problems]:
-    """The kernel's quote of the draft with these trainees, or the problems it reports."""
-    if checked.organizations is None or checked.training is None or not rows:
-        return None, Problems()
-    body = forms.payload(checked.organizations, checked.training, rows)
-    try:
-        return forms.preview_quote(body, timezone.localdate()), Problems()
-    except ServiceError as error:
-        return None, forms.service_problems(error)
+# --- Dashboard and drafts ---------------------------------------------------------------------
 
 
-def _employers_by_id(organizations: forms.Organizations) -> dict[str, Employer]:
-    return {e.business_number: e for e in organizations.all}
-
-
-# --- Dashboard --------------------------------------------------------------------------------
-
-
-@employer_only
+@employer_required
 def dashboard(request: HttpRequest, user: User) -> HttpResponse:
-    """The applications of the organizations the user acts for: as applicant, and as partner."""
+    """The applications of the organizations the user acts for: as applicant, and as partner;
+    and the applications the user is still writing."""
     mine = set(access.employers_acted_for(user).values_list("pk", flat=True))
     found = access.visible_applications(user).prefetch_related("employers__employer")
     led, partnered = [], []
@@ -154,11 +75,29 @@ def dashboard(request: HttpRequest, user: User) -> HttpResponse:
             partnered.append(_row(application, links, own))
     return render(request, "web/employer/dashboard.html", {
         "title": _("Your applications"),
+        "notice": notice_text(take_notice(request)),
         "led": led,
         "partnered": partnered,
-        "has_draft": bool(_draft(request)),
-        "states": labels.state_labels(),
+        "drafts": [_draft_row(d) for d in access.own_form_drafts(user).order_by("-updated_at")],
+        "steps": _step_labels(),
     })  # fmt: skip
+
+
+def _step_labels() -> dict[str, str]:
+    return {
+        "organizations": _("Organizations"),
+        "training": _("Training and provider"),
+        "trainees": _("Trainees and costs"),
+    }
+
+
+def _draft_row(draft: FormDraft) -> dict[str, Any]:
+    return {
+        "draft": draft,
+        "lead": draft.lead,
+        "step": _step_labels().get(draft.step, ""),
+        "updated": timezone.localtime(draft.updated_at).date(),
+    }
 
 
 def _row(application: Application, links: list[Any], own: set[str] | None) -> dict[str, Any]:
@@ -183,340 +122,35 @@ def _row(application: Application, links: list[Any], own: set[str] | None) -> di
     }
 
 
-# --- Step 1: organizations --------------------------------------------------------------------
+def _own_draft(user: User, draft_id: int) -> FormDraft:
+    try:
+        return access.get_own_form_draft(user, draft_id)
+    except ServiceError:
+        raise Http404 from None
 
 
-@employer_only
-def apply_start(request: HttpRequest, user: User) -> HttpResponse:
-    first = _checked(request, user).first_incomplete or "review"
-    return redirect(STEP_URLS[first])
-
-
-@employer_only
-@require_http_methods(["GET", "POST"])
-def apply_organizations(request: HttpRequest, user: User) -> HttpResponse:
-    acted_for = access.employers_acted_for(user)
-    problems, focus = Problems(), ""
-    if request.method == "POST":
-        raw = forms.read_organizations(request.POST)
-        if _removed(request, "remove-partner", raw["partners"]):
-            _save(request, "organizations", raw)
-            focus = "add-partner"
-        elif request.POST.get("action") == "add-partner":
-            if len(raw["partners"]) < forms.MAX_PARTNERS:
-                raw["partners"].append("")
-            _save(request, "organizations", raw)
-            focus = f"partner-{len(raw['partners']) - 1}"
-        else:
-            organizations, problems = forms.check_organizations(raw, acted_for)
-            if organizations is not None:
-                _save(request, "organizations", forms.cleaned_organizations(organizations))
-                return redirect(STEP_URLS["training"])
-            _save(request, "organizations", raw)
-    else:
-        only = list(acted_for[:2])
-        default = {"lead": str(only[0].pk) if len(only) == 1 else "", "partners": []}
-        raw = _draft(request).get("organizations") or default
-        if request.GET.get("check"):
-            problems = forms.check_organizations(raw, acted_for)[1]
-    partners = []
-    for i, typed in enumerate(raw.get("partners") or []):
-        key = f"partner-{i}"
-        bn = normalize_business_number(typed) if typed else None
-        registered = Employer.objects.filter(business_number=bn).first() if bn else None
-        field = control(key, forms.field_label(key), typed, problems=problems, hint=_("9 digits"))
-        partners.append({**field, "registered": registered, "number": i + 1})
-    options = [(str(e.pk), f"{e.name} ({e.business_number})") for e in acted_for]
-    lead = control(
-        "lead", forms.field_label("lead"), str(raw.get("lead", "")), problems=problems,
-        hint=_("The organization that applies and signs the agreement."), options=options,
-    )  # fmt: skip
-    return _page(request, "web/employer/apply_organizations.html", {
-        "title": _("Organizations"),
-        "step_number": 1,
-        "lead": lead,
-        "partners": partners,
-        "max_partners": forms.MAX_PARTNERS,
-        "focus": focus,
-    }, problems)  # fmt: skip
-
-
-# --- Step 2: training and provider ------------------------------------------------------------
-
-
-@employer_only
-@require_http_methods(["GET", "POST"])
-def apply_training(request: HttpRequest, user: User) -> HttpResponse:
-    checked = _checked(request, user)
-    if (gate := _gate(checked, "training")) is not None:
-        return gate
-    assert checked.organizations is not None
-    jurisdiction = checked.organizations.lead.jurisdiction
-    problems = Problems()
-    if request.method == "POST":
-        raw = forms.read_training(request.POST)
-        _save(request, "training", raw)
-        if request.POST.get("action") == "back":
-            return redirect(STEP_URLS["organizations"])
-        training, problems = forms.check_training(raw, jurisdiction, timezone.localdate())
-        if training is not None:
-            return redirect(STEP_URLS["trainees"])
-    else:
-        raw = _draft(request).get("training") or {}
-        if request.GET.get("check"):
-            problems = checked.problems.get("training") or Problems()
-    quote, _problems = _try_quote(checked, checked.trainees)
-    reasons = forms.place_reasons(quote["reasons"]) if quote else {}
-    return _page(request, "web/employer/apply_training.html", {
-        "title": _("Training and provider"),
-        "step_number": 2,
-        "fields": _training_controls(raw, problems, reasons),
-    }, problems)  # fmt: skip
-
-
-def _training_controls(
-    raw: dict[str, str], problems: Problems, reasons: dict[str, list[str]]
-) -> dict[str, Any]:
-    def label(key: str) -> str:
-        return forms.field_label(key)
-
-    example = _("For example, %(example)s") % {"example": "2027-01-11"}
-    return {
-        "setting": control(
-            "setting", label("setting"), raw.get("setting", ""), problems=problems,
-            options=labels.setting_labels().items(), reason="setting", reasons=reasons,
-        ),
-        "start_date": control(
-            "start_date", label("start_date"), raw.get("start_date", ""), problems=problems,
-            hint=_("Training must start after you apply.") + " " + example, reason="start_date",
-            reasons=reasons,
-        ),
-        "end_date": control(
-            "end_date", label("end_date"), raw.get("end_date", ""), problems=problems,
-            hint=example, reason="end_date", reasons=reasons,
-        ),
-        "hours": control(
-            "hours", label("hours"), raw.get("hours", ""), problems=problems,
-            hint=_("Hours of instruction for each trainee."), reason="hours",
-            reasons=reasons,
-        ),
-        "provider_name": control(
-            "provider_name", label("provider_name"), raw.get("provider_name", ""),
-            problems=problems, hint=_("The college, school or trainer who gives the training."),
-        ),
-        "third_party": control(
-            "third_party", _("Is the trainer a third party, independent of your organization?"),
-            raw.get("third_party", ""), problems=problems,
-            options=[("yes", _("Yes")), ("no", _("No, the training is given in house"))],
-            reason="third_party", reasons=reasons,
-        ),
-    }  # fmt: skip
-
-
-# --- Step 3: trainees and costs, with the live quote ------------------------------------------
-
-
-@employer_only
-@require_http_methods(["GET", "POST"])
-def apply_trainees(request: HttpRequest, user: User) -> HttpResponse:
-    checked = _checked(request, user)
-    if (gate := _gate(checked, "trainees")) is not None:
-        return gate
-    organizations = checked.organizations
-    assert organizations is not None
-    lead_bn = organizations.lead.business_number
-    numbers = [e.business_number for e in organizations.all]
-    problems, focus, calculate = Problems(), "", False
-    if request.method == "POST":
-        rows = forms.read_trainees(request.POST)
-        action = request.POST.get("action")
-        if _removed(request, "remove-trainee", rows):
-            rows = rows or [forms.blank_trainee(lead_bn)]
-            focus = "add-trainee"
-        elif action == "add-trainee":
-            if len(rows) < forms.MAX_TRAINEES:
-                rows.append(forms.blank_trainee(lead_bn))
-            focus = f"trainee-{len(rows) - 1}-employer"
-        elif action == "back":
-            _save(request, "trainees", rows)
-            return redirect(STEP_URLS["training"])
-        else:
-            valid, problems = forms.check_trainees(rows, numbers)
-            calculate = True
-            if valid is not None and action != "calculate":
-                _save(request, "trainees", rows)
-                return redirect(STEP_URLS["review"])
-        _save(request, "trainees", rows)
-    else:
-        rows = _draft(request).get("trainees") or [forms.blank_trainee(lead_bn)]
-        if request.GET.get("check"):
-            problems = checked.problems.get("trainees") or Problems()
-        calculate = checked.trainees is not None
-    quote_context = _live_quote(checked, rows, numbers) if calculate and not problems else {}
-    return _page(request, "web/employer/apply_trainees.html", {
-        "title": _("Trainees and costs"),
-        "step_number": 3,
-        "training": checked.training,
-        "trainees": _trainee_controls(
-            rows, organizations, problems, quote_context.get("reasons") or {}
-        ),
-        "max_trainees": forms.MAX_TRAINEES,
-        "focus": focus,
-        **_training_summary(checked),
-        **quote_context,
-    }, problems)  # fmt: skip
-
-
-@employer_only
+@employer_required
 @require_POST
-def apply_quote(request: HttpRequest, user: User) -> HttpResponse:
-    """The live quote (htmx): the costs form in, the grant's split out, nothing written."""
-    checked = _checked(request, user)
-    if checked.organizations is None or checked.training is None:
-        return render(request, "web/employer/_quote_live.html", {"incomplete": True})
-    numbers = [e.business_number for e in checked.organizations.all]
-    rows = forms.read_trainees(request.POST)
-    context = _live_quote(checked, rows, numbers)
-    reasons = context.get("reasons") or {}
-    slots = [*forms.REASON_SLOTS, *(f"trainee-{i}" for i in range(len(rows)))]
-    context["oob_slots"] = [(slot, reasons.get(slot, [])) for slot in slots]
-    return render(request, "web/employer/_quote_live.html", context)
+def draft_resume(request: HttpRequest, user: User, draft_id: int) -> HttpResponse:
+    """Open a draft again: the wizard goes on at its first step still to complete."""
+    request.session[DRAFT_KEY] = _own_draft(user, draft_id).pk
+    return redirect("web:employer-apply")
 
 
-def _live_quote(
-    checked: forms.Checked, rows: list[dict[str, str]], numbers: list[str]
-) -> dict[str, Any]:
-    valid, problems = forms.check_trainees(rows, numbers)
-    quote, quote_problems = _try_quote(checked, valid) if valid else (None, problems)
-    if quote is None:
-        return {"quote_problems": forms.error_links(quote_problems or problems)}
-    assert checked.organizations is not None
-    tables = forms.quote_tables(
-        quote, _employers_by_id(checked.organizations),
-        lead_id=checked.organizations.lead.business_number,
-    )  # fmt: skip
-    return {"quote": quote, **tables}
-
-
-def _training_summary(checked: forms.Checked) -> dict[str, Any]:
-    training = checked.training
-    if training is None:
-        return {}
-    return {
-        "setting_label": labels.setting_labels().get(training.setting, training.setting),
-        "hours_label": forms.show_hours(training.hours),
-    }
-
-
-def _trainee_controls(
-    rows: list[dict[str, str]],
-    organizations: forms.Organizations,
-    problems: Problems,
-    reasons: dict[str, list[str]],
-) -> list[dict[str, Any]]:
-    employers = [(e.business_number, e.name) for e in organizations.all]
-    statuses = list(labels.status_labels().items())
-    costs = labels.cost_labels()
-    shown = []
-    for i, row in enumerate(rows):
-        reason = f"trainee-{i}"
-        amounts = [
-            control(
-                f"trainee-{i}-{part}", costs[part], row.get(part, ""), problems=problems,
-                reason=reason,
-                hint=_("Counted only for small employers, where the program allows it.")
-                if part == "wages_in_kind" else "",
-            )
-            for part in forms.AMOUNTS
-        ]  # fmt: skip
-        shown.append({
-            "index": i,
-            "number": i + 1,
-            "employer": control(f"trainee-{i}-employer", _("Employer"), row.get("employer", ""),
-                                problems=problems, options=employers),
-            "status": control(f"trainee-{i}-status", _("Status"), row.get("status", ""),
-                              problems=problems, options=statuses),
-            "costs": amounts[:4],
-            "wages_in_kind": amounts[4],
-            "reason_slot": reason,
-            "reasons": reasons.get(reason, []),
-        })  # fmt: skip
-    return shown
-
-
-# --- Step 4: review and submit ----------------------------------------------------------------
-
-
-@employer_only
+@employer_required
 @require_http_methods(["GET", "POST"])
-def apply_review(request: HttpRequest, user: User) -> HttpResponse:
-    checked = _checked(request, user)
-    if (gate := _gate(checked, "review")) is not None:
-        return gate
-    organizations, training, trainees = checked.organizations, checked.training, checked.trainees
-    assert organizations is not None and training is not None and trainees is not None
-    body = forms.payload(organizations, training, trainees)
-    problems = Problems()
+def draft_delete(request: HttpRequest, user: User, draft_id: int) -> HttpResponse:
+    """Delete a draft, after confirmation: the GET page asks, the POST deletes."""
+    draft = _own_draft(user, draft_id)
     if request.method == "POST":
-        if request.POST.get("confirm") != "yes":
-            problems.add("confirm", _("Confirm that the information is true and complete."))
-        else:
-            try:
-                application = actions.create_application(user, body)
-                actions.submit_application(user, application)
-            except ServiceError as error:
-                problems = forms.service_problems(error)
-            else:
-                request.session.pop(forms.SESSION_KEY, None)
-                messages.success(request, _(
-                    "Application %(number)s was submitted. An officer will review it."
-                ) % {"number": application.pk})  # fmt: skip
-                return redirect("web:employer-application", application_id=application.pk)
-    quote, quote_problems = _try_quote(checked, trainees)
-    problems.extend(quote_problems)
-    tables = (
-        forms.quote_tables(quote, _employers_by_id(organizations),
-                           lead_id=organizations.lead.business_number)
-        if quote else {}
-    )  # fmt: skip
-    hrefs = {key: f"#change-{forms.step_of(key)}" for key, _m in problems.items if key != "confirm"}
-    return _page(request, "web/employer/apply_review.html", {
-        "title": _("Review and submit"),
-        "step_number": 4,
-        "organizations": organizations,
-        "training": training,
-        "trainees": _review_trainees(trainees, organizations),
-        "jurisdiction": labels.jurisdiction_name(organizations.lead.jurisdiction),
-        "quote": quote,
-        "confirm": control("confirm", _("I confirm that the information in this application is "
-                                        "true and complete."), problems=problems),
-        **_training_summary(checked),
-        **tables,
-    }, problems, hrefs=hrefs)  # fmt: skip
-
-
-def _review_trainees(
-    trainees: list[forms.TraineeRow], organizations: forms.Organizations
-) -> list[dict[str, Any]]:
-    names = _employers_by_id(organizations)
-    statuses = labels.status_labels()
-    return [
-        {
-            "number": i + 1,
-            "employer": names.get(t.employer),
-            "status": statuses.get(t.status, t.status),
-            "costs": [t.amounts[part] for part in forms.AMOUNTS],
-        }
-        for i, t in enumerate(trainees)
-    ]
-
-
-@employer_only
-@require_POST
-def apply_cancel(request: HttpRequest, user: User) -> HttpResponse:
-    request.session.pop(forms.SESSION_KEY, None)
-    messages.info(request, _("The application you had started was discarded."))
-    return redirect("web:employer-dashboard")
+        actions.delete_form_draft(user, draft)
+        if request.session.get(DRAFT_KEY) == draft_id:
+            request.session.pop(DRAFT_KEY)
+        set_notice(request, "discarded")
+        return redirect("web:employer-dashboard")
+    return render(request, "web/employer/draft_delete.html", {
+        "title": _("Delete this draft?"), "draft": draft, **_draft_row(draft),
+    })  # fmt: skip
 
 
 # --- An application: detail, submit (drafts made through the API), withdraw ------------------
@@ -545,19 +179,49 @@ def _detail_context(user: User, application: Application) -> dict[str, Any]:
     own = None if is_applicant else {link.reference for link in links if link.employer_id in mine}
     request_body = application.request if isinstance(application.request, dict) else {}
     training = request_body.get("training") or {}
-    provider = training.get("provider") or {}
+    tables = forms.quote_tables(
+        application.quote, by_id, lead_id=lead.reference if lead else "", only=own
+    )
+    may_submit = is_applicant and application.state == "draft"
+    return {
+        "title": _("Application %(number)s") % {"number": application.pk},
+        "application": application,
+        "state": labels.state_labels().get(application.state, application.state),
+        "jurisdiction": labels.jurisdiction_name(application.jurisdiction),
+        "delivery": labels.delivery_labels().get(application.delivery, application.delivery),
+        "lead": lead.employer if lead else None,
+        "partners": [link.employer for link in links[1:]],
+        "is_applicant": is_applicant,
+        "training": training,
+        "provider": training.get("provider") or {},
+        "setting_label": labels.setting_labels().get(training.get("setting", ""), ""),
+        "hours_label": _hours(training.get("hours")),
+        "trainees": _trainees(request_body, by_id, own),
+        "history": _history(application),
+        "may_withdraw": is_applicant and application.state in WITHDRAWABLE,
+        "may_submit": may_submit,
+        "warning": forms.all_reasons(application.quote)
+        if may_submit and not application.eligible else None,
+        **tables,
+    }  # fmt: skip
+
+
+def _trainees(body: dict[str, Any], by_id: dict[str, Any], own: set[str] | None) -> list[Any]:
     statuses = labels.status_labels()
-    states = labels.state_labels()
-    trainees = [
+    return [
         {
             "number": i + 1,
             "employer": by_id.get(t.get("employer_id", "")),
             "status": statuses.get(t.get("status", ""), t.get("status", "")),
         }
-        for i, t in enumerate(request_body.get("trainees") or [])
+        for i, t in enumerate(body.get("trainees") or [])
         if own is None or t.get("employer_id") in own
     ]
-    history = [
+
+
+def _history(application: Application) -> list[dict[str, Any]]:
+    states = labels.state_labels()
+    return [
         {
             "at": timezone.localtime(change.at).date(),
             "from": states.get(change.from_state, change.from_state),
@@ -565,87 +229,56 @@ def _detail_context(user: User, application: Application) -> dict[str, Any]:
         }
         for change in application.history.all()
     ]
-    tables = forms.quote_tables(
-        application.quote, by_id, lead_id=lead.reference if lead else "", only=own
-    )
-    return {
-        "title": _("Application %(number)s") % {"number": application.pk},
-        "application": application,
-        "state": states.get(application.state, application.state),
-        "jurisdiction": labels.jurisdiction_name(application.jurisdiction),
-        "delivery": labels.delivery_labels().get(application.delivery, application.delivery),
-        "lead": lead.employer if lead else None,
-        "partners": [link.employer for link in links[1:]],
-        "is_applicant": is_applicant,
-        "training": training,
-        "provider": provider,
-        "setting_label": labels.setting_labels().get(training.get("setting", ""), ""),
-        "hours_label": _hours(training.get("hours")),
-        "trainees": trainees,
-        "history": history,
-        "may_withdraw": is_applicant and application.state in WITHDRAWABLE,
-        "may_submit": is_applicant and application.state == "draft",
-        **tables,
-    }
 
 
-@employer_only
+@employer_required
 def application_detail(request: HttpRequest, user: User, application_id: int) -> HttpResponse:
     application = _visible(user, application_id)
-    return render(request, "web/employer/detail.html", _detail_context(user, application))
+    context = _detail_context(user, application)
+    context["notice"] = notice_text(take_notice(request))
+    return render(request, "web/employer/detail.html", context)
 
 
-@employer_only
+@employer_required
 @require_POST
 def application_submit(request: HttpRequest, user: User, application_id: int) -> HttpResponse:
-    """Submit a draft (one saved through the API: the web form submits as it creates)."""
+    """Submit a draft (one saved through the API: the web form submits as it creates). A draft
+    that is not eligible is submitted only once the applicant says they understand it will
+    likely be refused."""
     application = _visible(user, application_id)
+    if not application.eligible and request.POST.get("understood") != "yes":
+        set_notice(request, "not-understood")
+        return redirect("web:employer-application", application_id=application.pk)
     try:
         actions.submit_application(user, application)
     except ServiceError as error:
-        messages.error(request, _message(error))
+        set_refusal(request, error)
     else:
-        messages.success(request, _("Application %(number)s was submitted.") % {
-            "number": application.pk})  # fmt: skip
+        set_notice(request, "submitted-draft", application=application.pk)
     return redirect("web:employer-application", application_id=application.pk)
 
 
-@employer_only
+@employer_required
 @require_http_methods(["GET", "POST"])
 def application_withdraw(request: HttpRequest, user: User, application_id: int) -> HttpResponse:
     """Withdraw, after confirmation: the GET page asks, the POST does it."""
     application = _visible(user, application_id)
-    problems = Problems()
-    note = ""
     if request.method == "GET" and not _detail_context(user, application)["may_withdraw"]:
-        messages.error(request, _("This application cannot be withdrawn."))
+        set_notice(request, "not-withdrawable")
         return redirect("web:employer-application", application_id=application.pk)
-    if request.method == "POST":
-        note = forms.normalize_note(request.POST.get("note", ""))
-        if len(note) > forms.NOTE_MAX:
-            problems.add("note", _("The reason must have at most %(most)s characters.") % {
-                "most": forms.NOTE_MAX})  # fmt: skip
-        elif forms.has_control_characters(note):
-            problems.add("note", _(
-                "The reason must hold only letters, digits, spaces and punctuation."
-            ))  # fmt: skip
+    form = forms.WithdrawForm(request.POST if request.method == "POST" else None)
+    refusal: list[tuple[str, str]] = []
+    if form.is_valid():
+        try:
+            actions.withdraw_application(user, application, form.cleaned_data["note"])
+        except ServiceError as error:
+            refusal = [("#withdraw", labels.service_message(error))]
         else:
-            try:
-                actions.withdraw_application(user, application, note)
-            except ServiceError as error:
-                problems.add("withdraw", _message(error))
-            else:
-                messages.success(request, _("Application %(number)s was withdrawn.") % {
-                    "number": application.pk})  # fmt: skip
-                return redirect("web:employer-application", application_id=application.pk)
+            set_notice(request, "withdrawn", application=application.pk)
+            return redirect("web:employer-application", application_id=application.pk)
     context = _detail_context(user, application)
     context["title"] = _("Withdraw application %(number)s") % {"number": application.pk}
-    context["note"] = control(
-        "note", _("Reason for withdrawing (optional)"), note, problems=problems,
-        hint=_("At most %(most)s characters.") % {"most": forms.NOTE_MAX},
-    )  # fmt: skip
-    return _page(request, "web/employer/withdraw.html", context, problems)
-
-
-def _message(error: ServiceError) -> str:
-    return labels.service_message(error)
+    context["form"] = form
+    errors = error_context(form, first=refusal)
+    status = 422 if errors["error_links"] else 200
+    return render(request, "web/employer/withdraw.html", {**context, **errors}, status=status)

@@ -1,0 +1,138 @@
+"""The application wizard's draft checked as a whole: each step's forms bound to what was typed,
+the first step still to complete, the review's declaration, and the payload the actions take."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django import forms
+from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+
+from jobgrant.service.grants import quoting
+from jobgrant.service.registry.models import Employer
+from jobgrant.service.web.forms import employer_apply as apply
+from jobgrant.service.web.forms import employer_trainees as trainees
+from jobgrant.service.web.forms.employer_apply import Organizations, Training
+from jobgrant.service.web.forms.employer_trainees import TraineeRow
+
+
+@dataclass
+class Checked:
+    """The draft checked step by step: what is valid so far, and each step's bound forms."""
+
+    organizations: Organizations | None = None
+    training: Training | None = None
+    trainees: list[TraineeRow] | None = None
+    forms: dict[str, list[Any]] = field(default_factory=dict)
+
+    @property
+    def first_incomplete(self) -> str | None:
+        for step in apply.STEPS[:3]:
+            if getattr(self, step) is None:
+                return step
+        return None
+
+    @property
+    def employer_choices(self) -> list[tuple[str, str]]:
+        found = self.organizations.all if self.organizations else ()
+        return [(e.business_number, e.name) for e in found]
+
+
+def bind_draft(draft: Mapping[str, Any], acted_for: QuerySet[Employer], today: dt.date) -> Checked:
+    """Each step's forms bound to what the draft holds, in order, as far as the steps check."""
+    checked = Checked()
+    data = apply.organizations_data(draft.get("organizations") or {})
+    lead, partners = apply.organizations_forms(data, acted_for, {})
+    checked.forms["organizations"] = [lead, partners]
+    checked.organizations = apply.checked_organizations(lead, partners)
+    training_raw = draft.get("training")
+    if checked.organizations is None or not isinstance(training_raw, dict):
+        return checked
+    training = apply.TrainingForm(
+        training_raw, jurisdiction=checked.organizations.lead.jurisdiction, today=today
+    )
+    checked.forms["training"] = [training]
+    checked.training = apply.Training.of(training) if training.is_valid() else None
+    rows = draft.get("trainees")
+    if checked.training is None or not isinstance(rows, list) or not rows:
+        return checked
+    formset = trainees.trainees_formset(
+        trainees.trainees_data(r for r in rows if isinstance(r, dict)), checked.employer_choices
+    )
+    checked.forms["trainees"] = [formset]
+    checked.trainees = trainees.checked_trainees(formset)
+    return checked
+
+
+class Ticked(forms.Field):
+    """A checkbox ticked: its value, "yes", was posted (anything else is not a tick)."""
+
+    def to_python(self, value: Any) -> bool:
+        return isinstance(value, str) and value == "yes"
+
+    def validate(self, value: Any) -> None:
+        if self.required and not value:
+            raise forms.ValidationError(self.error_messages["required"], code="required")
+
+
+class ReviewForm(forms.Form):
+    """The declaration, and (when the quote says the application is not eligible) the applicant's
+    acknowledgment that it will likely be refused."""
+
+    confirm = Ticked()
+    understood = Ticked(required=False)
+
+    def __init__(self, *args: Any, eligible: bool = True, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "%s")
+        super().__init__(*args, **kwargs)
+        self.eligible = eligible
+        self.fields["confirm"].label = _(
+            "I confirm that the information in this application is true and complete."
+        )
+        self.fields["confirm"].error_messages["required"] = _(
+            "Confirm that the information is true and complete."
+        )
+        self.fields["understood"].label = _(
+            "I understand that this application is not eligible as entered and will likely be "
+            "refused."
+        )
+        if eligible:
+            del self.fields["understood"]
+
+    def clean_understood(self) -> bool:
+        if not self.cleaned_data["understood"]:
+            raise forms.ValidationError(_(
+                "The application is not eligible as entered: correct it, or confirm that you "
+                "understand it will likely be refused."
+            ))  # fmt: skip
+        return True
+
+
+def payload(
+    organizations: Organizations, training: Training, rows: list[TraineeRow]
+) -> dict[str, Any]:
+    """The application as create_application takes it: employers named by business number."""
+    lead = organizations.lead
+    body: dict[str, Any] = {
+        "jurisdiction": lead.jurisdiction,
+        "employers": [
+            {"id": e.business_number, "business_number": e.business_number}
+            for e in organizations.all
+        ],
+        "training": training.as_payload(),
+        "trainees": [t.as_payload() for t in rows],
+    }
+    if lead.region:
+        body["region"] = lead.region
+    return body
+
+
+def preview_quote(body: dict[str, Any], today: dt.date) -> dict[str, Any]:
+    """The rules kernel's quote of an application not yet made (reads only; ServiceError)."""
+    employers = quoting.registered_employers(body)
+    program = quoting.program_for(body, today)
+    return quoting.run_quote(quoting.kernel_request(body, employers, program, today), explain=False)

@@ -1,0 +1,87 @@
+"""The wizard's last step (review, warn when not eligible, submit) and cancelling the draft."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from jobgrant.service.accounts.models import User
+from jobgrant.service.errors import ServiceError
+from jobgrant.service.grants import actions
+from jobgrant.service.web import labels
+from jobgrant.service.web.forms import employer as shared
+from jobgrant.service.web.forms.employer_draft import ReviewForm, payload
+from jobgrant.service.web.pages import set_notice
+from jobgrant.service.web.views import employer_steps as steps
+from jobgrant.service.web.views.employer_apply import (
+    DRAFT_KEY,
+    checked,
+    current_draft,
+    employer_required,
+    gate,
+    page,
+)
+
+
+@employer_required
+@require_http_methods(["GET", "POST"])
+def apply_review(request: HttpRequest, user: User) -> HttpResponse:
+    found = checked(request, user)
+    if (back := gate(found, "review")) is not None:
+        return back
+    organizations, training, rows = found.organizations, found.training, found.trainees
+    assert organizations is not None and training is not None and rows is not None
+    quote, problems = steps.try_quote(found, rows)
+    eligible = quote is None or bool(quote.get("eligible"))
+    form = ReviewForm(request.POST if request.method == "POST" else None, eligible=eligible)
+    if request.method == "POST" and form.is_valid() and not problems:
+        try:
+            application = actions.create_application(user, payload(organizations, training, rows))
+            actions.submit_application(user, application)
+        except ServiceError as error:
+            problems = shared.service_problems(error)
+        else:
+            _forget_draft(request, user)
+            set_notice(request, "submitted", application=application.pk)
+            return redirect("web:employer-application", application_id=application.pk)
+    first = [(f"#change-{shared.step_of(key)}", message) for key, message in problems]
+    return page(request, "web/employer/apply_review.html", {
+        "title": _("Review and submit"),
+        "step_number": 4,
+        "organizations": organizations,
+        "training": training,
+        "trainees": steps.review_trainees(rows, organizations),
+        "jurisdiction": labels.jurisdiction_name(organizations.lead.jurisdiction),
+        "quote": quote,
+        "form": form,
+        "warning": None if eligible or quote is None else shared.all_reasons(quote),
+        **steps.training_summary(found),
+        **(steps.tables(found, quote) if quote else {}),
+    }, [form] if request.method == "POST" else [], first=first)  # fmt: skip
+
+
+def _forget_draft(request: HttpRequest, user: User) -> None:
+    draft = current_draft(request, user)
+    if draft is not None:
+        actions.delete_form_draft(user, draft)
+    request.session.pop(DRAFT_KEY, None)
+
+
+@employer_required
+@require_http_methods(["GET", "POST"])
+def apply_cancel(request: HttpRequest, user: User) -> HttpResponse:
+    """Cancel the application being written, after confirmation: the GET page asks."""
+    if request.method == "POST":
+        _forget_draft(request, user)
+        set_notice(request, "discarded")
+        return redirect("web:employer-dashboard")
+    context: dict[str, Any] = {
+        "title": _("Cancel this application?"),
+        "draft": current_draft(request, user),
+        "action": "web:employer-apply-cancel",
+    }
+    return render(request, "web/employer/draft_delete.html", context)
