@@ -62,7 +62,7 @@ def test_a_start_date_in_the_past_is_called_so(employer: Client, lang: str) -> N
     assert response.status_code == 422
     page = text(response)
     if lang == "fr":
-        assert "La date de début de la formation, le 1 mai 2025, est passée" in page
+        assert "La date de début de la formation, le 1er mai 2025, est passée" in page
         assert "Aucune période de réception" not in page
     else:
         assert "The training start date, May 1, 2025, is in the past" in page

@@ -22,4 +22,9 @@ def page(request: HttpRequest) -> dict[str, object]:
         "other_language": other,
         "other_language_name": dict(settings.LANGUAGES)[other],  # in its own language
         "other_language_url": url + query,
+        # The wizard's language button, written (as toggles are) in the language it switches to.
+        "switch_keeping_input": in_language(
+            en="Passer au français en gardant ce que vous avez saisi",
+            fr="Switch to English, keeping what you typed",
+        ),
     }

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('grants', '0001_initial'),
+        ('grants', '0002_choice_labels'),
         ('registry', '0002_one_trainee_per_sin'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
