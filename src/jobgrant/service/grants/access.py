@@ -81,9 +81,10 @@ def get_visible(user: User, application_id: int, *, without: tuple[str, ...] = (
     Every API action starts here, so the row is read with a plain statement (a queryset of
     visible applications costs several times the CPU to build) and `can_see` decides."""
     columns = ", ".join(
-        f'"{field.column}"' for field in Application._meta.concrete_fields
+        f'"{field.column}"'
+        for field in Application._meta.concrete_fields
         if field.name not in without
-    )  # fmt: skip
+    )
     sql = f'SELECT {columns} FROM "{Application._meta.db_table}" WHERE "id" = %s'
     found = next(iter(Application.objects.raw(sql, [application_id])), None)
     if found is None or not can_see(user, found):

@@ -89,15 +89,22 @@ def create_application(user: User, payload: Any, *, today: dt.date | None = None
 
 def _refuse_program_fields(payload: dict[str, Any]) -> None:
     problems = [
-        problem(key, "is decided by the program, not by the applicant",
-                "est fixé par le programme, pas par le demandeur")
-        for key in DECIDED_BY_PROGRAM if key in payload
-    ]  # fmt: skip
+        problem(
+            key,
+            "is decided by the program, not by the applicant",
+            "est fixé par le programme, pas par le demandeur",
+        )
+        for key in DECIDED_BY_PROGRAM
+        if key in payload
+    ]
     for i, entry in enumerate(payload.get("employers") or []):
         for key in entry if isinstance(entry, dict) else ():
             if key not in ("id", "business_number"):
-                problems.append(problem(f"employers[{i}].{key}", "is not a known field",
-                                        "n'est pas un champ connu"))  # fmt: skip
+                problems.append(
+                    problem(
+                        f"employers[{i}].{key}", "is not a known field", "n'est pas un champ connu"
+                    )
+                )
     if problems:
         raise bad_input(problems)
 
@@ -106,9 +113,9 @@ def _validate_shape(request: dict[str, Any]) -> None:
     try:
         parse_quote_request(request)
     except InvalidRequestError as error:
-        raise bad_input([
-            problem(p.path, p.message("en"), p.message("fr")) for p in error.problems
-        ]) from None  # fmt: skip
+        raise bad_input(
+            [problem(p.path, p.message("en"), p.message("fr")) for p in error.problems]
+        ) from None
 
 
 def _save_draft(
@@ -142,9 +149,12 @@ def _save_draft(
     ):
         government = _cents(figures["federal"]) + _cents(figures["provincial"])
         ApplicationEmployer.objects.create(
-            application=application, employer=employer, reference=entry["id"],
-            position=position, government_cents=government,
-        )  # fmt: skip
+            application=application,
+            employer=employer,
+            reference=entry["id"],
+            position=position,
+            government_cents=government,
+        )
     StateChange.objects.create(application=application, to_state=State.DRAFT, actor=user)
     return application
 
@@ -201,18 +211,27 @@ def _transition(user: User, application: Application, action: str, note: str = "
             application.state = target_of(action, before)
         except IllegalTransition as error:
             raise illegal_transition(action, before, State(before).label) from error
-        cursor.execute(_STATE_CHANGE_SQL, [application.pk, before, application.state, user.pk,
-                                           timezone.now(), note])  # fmt: skip
+        cursor.execute(
+            _STATE_CHANGE_SQL,
+            [application.pk, before, application.state, user.pk, timezone.now(), note],
+        )
     return Locked(before, *pool)
 
 
 def _save(application: Application) -> None:
     application.updated_at = timezone.now()
     with connection.cursor() as cursor:
-        cursor.execute(_SAVE_SQL, [
-            application.state, application.recommended_by_id, application.decided_by_id,
-            application.decision_reason, application.updated_at, application.pk,
-        ])  # fmt: skip
+        cursor.execute(
+            _SAVE_SQL,
+            [
+                application.state,
+                application.recommended_by_id,
+                application.decided_by_id,
+                application.decision_reason,
+                application.updated_at,
+                application.pk,
+            ],
+        )
 
 
 def _finish(user: User, application: Application, action: str, **also: str) -> Application:
@@ -280,9 +299,11 @@ def _refuse_if_ineligible(application: Application, locked: Locked) -> None:
     Employer.objects.select_for_update().filter(pk__in=[link.employer_id for link in links]).count()
     ordered = sorted(links, key=lambda link: link.position)
     request = kernel_request(
-        application.request, [link.employer for link in ordered], application.stream.program,
+        application.request,
+        [link.employer for link in ordered],
+        application.stream.program,
         application.received_on,
-    )  # fmt: skip
+    )
     fresh = run_quote(request, explain=False)
     if not fresh["eligible"]:
         raise _not_eligible(fresh["reasons"], locked.before)
@@ -307,10 +328,12 @@ def _stored_quote_stands(application: Application, locked: Locked) -> bool:
         and application.delivery == locked.program_delivery
         and application.policy_version == policy_version()
         and not employer_cap_may_apply(
-            locked.program_policy, application.jurisdiction,
-            region if isinstance(region, str) else None, application.received_on,
+            locked.program_policy,
+            application.jurisdiction,
+            region if isinstance(region, str) else None,
+            application.received_on,
         )
-    )  # fmt: skip
+    )
 
 
 def _shares(application: Application) -> list[tuple[str, int]]:
@@ -328,13 +351,15 @@ def _government_shares(
     return [
         (
             BudgetAccount.objects.filter(
-                funder=funder, jurisdiction=application.jurisdiction,
-                fiscal_year=application.fiscal_year, stream=stream,
+                funder=funder,
+                jurisdiction=application.jurisdiction,
+                fiscal_year=application.fiscal_year,
+                stream=stream,
             ).first(),
             cents,
         )
         for funder, cents in _shares(application)
-    ]  # fmt: skip
+    ]
 
 
 def _commit_shares(application: Application, stream: str, user: User) -> None:
@@ -344,18 +369,32 @@ def _commit_shares(application: Application, stream: str, user: User) -> None:
             pool, _shares(application), actor=user.username, application=application
         )
     except operations.NoBudget:
-        raise refused(409, "NO_BUDGET", lambda: {
-            "jurisdiction": Jurisdiction(application.jurisdiction).label,
-            "year": application.fiscal_year,
-        }, extra={"state": State.RECOMMENDED, "available": "0.00"}) from None  # fmt: skip
+        raise refused(
+            409,
+            "NO_BUDGET",
+            lambda: {
+                "jurisdiction": Jurisdiction(application.jurisdiction).label,
+                "year": application.fiscal_year,
+            },
+            extra={"state": State.RECOMMENDED, "available": "0.00"},
+        ) from None
     except operations.InsufficientBudget as short:
         account, cents, available = short.account, short.requested_cents, short.available_cents
-        raise refused(409, "BUDGET_EXHAUSTED", lambda: {
-            "funder": Funder(account.funder).label,
-            "requested": amount(cents), "available": amount(available),
-        }, extra={"state": State.RECOMMENDED, "funder": account.funder,
-                  "requested": format_amount(cents), "available": format_amount(available)},
-        ) from None  # fmt: skip
+        raise refused(
+            409,
+            "BUDGET_EXHAUSTED",
+            lambda: {
+                "funder": Funder(account.funder).label,
+                "requested": amount(cents),
+                "available": amount(available),
+            },
+            extra={
+                "state": State.RECOMMENDED,
+                "funder": account.funder,
+                "requested": format_amount(cents),
+                "available": format_amount(available),
+            },
+        ) from None
 
 
 @audited_refusals

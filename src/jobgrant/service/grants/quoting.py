@@ -58,8 +58,15 @@ def registered_employers(payload: dict[str, Any]) -> list[Employer]:
     """The employers named by business number, in order (422 naming each unknown one)."""
     entries = payload.get("employers")
     if not isinstance(entries, list) or not entries:
-        raise bad_input([problem("employers", "must list at least one employer",
-                                 "doit contenir au moins un employeur")])  # fmt: skip
+        raise bad_input(
+            [
+                problem(
+                    "employers",
+                    "must list at least one employer",
+                    "doit contenir au moins un employeur",
+                )
+            ]
+        )
     employers, problems = [], []
     for i, entry in enumerate(entries):
         raw_bn = entry.get("business_number", "") if isinstance(entry, dict) else ""
@@ -103,11 +110,13 @@ def kernel_request(
         approved = approved_this_fiscal_year(
             employer, year, region if isinstance(region, str) else None
         )
-        request["employers"].append({
-            "id": entry.get("id"),
-            "employees": employer.employees,
-            "approved_this_fiscal_year": format_amount(approved),
-        })  # fmt: skip
+        request["employers"].append(
+            {
+                "id": entry.get("id"),
+                "employees": employer.employees,
+                "approved_this_fiscal_year": format_amount(approved),
+            }
+        )
     if program is not None:
         request["policy"] = program.policy
         if program.delivery != Delivery.SEPARATE_AGREEMENT:
@@ -129,9 +138,9 @@ def run_quote(request: dict[str, Any], *, explain: bool = True) -> dict[str, Any
     try:
         return quote(request, explain=explain)
     except InvalidRequestError as error:
-        raise bad_input([
-            problem(p.path, p.message("en"), p.message("fr")) for p in error.problems
-        ]) from None  # fmt: skip
+        raise bad_input(
+            [problem(p.path, p.message("en"), p.message("fr")) for p in error.problems]
+        ) from None
 
 
 def program_for(payload: dict[str, Any], received: dt.date) -> Program:
@@ -147,11 +156,17 @@ def program_for(payload: dict[str, Any], received: dt.date) -> Program:
     )
     if program is None or not open_intake:
         raise ServiceError(
-            422, "NO_OPEN_INTAKE",
+            422,
+            "NO_OPEN_INTAKE",
             f"No intake is open in {jurisdiction} for training in {year}.",
             f"Aucune période de réception n'est ouverte ({jurisdiction}) "
             f"pour une formation en {year}.",
-            problems=[problem("training.start_date", "falls in a fiscal year with no open intake",
-                              "tombe dans un exercice sans période de réception ouverte")],
-        )  # fmt: skip
+            problems=[
+                problem(
+                    "training.start_date",
+                    "falls in a fiscal year with no open intake",
+                    "tombe dans un exercice sans période de réception ouverte",
+                )
+            ],
+        )
     return program

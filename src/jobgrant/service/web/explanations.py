@@ -287,10 +287,14 @@ def groups(application: Application) -> list[Group]:
             amount = step["value"] if step else trainee.get(name)
             if amount is None:
                 continue
-            figures.append(Figure(
-                f"trainee-{index}-{name}", str(FIGURE_LABELS[name]), str(amount),
-                explanation_of(step, "trainee", name) if step else None,
-            ))  # fmt: skip
+            figures.append(
+                Figure(
+                    f"trainee-{index}-{name}",
+                    str(FIGURE_LABELS[name]),
+                    str(amount),
+                    explanation_of(step, "trainee", name) if step else None,
+                )
+            )
         title = _("Trainee %(number)s (employer: %(employer)s)") % {
             "number": index + 1,
             "employer": names.get(str(trainee.get("employer_id")), trainee.get("employer_id", "")),
@@ -299,13 +303,16 @@ def groups(application: Application) -> list[Group]:
     totals = quote.get("totals") or {}
     total_figures = [
         Figure(
-            f"total-{name}", str(FIGURE_LABELS[name]), str(totals[name]),
+            f"total-{name}",
+            str(FIGURE_LABELS[name]),
+            str(totals[name]),
             explanation_of(steps[f"totals.{name}"], "total", name)
-            if f"totals.{name}" in steps else None,
+            if f"totals.{name}" in steps
+            else None,
         )
         for name in TOTAL_FIGURES
         if name in totals
-    ]  # fmt: skip
+    ]
     result.append(Group("total", _("The whole application"), total_figures))
     return result
 
@@ -314,10 +321,12 @@ def employer_rows(application: Application) -> list[dict[str, str]]:
     """Each employer's share (consortium applications): the sum of its trainees' figures."""
     names = employer_names(application)
     return [
-        {"name": names.get(str(e.get("id")), str(e.get("id", ""))),
-         **{name: str(e.get(name, "0.00")) for name in EMPLOYER_FIGURES}}
+        {
+            "name": names.get(str(e.get("id")), str(e.get("id", ""))),
+            **{name: str(e.get(name, "0.00")) for name in EMPLOYER_FIGURES},
+        }
         for e in (application.quote or {}).get("employers") or []
-    ]  # fmt: skip
+    ]
 
 
 def eligibility(application: Application) -> dict[str, Any]:

@@ -31,9 +31,11 @@ class ScenarioForm(forms.Form):
         policies = [(p, p) for p in default_library().policies]
         set_choices(self, "policy", [("", _("The scenario's policy")), *policies])
         title = in_language(en="title_en", fr="title_fr")
-        set_choices(self, "scenario", [
-            (name, f"{getattr(s, title)} ({name})") for name, s in scenarios.items()
-        ])  # fmt: skip
+        set_choices(
+            self,
+            "scenario",
+            [(name, f"{getattr(s, title)} ({name})") for name, s in scenarios.items()],
+        )
         set_choices(self, "fiscal_year", [(y, y) for y in MODEL_YEARS])
 
     def choice(self) -> tuple[str, str, str]:

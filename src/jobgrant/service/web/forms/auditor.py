@@ -22,17 +22,19 @@ class TrailFilter(forms.Form):
         label=gettext_lazy("Entry number"), required=False, min_value=1, max_value=2**62
     )
     since = forms.DateField(
-        label=gettext_lazy("From (date)"), required=False,
+        label=gettext_lazy("From (date)"),
+        required=False,
         help_text=gettext_lazy("Year-month-day, for example 2026-11-29."),
         widget=forms.DateInput(attrs={"type": "date"}),
         error_messages={"invalid": gettext_lazy("Enter a date like 2026-11-29.")},
-    )  # fmt: skip
+    )
     until = forms.DateField(
-        label=gettext_lazy("To (date)"), required=False,
+        label=gettext_lazy("To (date)"),
+        required=False,
         help_text=gettext_lazy("Year-month-day, for example 2026-11-29."),
         widget=forms.DateInput(attrs={"type": "date"}),
         error_messages={"invalid": gettext_lazy("Enter a date like 2026-11-29.")},
-    )  # fmt: skip
+    )
 
     def __init__(self, data: Any) -> None:
         super().__init__(data)
@@ -45,9 +47,11 @@ class TrailFilter(forms.Form):
             .values_list("object_type", flat=True)
             .distinct()
         )
-        set_choices(self, "object_type", [
-            ("", _("All object types")), *((t, object_type_label(t)) for t in types)
-        ])  # fmt: skip
+        set_choices(
+            self,
+            "object_type",
+            [("", _("All object types")), *((t, object_type_label(t)) for t in types)],
+        )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -221,8 +221,9 @@ def service_problems(error: ServiceError) -> list[tuple[str, str]]:
     for item in error.problems:
         key = field_for_path(item.get("field", ""))
         message = localized(item)
-        found.append((key, _("%(field)s: %(problem)s") % {
-            "field": field_label(key), "problem": message}))  # fmt: skip
+        found.append(
+            (key, _("%(field)s: %(problem)s") % {"field": field_label(key), "problem": message})
+        )
     return found or [("lead", service_message(error))]
 
 
@@ -242,7 +243,8 @@ def reason_message(reason: Mapping[str, Any]) -> str:
     """The kernel's reason in the page's language, its dates written out for the locale."""
     if reason.get("code") == "TRAINEE_WITHOUT_ELIGIBLE_COSTS" and reason.get("trainee") is not None:
         return _("Trainee %(number)s has no eligible training costs.") % {
-            "number": int(reason["trainee"]) + 1}  # fmt: skip
+            "number": int(reason["trainee"]) + 1
+        }
     text = localized(reason)
     return _ISO_DATE.sub(lambda m: longdate(m[0]), text)
 

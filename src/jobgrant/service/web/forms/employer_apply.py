@@ -1,10 +1,8 @@
-"""The application wizard's first two steps: the organizations (the lead and a formset of
-partners) and the training. The trainees are in employer_trainees.py, the draft checked as a whole
-and the review in employer_draft.py.
-
-A draft holds what the person typed (strings, as posted), step by step; the forms check it again
-whenever it is used, so nothing half-checked ever reaches the actions. Nothing here writes to the
-database: it reads the registry and runs the rules kernel.
+"""The wizard's first two steps: the organizations (the lead, a formset of partners) and the
+training; the trainees are in employer_trainees.py, the whole draft and the review in
+employer_draft.py. A draft holds what was typed (strings, as posted), step by step; the forms
+check it again whenever it is used, so nothing half-checked reaches the actions. Nothing here
+writes to the database: it reads the registry and runs the rules kernel.
 """
 
 from __future__ import annotations
@@ -111,9 +109,10 @@ class PartnerForm(forms.Form):
             raise forms.ValidationError(self._why_not_a_number(typed))
         found = Employer.objects.filter(business_number=bn).first()
         if found is None:
-            raise forms.ValidationError(_(
-                "Partner %(number)s: no registered employer has the business number %(bn)s."
-            ) % {"number": self.number, "bn": bn})  # fmt: skip
+            raise forms.ValidationError(
+                _("Partner %(number)s: no registered employer has the business number %(bn)s.")
+                % {"number": self.number, "bn": bn}
+            )
         return found
 
     def _why_not_a_number(self, typed: str) -> str:
@@ -138,15 +137,22 @@ class BasePartnerFormSet(forms.BaseFormSet):  # type: ignore[type-arg]  # not ge
             if found is None:
                 continue
             if found.business_number in seen:
-                form.add_error("business_number", _(
-                    "Partner %(number)s is already in this application; list each organization "
-                    "once."
-                ) % {"number": form.number})  # fmt: skip
+                form.add_error(
+                    "business_number",
+                    _(
+                        "Partner %(number)s is already in this application; list each organization "
+                        "once."
+                    )
+                    % {"number": form.number},
+                )
             seen.add(found.business_number)
 
     def partners(self) -> tuple[Employer, ...]:
-        return tuple(f.cleaned_data["business_number"] for f in self.forms
-                     if f.cleaned_data.get("business_number"))  # fmt: skip
+        return tuple(
+            f.cleaned_data["business_number"]
+            for f in self.forms
+            if f.cleaned_data.get("business_number")
+        )
 
 
 PartnerFormSet = forms.formset_factory(
@@ -249,7 +255,8 @@ class HoursField(forms.Field):
 
 def date_hint() -> str:
     return _("Write the date as year-month-day: YYYY-MM-DD, for example %(example)s.") % {
-        "example": DATE_EXAMPLE}  # fmt: skip
+        "example": DATE_EXAMPLE
+    }
 
 
 class TrainingForm(forms.Form):
@@ -292,14 +299,14 @@ class TrainingForm(forms.Form):
     def _set_messages(self) -> None:
         messages = {
             "setting": _("Choose where the training takes place."),
-            "start_date": _("Enter the training start date as YYYY-MM-DD, for example "
-                            "%(example)s.") % {"example": DATE_EXAMPLE},
-            "end_date": _("Enter the training end date as YYYY-MM-DD, for example "
-                          "%(example)s.") % {"example": DATE_EXAMPLE},
+            "start_date": _("Enter the training start date as YYYY-MM-DD, for example %(example)s.")
+            % {"example": DATE_EXAMPLE},
+            "end_date": _("Enter the training end date as YYYY-MM-DD, for example %(example)s.")
+            % {"example": DATE_EXAMPLE},
             "hours": _("Enter the number of hours of training, for example 120."),
             "provider_name": _("Enter the name of the training provider."),
             "third_party": _("Say whether the trainer is a third party."),
-        }  # fmt: skip
+        }
         for name, message in messages.items():
             self.fields[name].error_messages.update(
                 required=message, invalid=message, invalid_choice=message
@@ -319,9 +326,10 @@ class TrainingForm(forms.Form):
         if has_control_characters(name):
             raise forms.ValidationError(self._provider_characters())
         if len(name) > PROVIDER_NAME_MAX:
-            raise forms.ValidationError(_(
-                "The training provider's name must have at most %(most)s characters."
-            ) % {"most": PROVIDER_NAME_MAX})  # fmt: skip
+            raise forms.ValidationError(
+                _("The training provider's name must have at most %(most)s characters.")
+                % {"most": PROVIDER_NAME_MAX}
+            )
         return name
 
     def clean(self) -> dict[str, Any] | None:
@@ -368,8 +376,14 @@ class Training:
     @classmethod
     def of(cls, form: TrainingForm) -> Training:
         data = form.cleaned_data
-        return cls(data["setting"], data["start_date"], data["end_date"], data["hours"],
-                   data["provider_name"], data["third_party"] == "yes")  # fmt: skip
+        return cls(
+            data["setting"],
+            data["start_date"],
+            data["end_date"],
+            data["hours"],
+            data["provider_name"],
+            data["third_party"] == "yes",
+        )
 
     def as_payload(self) -> dict[str, Any]:
         return {

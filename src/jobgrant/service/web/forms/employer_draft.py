@@ -105,10 +105,12 @@ class ReviewForm(forms.Form):
 
     def clean_understood(self) -> bool:
         if not self.cleaned_data["understood"]:
-            raise forms.ValidationError(_(
-                "The application is not eligible as entered: correct it, or confirm that you "
-                "understand it will likely be refused."
-            ))  # fmt: skip
+            raise forms.ValidationError(
+                _(
+                    "The application is not eligible as entered: correct it, or confirm that you "
+                    "understand it will likely be refused."
+                )
+            )
         return True
 
 

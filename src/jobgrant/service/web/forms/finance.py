@@ -24,13 +24,17 @@ class BudgetFilter(forms.Form):
     def __init__(self, data: Any) -> None:
         super().__init__(data)
         years = sorted(set(BudgetAccount.objects.values_list("fiscal_year", flat=True)))
-        set_choices(self, "fiscal_year", [
-            ("", _("This fiscal year")), (ALL, _("All fiscal years")), *((y, y) for y in years)
-        ])  # fmt: skip
+        set_choices(
+            self,
+            "fiscal_year",
+            [("", _("This fiscal year")), (ALL, _("All fiscal years")), *((y, y) for y in years)],
+        )
         set_choices(self, "jurisdiction", [("", _("All jurisdictions")), *jurisdiction_choices()])
-        set_choices(self, "funder", [
-            ("", _("Both funders")), *((f, label(FUNDER_LABELS, f)) for f in Funder.values)
-        ])  # fmt: skip
+        set_choices(
+            self,
+            "funder",
+            [("", _("Both funders")), *((f, label(FUNDER_LABELS, f)) for f in Funder.values)],
+        )
         streams = sorted(set(BudgetAccount.objects.values_list("stream", flat=True)))
         named = ((s, stream_label(s)) for s in streams)
         set_choices(self, "stream", [("", _("All streams")), *named])

@@ -57,13 +57,23 @@ class QueueFilter(forms.Form):
         states += [(s, str(STATE_LABELS[s])) for s in QUEUE_STATES]
         set_choices(self, "state", states)
         codes = jurisdictions_of(user)
-        set_choices(self, "jurisdiction", [("", _("All jurisdictions")), *(
-            (code, name) for code, name in jurisdiction_choices() if code in codes
-        )])  # fmt: skip
+        set_choices(
+            self,
+            "jurisdiction",
+            [
+                ("", _("All jurisdictions")),
+                *((code, name) for code, name in jurisdiction_choices() if code in codes),
+            ],
+        )
         set_choices(self, "stream", [("", _("All streams")), *streams])
-        set_choices(self, "age", [("", _("Any")), *(
-            (str(days), _("More than %(days)s days") % {"days": days}) for days in AGES
-        )])  # fmt: skip
+        set_choices(
+            self,
+            "age",
+            [
+                ("", _("Any")),
+                *((str(days), _("More than %(days)s days") % {"days": days}) for days in AGES),
+            ],
+        )
         sorts = [(key, key) for key in SORTS] + [(f"-{key}", key) for key in SORTS]
         set_choices(self, "sort", [("", ""), *sorts])
 

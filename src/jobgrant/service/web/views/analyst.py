@@ -39,8 +39,14 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 MONEY_COLUMNS = (
-    "transfer", "grant", "retained", "matching", "backfill", "provincial_cost", "employer",
-)  # fmt: skip
+    "transfer",
+    "grant",
+    "retained",
+    "matching",
+    "backfill",
+    "provincial_cost",
+    "employer",
+)
 COLUMN_LABELS = {
     "code": gettext_lazy("Code"),
     "delivery": gettext_lazy("Delivery"),
@@ -110,13 +116,15 @@ def _form(request: HttpRequest) -> ScenarioForm:
 def table(impact: YearImpact) -> dict[str, Any]:
     rows = [
         {
-            "code": f.code, "name": jurisdiction_name(f.code),
+            "code": f.code,
+            "name": jurisdiction_name(f.code),
             "delivery": DELIVERY_SHORT.get(f.delivery, f.delivery),
-            "population": f.population, "trainees": f.trainees,
+            "population": f.population,
+            "trainees": f.trainees,
             "money": [getattr(f, name) for name in MONEY_COLUMNS],
         }
         for f in impact.jurisdictions
-    ]  # fmt: skip
+    ]
     totals = impact.totals()
     return {
         "headings": [COLUMN_LABELS[c] for c in ("code", "delivery", "population")],
@@ -146,16 +154,18 @@ def scenario_page(request: HttpRequest) -> HttpResponse:
         return render(request, "web/analyst/scenarios.html", context, status=422)
     impact = result.impact
     query = {"policy": policy, "scenario": scenario_name, "fiscal_year": year}
-    context.update({
-        "impact": impact,
-        "scenario": result.scenario,
-        "scenario_title": getattr(result.scenario, f"title_{language()}"),
-        "table": table(impact),
-        "totals": impact.totals(),
-        "chart_url": reverse("web:analyst-chart") + "?" + "&".join(
-            f"{k}={v}" for k, v in query.items() if v
-        ),
-    })  # fmt: skip
+    context.update(
+        {
+            "impact": impact,
+            "scenario": result.scenario,
+            "scenario_title": getattr(result.scenario, f"title_{language()}"),
+            "table": table(impact),
+            "totals": impact.totals(),
+            "chart_url": reverse("web:analyst-chart")
+            + "?"
+            + "&".join(f"{k}={v}" for k, v in query.items() if v),
+        }
+    )
     return render(request, "web/analyst/scenarios.html", context)
 
 
@@ -207,11 +217,14 @@ def _translate(figure: Figure, impact: YearImpact) -> None:
     """The plot's words (written in English by jobgrant.funding.plot) in the page's language."""
     totals = impact.totals()
     values = {
-        "year": impact.fiscal_year, "policy": impact.policy,
+        "year": impact.fiscal_year,
+        "policy": impact.policy,
         "scenario": impact.scenario or _("none"),
-        **{key: _("$%(amount)sM") % {"amount": millions_text(totals[key])} for key in
-           ("grant", "provincial_cost", "matching", "backfill", "employer")},
-    }  # fmt: skip
+        **{
+            key: _("$%(amount)sM") % {"amount": millions_text(totals[key])}
+            for key in ("grant", "provincial_cost", "matching", "backfill", "employer")
+        },
+    }
     figure.suptitle(
         _("Who pays for the Canada Job Grant in %(year)s, by province and territory") % values
         + "\n"
@@ -225,16 +238,22 @@ def _translate(figure: Figure, impact: YearImpact) -> None:
         fontsize=10,
     )
     axes = figure.axes[0]
-    axes.set_xlabel(_(
-        "Millions of dollars in fiscal year %(year)s (the number after each bar is the sum of "
-        "the four parts)"
-    ) % values)  # fmt: skip
+    axes.set_xlabel(
+        _(
+            "Millions of dollars in fiscal year %(year)s (the number after each bar is the sum of "
+            "the four parts)"
+        )
+        % values
+    )
     axes.set_ylabel(_("Province or territory (delivery mode)"))
     bars = list(reversed(impact.jurisdictions))  # the plot puts the first one at the top
-    axes.set_yticks(range(len(bars)), [
-        f"{jurisdiction_name(f.code)} ({f.code}, {DELIVERY_SHORT.get(f.delivery, f.delivery)})"
-        for f in bars
-    ])  # fmt: skip
+    axes.set_yticks(
+        range(len(bars)),
+        [
+            f"{jurisdiction_name(f.code)} ({f.code}, {DELIVERY_SHORT.get(f.delivery, f.delivery)})"
+            for f in bars
+        ],
+    )
     legend = axes.get_legend()
     words = (
         _("Federal: grant money (diverted from the transfer)"),

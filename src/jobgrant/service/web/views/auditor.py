@@ -71,12 +71,14 @@ def trail(request: HttpRequest) -> HttpResponse:
         context.update(error_context(form))
         return render(request, "web/auditor/trail.html", context)
     page = Paginator(entries(form.cleaned_data), PAGE_SIZE).get_page(request.GET.get("page"))
-    context.update({
-        "page": page,
-        "rows": [_row(entry) for entry in page.object_list],
-        "page_links": _page_links(request, page),
-        "csv_query": request.META.get("QUERY_STRING", ""),
-    })  # fmt: skip
+    context.update(
+        {
+            "page": page,
+            "rows": [_row(entry) for entry in page.object_list],
+            "page_links": _page_links(request, page),
+            "csv_query": request.META.get("QUERY_STRING", ""),
+        }
+    )
     return render(request, "web/auditor/trail.html", context)
 
 
@@ -106,20 +108,34 @@ def csv_line(cells: list[str]) -> str:
 
 
 def _csv_lines(found: QuerySet[AuditEntry]) -> Iterator[str]:
-    yield "\ufeff" + csv_line([
-        _("Entry"), _("When (Toronto time)"), _("Actor"), _("Action"), _("Object type"),
-        _("Object number"), _("Details"), _("Hash"),
-    ])  # fmt: skip
+    yield "\ufeff" + csv_line(
+        [
+            _("Entry"),
+            _("When (Toronto time)"),
+            _("Actor"),
+            _("Action"),
+            _("Object type"),
+            _("Object number"),
+            _("Details"),
+            _("Hash"),
+        ]
+    )
     for entry in found.iterator(chunk_size=500):
-        yield csv_line([
-            str(entry.sequence), timezone.localtime(entry.at).isoformat(timespec="seconds"),
-            entry.actor, action_label(entry.action), object_type_label(entry.object_type),
-            entry.object_id, "; ".join(
-                _("%(name)s: %(value)s") % {"name": name, "value": value}
-                for name, value in details(entry)
-            ),
-            entry.hash,
-        ])  # fmt: skip
+        yield csv_line(
+            [
+                str(entry.sequence),
+                timezone.localtime(entry.at).isoformat(timespec="seconds"),
+                entry.actor,
+                action_label(entry.action),
+                object_type_label(entry.object_type),
+                entry.object_id,
+                "; ".join(
+                    _("%(name)s: %(value)s") % {"name": name, "value": value}
+                    for name, value in details(entry)
+                ),
+                entry.hash,
+            ]
+        )
 
 
 @require_GET
@@ -159,10 +175,13 @@ def verify_chain(request: HttpRequest) -> HttpResponse:
         return redirect(reverse("web:auditor-trail"))
     result = verify()
     set_notice(
-        request, "verification", checked=result.checked,
-        first_broken=result.first_broken, problem=result.problem,
+        request,
+        "verification",
+        checked=result.checked,
+        first_broken=result.first_broken,
+        problem=result.problem,
         at=timezone.now().isoformat(),
-    )  # fmt: skip
+    )
     return redirect(reverse("web:auditor-trail") + "#verification")
 
 

@@ -73,14 +73,18 @@ def dashboard(request: HttpRequest, user: User) -> HttpResponse:
         else:
             own = {link.reference for link in links if link.employer_id in mine}
             partnered.append(_row(application, links, own))
-    return render(request, "web/employer/dashboard.html", {
-        "title": _("Your applications"),
-        "notice": notice_text(take_notice(request)),
-        "led": led,
-        "partnered": partnered,
-        "drafts": [_draft_row(d) for d in access.own_form_drafts(user).order_by("-updated_at")],
-        "steps": _step_labels(),
-    })  # fmt: skip
+    return render(
+        request,
+        "web/employer/dashboard.html",
+        {
+            "title": _("Your applications"),
+            "notice": notice_text(take_notice(request)),
+            "led": led,
+            "partnered": partnered,
+            "drafts": [_draft_row(d) for d in access.own_form_drafts(user).order_by("-updated_at")],
+            "steps": _step_labels(),
+        },
+    )
 
 
 def _step_labels() -> dict[str, str]:
@@ -148,9 +152,15 @@ def draft_delete(request: HttpRequest, user: User, draft_id: int) -> HttpRespons
             request.session.pop(DRAFT_KEY)
         set_notice(request, "discarded")
         return redirect("web:employer-dashboard")
-    return render(request, "web/employer/draft_delete.html", {
-        "title": _("Delete this draft?"), "draft": draft, **_draft_row(draft),
-    })  # fmt: skip
+    return render(
+        request,
+        "web/employer/draft_delete.html",
+        {
+            "title": _("Delete this draft?"),
+            "draft": draft,
+            **_draft_row(draft),
+        },
+    )
 
 
 # --- An application: detail, submit (drafts made through the API), withdraw ------------------
@@ -201,9 +211,10 @@ def _detail_context(user: User, application: Application) -> dict[str, Any]:
         "may_withdraw": is_applicant and application.state in WITHDRAWABLE,
         "may_submit": may_submit,
         "warning": forms.all_reasons(application.quote)
-        if may_submit and not application.eligible else None,
+        if may_submit and not application.eligible
+        else None,
         **tables,
-    }  # fmt: skip
+    }
 
 
 def _trainees(body: dict[str, Any], by_id: dict[str, Any], own: set[str] | None) -> list[Any]:

@@ -165,15 +165,20 @@ def apply_organizations(request: HttpRequest, user: User) -> HttpResponse:
         typed = typed_so_far(current_draft(request, user)).get("organizations") or default
         data = forms.organizations_data(typed) if request.GET.get("check") else None
         lead, partners = forms.organizations_forms(data, acted_for, typed)
-    return page(request, "web/employer/apply_organizations.html", {
-        "title": _("Organizations"),
-        "step_number": 1,
-        "form": lead,
-        "partners": [(form, _registered(form)) for form in partners],
-        "management_form": partners.management_form,
-        "max_partners": forms.MAX_PARTNERS,
-        "focus": focus,
-    }, [lead, *partners])  # fmt: skip
+    return page(
+        request,
+        "web/employer/apply_organizations.html",
+        {
+            "title": _("Organizations"),
+            "step_number": 1,
+            "form": lead,
+            "partners": [(form, _registered(form)) for form in partners],
+            "management_form": partners.management_form,
+            "max_partners": forms.MAX_PARTNERS,
+            "focus": focus,
+        },
+        [lead, *partners],
+    )
 
 
 def _registered(form: forms.PartnerForm) -> Employer | None:
@@ -211,12 +216,17 @@ def apply_training(request: HttpRequest, user: User) -> HttpResponse:
         bound = typed if request.GET.get("check") else None
         form = forms.TrainingForm(bound, initial=typed, jurisdiction=jurisdiction, today=today)
     quote, _problems = steps.try_quote(found, found.trainees)
-    return page(request, "web/employer/apply_training.html", {
-        "title": _("Training and provider"),
-        "step_number": 2,
-        "form": form,
-        "reasons": shared.place_reasons(quote["reasons"]) if quote else {},
-    }, [form])  # fmt: skip
+    return page(
+        request,
+        "web/employer/apply_training.html",
+        {
+            "title": _("Training and provider"),
+            "step_number": 2,
+            "form": form,
+            "reasons": shared.place_reasons(quote["reasons"]) if quote else {},
+        },
+        [form],
+    )
 
 
 # --- Step 3: trainees and costs, with the live quote ------------------------------------------
@@ -254,17 +264,22 @@ def apply_trainees(request: HttpRequest, user: User) -> HttpResponse:
         formset = steps.draft_trainees(found, typed, bound=bool(request.GET.get("check")))
         calculate = found.trainees is not None
     quote_context = steps.live_quote(found, formset) if calculate else {}
-    return page(request, "web/employer/apply_trainees.html", {
-        "title": _("Trainees and costs"),
-        "step_number": 3,
-        "training": found.training,
-        "formset": formset,
-        "rows": steps.trainee_rows(formset, quote_context.get("reasons") or {}),
-        "max_trainees": forms.MAX_TRAINEES,
-        "focus": focus,
-        **steps.training_summary(found),
-        **quote_context,
-    }, list(formset) if formset.is_bound else [])  # fmt: skip
+    return page(
+        request,
+        "web/employer/apply_trainees.html",
+        {
+            "title": _("Trainees and costs"),
+            "step_number": 3,
+            "training": found.training,
+            "formset": formset,
+            "rows": steps.trainee_rows(formset, quote_context.get("reasons") or {}),
+            "max_trainees": forms.MAX_TRAINEES,
+            "focus": focus,
+            **steps.training_summary(found),
+            **quote_context,
+        },
+        list(formset) if formset.is_bound else [],
+    )
 
 
 @employer_required

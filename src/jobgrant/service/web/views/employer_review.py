@@ -49,19 +49,25 @@ def apply_review(request: HttpRequest, user: User) -> HttpResponse:
             set_notice(request, "submitted", application=application.pk)
             return redirect("web:employer-application", application_id=application.pk)
     first = [(f"#change-{shared.step_of(key)}", message) for key, message in problems]
-    return page(request, "web/employer/apply_review.html", {
-        "title": _("Review and submit"),
-        "step_number": 4,
-        "organizations": organizations,
-        "training": training,
-        "trainees": steps.review_trainees(rows, organizations),
-        "jurisdiction": labels.jurisdiction_name(organizations.lead.jurisdiction),
-        "quote": quote,
-        "form": form,
-        "warning": None if eligible or quote is None else shared.all_reasons(quote),
-        **steps.training_summary(found),
-        **(steps.tables(found, quote) if quote else {}),
-    }, [form] if request.method == "POST" else [], first=first)  # fmt: skip
+    return page(
+        request,
+        "web/employer/apply_review.html",
+        {
+            "title": _("Review and submit"),
+            "step_number": 4,
+            "organizations": organizations,
+            "training": training,
+            "trainees": steps.review_trainees(rows, organizations),
+            "jurisdiction": labels.jurisdiction_name(organizations.lead.jurisdiction),
+            "quote": quote,
+            "form": form,
+            "warning": None if eligible or quote is None else shared.all_reasons(quote),
+            **steps.training_summary(found),
+            **(steps.tables(found, quote) if quote else {}),
+        },
+        [form] if request.method == "POST" else [],
+        first=first,
+    )
 
 
 def _forget_draft(request: HttpRequest, user: User) -> None:

@@ -42,9 +42,10 @@ def employers_by_id(organizations: Organizations) -> dict[str, Employer]:
 def tables(found: Checked, quote: dict[str, Any]) -> dict[str, Any]:
     assert found.organizations is not None
     return shared.quote_tables(
-        quote, employers_by_id(found.organizations),
+        quote,
+        employers_by_id(found.organizations),
         lead_id=found.organizations.lead.business_number,
-    )  # fmt: skip
+    )
 
 
 def live_quote(found: Checked, formset: TraineeRows) -> dict[str, Any]:

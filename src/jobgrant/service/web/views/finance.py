@@ -103,13 +103,15 @@ def budget_page(request: HttpRequest) -> HttpResponse:
         return render(request, "web/finance/budgets.html", {**context, **error_context(form)})
     chosen = _chosen(form)
     found = budgets(chosen)
-    context.update({
-        "rows": [_row(account) for account in found],
-        "totals": _totals(found),
-        "chosen": chosen,
-        "csv_query": request.META.get("QUERY_STRING", ""),
-        "year_label": chosen.get("fiscal_year", _("all fiscal years")),
-    })  # fmt: skip
+    context.update(
+        {
+            "rows": [_row(account) for account in found],
+            "totals": _totals(found),
+            "chosen": chosen,
+            "csv_query": request.META.get("QUERY_STRING", ""),
+            "year_label": chosen.get("fiscal_year", _("all fiscal years")),
+        }
+    )
     return render(request, "web/finance/budgets.html", context)
 
 
@@ -127,23 +129,39 @@ def budget_csv(request: HttpRequest) -> HttpResponse:
     form = BudgetFilter(request.GET)
     if not form.is_valid():
         return render(
-            request, "web/finance/budgets.html",
-            {"title": _("Budgets"), "form": form, **error_context(form)}, status=400,
-        )  # fmt: skip
+            request,
+            "web/finance/budgets.html",
+            {"title": _("Budgets"), "form": form, **error_context(form)},
+            status=400,
+        )
     chosen = _chosen(form)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow([
-        _("Fiscal year"), _("Jurisdiction"), _("Funder"), _("Stream"),
-        _("Allocated"), _("Committed"), _("Disbursed"), _("Available"),
-    ])  # fmt: skip
+    writer.writerow(
+        [
+            _("Fiscal year"),
+            _("Jurisdiction"),
+            _("Funder"),
+            _("Stream"),
+            _("Allocated"),
+            _("Committed"),
+            _("Disbursed"),
+            _("Available"),
+        ]
+    )
     for account in budgets(chosen):
-        writer.writerow([
-            account.fiscal_year, jurisdiction_name(account.jurisdiction),
-            label(FUNDER_LABELS, account.funder), stream_label(account.stream),
-            format_amount(account.allocated_cents), format_amount(account.committed_cents),
-            format_amount(account.disbursed_cents), format_amount(account.available_cents),
-        ])  # fmt: skip
+        writer.writerow(
+            [
+                account.fiscal_year,
+                jurisdiction_name(account.jurisdiction),
+                label(FUNDER_LABELS, account.funder),
+                stream_label(account.stream),
+                format_amount(account.allocated_cents),
+                format_amount(account.committed_cents),
+                format_amount(account.disbursed_cents),
+                format_amount(account.available_cents),
+            ]
+        )
     response = HttpResponse(
         ("\ufeff" + buffer.getvalue()).encode("utf-8"), content_type="text/csv; charset=utf-8"
     )

@@ -161,8 +161,10 @@ def decide(request: HttpRequest, application_id: int) -> HttpResponse:
     deny_form = DenyForm(request.POST if is_deny else None)
     form: forms.Form = deny_form if is_deny else decision_form
     if action not in DECISIONS:
-        unknown = {"title": _("Choose a decision"),
-                   "text": _("Use one of the buttons: recommend, approve or deny.")}  # fmt: skip
+        unknown = {
+            "title": _("Choose a decision"),
+            "text": _("Use one of the buttons: recommend, approve or deny."),
+        }
         return _render_review(
             request, application, decision_form, deny_form, refusal=unknown, status=400
         )
@@ -213,8 +215,9 @@ def _refused(
         form.add_error(name if name in form.fields else None, message)
     application.refresh_from_db()
     refusal = None if error.problems else refusal_of(error, action)
-    return _render_review(request, application, decision_form, deny_form,
-                          refusal=refusal, status=error.status)  # fmt: skip
+    return _render_review(
+        request, application, decision_form, deny_form, refusal=refusal, status=error.status
+    )
 
 
 def _render_confirmation(

@@ -174,11 +174,15 @@ def _sortable_columns(request: HttpRequest, sort: str) -> list[dict[str, Any]]:
         current = sort.lstrip("-") == key
         descending = current and sort.startswith("-")
         target = key if not current or descending else f"-{key}"
-        columns.append({
-            "key": key, "label": label, "href": _query(request, sort=target),
-            "aria_sort": ("descending" if descending else "ascending") if current else "",
-            "numeric": key in NUMERIC_COLUMNS,
-        })  # fmt: skip
+        columns.append(
+            {
+                "key": key,
+                "label": label,
+                "href": _query(request, sort=target),
+                "aria_sort": ("descending" if descending else "ascending") if current else "",
+                "numeric": key in NUMERIC_COLUMNS,
+            }
+        )
     return columns
 
 
