@@ -14,11 +14,10 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from tests.personas import Persona, create_personas
+from tests.personas import APPLICANT, Persona, create_personas
 
-from jobgrant.service.accounts.models import ApiToken, Role, User
+from jobgrant.service.accounts.models import ApiToken, User
 from jobgrant.service.demo import seed
-from jobgrant.service.registry.models import Employer
 
 TODAY = dt.date(2026, 11, 29)
 
@@ -65,34 +64,33 @@ def as_user(demo: None) -> Callable[[str | Persona | None], Api]:
     return Api
 
 
-def acme() -> Employer:
-    return Employer.objects.get(name="Acme Precision Machining")
-
-
 def application_body(**changes: Any) -> dict[str, Any]:
     body: dict[str, Any] = {
         "jurisdiction": "ON",
         "region": "3550",
-        "employers": [{"id": "acme", "business_number": acme().business_number}],
+        "employers": [{"id": "acme", "business_number": APPLICANT.business_number}],
         "training": {
-            "setting": "off-site", "start_date": "2027-01-11", "end_date": "2027-03-26",
-            "hours": 120, "provider": {"name": "Mohawk College", "third_party": True},
+            "setting": "off-site",
+            "start_date": "2027-01-11",
+            "end_date": "2027-03-26",
+            "hours": 120,
+            "provider": {"name": "Mohawk College", "third_party": True},
         },
-        "trainees": [{
-            "employer_id": "acme", "status": "existing-employee",
-            "costs": {"tuition": "15000.00", "student_fees": "0.00", "materials": "0.00",
-                      "exam_fees": "0.00"},
-        }],
-    }  # fmt: skip
+        "trainees": [
+            {
+                "employer_id": "acme",
+                "status": "existing-employee",
+                "costs": {
+                    "tuition": "15000.00",
+                    "student_fees": "0.00",
+                    "materials": "0.00",
+                    "exam_fees": "0.00",
+                },
+            }
+        ],
+    }
     body.update(copy.deepcopy(changes))
     return body
-
-
-def officer(name: str = "demo-officer-on-1") -> User:
-    return User.objects.get(username=name)
-
-
-__all__ = ["TODAY", "Api", "Role", "acme", "application_body", "officer"]
 
 
 SERVER_TESTS = ("tests/service/", "tests/web/", "tests/e2e/")

@@ -354,10 +354,14 @@ def report(results: list[Result], group: str, language: str) -> None:
     path = Path(directory)
     path.mkdir(parents=True, exist_ok=True)
     rows = [
-        {"page": r.page, "state": r.state, "violations": [v["id"] for v in r.violations],
-         "problems": r.problems}
+        {
+            "page": r.page,
+            "state": r.state,
+            "violations": [v["id"] for v in r.violations],
+            "problems": r.problems,
+        }
         for r in results
-    ]  # fmt: skip
+    ]
     (path / f"axe-{group}-{language}.json").write_text(json.dumps(rows, indent=1))
 
 

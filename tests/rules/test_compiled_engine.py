@@ -130,9 +130,11 @@ def test_checks_agree_at_their_thresholds() -> None:
     start = apps.application_date + lead.astype("timedelta64[D]")
     duration = around("max_duration_days") - 1  # end - start + 1 days
     varied = dataclasses.replace(
-        apps, start_date=start, end_date=start + duration.astype("timedelta64[D]"),
+        apps,
+        start_date=start,
+        end_date=start + duration.astype("timedelta64[D]"),
         hours=np.maximum(around("min_hours"), 0),
-    )  # fmt: skip
+    )
     cap = first.rules["employer_cap"][first.key][batch.employers.application]
     approved = np.maximum(cap - first.employers.government + rng.integers(-1, 2, len(cap)), 0)
     employers = dataclasses.replace(batch.employers, approved_this_fiscal_year=approved)
@@ -184,8 +186,9 @@ def with_an_empty_application(batch: QuoteBatch, at: int) -> QuoteBatch:
     apps, employers, trainees = batch.applications, batch.employers, batch.trainees
     columns = {
         name: np.insert(values, at, values[at])
-        for name, values in vars(apps).items() if name != "employer_offsets"
-    }  # fmt: skip
+        for name, values in vars(apps).items()
+        if name != "employer_offsets"
+    }
     offsets = np.insert(apps.employer_offsets, at, apps.employer_offsets[at])
     shifted = {"application": lambda rows: rows + (rows >= at)}
     return QuoteBatch(

@@ -28,10 +28,17 @@ def test_amounts_are_read_exactly(raw: object, cents: int) -> None:
 
 @pytest.mark.parametrize(
     ("raw", "code"),
-    [("-1.00", "negative"), ("1.005", "too_many_decimals"), ("abc", "not_an_amount"),
-     (1.5, "not_an_amount"), (True, "not_an_amount"), ("1e3", "not_an_amount"),
-     ("NaN", "not_an_amount"), ("2000000000.00", "too_large")],
-)  # fmt: skip
+    [
+        ("-1.00", "negative"),
+        ("1.005", "too_many_decimals"),
+        ("abc", "not_an_amount"),
+        (1.5, "not_an_amount"),
+        (True, "not_an_amount"),
+        ("1e3", "not_an_amount"),
+        ("NaN", "not_an_amount"),
+        ("2000000000.00", "too_large"),
+    ],
+)
 def test_bad_amounts_are_refused_with_a_reason(raw: object, code: str) -> None:
     with pytest.raises(AmountError) as error:
         parse_amount(raw)

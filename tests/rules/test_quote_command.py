@@ -59,9 +59,13 @@ def test_the_issue_example_quotes_5000_from_each_party() -> None:
     assert body["eligible"] is True and body["reasons"] == []
     assert body["fiscal_year"] == "2014-15" and body["delivery"] == "provincial"
     assert body["totals"] == {
-        "eligible_cost": "15000.00", "federal": "5000.00", "provincial": "5000.00",
-        "employer": "5000.00", "government": "10000.00", "in_kind": "0.00",
-    }  # fmt: skip
+        "eligible_cost": "15000.00",
+        "federal": "5000.00",
+        "provincial": "5000.00",
+        "employer": "5000.00",
+        "government": "10000.00",
+        "in_kind": "0.00",
+    }
     assert body["employers"][0]["id"] == "acme"
     assert body["trainees"][0]["index"] == 0
 

@@ -52,8 +52,13 @@ PERSONA = {
     "auditor": "demo-auditor",
 }
 REFUSED_ANONYMOUS = {401, 403}
-SAMPLE_VALUES = {"int": "1", "str": "1", "slug": "x", "path": "x",
-                 "uuid": "00000000-0000-0000-0000-000000000001"}  # fmt: skip
+SAMPLE_VALUES = {
+    "int": "1",
+    "str": "1",
+    "slug": "x",
+    "path": "x",
+    "uuid": "00000000-0000-0000-0000-000000000001",
+}
 
 
 # --- Walking the resolver ----------------------------------------------------------------
@@ -129,11 +134,13 @@ def test_every_route_is_public_by_name_an_api_operation_or_a_page_of_a_known_kin
 ) -> None:
     api_paths = {path.removeprefix("/") for _, path, _ in api_operations(Client())}
     unclassified = [
-        route for route in routes()
-        if route not in PUBLIC_ROUTES and route not in ANY_SIGNED_IN_PAGES
+        route
+        for route in routes()
+        if route not in PUBLIC_ROUTES
+        and route not in ANY_SIGNED_IN_PAGES
         and not section_of(route)
         and re.sub(r"<(\w+)>", r"{\1}", route) not in api_paths
-    ]  # fmt: skip
+    ]
     assert unclassified == []
 
 
@@ -240,6 +247,7 @@ def test_the_public_routes_answer_anonymous_visitors_as_expected(demo: None) -> 
     client = Client()
     answers = {
         (route, language): client.get(concrete(route, language)).status_code
-        for route in PUBLIC_ROUTES for language in LANGUAGES
-    }  # fmt: skip
+        for route in PUBLIC_ROUTES
+        for language in LANGUAGES
+    }
     assert answers == {(route, language): PUBLIC_ROUTES[route] for route, language in answers}

@@ -7,29 +7,30 @@ import html
 
 import pytest
 from django.test import Client
+from tests.personas import ANALYST, AUDITOR, EMPLOYER, FEDERAL_OFFICER, FINANCE, OFFICER
 
 from jobgrant.service.accounts.models import User
 
 pytestmark = pytest.mark.django_db
 
 PAGES = {  # path (after /{lang}/), the role it serves, the method
-    "officer/": ("demo-officer-on-1", "get"),
-    "officer/applications/1/": ("demo-officer-on-1", "get"),
-    "officer/applications/1/decision/": ("demo-officer-on-1", "post"),
-    "finance/budgets/": ("demo-finance", "get"),
-    "finance/budgets.csv": ("demo-finance", "get"),
-    "analyst/scenarios/": ("demo-analyst", "get"),
-    "analyst/scenarios/chart.svg": ("demo-analyst", "get"),
-    "auditor/trail/": ("demo-auditor", "get"),
-    "auditor/trail/verify/": ("demo-auditor", "post"),
+    "officer/": (OFFICER.username, "get"),
+    "officer/applications/1/": (OFFICER.username, "get"),
+    "officer/applications/1/decision/": (OFFICER.username, "post"),
+    "finance/budgets/": (FINANCE.username, "get"),
+    "finance/budgets.csv": (FINANCE.username, "get"),
+    "analyst/scenarios/": (ANALYST.username, "get"),
+    "analyst/scenarios/chart.svg": (ANALYST.username, "get"),
+    "auditor/trail/": (AUDITOR.username, "get"),
+    "auditor/trail/verify/": (AUDITOR.username, "post"),
 }
-PEOPLE = ("demo-employer", "demo-officer-on-1", "demo-finance", "demo-analyst", "demo-auditor")
+PEOPLE = (EMPLOYER.username, OFFICER.username, FINANCE.username, ANALYST.username, AUDITOR.username)
 HOMES = {
-    "demo-officer-on-1": "officer/",
-    "demo-officer-federal": "officer/",
-    "demo-finance": "finance/budgets/",
-    "demo-analyst": "analyst/scenarios/",
-    "demo-auditor": "auditor/trail/",
+    OFFICER.username: "officer/",
+    FEDERAL_OFFICER.username: "officer/",
+    FINANCE.username: "finance/budgets/",
+    ANALYST.username: "analyst/scenarios/",
+    AUDITOR.username: "auditor/trail/",
 }
 
 
@@ -55,8 +56,10 @@ def test_every_other_role_is_refused_with_a_403_page_in_its_language(demo: None,
         if person == owner:
             continue
         client = signed_in(person)
-        for language, words in (("en", "You cannot open this page"),
-                                ("fr", "Vous ne pouvez pas ouvrir cette page")):  # fmt: skip
+        for language, words in (
+            ("en", "You cannot open this page"),
+            ("fr", "Vous ne pouvez pas ouvrir cette page"),
+        ):
             response = getattr(client, method)(f"/{language}/{path}")
             assert response.status_code == 403, (person, path)
             page = html.unescape(response.content.decode())
@@ -66,7 +69,7 @@ def test_every_other_role_is_refused_with_a_403_page_in_its_language(demo: None,
 
 
 def test_the_refusal_names_the_pages_role_and_the_persons(demo: None) -> None:
-    page = html.unescape(signed_in("demo-finance").get("/fr/auditor/trail/").content.decode())
+    page = html.unescape(signed_in(FINANCE.username).get("/fr/auditor/trail/").content.decode())
     assert "Cette page est réservée à ces rôles\u00a0: vérificateur." in page
     assert "dont le rôle est\u00a0: agent des finances." in page
 

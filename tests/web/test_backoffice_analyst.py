@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
-
-from jobgrant.service.accounts.models import User
+from tests.personas import ANALYST
 
 pytestmark = pytest.mark.django_db
 PAGE = "/{lang}/analyst/scenarios/"
@@ -18,7 +17,7 @@ PAGE = "/{lang}/analyst/scenarios/"
 
 def analyst() -> Client:
     client = Client()
-    client.force_login(User.objects.get(username="demo-analyst"))
+    client.force_login(ANALYST.get())
     return client
 
 
@@ -65,9 +64,11 @@ def test_the_phase_in_and_the_policy_change_the_figures(demo: None) -> None:
     client = analyst()
     early = text(client.get(PAGE.format(lang="en") + "?scenario=budget-2013&fiscal_year=2014-15"))
     assert total_row(early)[1:4] == ["$500,000,000.00", "$75,000,000.00", "$425,000,000.00"]
-    signed = text(client.get(
-        PAGE.format(lang="en") + "?scenario=budget-2013&policy=cjg-2014&fiscal_year=2017-18"
-    ))  # fmt: skip
+    signed = text(
+        client.get(
+            PAGE.format(lang="en") + "?scenario=budget-2013&policy=cjg-2014&fiscal_year=2017-18"
+        )
+    )
     _, transfer, grant, _, matching, *_, employer, _ = total_row(signed)
     quebec = re.search(r'<tr id="funding-QC">.*?</tr>', signed, re.S)
     assert quebec is not None
@@ -100,9 +101,11 @@ def test_the_defaults_are_budget_2013_at_full_implementation(demo: None) -> None
 
 @pytest.mark.parametrize(
     ("language", "words"),
-    [("en", "Who pays for the Canada Job Grant in 2017-18"),
-     ("fr", "Qui paie la Subvention canadienne pour l'emploi en 2017-18")],
-)  # fmt: skip
+    [
+        ("en", "Who pays for the Canada Job Grant in 2017-18"),
+        ("fr", "Qui paie la Subvention canadienne pour l'emploi en 2017-18"),
+    ],
+)
 def test_the_chart_is_an_svg_in_the_pages_language_with_a_text_alternative(
     demo: None, language: str, words: str
 ) -> None:
@@ -123,9 +126,13 @@ def test_the_chart_is_an_svg_in_the_pages_language_with_a_text_alternative(
 
 @pytest.mark.parametrize(
     "query",
-    ["fiscal_year=1900-01", "scenario=northern-ontario-allowance", "policy=nonsense",
-     "scenario=../../etc/passwd"],
-)  # fmt: skip
+    [
+        "fiscal_year=1900-01",
+        "scenario=northern-ontario-allowance",
+        "policy=nonsense",
+        "scenario=../../etc/passwd",
+    ],
+)
 def test_bad_choices_are_named_and_nothing_runs(demo: None, query: str) -> None:
     client = analyst()
     response = client.get(PAGE.format(lang="en") + "?" + query)

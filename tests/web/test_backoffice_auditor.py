@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 from django.test import Client
+from tests.personas import AUDITOR, EMPLOYER, FEDERAL_OFFICER, OFFICER, SECOND_OFFICER
 
-from jobgrant.service.accounts.models import User
 from jobgrant.service.audit import append_only
 from jobgrant.service.audit.chain import record
 from jobgrant.service.audit.models import AuditEntry
@@ -24,7 +24,7 @@ TRAIL = "/{lang}/auditor/trail/"
 
 def auditor() -> Client:
     client = Client()
-    client.force_login(User.objects.get(username="demo-auditor"))
+    client.force_login(AUDITOR.get())
     return client
 
 
@@ -71,8 +71,8 @@ def test_the_trail_newest_first_by_pages_in_both_languages(
 
 def test_the_filters_by_actor_action_object_and_dates(demo: None) -> None:
     with transaction.atomic():
-        record("demo-officer-on-1", "application.approve", "application", 41, {"state": "approved"})
-        record("demo-officer-on-2", "application.deny", "application", 42, {"state": "denied"})
+        record(OFFICER.username, "application.approve", "application", 41, {"state": "approved"})
+        record(SECOND_OFFICER.username, "application.deny", "application", 42, {"state": "denied"})
     client = auditor()
     last = AuditEntry.objects.order_by("-sequence")[:2]
     newest, before = last[0].sequence, last[1].sequence
@@ -80,7 +80,7 @@ def test_the_filters_by_actor_action_object_and_dates(demo: None) -> None:
     def entries(query: str) -> list[int]:
         return shown(text(client.get(TRAIL.format(lang="en") + "?" + query)))
 
-    assert entries("actor=demo-officer-on-1") == [before]
+    assert entries(f"actor={OFFICER.username}") == [before]
     assert entries("action=application.deny") == [newest]
     assert entries("object_type=application&object_id=41") == [before]
     assert entries(f"sequence={newest}") == [newest]
@@ -96,11 +96,19 @@ def test_the_filters_by_actor_action_object_and_dates(demo: None) -> None:
 
 @pytest.mark.parametrize(
     ("language", "words"),
-    [("en", "The chain is intact.</strong> On November 29, 2026, 10:00 a.m., "
-            "{n} entries were verified."),
-     ("fr", "La chaîne est intacte.</strong> Le 29 novembre 2026, 10 h 00, "
-            "{n} entrées ont été vérifiées.")],
-)  # fmt: skip
+    [
+        (
+            "en",
+            "The chain is intact.</strong> On November 29, 2026, 10:00 a.m., "
+            "{n} entries were verified.",
+        ),
+        (
+            "fr",
+            "La chaîne est intacte.</strong> Le 29 novembre 2026, 10 h 00, "
+            "{n} entrées ont été vérifiées.",
+        ),
+    ],
+)
 def test_verifying_an_intact_chain_from_the_page(demo: None, language: str, words: str) -> None:
     client = auditor()
     response = client.post(f"/{language}/auditor/trail/verify/")
@@ -151,26 +159,45 @@ def denied_and_refused(make_body: Any) -> tuple[int, int]:
     from jobgrant.service.errors import ServiceError
     from jobgrant.service.grants import actions
 
-    employer = User.objects.get(username="demo-employer")
-    officer = User.objects.get(username="demo-officer-on-1")
+    employer = EMPLOYER.get()
+    officer = OFFICER.get()
     application = actions.submit_application(
         employer, actions.create_application(employer, make_body())
     )
     actions.deny_application(officer, application, '=HYPERLINK("x") no job follows')
     denied = AuditEntry.objects.get(action="application.deny").sequence
     with pytest.raises(ServiceError):
-        actions.approve_application(User.objects.get(username="demo-officer-federal"), application)
+        actions.approve_application(FEDERAL_OFFICER.get(), application)
     refused = AuditEntry.objects.get(action="refused.approve_application").sequence
     return denied, refused
 
 
 @pytest.mark.parametrize(
     ("language", "words"),
-    [("en", ("Application denied", "Application", "Reason: =HYPERLINK", "State: Denied",
-             "Employer share: $5,000.00", "Jurisdiction: Ontario")),
-     ("fr", ("Demande refusée", "Motif : =HYPERLINK", "État : Refusée",
-             "Part de l'employeur : 5 000,00 $", "Province ou territoire : Ontario"))],
-)  # fmt: skip
+    [
+        (
+            "en",
+            (
+                "Application denied",
+                "Application",
+                "Reason: =HYPERLINK",
+                "State: Denied",
+                "Employer share: $5,000.00",
+                "Jurisdiction: Ontario",
+            ),
+        ),
+        (
+            "fr",
+            (
+                "Demande refusée",
+                "Motif : =HYPERLINK",
+                "État : Refusée",
+                "Part de l'employeur : 5 000,00 $",
+                "Province ou territoire : Ontario",
+            ),
+        ),
+    ],
+)
 def test_an_entry_is_shown_in_words_money_formatted_and_the_reason_included(
     make_body: Any, language: str, words: tuple[str, ...]
 ) -> None:
@@ -184,17 +211,17 @@ def test_an_entry_is_shown_in_words_money_formatted_and_the_reason_included(
 
 @pytest.mark.parametrize(
     ("language", "words"),
-    [("en", "Refused: approve an application"),
-     ("fr", "Refusé : approuver une demande")],
-)  # fmt: skip
+    [("en", "Refused: approve an application"), ("fr", "Refusé : approuver une demande")],
+)
 def test_a_refusal_says_what_was_attempted_and_why_in_the_pages_language(
     make_body: Any, language: str, words: str
 ) -> None:
     _denied, refused = denied_and_refused(make_body)
     row = row_of(text(auditor().get(TRAIL.format(lang=language))), refused)
     assert words in row
-    assert ("not in the officer's files" if language == "en"
-            else "hors des dossiers de l'agent") in row  # fmt: skip
+    assert (
+        "not in the officer's files" if language == "en" else "hors des dossiers de l'agent"
+    ) in row
     assert "approve_application" not in row and "NOT_YOUR_FILE" not in row
 
 
@@ -228,22 +255,36 @@ def test_a_cell_that_would_be_a_formula_is_quoted() -> None:
     from jobgrant.service.web.views.auditor import csv_cell
 
     assert [csv_cell(v) for v in ("=1+1", "+1", "-1", "@SUM(A1)", "a=b", "")] == [
-        "'=1+1", "'+1", "'-1", "'@SUM(A1)", "a=b", "",
-    ]  # fmt: skip
+        "'=1+1",
+        "'+1",
+        "'-1",
+        "'@SUM(A1)",
+        "a=b",
+        "",
+    ]
 
 
 @pytest.mark.parametrize(
     ("language", "words"),
-    [("en", ("Refused: open a page", "Page", "the role does not allow it", "HTTP status: 403")),
-     ("fr", ("Refusé : ouvrir une page", "Page", "le rôle ne le permet pas",
-             "Statut HTTP : 403"))],
-)  # fmt: skip
+    [
+        ("en", ("Refused: open a page", "Page", "the role does not allow it", "HTTP status: 403")),
+        (
+            "fr",
+            ("Refusé : ouvrir une page", "Page", "le rôle ne le permet pas", "Statut HTTP : 403"),
+        ),
+    ],
+)
 def test_a_refused_page_as_the_role_gate_records_it_is_shown_in_words(
     demo: None, language: str, words: tuple[str, ...]
 ) -> None:
     with transaction.atomic():
-        entry = record("demo-officer-on-1", "refused.open_page", "page", "web:auditor-trail",
-                       {"code": "ROLE_NOT_ALLOWED", "status": 403})  # fmt: skip
+        entry = record(
+            OFFICER.username,
+            "refused.open_page",
+            "page",
+            "web:auditor-trail",
+            {"code": "ROLE_NOT_ALLOWED", "status": 403},
+        )
     row = row_of(text(auditor().get(TRAIL.format(lang=language))), entry.sequence)
     for word in words:
         assert word in row

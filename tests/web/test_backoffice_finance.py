@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from tests.personas import FINANCE
 
-from jobgrant.service.accounts.models import User
 from jobgrant.service.ledger.models import BudgetAccount
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def finance() -> Client:
     client = Client()
-    client.force_login(User.objects.get(username="demo-finance"))
+    client.force_login(FINANCE.get())
     return client
 
 
@@ -32,9 +32,11 @@ def ontario(funder: str, year: str = "2026-27") -> BudgetAccount:
 
 @pytest.mark.parametrize(
     ("language", "heading", "allocated", "bar"),
-    [("en", "Budgets", "$115,170,913.98", "0.0% committed, 100.0% available"),
-     ("fr", "Budgets", "115 170 913,98 $", "0,0 % engagé, 100,0 % disponible")],
-)  # fmt: skip
+    [
+        ("en", "Budgets", "$115,170,913.98", "0.0% committed, 100.0% available"),
+        ("fr", "Budgets", "115 170 913,98 $", "0,0 % engagé, 100,0 % disponible"),
+    ],
+)
 def test_the_budgets_of_this_fiscal_year_with_their_bars_in_both_languages(
     demo: None, language: str, heading: str, allocated: str, bar: str
 ) -> None:
@@ -87,13 +89,29 @@ def test_the_csv_export_has_a_bom_a_header_decimal_strings_and_the_filters_in_it
     assert response["Content-Disposition"] == 'attachment; filename="budgets_2026-27_ON.csv"'
     assert response.content.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
-    assert rows[0] == ["Fiscal year", "Jurisdiction", "Funder", "Stream", "Allocated",
-                       "Committed", "Disbursed", "Available"]  # fmt: skip
+    assert rows[0] == [
+        "Fiscal year",
+        "Jurisdiction",
+        "Funder",
+        "Stream",
+        "Allocated",
+        "Committed",
+        "Disbursed",
+        "Available",
+    ]
     assert rows[1:] == [
         ["2026-27", "Ontario", "Federal", "CJG", "115170913.98", "0.00", "0.00", "115170913.98"],
-        ["2026-27", "Ontario", "Provincial or territorial", "CJG", "115170913.98", "5000.00",
-         "0.00", "115165913.98"],
-    ]  # fmt: skip
+        [
+            "2026-27",
+            "Ontario",
+            "Provincial or territorial",
+            "CJG",
+            "115170913.98",
+            "5000.00",
+            "0.00",
+            "115165913.98",
+        ],
+    ]
 
 
 def test_the_csv_export_in_french_and_unfiltered(demo: None) -> None:

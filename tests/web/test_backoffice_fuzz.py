@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.personas import ANALYST, AUDITOR, EMPLOYER, FINANCE, OFFICER
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.models import AuditEntry
@@ -44,9 +45,26 @@ values = st.one_of(
         ]
     ),
 )
-QUERY_KEYS = ("state", "jurisdiction", "stream", "age", "sort", "page", "fiscal_year", "funder",
-              "policy", "scenario", "actor", "action", "object_type", "object_id", "sequence",
-              "since", "until", "extra")  # fmt: skip
+QUERY_KEYS = (
+    "state",
+    "jurisdiction",
+    "stream",
+    "age",
+    "sort",
+    "page",
+    "fiscal_year",
+    "funder",
+    "policy",
+    "scenario",
+    "actor",
+    "action",
+    "object_type",
+    "object_id",
+    "sequence",
+    "since",
+    "until",
+    "extra",
+)
 queries = st.dictionaries(st.sampled_from(QUERY_KEYS), values, max_size=6)
 
 
@@ -66,7 +84,7 @@ def written() -> tuple[int, int, int]:
 
 @pytest.fixture
 def application(make_body: Any) -> Application:
-    employer = User.objects.get(username="demo-employer")
+    employer = EMPLOYER.get()
     return actions.submit_application(employer, actions.create_application(employer, make_body()))
 
 
@@ -85,7 +103,7 @@ def test_bad_decision_bodies_never_fail_and_write_nothing(
         body["reason"] = " "  # a real reason would deny the application: keep it refused
     before = written()
     for language in ("en", "fr"):
-        response = signed_in("demo-officer-on-1").post(
+        response = signed_in(OFFICER.username).post(
             f"/{language}/officer/applications/{application.pk}/decision/", body
         )
         assert response.status_code in (400, 409, 422), (body, response.status_code)
@@ -94,11 +112,11 @@ def test_bad_decision_bodies_never_fail_and_write_nothing(
 
 
 PAGES = (
-    ("demo-officer-on-1", "/{lang}/officer/"),
-    ("demo-finance", "/{lang}/finance/budgets/"),
-    ("demo-finance", "/{lang}/finance/budgets.csv"),
-    ("demo-analyst", "/{lang}/analyst/scenarios/"),
-    ("demo-auditor", "/{lang}/auditor/trail/"),
+    (OFFICER.username, "/{lang}/officer/"),
+    (FINANCE.username, "/{lang}/finance/budgets/"),
+    (FINANCE.username, "/{lang}/finance/budgets.csv"),
+    (ANALYST.username, "/{lang}/analyst/scenarios/"),
+    (AUDITOR.username, "/{lang}/auditor/trail/"),
 )
 
 

@@ -11,13 +11,21 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from tests.personas import (
+    APPLICANT,
+    EMPLOYER,
+    FEDERAL_OFFICER,
+    FINANCE,
+    OFFICER,
+    PARTNER,
+    SECOND_OFFICER,
+)
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.grants import actions
 from jobgrant.service.grants.models import Application, StateChange
 from jobgrant.service.ledger.models import BudgetAccount, Posting
-from jobgrant.service.registry.models import Employer
 
 pytestmark = pytest.mark.django_db
 NBSP = "\u00a0"
@@ -36,12 +44,12 @@ def text(response: Any) -> str:
 
 
 def submitted(make_body: Body, **changes: Any) -> Application:
-    employer = User.objects.get(username="demo-employer")
+    employer = EMPLOYER.get()
     application = actions.create_application(employer, make_body(**changes))
     return actions.submit_application(employer, application)
 
 
-def recommended(make_body: Body, by: str = "demo-officer-on-1", **changes: Any) -> Application:
+def recommended(make_body: Body, by: str = OFFICER.username, **changes: Any) -> Application:
     application = submitted(make_body, **changes)
     return actions.recommend_application(User.objects.get(username=by), application)
 
@@ -78,21 +86,23 @@ def ask(client: Client, application: Application, language: str, **form: str) ->
 
 @pytest.mark.parametrize(
     ("language", "heading", "matches"),
-    [("en", "Applications to review", "1 application matches."),
-     ("fr", "Demandes à examiner", "1 demande correspond.")],
-)  # fmt: skip
+    [
+        ("en", "Applications to review", "1 application matches."),
+        ("fr", "Demandes à examiner", "1 demande correspond."),
+    ],
+)
 def test_the_queue_lists_what_awaits_a_decision_in_both_languages(
     make_body: Body, language: str, heading: str, matches: str
 ) -> None:
     application = submitted(make_body)
-    response = signed_in("demo-officer-on-1").get(f"/{language}/officer/")
+    response = signed_in(OFFICER.username).get(f"/{language}/officer/")
     assert response.status_code == 200
     page = text(response)
     assert f'<html lang="{language}">' in page
     assert heading in page
     assert matches in page
     assert f'id="open-{application.pk}"' in page
-    assert "Acme Precision Machining" in page
+    assert APPLICANT.name in page
     assert ("$10,000.00" if language == "en" else "10 000,00 $") in page
     assert "<caption" in page and 'aria-sort="ascending"' in page
     assert response["Cache-Control"].count("no-store") == 1
@@ -101,19 +111,21 @@ def test_the_queue_lists_what_awaits_a_decision_in_both_languages(
 def test_the_queue_hides_drafts_other_jurisdictions_and_conflicts_of_interest(
     make_body: Body,
 ) -> None:
-    employer = User.objects.get(username="demo-employer")
+    employer = EMPLOYER.get()
     draft = actions.create_application(employer, make_body())
     mine = submitted(make_body)
-    page = text(signed_in("demo-officer-on-1").get("/en/officer/?state=all"))
+    page = text(signed_in(OFFICER.username).get("/en/officer/?state=all"))
     assert f'id="open-{mine.pk}"' in page
     assert f'id="open-{draft.pk}"' not in page
     # the federal officer handles federal-direct files only: Ontario's are not theirs
     assert f'id="open-{mine.pk}"' not in text(
-        signed_in("demo-officer-federal").get("/en/officer/?state=all")
+        signed_in(FEDERAL_OFFICER.username).get("/en/officer/?state=all")
     )
-    officer = User.objects.get(username="demo-officer-on-2")
-    officer.employers.add(Employer.objects.get(name="Acme Precision Machining"))
-    assert f'id="open-{mine.pk}"' not in text(signed_in("demo-officer-on-2").get("/en/officer/"))
+    officer = SECOND_OFFICER.get()
+    officer.employers.add(APPLICANT.get())
+    assert f'id="open-{mine.pk}"' not in text(
+        signed_in(SECOND_OFFICER.username).get("/en/officer/")
+    )
 
 
 def test_the_queue_filters_by_state_jurisdiction_stream_and_age_with_counts(
@@ -121,7 +133,7 @@ def test_the_queue_filters_by_state_jurisdiction_stream_and_age_with_counts(
 ) -> None:
     first = submitted(make_body)
     second = recommended(make_body)
-    officer = signed_in("demo-officer-on-1")
+    officer = signed_in(OFFICER.username)
 
     def shown(query: str) -> set[int]:
         page = text(officer.get(f"/en/officer/?{query}"))
@@ -143,7 +155,7 @@ def test_the_queue_filters_by_state_jurisdiction_stream_and_age_with_counts(
 
 def test_the_queue_sorts_by_the_column_chosen_and_links_the_other_way(make_body: Body) -> None:
     first, second = submitted(make_body), submitted(make_body)
-    officer = signed_in("demo-officer-on-1")
+    officer = signed_in(OFFICER.username)
     descending = text(officer.get("/en/officer/?sort=-id"))
     assert descending.index(f'id="open-{second.pk}"') < descending.index(f'id="open-{first.pk}"')
     assert 'aria-sort="descending"' in descending
@@ -159,7 +171,7 @@ def test_the_queue_filter_is_enhanced_by_htmx_and_bad_filters_are_explained(
     make_body: Body,
 ) -> None:
     submitted(make_body)
-    officer = signed_in("demo-officer-on-1")
+    officer = signed_in(OFFICER.username)
     page = text(officer.get("/en/officer/"))
     assert 'hx-get="/en/officer/"' in page and 'hx-select="#queue-results"' in page
     assert '<form method="get" id="queue-filter"' in page  # works without JavaScript too
@@ -175,7 +187,7 @@ def shown_by(client: Client, query: str) -> list[int]:
 
 
 def consortium(make_body: Body) -> Application:
-    partner = Employer.objects.get(name="Lakeshore Logistics")
+    partner = PARTNER.get()
     body = make_body()
     body["employers"].append({"id": "lakeshore", "business_number": partner.business_number})
     body["trainees"].append({**body["trainees"][0], "employer_id": "lakeshore"})
@@ -185,7 +197,7 @@ def consortium(make_body: Body) -> Application:
 @pytest.mark.parametrize(
     ("language", "eligible", "not_eligible"),
     [("en", "Eligible", "Not eligible"), ("fr", "Admissible", "Non admissible")],
-)  # fmt: skip
+)
 def test_the_queue_says_which_applications_are_eligible(
     make_body: Body, language: str, eligible: str, not_eligible: str
 ) -> None:
@@ -193,7 +205,7 @@ def test_the_queue_says_which_applications_are_eligible(
     body = make_body()
     body["training"]["provider"]["third_party"] = False
     bad = submitted(lambda: body)
-    page = text(signed_in("demo-officer-on-1").get(f"/{language}/officer/"))
+    page = text(signed_in(OFFICER.username).get(f"/{language}/officer/"))
     assert re.search(rf'id="eligibility-{good.pk}">{eligible}<', page)
     assert re.search(rf'id="eligibility-{bad.pk}"><strong>{not_eligible}</strong>', page)
 
@@ -202,11 +214,11 @@ def test_the_queue_is_searched_by_number_employer_name_or_business_number(
     make_body: Body,
 ) -> None:
     alone, shared = submitted(make_body), consortium(make_body)
-    officer = signed_in("demo-officer-on-1")
+    officer = signed_in(OFFICER.username)
     assert shown_by(officer, f"search={shared.pk}") == [shared.pk]
-    assert shown_by(officer, "search=lakeshore") == [shared.pk]  # a partner's name, any case
-    assert shown_by(officer, "search=acme+precision") == [alone.pk, shared.pk]
-    number = Employer.objects.get(name="Lakeshore Logistics").business_number
+    assert shown_by(officer, "search=harbourfront") == [shared.pk]  # a partner's name, any case
+    assert shown_by(officer, "search=birchwood+tool") == [alone.pk, shared.pk]
+    number = PARTNER.get().business_number
     spaced = f"{number[:3]} {number[3:6]} {number[6:]}"
     assert shown_by(officer, "search=" + spaced.replace(" ", "+")) == [shared.pk]
     page = text(officer.get("/fr/officer/?search=personne"))
@@ -216,23 +228,23 @@ def test_the_queue_is_searched_by_number_employer_name_or_business_number(
 
 def test_the_queue_says_when_no_application_matches(make_body: Body) -> None:
     submitted(make_body)
-    page = text(signed_in("demo-officer-on-1").get("/en/officer/?search=nobody+at+all"))
+    page = text(signed_in(OFFICER.username).get("/en/officer/?search=nobody+at+all"))
     assert 'id="queue-empty">No applications match these choices.<' in page
 
 
 def test_the_queue_shows_a_consortium_with_its_partners(make_body: Body) -> None:
     shared = consortium(make_body)
-    page = text(signed_in("demo-officer-on-1").get("/en/officer/"))
+    page = text(signed_in(OFFICER.username).get("/en/officer/"))
     row = page[page.index(f'id="open-{shared.pk}"') :]
     row = row[: row.index("</tr>")]
-    assert "Acme Precision Machining" in row
-    assert "With: Lakeshore Logistics" in row
+    assert APPLICANT.name in row
+    assert f"With: {PARTNER.name}" in row
 
 
 def test_the_queue_sorts_by_days_waiting_both_ways(make_body: Body) -> None:
     older, newer = submitted(make_body), submitted(make_body)
     Application.objects.filter(pk=older.pk).update(received_on="2026-10-01")
-    officer = signed_in("demo-officer-on-1")
+    officer = signed_in(OFFICER.username)
     assert shown_by(officer, "sort=-waiting") == [older.pk, newer.pk]  # longest wait first
     assert shown_by(officer, "sort=waiting") == [newer.pk, older.pk]
     page = text(officer.get("/en/officer/?sort=-waiting"))
@@ -247,14 +259,16 @@ def test_the_queue_sorts_by_days_waiting_both_ways(make_body: Body) -> None:
 
 @pytest.mark.parametrize(
     ("language", "amount", "effective", "formula"),
-    [("en", "$5,000.00", "March 21, 2013", "Eligible cost × federal rate, rounded down"),
-     ("fr", "5 000,00 $", "21 mars 2013", "Coût admissible × taux fédéral, arrondi")],
-)  # fmt: skip
+    [
+        ("en", "$5,000.00", "March 21, 2013", "Eligible cost × federal rate, rounded down"),
+        ("fr", "5 000,00 $", "21 mars 2013", "Coût admissible × taux fédéral, arrondi"),
+    ],
+)
 def test_the_review_shows_each_figure_with_its_formula_rules_dates_and_sources(
     make_body: Body, language: str, amount: str, effective: str, formula: str
 ) -> None:
     application = submitted(make_body)
-    response = signed_in("demo-officer-on-1").get(
+    response = signed_in(OFFICER.username).get(
         f"/{language}/officer/applications/{application.pk}/"
     )
     assert response.status_code == 200
@@ -273,16 +287,27 @@ def test_the_review_shows_each_figure_with_its_formula_rules_dates_and_sources(
 
 @pytest.mark.parametrize(
     ("language", "facts"),
-    [("en", ("Mohawk College", "Third-party trainer", "Off site, in a classroom",
-             "January 11, 2027 to March 26, 2027", "120", "Existing employee")),
-     ("fr", ("Mohawk College", "Formateur tiers", "Oui", "11 janvier 2027", "120"))],
-)  # fmt: skip
+    [
+        (
+            "en",
+            (
+                "Mohawk College",
+                "Third-party trainer",
+                "Off site, in a classroom",
+                "January 11, 2027 to March 26, 2027",
+                "120",
+                "Existing employee",
+            ),
+        ),
+        ("fr", ("Mohawk College", "Formateur tiers", "Oui", "11 janvier 2027", "120")),
+    ],
+)
 def test_the_review_shows_what_is_being_funded(
     make_body: Body, language: str, facts: tuple[str, ...]
 ) -> None:
     application = submitted(make_body)
     page = text(
-        signed_in("demo-officer-on-1").get(f"/{language}/officer/applications/{application.pk}/")
+        signed_in(OFFICER.username).get(f"/{language}/officer/applications/{application.pk}/")
     )
     funded = page[page.index('id="funded"') : page.index('id="calculation"')]
     for fact in facts:
@@ -296,7 +321,7 @@ def test_the_review_of_an_in_house_training_says_so(make_body: Body) -> None:
     body["training"]["provider"]["third_party"] = False
     body["trainees"][0]["status"] = "new-hire"
     application = submitted(lambda: body)
-    page = text(signed_in("demo-officer-on-1").get(f"/en/officer/applications/{application.pk}/"))
+    page = text(signed_in(OFFICER.username).get(f"/en/officer/applications/{application.pk}/"))
     assert 'id="training-third-party">No: the training is given in house<' in page
     assert 'id="trainee-1-status">New hire<' in page
 
@@ -305,7 +330,7 @@ def test_the_review_gives_the_reasons_an_application_is_not_eligible(make_body: 
     body = make_body()
     body["training"]["provider"]["third_party"] = False
     application = submitted(lambda: body)
-    officer = signed_in("demo-officer-on-1")
+    officer = signed_in(OFFICER.username)
     english = text(officer.get(f"/en/officer/applications/{application.pk}/"))
     assert "Not eligible, for these reasons:" in english
     assert "The training must be given by a third-party trainer" in english
@@ -321,7 +346,7 @@ def test_the_review_gives_the_reasons_an_application_is_not_eligible(make_body: 
 
 def test_an_application_outside_the_officers_files_is_not_found(make_body: Body) -> None:
     application = submitted(make_body)
-    federal = signed_in("demo-officer-federal")
+    federal = signed_in(FEDERAL_OFFICER.username)
     assert federal.get(f"/en/officer/applications/{application.pk}/").status_code == 404
     response = decide(federal, application, "en", action="recommend")
     assert response.status_code == 404
@@ -336,7 +361,7 @@ def test_officer_a_recommends_officer_b_approves_and_the_budget_page_shows_the_c
     make_body: Body, language: str
 ) -> None:
     application = submitted(make_body)
-    a, b = signed_in("demo-officer-on-1"), signed_in("demo-officer-on-2")
+    a, b = signed_in(OFFICER.username), signed_in(SECOND_OFFICER.username)
     federal_before = budget("federal").committed_cents
 
     response = decide(a, application, language, action="recommend", note="Meets the rules.")
@@ -344,8 +369,11 @@ def test_officer_a_recommends_officer_b_approves_and_the_budget_page_shows_the_c
     assert response.status_code == 302 and response["Location"] == review
     page = text(a.get(review))
     assert 'id="notice"' in page
-    assert (f"You recommended application {application.pk}" if language == "en"
-            else f"Vous avez recommandé la demande {application.pk}") in page  # fmt: skip
+    assert (
+        f"You recommended application {application.pk}"
+        if language == "en"
+        else f"Vous avez recommandé la demande {application.pk}"
+    ) in page
     assert "Meets the rules." in page
     assert 'id="sod-hint"' in page  # officer A is told another officer must approve
 
@@ -353,13 +381,13 @@ def test_officer_a_recommends_officer_b_approves_and_the_budget_page_shows_the_c
     assert response.status_code == 302 and response["Location"] == review
     approved = Application.objects.get(pk=application.pk)
     assert approved.state == "approved"
-    assert approved.recommended_by.username == "demo-officer-on-1"
-    assert approved.decided_by.username == "demo-officer-on-2"
+    assert approved.recommended_by.username == OFFICER.username
+    assert approved.decided_by.username == SECOND_OFFICER.username
     assert budget("federal").committed_cents == federal_before + 500_000
     assert budget("provincial").committed_cents == 500_000
     assert 'id="no-decision"' in text(b.get(review))
 
-    finance = text(signed_in("demo-finance").get(f"/{language}/finance/budgets/?jurisdiction=ON"))
+    finance = text(signed_in(FINANCE.username).get(f"/{language}/finance/budgets/?jurisdiction=ON"))
     row = finance[finance.index('id="budget-2026-27-ON-provincial-CJG"') :]
     row = row[: row.index("</tr>")]
     assert ("$5,000.00" if language == "en" else "5 000,00 $") in row
@@ -369,10 +397,12 @@ def test_a_denial_without_a_reason_is_refused_with_the_error_summary_and_writes_
     make_body: Body,
 ) -> None:
     application = submitted(make_body)
-    officer = signed_in("demo-officer-on-1")
+    officer = signed_in(OFFICER.username)
     before = written()
-    for language, message in (("en", "Enter the reason for the denial."),
-                              ("fr", "Entrez le motif du refus.")):  # fmt: skip
+    for language, message in (
+        ("en", "Enter the reason for the denial."),
+        ("fr", "Entrez le motif du refus."),
+    ):
         response = decide(officer, application, language, action="deny", reason="   ")
         assert response.status_code == 422
         page = text(response)
@@ -388,7 +418,7 @@ def test_the_other_language_of_a_refused_decision_leads_back_to_the_review(
     make_body: Body,
 ) -> None:
     application = submitted(make_body)
-    officer = signed_in("demo-officer-on-1")
+    officer = signed_in(OFFICER.username)
     page = text(decide(officer, application, "en", action="deny"))
     toggle = f"/fr/officer/applications/{application.pk}/decision/"
     assert f'lang-href="{toggle}"' in page
@@ -399,7 +429,7 @@ def test_the_other_language_of_a_refused_decision_leads_back_to_the_review(
 
 def test_a_denial_with_a_reason_is_recorded(make_body: Body) -> None:
     application = submitted(make_body)
-    officer = signed_in("demo-officer-on-1")
+    officer = signed_in(OFFICER.username)
     response = decide(
         officer, application, "fr", action="deny", reason="La formation ne mène pas à un emploi."
     )
@@ -413,17 +443,25 @@ def test_a_denial_with_a_reason_is_recorded(make_body: Body) -> None:
 
 @pytest.mark.parametrize(
     ("language", "title", "sentence"),
-    [("en", "Another officer must approve this application",
-      "the officer who recommends an application cannot also approve it"),
-     ("fr", "Un autre agent doit approuver cette demande",
-      "l'agent qui recommande une demande ne peut pas aussi l'approuver")],
-)  # fmt: skip
+    [
+        (
+            "en",
+            "Another officer must approve this application",
+            "the officer who recommends an application cannot also approve it",
+        ),
+        (
+            "fr",
+            "Un autre agent doit approuver cette demande",
+            "l'agent qui recommande une demande ne peut pas aussi l'approuver",
+        ),
+    ],
+)
 def test_approving_what_one_recommended_is_refused_in_plain_words_and_nothing_is_written(
     make_body: Body, language: str, title: str, sentence: str
 ) -> None:
-    application = recommended(make_body, by="demo-officer-on-1")
+    application = recommended(make_body, by=OFFICER.username)
     before = written()
-    response = decide(signed_in("demo-officer-on-1"), application, language, action="approve")
+    response = decide(signed_in(OFFICER.username), application, language, action="approve")
     assert response.status_code == 403
     page = text(response)
     assert f'lang="{language}"' in page
@@ -440,10 +478,10 @@ def test_approving_what_one_recommended_is_refused_in_plain_words_and_nothing_is
 
 def test_a_conflict_of_interest_is_refused_in_plain_words(make_body: Body) -> None:
     application = submitted(make_body)
-    officer = User.objects.get(username="demo-officer-on-2")
-    officer.employers.add(Employer.objects.get(name="Acme Precision Machining"))
+    officer = SECOND_OFFICER.get()
+    officer.employers.add(APPLICANT.get())
     before = written()
-    response = decide(signed_in("demo-officer-on-2"), application, "fr", action="recommend")
+    response = decide(signed_in(SECOND_OFFICER.username), application, "fr", action="recommend")
     assert response.status_code == 403
     page = text(response)
     assert "Vous êtes en conflit d'intérêts" in page
@@ -453,18 +491,26 @@ def test_a_conflict_of_interest_is_refused_in_plain_words(make_body: Body) -> No
 
 @pytest.mark.parametrize(
     ("language", "sentence"),
-    [("en", "This approval needs $5,000.00 from the budget of the funder “Federal”, and only "
-            "$12.34 is still available in it."),
-     ("fr", "Cette approbation exige 5 000,00 $ du budget du bailleur de fonds « Fédéral », où "
-            "il ne reste que 12,34 $ de disponible.")],
-)  # fmt: skip
+    [
+        (
+            "en",
+            "This approval needs $5,000.00 from the budget of the funder “Federal”, and only "
+            "$12.34 is still available in it.",
+        ),
+        (
+            "fr",
+            "Cette approbation exige 5 000,00 $ du budget du bailleur de fonds « Fédéral », où "
+            "il ne reste que 12,34 $ de disponible.",
+        ),
+    ],
+)
 def test_an_exhausted_budget_is_refused_with_the_amount_still_available(
     make_body: Body, language: str, sentence: str
 ) -> None:
     application = recommended(make_body)
     BudgetAccount.objects.filter(pk=budget("federal").pk).update(allocated_cents=1234)
     before = written()
-    response = decide(signed_in("demo-officer-on-2"), application, language, action="approve")
+    response = decide(signed_in(SECOND_OFFICER.username), application, language, action="approve")
     assert response.status_code == 409
     assert sentence in text(response)
     assert written() == before
@@ -478,7 +524,7 @@ def test_an_application_no_longer_eligible_is_refused_with_its_reasons(make_body
     body["training"]["provider"]["third_party"] = False
     Application.objects.filter(pk=application.pk).update(request=body, eligible=False)
     before = written()
-    response = decide(signed_in("demo-officer-on-2"), application, "en", action="approve")
+    response = decide(signed_in(SECOND_OFFICER.username), application, "en", action="approve")
     assert response.status_code == 409
     page = text(response)
     assert "The application is not eligible" in page
@@ -489,7 +535,7 @@ def test_an_application_no_longer_eligible_is_refused_with_its_reasons(make_body
 def test_a_decision_already_taken_elsewhere_is_explained(make_body: Body) -> None:
     application = submitted(make_body)
     before = written()
-    response = decide(signed_in("demo-officer-on-2"), application, "fr", action="approve")
+    response = decide(signed_in(SECOND_OFFICER.username), application, "fr", action="approve")
     assert response.status_code == 409
     assert (
         "Seule une demande recommandée peut être approuvée; celle-ci est maintenant à l'état "
@@ -500,13 +546,18 @@ def test_a_decision_already_taken_elsewhere_is_explained(make_body: Body) -> Non
 
 @pytest.mark.parametrize(
     "form",
-    [{"action": "explode"}, {}, {"action": "recommend", "note": "x" * 4001},
-     {"action": "deny", "reason": "\x00"}, {"action": "deny", "reason": "y" * 5000}],
-)  # fmt: skip
+    [
+        {"action": "explode"},
+        {},
+        {"action": "recommend", "note": "x" * 4001},
+        {"action": "deny", "reason": "\x00"},
+        {"action": "deny", "reason": "y" * 5000},
+    ],
+)
 def test_bad_decision_forms_write_nothing(make_body: Body, form: dict[str, str]) -> None:
     application = submitted(make_body)
     before = written()
-    response = decide(signed_in("demo-officer-on-1"), application, "en", **form)
+    response = decide(signed_in(OFFICER.username), application, "en", **form)
     assert response.status_code in (400, 422)
     assert written() == before
     assert Application.objects.get(pk=application.pk).state == "submitted"
@@ -517,14 +568,16 @@ def test_bad_decision_forms_write_nothing(make_body: Body, form: dict[str, str])
 
 @pytest.mark.parametrize(
     ("language", "title", "button", "government"),
-    [("en", "Approve application {id}?", "Yes, approve", "$10,000.00"),
-     ("fr", "Approuver la demande {id}?", "Oui, approuver", "10 000,00 $")],
-)  # fmt: skip
+    [
+        ("en", "Approve application {id}?", "Yes, approve", "$10,000.00"),
+        ("fr", "Approuver la demande {id}?", "Oui, approuver", "10 000,00 $"),
+    ],
+)
 def test_approving_asks_for_a_confirmation_with_the_figures_and_writes_nothing_until_then(
     make_body: Body, language: str, title: str, button: str, government: str
 ) -> None:
     application = recommended(make_body)
-    officer = signed_in("demo-officer-on-2")
+    officer = signed_in(SECOND_OFFICER.username)
     before = written()
     response = ask(officer, application, language, action="approve", note="Checked.")
     assert response.status_code == 200
@@ -544,7 +597,7 @@ def test_approving_asks_for_a_confirmation_with_the_figures_and_writes_nothing_u
 
 def test_denying_asks_for_a_confirmation_showing_the_reason(make_body: Body) -> None:
     application = submitted(make_body)
-    officer = signed_in("demo-officer-on-1")
+    officer = signed_in(OFFICER.username)
     before = written()
     page = text(ask(officer, application, "fr", action="deny", reason="Hors programme."))
     assert 'id="confirm-reason">Hors programme.<' in page
@@ -557,17 +610,26 @@ def test_denying_asks_for_a_confirmation_showing_the_reason(make_body: Body) -> 
 
 def test_recommending_needs_no_confirmation(make_body: Body) -> None:
     application = submitted(make_body)
-    response = ask(signed_in("demo-officer-on-1"), application, "en", action="recommend")
+    response = ask(signed_in(OFFICER.username), application, "en", action="recommend")
     assert response.status_code == 302
     assert Application.objects.get(pk=application.pk).state == "recommended"
 
 
 @pytest.mark.parametrize(
     ("language", "sentence", "reason"),
-    [("en", "so it cannot be recommended", "The training must be given by a third-party trainer"),
-     ("fr", "elle ne peut donc pas être recommandée",
-      "La formation doit être donnée par un formateur tiers")],
-)  # fmt: skip
+    [
+        (
+            "en",
+            "so it cannot be recommended",
+            "The training must be given by a third-party trainer",
+        ),
+        (
+            "fr",
+            "elle ne peut donc pas être recommandée",
+            "La formation doit être donnée par un formateur tiers",
+        ),
+    ],
+)
 def test_recommending_an_ineligible_application_is_refused_with_its_reasons(
     make_body: Body, language: str, sentence: str, reason: str
 ) -> None:
@@ -575,7 +637,7 @@ def test_recommending_an_ineligible_application_is_refused_with_its_reasons(
     body["training"]["provider"]["third_party"] = False
     application = submitted(lambda: body)
     before = written()
-    response = decide(signed_in("demo-officer-on-1"), application, language, action="recommend")
+    response = decide(signed_in(OFFICER.username), application, language, action="recommend")
     assert response.status_code == 409
     page = text(response)
     assert 'id="refusal"' in page and sentence in page

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from tests.personas import APPLICANT, EMPLOYER, OFFICER, PARTNER
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.models import AuditEntry
@@ -29,18 +30,10 @@ def rows_written() -> tuple[int, int, int, int]:
     )
 
 
-def acme() -> Employer:
-    return Employer.objects.get(name="Acme Precision Machining")
-
-
-def lakeshore() -> Employer:
-    return Employer.objects.get(name="Lakeshore Logistics")
-
-
 @pytest.fixture
 def employer(demo: None) -> Client:
     client = Client()
-    client.force_login(User.objects.get(username="demo-employer"))
+    client.force_login(EMPLOYER.get())
     return client
 
 
@@ -81,7 +74,10 @@ def trainees_form(*rows: dict[str, str], action: str = "next") -> dict[str, str]
 
 def through_training(client: Client, lang: str = "en", partners: tuple[str, ...] = ()) -> None:
     base = APPLY.format(lang=lang)
-    form: dict[str, Any] = {"lead": str(acme().pk), "partner-TOTAL_FORMS": str(len(partners))}
+    form: dict[str, Any] = {
+        "lead": str(APPLICANT.get().pk),
+        "partner-TOTAL_FORMS": str(len(partners)),
+    }
     form.update({f"partner-{i}": bn for i, bn in enumerate(partners)})
     form["action"] = "next"
     response = client.post(base + "organizations/", form)
@@ -92,9 +88,9 @@ def through_training(client: Client, lang: str = "en", partners: tuple[str, ...]
     assert response["Location"].endswith("/employer/apply/trainees/")
 
 
-def choose_acme(client: Client, lang: str = "en") -> None:
-    """Step 1 with Acme applying alone."""
-    form = {"lead": str(acme().pk), "partner-TOTAL_FORMS": "0", "action": "next"}
+def choose_applicant(client: Client, lang: str = "en") -> None:
+    """Step 1 with the applicant applying alone."""
+    form = {"lead": str(APPLICANT.get().pk), "partner-TOTAL_FORMS": "0", "action": "next"}
     assert client.post(f"/{lang}/employer/apply/organizations/", form).status_code == 302
 
 
@@ -117,7 +113,7 @@ def test_organizations_step_lists_the_employers_the_user_acts_for(employer: Clie
     page = response.content.decode()
     assert response.status_code == 200
     assert '<html lang="en">' in page
-    assert "Acme Precision Machining" in page and "Lakeshore Logistics" in page
+    assert APPLICANT.name in page and PARTNER.name in page
     assert 'id="lead"' in page and 'id="add-partner"' in page
 
 
@@ -128,9 +124,15 @@ def test_organizations_step_refuses_a_missing_lead_and_unknown_partners(
     before = rows_written()
     response = employer.post(
         f"/{lang}/employer/apply/organizations/",
-        {"lead": "", "partner-TOTAL_FORMS": "3", "partner-0": "12345", "partner-1": "123456782",
-         "partner-2": "", "action": "next"},
-    )  # fmt: skip
+        {
+            "lead": "",
+            "partner-TOTAL_FORMS": "3",
+            "partner-0": "12345",
+            "partner-1": "123456782",
+            "partner-2": "",
+            "action": "next",
+        },
+    )
     page = assert_error_summary(response, "lead", "partner-0", "partner-1")
     if lang == "fr":
         assert "Choisissez l'organisation qui présente la demande." in page
@@ -143,9 +145,11 @@ def test_organizations_step_refuses_a_missing_lead_and_unknown_partners(
 
 def test_a_lead_the_user_does_not_act_for_is_refused(employer: Client) -> None:
     other = Employer.objects.create(
-        business_number=business_number("30000000"), name="Other Co", employees=10,
+        business_number=business_number("30000000"),
+        name="Other Co",
+        employees=10,
         jurisdiction="ON",
-    )  # fmt: skip
+    )
     response = employer.post(
         "/en/employer/apply/organizations/",
         {"lead": str(other.pk), "partner-TOTAL_FORMS": "0", "action": "next"},
@@ -154,25 +158,39 @@ def test_a_lead_the_user_does_not_act_for_is_refused(employer: Client) -> None:
 
 
 def test_a_partner_listed_twice_or_as_the_lead_is_refused(employer: Client) -> None:
-    bn = lakeshore().business_number
+    bn = PARTNER.get().business_number
     response = employer.post(
         "/en/employer/apply/organizations/",
-        {"lead": str(acme().pk), "partner-TOTAL_FORMS": "3", "partner-0": bn, "partner-1": bn,
-         "partner-2": acme().business_number, "action": "next"},
-    )  # fmt: skip
+        {
+            "lead": str(APPLICANT.get().pk),
+            "partner-TOTAL_FORMS": "3",
+            "partner-0": bn,
+            "partner-1": bn,
+            "partner-2": APPLICANT.get().business_number,
+            "action": "next",
+        },
+    )
     page = assert_error_summary(response, "partner-1", "partner-2")
     assert 'href="#partner-0"' not in page
 
 
 def test_partner_rows_are_added_and_removed_without_javascript(employer: Client) -> None:
     url = "/en/employer/apply/organizations/"
-    added = employer.post(url, {"lead": str(acme().pk), "partner-TOTAL_FORMS": "0",
-                                "action": "add-partner"})  # fmt: skip
+    added = employer.post(
+        url, {"lead": str(APPLICANT.get().pk), "partner-TOTAL_FORMS": "0", "action": "add-partner"}
+    )
     assert added.status_code == 200
     assert 'id="partner-0"' in added.content.decode()
     assert "autofocus" in added.content.decode()
-    removed = employer.post(url, {"lead": str(acme().pk), "partner-TOTAL_FORMS": "1",
-                                  "partner-0": "x", "remove-partner": "0"})  # fmt: skip
+    removed = employer.post(
+        url,
+        {
+            "lead": str(APPLICANT.get().pk),
+            "partner-TOTAL_FORMS": "1",
+            "partner-0": "x",
+            "remove-partner": "0",
+        },
+    )
     assert removed.status_code == 200
     assert 'id="partner-0"' not in removed.content.decode()
 
@@ -191,17 +209,29 @@ def test_training_step_needs_the_organizations_first(employer: Client) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_training_step_checks_every_field(employer: Client, lang: str) -> None:
-    choose_acme(employer, lang)
+    choose_applicant(employer, lang)
     before = rows_written()
     response = employer.post(
         f"/{lang}/employer/apply/training/",
-        {"setting": "underwater", "start_date": "2027-02-30", "end_date": "", "hours": "-3",
-         "provider_name": "", "third_party": "maybe", "action": "next"},
-    )  # fmt: skip
+        {
+            "setting": "underwater",
+            "start_date": "2027-02-30",
+            "end_date": "",
+            "hours": "-3",
+            "provider_name": "",
+            "third_party": "maybe",
+            "action": "next",
+        },
+    )
     page = assert_error_summary(
-        response, "setting-on-site", "start_date", "end_date", "hours", "provider_name",
+        response,
+        "setting-on-site",
+        "start_date",
+        "end_date",
+        "hours",
+        "provider_name",
         "third_party-yes",
-    )  # fmt: skip
+    )
     assert 'id="setting-error"' in page and 'id="third_party-error"' in page
     assert 'aria-invalid="true"' in page
     if lang == "fr":
@@ -210,14 +240,14 @@ def test_training_step_checks_every_field(employer: Client, lang: str) -> None:
 
 
 def test_the_end_date_must_not_precede_the_start(employer: Client) -> None:
-    choose_acme(employer)
+    choose_applicant(employer)
     response = employer.post("/en/employer/apply/training/", training_form(end_date="2027-01-10"))
     page = assert_error_summary(response, "end_date")
     assert "must not be before its start date" in page
 
 
 def test_training_in_a_year_without_an_open_intake_is_refused(employer: Client) -> None:
-    choose_acme(employer)
+    choose_applicant(employer)
     response = employer.post(
         "/fr/employer/apply/training/",
         training_form(start_date="2028-05-01", end_date="2028-06-01"),
@@ -236,14 +266,18 @@ def test_trainees_step_checks_rows_and_amounts(employer: Client) -> None:
     response = employer.post(
         "/en/employer/apply/trainees/",
         trainees_form(
-            trainee(0, acme().business_number, tuition="12,50,0", status="boss"),
+            trainee(0, APPLICANT.get().business_number, tuition="12,50,0", status="boss"),
             trainee(1, "999999999", tuition="-5", exam_fees="1.234"),
         ),
     )
     page = assert_error_summary(
-        response, "trainee-0-status", "trainee-0-tuition", "trainee-1-employer",
-        "trainee-1-tuition", "trainee-1-exam_fees",
-    )  # fmt: skip
+        response,
+        "trainee-0-status",
+        "trainee-0-tuition",
+        "trainee-1-employer",
+        "trainee-1-tuition",
+        "trainee-1-exam_fees",
+    )
     assert "Tuition or trainer fees, trainee 1: enter an amount in dollars" in page
     assert "Examination fees, trainee 2: use at most two decimals (cents)." in page
     assert rows_written() == before
@@ -251,12 +285,13 @@ def test_trainees_step_checks_rows_and_amounts(employer: Client) -> None:
 
 def test_amounts_are_read_as_people_write_them(employer: Client) -> None:
     through_training(employer)
-    bn = acme().business_number
+    bn = APPLICANT.get().business_number
     response = employer.post(
         "/fr/employer/apply/trainees/",
-        trainees_form(trainee(0, bn, tuition="14 000,00 $", materials="1\u00a0000"),
-                      action="calculate"),
-    )  # fmt: skip
+        trainees_form(
+            trainee(0, bn, tuition="14 000,00 $", materials="1\u00a0000"), action="calculate"
+        ),
+    )
     page = response.content.decode()
     assert response.status_code == 200, page
     assert "5\u00a0000,00\u00a0$" in page  # 15 000 $ -> 5 000 $ each
@@ -266,9 +301,10 @@ def test_amounts_are_read_as_people_write_them(employer: Client) -> None:
 
 def test_trainee_rows_are_added_and_removed_without_javascript(employer: Client) -> None:
     through_training(employer)
-    bn = acme().business_number
-    added = employer.post("/en/employer/apply/trainees/",
-                          trainees_form(trainee(0, bn), action="add-trainee"))  # fmt: skip
+    bn = APPLICANT.get().business_number
+    added = employer.post(
+        "/en/employer/apply/trainees/", trainees_form(trainee(0, bn), action="add-trainee")
+    )
     page = added.content.decode()
     assert added.status_code == 200
     assert 'id="trainee-1-tuition"' in page
@@ -282,11 +318,11 @@ def test_trainee_rows_are_added_and_removed_without_javascript(employer: Client)
 
 
 def test_ineligibility_reasons_appear_next_to_what_they_concern(employer: Client) -> None:
-    choose_acme(employer)
+    choose_applicant(employer)
     # Training that already started (the clock says 2026-11-29): not an input error, a reason.
     started = training_form(start_date="2026-11-02", end_date="2027-01-29")
     assert employer.post("/en/employer/apply/training/", started).status_code == 302
-    bn = acme().business_number
+    bn = APPLICANT.get().business_number
     response = employer.post(
         "/en/employer/apply/trainees/",
         trainees_form(trainee(0, bn), trainee(1, bn, tuition="0"), action="calculate"),
@@ -307,7 +343,7 @@ def test_ineligibility_reasons_appear_next_to_what_they_concern(employer: Client
 
 def test_the_review_step_needs_the_confirmation(employer: Client) -> None:
     through_training(employer)
-    bn = acme().business_number
+    bn = APPLICANT.get().business_number
     employer.post("/en/employer/apply/trainees/", trainees_form(trainee(0, bn)))
     before = rows_written()
     response = employer.post("/en/employer/apply/review/", {"action": "submit"})
@@ -319,7 +355,7 @@ def test_the_review_step_needs_the_confirmation(employer: Client) -> None:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_an_employer_applies_step_by_step_and_submits(employer: Client, lang: str) -> None:
     through_training(employer, lang)
-    bn = acme().business_number
+    bn = APPLICANT.get().business_number
     response = employer.post(f"/{lang}/employer/apply/trainees/", trainees_form(trainee(0, bn)))
     assert response.status_code == 302
     assert response["Location"] == f"/{lang}/employer/apply/review/"
@@ -327,8 +363,9 @@ def test_an_employer_applies_step_by_step_and_submits(employer: Client, lang: st
     review = employer.get(response["Location"]).content.decode()
     five = "5\u00a0000,00\u00a0$" if lang == "fr" else "$5,000.00"
     assert review.count(five) >= 3  # federal, provincial, employer
-    submitted = employer.post(f"/{lang}/employer/apply/review/",
-                              {"confirm": "yes", "action": "submit"})  # fmt: skip
+    submitted = employer.post(
+        f"/{lang}/employer/apply/review/", {"confirm": "yes", "action": "submit"}
+    )
     application = Application.objects.get()
     assert submitted.status_code == 302
     assert submitted["Location"] == f"/{lang}/employer/applications/{application.pk}/"
@@ -348,17 +385,17 @@ def test_an_employer_applies_step_by_step_and_submits(employer: Client, lang: st
 
 
 def test_a_consortium_application_shows_each_employers_share(employer: Client) -> None:
-    partner = lakeshore().business_number
+    partner = PARTNER.get().business_number
     through_training(employer, partners=(f"{partner[:3]} {partner[3:6]} {partner[6:]}",))
-    lead = acme().business_number
+    lead = APPLICANT.get().business_number
     form = trainees_form(trainee(0, lead, tuition="15000"), trainee(1, partner, tuition="6000"))
     review = employer.post("/en/employer/apply/trainees/", form)
     assert review.status_code == 302
     page = employer.get("/en/employer/apply/review/").content.decode()
-    # cjg-2013: a third each; Lakeshore's $6,000 -> $2,000 federal, $2,000 provincial.
+    # cjg-2013: a third each; the partner's $6,000 -> $2,000 federal, $2,000 provincial.
     partner_row = page[page.index(f'id="quote-employer-{partner}"') :]
     partner_row = partner_row[: partner_row.index("</tr>")]
-    assert "Lakeshore Logistics" in partner_row and "Partner" in partner_row
+    assert PARTNER.name in partner_row and "Partner" in partner_row
     assert partner_row.count("$2,000.00") == 3
     total = page[page.index('id="quote-total"') :]
     assert total[: total.index("</tr>")].count("$7,000.00") == 3
@@ -366,8 +403,9 @@ def test_a_consortium_application_shows_each_employers_share(employer: Client) -
     application = Application.objects.get()
     links = list(application.employers.order_by("position"))
     assert [link.employer.name for link in links] == [
-        "Acme Precision Machining", "Lakeshore Logistics",
-    ]  # fmt: skip
+        APPLICANT.name,
+        PARTNER.name,
+    ]
     assert [link.government_cents for link in links] == [1_000_000, 400_000]
 
 
@@ -375,10 +413,11 @@ def test_a_problem_the_service_finds_at_submission_is_shown_and_nothing_written(
     employer: Client,
 ) -> None:
     through_training(employer)
-    employer.post("/en/employer/apply/trainees/",
-                  trainees_form(trainee(0, acme().business_number)))  # fmt: skip
-    User.objects.filter(username="demo-employer").update(role=Role.EMPLOYER)
-    acme().users.clear()  # the user no longer acts for the lead employer
+    employer.post(
+        "/en/employer/apply/trainees/", trainees_form(trainee(0, APPLICANT.get().business_number))
+    )
+    User.objects.filter(username=EMPLOYER.username).update(role=Role.EMPLOYER)
+    APPLICANT.get().users.clear()  # the user no longer acts for the lead employer
     before = rows_written()
     response = employer.post("/en/employer/apply/review/", {"confirm": "yes"})
     assert response.status_code == 302  # the draft no longer checks: back to step 1
@@ -396,7 +435,7 @@ def test_cancelling_discards_the_draft(employer: Client) -> None:
 
 def test_only_employers_may_apply(demo: None) -> None:
     client = Client()
-    client.force_login(User.objects.get(username="demo-officer-on-1"))
+    client.force_login(OFFICER.get())
     assert client.get("/en/employer/apply/organizations/").status_code == 403
     assert client.get("/en/employer/").status_code == 403
     anonymous = Client().get("/en/employer/apply/organizations/")
@@ -416,7 +455,9 @@ def test_a_refusal_at_submission_names_its_field_and_links_to_its_step(
 
     monkeypatch.setattr(actions, "create_application", refuse)
     through_training(employer, "fr")
-    employer.post("/fr/employer/apply/trainees/", trainees_form(trainee(0, acme().business_number)))
+    employer.post(
+        "/fr/employer/apply/trainees/", trainees_form(trainee(0, APPLICANT.get().business_number))
+    )
     before = rows_written()
     response = employer.post("/fr/employer/apply/review/", {"confirm": "yes"})
     page = assert_error_summary(response)
@@ -452,10 +493,16 @@ def test_service_field_paths_map_to_form_fields(path: str, field: str) -> None:
 @pytest.mark.parametrize(
     ("typed", "cents"),
     [
-        ("", 0), ("1500", 150000), ("1 500,50 $", 150050), ("$1,500.50", 150050),
-        ("1,500", 150000), ("12,5", 1250), ("1.500,25", 150025), ("0.5", 50),
+        ("", 0),
+        ("1500", 150000),
+        ("1 500,50 $", 150050),
+        ("$1,500.50", 150050),
+        ("1,500", 150000),
+        ("12,5", 1250),
+        ("1.500,25", 150025),
+        ("0.5", 50),
     ],
-)  # fmt: skip
+)
 def test_amounts_typed_in_either_language_are_read_to_the_cent(typed: str, cents: int) -> None:
     from jobgrant.service.web.forms.employer import parse_money
 

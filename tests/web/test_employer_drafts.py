@@ -7,26 +7,26 @@ import html
 
 import pytest
 from django.test import Client
+from tests.personas import APPLICANT, EMPLOYER, OFFICER
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.grants import actions
 from jobgrant.service.grants.models import Application, FormDraft
-from jobgrant.service.registry.models import Employer
 from jobgrant.service.web.views.employer_apply import DRAFT_KEY
 
 pytestmark = pytest.mark.django_db
 
 TRAINING = {
-    "setting": "off-site", "start_date": "2027-01-11", "end_date": "2027-03-26", "hours": "120",
-    "provider_name": "Mohawk College", "third_party": "yes",
-}  # fmt: skip
+    "setting": "off-site",
+    "start_date": "2027-01-11",
+    "end_date": "2027-03-26",
+    "hours": "120",
+    "provider_name": "Mohawk College",
+    "third_party": "yes",
+}
 
 
-def acme() -> Employer:
-    return Employer.objects.get(name="Acme Precision Machining")
-
-
-def signed_in(username: str = "demo-employer") -> Client:
+def signed_in(username: str = EMPLOYER.username) -> Client:
     client = Client()
     client.force_login(User.objects.get(username=username))
     return client
@@ -38,7 +38,7 @@ def employer(demo: None) -> Client:
 
 
 def two_steps_done(client: Client) -> FormDraft:
-    organizations = {"lead": str(acme().pk), "partner-TOTAL_FORMS": "0", "action": "next"}
+    organizations = {"lead": str(APPLICANT.get().pk), "partner-TOTAL_FORMS": "0", "action": "next"}
     assert client.post("/en/employer/apply/organizations/", organizations).status_code == 302
     training = {**TRAINING, "action": "next"}
     assert client.post("/en/employer/apply/training/", training).status_code == 302
@@ -47,10 +47,10 @@ def two_steps_done(client: Client) -> FormDraft:
 
 def test_each_completed_step_is_saved_in_a_draft_of_the_user(employer: Client) -> None:
     draft = two_steps_done(employer)
-    assert draft.owner.username == "demo-employer"
-    assert draft.lead == acme()
+    assert draft.owner.username == EMPLOYER.username
+    assert draft.lead == APPLICANT.get()
     assert draft.step == "training"
-    assert draft.data["organizations"] == {"lead": str(acme().pk), "partners": []}
+    assert draft.data["organizations"] == {"lead": str(APPLICANT.get().pk), "partners": []}
     assert draft.data["training"]["provider_name"] == "Mohawk College"
     assert Application.objects.count() == 0  # a draft is not an application
 
@@ -71,7 +71,7 @@ def test_the_draft_outlives_sign_out_and_is_resumed_from_the_dashboard(employer:
     page = html.unescape(again.get("/en/employer/").content.decode())
     row = page[page.index(f'id="draft-{draft.pk}"') :]
     row = row[: row.index("</tr>")]
-    assert "Acme Precision Machining" in row and "Training and provider" in row
+    assert APPLICANT.name in row and "Training and provider" in row
     resumed = again.post(f"/en/employer/drafts/{draft.pk}/resume/")
     assert resumed.status_code == 302
     assert again.get(resumed["Location"])["Location"] == "/en/employer/apply/trainees/"
@@ -98,7 +98,7 @@ def test_deleting_a_draft_asks_first(employer: Client) -> None:
 def test_nobody_else_sees_resumes_or_deletes_a_draft(employer: Client) -> None:
     draft = two_steps_done(employer)
     other = User.objects.create_user(username="other-clerk", role=Role.EMPLOYER)
-    other.employers.set([acme()])  # even someone acting for the same employer
+    other.employers.set([APPLICANT.get()])  # even someone acting for the same employer
     client = signed_in("other-clerk")
     assert f'id="draft-{draft.pk}"' not in client.get("/en/employer/").content.decode()
     assert client.post(f"/en/employer/drafts/{draft.pk}/resume/").status_code == 404
@@ -123,7 +123,7 @@ def test_cancelling_the_application_asks_first(employer: Client) -> None:
 def test_the_language_button_keeps_what_was_typed_even_unchecked(
     employer: Client, lang: str, other: str
 ) -> None:
-    organizations = {"lead": str(acme().pk), "partner-TOTAL_FORMS": "0", "action": "next"}
+    organizations = {"lead": str(APPLICANT.get().pk), "partner-TOTAL_FORMS": "0", "action": "next"}
     employer.post(f"/{lang}/employer/apply/organizations/", organizations)
     typed = {**TRAINING, "hours": "douze", "provider_name": "Collège Boréal"}
     response = employer.post(
@@ -139,11 +139,15 @@ def test_the_language_button_keeps_what_was_typed_even_unchecked(
 
 def test_the_language_button_keeps_the_trainee_rows(employer: Client) -> None:
     two_steps_done(employer)
-    bn = acme().business_number
+    bn = APPLICANT.get().business_number
     rows = {
-        "trainee-TOTAL_FORMS": "2", "trainee-0-employer": bn, "trainee-0-tuition": "900",
-        "trainee-1-employer": bn, "trainee-1-tuition": "12,5", "action": "switch-language",
-    }  # fmt: skip
+        "trainee-TOTAL_FORMS": "2",
+        "trainee-0-employer": bn,
+        "trainee-0-tuition": "900",
+        "trainee-1-employer": bn,
+        "trainee-1-tuition": "12,5",
+        "action": "switch-language",
+    }
     response = employer.post("/en/employer/apply/trainees/", rows)
     assert response["Location"] == "/fr/employer/apply/trainees/"
     page = employer.get(response["Location"]).content.decode()
@@ -152,9 +156,13 @@ def test_the_language_button_keeps_the_trainee_rows(employer: Client) -> None:
 
 def test_a_draft_is_deleted_when_it_is_submitted(employer: Client) -> None:
     two_steps_done(employer)
-    bn = acme().business_number
-    rows = {"trainee-TOTAL_FORMS": "1", "trainee-0-employer": bn,
-            "trainee-0-status": "existing-employee", "trainee-0-tuition": "9000"}  # fmt: skip
+    bn = APPLICANT.get().business_number
+    rows = {
+        "trainee-TOTAL_FORMS": "1",
+        "trainee-0-employer": bn,
+        "trainee-0-status": "existing-employee",
+        "trainee-0-tuition": "9000",
+    }
     assert employer.post("/en/employer/apply/trainees/", rows).status_code == 302
     assert employer.post("/en/employer/apply/review/", {"confirm": "yes"}).status_code == 302
     assert Application.objects.get().state == "submitted"
@@ -164,7 +172,7 @@ def test_a_draft_is_deleted_when_it_is_submitted(employer: Client) -> None:
 def test_drafts_are_written_by_the_action_only_for_employers(demo: None) -> None:
     from jobgrant.service.errors import ServiceError
 
-    officer = User.objects.get(username="demo-officer-on-1")
+    officer = OFFICER.get()
     with pytest.raises(ServiceError):
         actions.save_form_draft(officer, None, "organizations", {})
     assert not FormDraft.objects.exists()

@@ -11,28 +11,28 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from tests.personas import APPLICANT, EMPLOYER
 
-from jobgrant.service.accounts.models import User
 from jobgrant.service.grants import actions
 from jobgrant.service.grants.models import Application
-from jobgrant.service.registry.models import Employer
 
 pytestmark = pytest.mark.django_db
 
 TRAINING = {
-    "setting": "off-site", "start_date": "2027-01-11", "end_date": "2027-03-26", "hours": "120",
-    "provider_name": "Mohawk College", "third_party": "yes", "action": "next",
-}  # fmt: skip
-
-
-def acme() -> Employer:
-    return Employer.objects.get(name="Acme Precision Machining")
+    "setting": "off-site",
+    "start_date": "2027-01-11",
+    "end_date": "2027-03-26",
+    "hours": "120",
+    "provider_name": "Mohawk College",
+    "third_party": "yes",
+    "action": "next",
+}
 
 
 @pytest.fixture
 def employer(demo: None) -> Client:
     client = Client()
-    client.force_login(User.objects.get(username="demo-employer"))
+    client.force_login(EMPLOYER.get())
     return client
 
 
@@ -40,8 +40,8 @@ def text(response: Any) -> str:
     return html.unescape(response.content.decode())
 
 
-def choose_acme(client: Client, lang: str = "en") -> None:
-    form = {"lead": str(acme().pk), "partner-TOTAL_FORMS": "0", "action": "next"}
+def choose_applicant(client: Client, lang: str = "en") -> None:
+    form = {"lead": str(APPLICANT.get().pk), "partner-TOTAL_FORMS": "0", "action": "next"}
     assert client.post(f"/{lang}/employer/apply/organizations/", form).status_code == 302
 
 
@@ -55,7 +55,7 @@ def summary_links(page: str) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_start_date_in_the_past_is_called_so(employer: Client, lang: str) -> None:
-    choose_acme(employer, lang)
+    choose_applicant(employer, lang)
     response = employer.post(
         f"/{lang}/employer/apply/training/", {**TRAINING, "start_date": "2025-05-01"}
     )
@@ -73,11 +73,16 @@ def test_a_start_date_in_the_past_is_called_so(employer: Client, lang: str) -> N
 def test_a_business_number_with_a_wrong_check_digit_is_called_so(
     employer: Client, lang: str
 ) -> None:
-    good = acme().business_number
+    good = APPLICANT.get().business_number
     wrong = good[:8] + str((int(good[8]) + 1) % 10)
     response = employer.post(
         f"/{lang}/employer/apply/organizations/",
-        {"lead": str(acme().pk), "partner-TOTAL_FORMS": "1", "partner-0": wrong, "action": "next"},
+        {
+            "lead": str(APPLICANT.get().pk),
+            "partner-TOTAL_FORMS": "1",
+            "partner-0": wrong,
+            "action": "next",
+        },
     )
     page = text(response)
     assert response.status_code == 422
@@ -93,14 +98,23 @@ def test_a_business_number_with_a_wrong_check_digit_is_called_so(
 def test_the_error_summary_lists_the_errors_in_page_order(employer: Client) -> None:
     """The end-before-start and no-intake checks run after the fields' own checks; the summary
     still follows the page."""
-    choose_acme(employer)
-    response = employer.post("/en/employer/apply/training/", {
-        **TRAINING, "setting": "", "start_date": "2025-05-01", "end_date": "2025-04-01",
-        "provider_name": "",
-    })  # fmt: skip
+    choose_applicant(employer)
+    response = employer.post(
+        "/en/employer/apply/training/",
+        {
+            **TRAINING,
+            "setting": "",
+            "start_date": "2025-05-01",
+            "end_date": "2025-04-01",
+            "provider_name": "",
+        },
+    )
     assert summary_links(text(response)) == [
-        "setting-on-site", "start_date", "end_date", "provider_name",
-    ]  # fmt: skip
+        "setting-on-site",
+        "start_date",
+        "end_date",
+        "provider_name",
+    ]
 
 
 # --- Item 8: the date control and its hint agree ------------------------------------------------
@@ -108,7 +122,7 @@ def test_the_error_summary_lists_the_errors_in_page_order(employer: Client) -> N
 
 @pytest.mark.parametrize(("lang", "hint"), [("en", "YYYY-MM-DD"), ("fr", "AAAA-MM-JJ")])
 def test_dates_are_typed_as_the_hint_shows_them(employer: Client, lang: str, hint: str) -> None:
-    choose_acme(employer, lang)
+    choose_applicant(employer, lang)
     page = text(employer.get(f"/{lang}/employer/apply/training/"))
     control = re.search(r'<input type="([a-z]+)" id="start_date"[^>]*>', page)
     assert control is not None
@@ -129,11 +143,15 @@ def test_dates_are_typed_as_the_hint_shows_them(employer: Client, lang: str, hin
 
 def not_eligible_review(client: Client) -> None:
     """Training that already started (the clock says 2026-11-29): the quote says not eligible."""
-    choose_acme(client)
+    choose_applicant(client)
     started = {**TRAINING, "start_date": "2026-11-02", "end_date": "2027-01-29"}
     assert client.post("/en/employer/apply/training/", started).status_code == 302
-    rows = {"trainee-TOTAL_FORMS": "1", "trainee-0-employer": acme().business_number,
-            "trainee-0-status": "existing-employee", "trainee-0-tuition": "9000"}  # fmt: skip
+    rows = {
+        "trainee-TOTAL_FORMS": "1",
+        "trainee-0-employer": APPLICANT.get().business_number,
+        "trainee-0-status": "existing-employee",
+        "trainee-0-tuition": "9000",
+    }
     assert client.post("/en/employer/apply/trainees/", rows).status_code == 302
 
 
@@ -158,10 +176,14 @@ def test_the_review_warns_with_the_reasons_and_asks_for_an_acknowledgment(
 
 
 def test_an_eligible_review_asks_no_acknowledgment(employer: Client) -> None:
-    choose_acme(employer)
+    choose_applicant(employer)
     employer.post("/en/employer/apply/training/", TRAINING)
-    rows = {"trainee-TOTAL_FORMS": "1", "trainee-0-employer": acme().business_number,
-            "trainee-0-status": "existing-employee", "trainee-0-tuition": "9000"}  # fmt: skip
+    rows = {
+        "trainee-TOTAL_FORMS": "1",
+        "trainee-0-employer": APPLICANT.get().business_number,
+        "trainee-0-status": "existing-employee",
+        "trainee-0-tuition": "9000",
+    }
     employer.post("/en/employer/apply/trainees/", rows)
     page = employer.get("/en/employer/apply/review/").content.decode()
     assert 'id="not-eligible-warning"' not in page and 'id="understood"' not in page
@@ -170,7 +192,7 @@ def test_an_eligible_review_asks_no_acknowledgment(employer: Client) -> None:
 def test_the_application_page_warns_before_submitting_a_draft_that_is_not_eligible(
     employer: Client, make_body: Callable[..., dict[str, Any]]
 ) -> None:
-    user = User.objects.get(username="demo-employer")
+    user = EMPLOYER.get()
     started = make_body()["training"] | {"start_date": "2026-11-02", "end_date": "2027-01-29"}
     draft = actions.create_application(user, make_body(training=started))
     assert not draft.eligible

@@ -13,6 +13,7 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.personas import APPLICANT, EMPLOYER, PARTNER, PARTNER_EMPLOYER
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.models import AuditEntry
@@ -31,14 +32,6 @@ from jobgrant.service.web.views.employer_apply import DRAFT_KEY
 pytestmark = pytest.mark.django_db
 
 
-def acme() -> Employer:
-    return Employer.objects.get(name="Acme Precision Machining")
-
-
-def lakeshore() -> Employer:
-    return Employer.objects.get(name="Lakeshore Logistics")
-
-
 def signed_in(username: str) -> Client:
     client = Client()
     client.force_login(User.objects.get(username=username))
@@ -47,35 +40,47 @@ def signed_in(username: str) -> Client:
 
 @pytest.fixture
 def employer(demo: None) -> Client:
-    return signed_in("demo-employer")
+    return signed_in(EMPLOYER.username)
 
 
 @pytest.fixture
-def lakeshore_clerk(demo: None) -> Client:
-    """Someone who acts for Lakeshore Logistics only: a partner in Acme's consortium."""
-    clerk = User.objects.create_user(username="lakeshore-clerk", role=Role.EMPLOYER)
-    clerk.employers.set([lakeshore()])
-    return signed_in("lakeshore-clerk")
+def partner_employer(demo: None) -> Client:
+    """Someone who acts for the partner only, in the applicant's consortium."""
+    return signed_in(PARTNER_EMPLOYER.username)
 
 
 def valid_draft() -> dict[str, Any]:
-    bn = acme().business_number
+    bn = APPLICANT.get().business_number
     return {
-        "organizations": {"lead": str(acme().pk), "partners": [lakeshore().business_number]},
-        "training": {
-            "setting": "off-site", "start_date": "2027-01-11", "end_date": "2027-03-26",
-            "hours": "120", "provider_name": "Mohawk College", "third_party": "yes",
+        "organizations": {
+            "lead": str(APPLICANT.get().pk),
+            "partners": [PARTNER.get().business_number],
         },
-        "trainees": [{
-            "employer": bn, "status": "existing-employee", "tuition": "15000", "student_fees": "",
-            "materials": "", "exam_fees": "", "wages_in_kind": "",
-        }],
-    }  # fmt: skip
+        "training": {
+            "setting": "off-site",
+            "start_date": "2027-01-11",
+            "end_date": "2027-03-26",
+            "hours": "120",
+            "provider_name": "Mohawk College",
+            "third_party": "yes",
+        },
+        "trainees": [
+            {
+                "employer": bn,
+                "status": "existing-employee",
+                "tuition": "15000",
+                "student_fees": "",
+                "materials": "",
+                "exam_fees": "",
+                "wages_in_kind": "",
+            }
+        ],
+    }
 
 
 def with_draft(client: Client, draft: dict[str, Any] | None = None) -> Client:
     """A draft saved step by step, open in the client's session."""
-    user = User.objects.get(username="demo-employer")
+    user = EMPLOYER.get()
     saved = None
     for step, typed in (draft or valid_draft()).items():
         saved = actions.save_form_draft(user, saved, step, typed)
@@ -87,21 +92,28 @@ def with_draft(client: Client, draft: dict[str, Any] | None = None) -> Client:
 
 
 def consortium_body(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
-    """Acme leads with $15,000 of training; Lakeshore, its partner, with $6,000."""
+    """The applicant leads with $15,000 of training; its partner with $6,000."""
     body = make_body()
-    partner = lakeshore().business_number
+    partner = PARTNER.get().business_number
     body["employers"].append({"id": "lakeshore", "business_number": partner})
-    body["trainees"].append({
-        "employer_id": "lakeshore", "status": "new-hire",
-        "costs": {"tuition": "6000.00", "student_fees": "0.00", "materials": "0.00",
-                  "exam_fees": "0.00"},
-    })  # fmt: skip
+    body["trainees"].append(
+        {
+            "employer_id": "lakeshore",
+            "status": "new-hire",
+            "costs": {
+                "tuition": "6000.00",
+                "student_fees": "0.00",
+                "materials": "0.00",
+                "exam_fees": "0.00",
+            },
+        }
+    )
     return body
 
 
 @pytest.fixture
 def submitted(make_body: Callable[..., dict[str, Any]]) -> Application:
-    user = User.objects.get(username="demo-employer")
+    user = EMPLOYER.get()
     application = actions.create_application(user, consortium_body(make_body))
     return actions.submit_application(user, application)
 
@@ -144,7 +156,7 @@ def test_home_sends_an_employer_to_the_dashboard(employer: Client) -> None:
 
 
 def test_the_dashboard_lists_applications_made_and_those_as_partner(
-    employer: Client, lakeshore_clerk: Client, submitted: Application
+    employer: Client, partner_employer: Client, submitted: Application
 ) -> None:
     page = text(employer.get("/en/employer/"))
     made = row(page, f"application-{submitted.pk}")
@@ -152,11 +164,11 @@ def test_the_dashboard_lists_applications_made_and_those_as_partner(
     table = page[page.index('id="applications"') :]
     assert "<caption" in table[:200]
     first = table[table.index("<tbody>") : table.index("</tr>", table.index("<tbody>"))]
-    assert "Acme Precision Machining" in first and "and 1 partner" in first
+    assert APPLICANT.name in first and "and 1 partner" in first
     assert "Submitted" in first and "Ontario" in first and "January 11, 2027" in first
     assert first.count("$7,000.00") == 3  # the application's totals
     assert 'id="no-partner-applications"' in page
-    partner_page = text(lakeshore_clerk.get("/fr/employer/"))
+    partner_page = text(partner_employer.get("/fr/employer/"))
     table = partner_page[partner_page.index('id="partner-applications"') :]
     first = table[table.index("<tbody>") : table.index("</tr>", table.index("<tbody>"))]
     two = money(2000, "fr")
@@ -218,7 +230,7 @@ def quote_form(*tuitions: str, employers: tuple[str, ...] = ()) -> dict[str, str
     form = {"trainee-TOTAL_FORMS": str(len(tuitions))}
     for i, tuition in enumerate(tuitions):
         form |= {
-            f"trainee-{i}-employer": employers[i] if employers else acme().business_number,
+            f"trainee-{i}-employer": employers[i] if employers else APPLICANT.get().business_number,
             f"trainee-{i}-status": "existing-employee",
             f"trainee-{i}-tuition": tuition,
         }
@@ -234,10 +246,13 @@ def test_the_live_quote_splits_the_grant_per_trainee_employer_and_total(
     before = rows_written()
     response = employer.post(
         f"/{lang}/employer/apply/quote/",
-        quote_form("15000", "6000", employers=(acme().business_number,
-                                               lakeshore().business_number)),
+        quote_form(
+            "15000",
+            "6000",
+            employers=(APPLICANT.get().business_number, PARTNER.get().business_number),
+        ),
         headers={"HX-Request": "true"},
-    )  # fmt: skip
+    )
     assert response.status_code == 200
     page = text(response)
     assert "<html" not in page  # a fragment
@@ -245,8 +260,8 @@ def test_the_live_quote_splits_the_grant_per_trainee_employer_and_total(
     five, two = money(5000, lang), money(2000, lang)
     assert amounts(page, "quote-trainee-1") == [money(15000, lang), five, five, five]
     assert amounts(page, "quote-trainee-2") == [money(6000, lang), two, two, two]
-    assert amounts(page, f"quote-employer-{acme().business_number}")[1:] == [five] * 3
-    assert amounts(page, f"quote-employer-{lakeshore().business_number}")[1:] == [two] * 3
+    assert amounts(page, f"quote-employer-{APPLICANT.get().business_number}")[1:] == [five] * 3
+    assert amounts(page, f"quote-employer-{PARTNER.get().business_number}")[1:] == [two] * 3
     seven = money(7000, lang)
     assert amounts(page, "quote-total") == [money(21000, lang), seven, seven, seven]
     assert 'id="quote-status" hx-swap-oob="innerHTML"' in page
@@ -274,18 +289,22 @@ def test_an_employer_over_its_cap_is_flagged_on_its_row(employer: Client) -> Non
     """Alberta under the 2014 agreements: at most $300,000 per employer per fiscal year;
     31 trainees at $15,000 get $10,000 each, $310,000 in all: the reason goes on that row."""
     alberta = Employer.objects.create(
-        business_number=business_number("50000000"), name="Prairie Fabrication",
-        employees=300, jurisdiction="AB",
-    )  # fmt: skip
-    User.objects.get(username="demo-employer").employers.add(alberta)
+        business_number=business_number("50000000"),
+        name="Prairie Fabrication",
+        employees=300,
+        jurisdiction="AB",
+    )
+    EMPLOYER.get().employers.add(alberta)
     Program.objects.filter(jurisdiction="AB").update(policy="cjg-2014")
     draft = valid_draft()
     draft["organizations"] = {"lead": str(alberta.pk), "partners": []}
     with_draft(employer, draft)
     bn = alberta.business_number
-    page = text(employer.post(
-        "/en/employer/apply/quote/", quote_form(*["15000"] * 31, employers=(bn,) * 31)
-    ))  # fmt: skip
+    page = text(
+        employer.post(
+            "/en/employer/apply/quote/", quote_form(*["15000"] * 31, employers=(bn,) * 31)
+        )
+    )
     employer_row = row(page, f"quote-employer-{bn}")
     assert "Not eligible:" in employer_row
     assert "above the limit of $300,000.00" in employer_row
@@ -325,12 +344,12 @@ def test_the_detail_shows_the_quote_and_the_history(
 
 
 def test_a_partner_sees_the_application_and_its_own_share_only(
-    lakeshore_clerk: Client, submitted: Application
+    partner_employer: Client, submitted: Application
 ) -> None:
-    page = text(lakeshore_clerk.get(f"/en/employer/applications/{submitted.pk}/"))
+    page = text(partner_employer.get(f"/en/employer/applications/{submitted.pk}/"))
     assert "Your organization's share" in page
     mine = row(page, f"quote-employer-{'lakeshore'}")
-    assert "Lakeshore Logistics" in mine and mine.count("$2,000.00") == 3
+    assert PARTNER.name in mine and mine.count("$2,000.00") == 3
     assert 'id="quote-employer-acme"' not in page
     assert 'id="quote-total"' not in page
     assert 'id="quote-trainee-1"' not in page and 'id="quote-trainee-2"' in page
@@ -342,9 +361,11 @@ def test_an_employer_cannot_read_another_employers_application(
     demo: None, submitted: Application
 ) -> None:
     outsider_employer = Employer.objects.create(
-        business_number=business_number("40000000"), name="Elsewhere Inc.", employees=5,
+        business_number=business_number("40000000"),
+        name="Elsewhere Inc.",
+        employees=5,
         jurisdiction="ON",
-    )  # fmt: skip
+    )
     outsider = User.objects.create_user(username="outsider", role=Role.EMPLOYER)
     outsider.employers.set([outsider_employer])
     client = signed_in("outsider")
@@ -380,11 +401,11 @@ def test_withdrawing_asks_first_then_withdraws(
 
 
 def test_a_partner_cannot_withdraw_and_the_refusal_is_audited(
-    lakeshore_clerk: Client, submitted: Application
+    partner_employer: Client, submitted: Application
 ) -> None:
     url = f"/en/employer/applications/{submitted.pk}/withdraw/"
-    assert lakeshore_clerk.get(url).status_code == 302
-    response = lakeshore_clerk.post(url)
+    assert partner_employer.get(url).status_code == 302
+    response = partner_employer.post(url)
     assert response.status_code == 422
     assert "Only the applicant organization can do this." in text(response)
     assert Application.objects.get(pk=submitted.pk).state == "submitted"
@@ -404,7 +425,7 @@ def test_a_withdrawal_note_is_checked(employer: Client, submitted: Application) 
 def test_a_draft_saved_through_the_api_can_be_submitted_here(
     employer: Client, make_body: Callable[..., dict[str, Any]]
 ) -> None:
-    user = User.objects.get(username="demo-employer")
+    user = EMPLOYER.get()
     draft = actions.create_application(user, make_body())
     page = employer.get(f"/en/employer/applications/{draft.pk}/").content.decode()
     assert 'id="submit-application"' in page
@@ -416,17 +437,54 @@ def test_a_draft_saved_through_the_api_can_be_submitted_here(
 # --- Bad input writes nothing (T7, in small) --------------------------------------------------
 
 FIELDS = [
-    "lead", "partner-TOTAL_FORMS", "partner-0", "partner-1", "remove-partner", "action", "setting",
-    "start_date", "end_date", "hours", "provider_name", "third_party", "trainee-TOTAL_FORMS",
-    "trainee-0-employer", "trainee-0-status", "trainee-0-tuition", "trainee-0-wages_in_kind",
-    "trainee-1-materials", "trainee-7-exam_fees", "remove-trainee", "note",
-]  # fmt: skip
+    "lead",
+    "partner-TOTAL_FORMS",
+    "partner-0",
+    "partner-1",
+    "remove-partner",
+    "action",
+    "setting",
+    "start_date",
+    "end_date",
+    "hours",
+    "provider_name",
+    "third_party",
+    "trainee-TOTAL_FORMS",
+    "trainee-0-employer",
+    "trainee-0-status",
+    "trainee-0-tuition",
+    "trainee-0-wages_in_kind",
+    "trainee-1-materials",
+    "trainee-7-exam_fees",
+    "remove-trainee",
+    "note",
+]
 VALUES = st.one_of(
     st.text(max_size=40),
-    st.sampled_from(["", "0", "-1", "1e9", "99999999999999999999", "²", "١٢٣", "1,234.5",
-                     "2027-02-30", "9999-12-31", "off-site", "yes", "next", "calculate",
-                     "add-trainee", "add-partner", "back", "x" * 5000, "a\x00b"]),
-)  # fmt: skip
+    st.sampled_from(
+        [
+            "",
+            "0",
+            "-1",
+            "1e9",
+            "99999999999999999999",
+            "²",
+            "١٢٣",
+            "1,234.5",
+            "2027-02-30",
+            "9999-12-31",
+            "off-site",
+            "yes",
+            "next",
+            "calculate",
+            "add-trainee",
+            "add-partner",
+            "back",
+            "x" * 5000,
+            "a\x00b",
+        ]
+    ),
+)
 BODIES = st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=12), VALUES, max_size=12)
 STEPS = ["organizations", "training", "trainees", "quote"]
 

@@ -24,6 +24,16 @@ from django.apps import apps
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.personas import (
+    ANALYST,
+    APPLICANT,
+    AUDITOR,
+    EMPLOYER,
+    FINANCE,
+    OFFICER,
+    PARTNER,
+    SECOND_OFFICER,
+)
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.demo import DEMO_PASSWORD, business_number
@@ -44,32 +54,89 @@ FUZZ = settings(
 # --- Values -------------------------------------------------------------------------------------
 
 NASTY = [
-    "", " ", "\x00", "\t\n", "\u202e", "\ufeff", "0", "-0", "-1", "NaN", "Infinity", "1e9",
-    "0x10", "1_000", "١٢٣", "²", "Ⅻ", "1,2,3", "1.2.3", "99999999999999999999999999",
-    "<script>alert(1)</script>", "' OR 1=1 --", "{{ 7*7 }}", "%(number)s", "../../etc/passwd",
-    "😀" * 10, "é" * 3000, "x" * 100_000,
-]  # fmt: skip
+    "",
+    " ",
+    "\x00",
+    "\t\n",
+    "\u202e",
+    "\ufeff",
+    "0",
+    "-0",
+    "-1",
+    "NaN",
+    "Infinity",
+    "1e9",
+    "0x10",
+    "1_000",
+    "١٢٣",
+    "²",
+    "Ⅻ",
+    "1,2,3",
+    "1.2.3",
+    "99999999999999999999999999",
+    "<script>alert(1)</script>",
+    "' OR 1=1 --",
+    "{{ 7*7 }}",
+    "%(number)s",
+    "../../etc/passwd",
+    "😀" * 10,
+    "é" * 3000,
+    "x" * 100_000,
+]
 TEXT = st.one_of(
     st.text(max_size=40),
     st.text(st.characters(codec="utf-8", exclude_characters="\x00"), min_size=1, max_size=300),
     st.sampled_from(NASTY),
 )
 BAD_AMOUNTS = [
-    "-1", "-0.01", "abc", "1.234", "0.001", "1e3", "NaN", "Infinity", "1,2,3", "1.2.3", "--5",
-    "$$", "99999999999999999999", "12 34 56,78,9", "5%", "½", "1/2", "\x00", "9" * 400,
-]  # fmt: skip
+    "-1",
+    "-0.01",
+    "abc",
+    "1.234",
+    "0.001",
+    "1e3",
+    "NaN",
+    "Infinity",
+    "1,2,3",
+    "1.2.3",
+    "--5",
+    "$$",
+    "99999999999999999999",
+    "12 34 56,78,9",
+    "5%",
+    "½",
+    "1/2",
+    "\x00",
+    "9" * 400,
+]
 BAD_DATES = [
-    "2027-02-30", "2027-13-01", "2027-00-10", "0000-01-01", "tomorrow", "11/01/2027",
-    "2027-1-1", "2027/01/11", "20270111", "2027-01-11T00:00", "２０２７-０１-１１", "\x00",
+    "2027-02-30",
+    "2027-13-01",
+    "2027-00-10",
+    "0000-01-01",
+    "tomorrow",
+    "11/01/2027",
+    "2027-1-1",
+    "2027/01/11",
+    "20270111",
+    "2027-01-11T00:00",
+    "２０２７-０１-１１",
+    "\x00",
     "2027-01-11" * 50,
-]  # fmt: skip
+]
 #: Dates no locale reads (Django's date fields also take 11/01/2027 or 2027-1-1, which are dates).
 NO_DATES = ["2027-02-30", "2027-13-01", "tomorrow", "20270111", "2027-01-11T00:00", "０-０", "\x00"]
 BAD_BUSINESS_NUMBERS = [
-    "12345678", "1234567890", "abcdefghi", "12345678A", "123-45-678", "１２３４５６７８２",
+    "12345678",
+    "1234567890",
+    "abcdefghi",
+    "12345678A",
+    "123-45-678",
+    "１２３４５６７８２",
     business_number("30000000"),  # a valid number, but no registered employer has it
-    "\x00", "9" * 400,
-]  # fmt: skip
+    "\x00",
+    "9" * 400,
+]
 
 
 MISSING = "\x00missing\x00"  # in an invalid core: the field is left out of the body
@@ -137,7 +204,7 @@ FORMS: tuple[Form, ...] = (
         None,
         ("username", "password", "next"),
         st.fixed_dictionaries({"username": TEXT, "password": not_the_password()})
-        | st.fixed_dictionaries({"username": st.just("demo-employer"), "password": TEXT}).filter(
+        | st.fixed_dictionaries({"username": st.just(EMPLOYER.username), "password": TEXT}).filter(
             lambda body: body["password"] != DEMO_PASSWORD
         )
         | st.just({}),
@@ -145,7 +212,7 @@ FORMS: tuple[Form, ...] = (
     Form(
         "employer: organizations",
         lambda _made: "/{lang}/employer/apply/organizations/",
-        "demo-employer",
+        EMPLOYER.username,
         ("lead", "partner-TOTAL_FORMS", "partner-0", "partner-1", "partner-2", "action"),
         one_bad(
             {
@@ -161,7 +228,7 @@ FORMS: tuple[Form, ...] = (
     Form(
         "employer: training",
         lambda _made: "/{lang}/employer/apply/training/",
-        "demo-employer",
+        EMPLOYER.username,
         ("setting", "start_date", "end_date", "hours", "provider_name", "third_party", "action"),
         one_bad(TRAINING_BAD, action="next"),
         draft=True,
@@ -169,7 +236,7 @@ FORMS: tuple[Form, ...] = (
     Form(
         "employer: trainees and costs",
         lambda _made: "/{lang}/employer/apply/trainees/",
-        "demo-employer",
+        EMPLOYER.username,
         ("trainee-TOTAL_FORMS", "trainee-0-employer", "trainee-0-status", *AMOUNT_KEYS, "action"),
         st.sampled_from(["next", "calculate"]).flatmap(
             lambda action: one_bad(TRAINEES_BAD, action=action, **{"trainee-TOTAL_FORMS": "1"})
@@ -180,7 +247,7 @@ FORMS: tuple[Form, ...] = (
     Form(
         "employer: review and submit",
         lambda _made: "/{lang}/employer/apply/review/",
-        "demo-employer",
+        EMPLOYER.username,
         ("confirm", "action"),
         st.fixed_dictionaries(
             {"confirm": TEXT.filter(lambda text: text != "yes"), "action": st.just("submit")}
@@ -190,14 +257,14 @@ FORMS: tuple[Form, ...] = (
     Form(
         "employer: withdraw",
         lambda made: f"/{{lang}}/employer/applications/{made['submitted']}/withdraw/",
-        "demo-employer",
+        EMPLOYER.username,
         ("note",),
         st.fixed_dictionaries({"note": TOO_LONG_NOTE}),
     ),
     Form(
         "officer: recommend or approve",
         lambda made: f"/{{lang}}/officer/applications/{made['submitted']}/decision/",
-        "demo-officer-on-2",
+        SECOND_OFFICER.username,
         ("action", "note", "reason"),
         st.fixed_dictionaries(
             {"action": st.sampled_from(["recommend", "approve"]), "note": DECISION_NOTE}
@@ -207,7 +274,7 @@ FORMS: tuple[Form, ...] = (
     Form(
         "officer: deny",
         lambda made: f"/{{lang}}/officer/applications/{made['submitted']}/decision/",
-        "demo-officer-on-2",
+        SECOND_OFFICER.username,
         ("action", "note", "reason"),
         st.fixed_dictionaries(
             {
@@ -221,7 +288,7 @@ FORMS: tuple[Form, ...] = (
     Form(
         "officer: no decision named",
         lambda made: f"/{{lang}}/officer/applications/{made['submitted']}/decision/",
-        "demo-officer-on-2",
+        SECOND_OFFICER.username,
         ("action", "note", "reason"),
         st.fixed_dictionaries(
             {"action": TEXT.filter(lambda text: text not in ("recommend", "approve", "deny"))}
@@ -234,7 +301,7 @@ FORMS: tuple[Form, ...] = (
     Form(
         "officer: queue filter",
         lambda _made: "/{lang}/officer/",
-        "demo-officer-on-1",
+        OFFICER.username,
         ("state", "jurisdiction", "stream", "age", "sort", "page"),
         one_bad(
             {
@@ -249,7 +316,7 @@ FORMS: tuple[Form, ...] = (
     Form(
         "finance: budgets filter",
         lambda _made: "/{lang}/finance/budgets/",
-        "demo-finance",
+        FINANCE.username,
         ("fiscal_year", "jurisdiction", "funder", "stream"),
         one_bad(
             {
@@ -263,7 +330,7 @@ FORMS: tuple[Form, ...] = (
     Form(
         "finance: budgets CSV",
         lambda _made: "/{lang}/finance/budgets.csv",
-        "demo-finance",
+        FINANCE.username,
         ("fiscal_year", "jurisdiction", "funder", "stream"),
         one_bad({"fiscal_year": bad(["1999-00", "\x00"]), "funder": bad(["nobody"])}),
         method="get",
@@ -272,7 +339,7 @@ FORMS: tuple[Form, ...] = (
     Form(
         "analyst: scenario form",
         lambda _made: "/{lang}/analyst/scenarios/",
-        "demo-analyst",
+        ANALYST.username,
         ("policy", "scenario", "fiscal_year"),
         one_bad(
             {
@@ -286,7 +353,7 @@ FORMS: tuple[Form, ...] = (
     Form(
         "auditor: trail filter",
         lambda _made: "/{lang}/auditor/trail/",
-        "demo-auditor",
+        AUDITOR.username,
         ("actor", "action", "object_type", "object_id", "sequence", "since", "until"),
         one_bad(
             {
@@ -332,30 +399,45 @@ def row_counts() -> dict[str, int]:
 
 
 def valid_draft() -> dict[str, Any]:
-    acme = Employer.objects.get(name="Acme Precision Machining")
-    lakeshore = Employer.objects.get(name="Lakeshore Logistics")
+    acme = APPLICANT.get()
+    lakeshore = PARTNER.get()
     return {
         "organizations": {"lead": str(acme.pk), "partners": [lakeshore.business_number]},
         "training": {
-            "setting": "off-site", "start_date": "2027-01-11", "end_date": "2027-03-26",
-            "hours": "120", "provider_name": "Mohawk College", "third_party": "yes",
+            "setting": "off-site",
+            "start_date": "2027-01-11",
+            "end_date": "2027-03-26",
+            "hours": "120",
+            "provider_name": "Mohawk College",
+            "third_party": "yes",
         },
-        "trainees": [{
-            "employer": acme.business_number, "status": "existing-employee", "tuition": "9000",
-            "student_fees": "", "materials": "", "exam_fees": "", "wages_in_kind": "",
-        }],
-    }  # fmt: skip
+        "trainees": [
+            {
+                "employer": acme.business_number,
+                "status": "existing-employee",
+                "tuition": "9000",
+                "student_fees": "",
+                "materials": "",
+                "exam_fees": "",
+                "wages_in_kind": "",
+            }
+        ],
+    }
 
 
 @pytest.fixture
 def made(demo: None, make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
-    employer = User.objects.get(username="demo-employer")
+    employer = EMPLOYER.get()
     application = actions.create_application(employer, make_body())
     actions.submit_application(employer, application)
     outsider = Employer.objects.create(
-        business_number=business_number("40000000"), name="Outsider Ltd", employees=5,
-        naics="332710", jurisdiction="ON", region="3550",
-    )  # fmt: skip
+        business_number=business_number("40000000"),
+        name="Outsider Ltd",
+        employees=5,
+        naics="332710",
+        jurisdiction="ON",
+        region="3550",
+    )
     return {"submitted": application.pk, "outsider": outsider.pk}
 
 
@@ -385,8 +467,10 @@ def test_bad_bodies_never_fail_always_explain_and_write_nothing(
         session = client.session
         session[DRAFT_KEY] = draft.pk
         session.save()
-    token = {lang: csrf_token(client, (form.page or form.url)(made).format(lang=lang))
-             for lang in ("en", "fr")}  # fmt: skip
+    token = {
+        lang: csrf_token(client, (form.page or form.url)(made).format(lang=lang))
+        for lang in ("en", "fr")
+    }
     statuses: Counter[int] = Counter()
 
     @FUZZ

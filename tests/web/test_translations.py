@@ -25,6 +25,16 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import Resolver404, resolve
 from django.utils import translation
+from tests.personas import (
+    ANALYST,
+    APPLICANT,
+    AUDITOR,
+    EMPLOYER,
+    FINANCE,
+    OFFICER,
+    PARTNER,
+    SECOND_OFFICER,
+)
 
 import jobgrant.service.web
 from jobgrant.service.accounts.models import Role, User
@@ -217,8 +227,8 @@ def crawl(client: Client, language: str, starts: list[str]) -> Iterator[tuple[st
 
 def every_state(make_body: Callable[..., dict[str, Any]]) -> None:
     """Applications in every state, so that every kind of detail and review page exists."""
-    employer = User.objects.get(username="demo-employer")
-    first, second = (User.objects.get(username=f"demo-officer-on-{n}") for n in (1, 2))
+    employer = EMPLOYER.get()
+    first, second = OFFICER.get(), SECOND_OFFICER.get()
 
     def submitted() -> Any:
         application = actions.create_application(employer, make_body())
@@ -236,19 +246,19 @@ def every_state(make_body: Callable[..., dict[str, Any]]) -> None:
 #: The people whose pages are crawled: None is a visitor who has not signed in.
 PEOPLE = [
     None,
-    "demo-employer",
-    "demo-officer-on-1",
-    "demo-finance",
-    "demo-analyst",
-    "demo-auditor",
+    EMPLOYER.username,
+    OFFICER.username,
+    FINANCE.username,
+    ANALYST.username,
+    AUDITOR.username,
     "admin",
 ]
 DENIAL = "Training plan incomplete / Plan de formation incomplet"
 #: What people typed and the names of the demonstration data: the same in both languages.
 DATA = (
     DENIAL,
-    "Acme Precision Machining",
-    "Lakeshore Logistics",
+    APPLICANT.name,
+    PARTNER.name,
     "Mohawk College",
     "Canada Job Grant",  # the stream's English name stays beside the French one in lists
 )

@@ -14,11 +14,12 @@ from django.core.management import call_command
 from django.db import models
 from django.test import Client
 from django.utils import translation
+from tests.personas import FINANCE
 
 import jobgrant.service
 from jobgrant.rules.batch import COST_CATEGORIES, DELIVERIES, SETTINGS, STATUSES
 from jobgrant.rules.codes import JURISDICTIONS
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import Role
 from jobgrant.service.choices import (
     CostCategory,
     Jurisdiction,
@@ -98,7 +99,7 @@ def page_text(response: Any) -> str:
 @pytest.mark.django_db
 def test_the_french_budgets_page_names_the_stream_sce(demo: None) -> None:
     client = Client()
-    client.force_login(User.objects.get(username="demo-finance"))
+    client.force_login(FINANCE.get())
     french = page_text(client.get("/fr/finance/budgets/?jurisdiction=ON&funder=federal"))
     row = french[french.index('id="budget-2026-27-ON-federal-CJG"') :]
     cells = re.findall(r"<td>([^<]*)</td>", row[: row.index("</tr>")])
@@ -164,14 +165,16 @@ def test_the_one_helper_is_where_the_language_is_tested() -> None:
 
 @pytest.mark.parametrize(
     ("language", "day", "shown"),
-    [("fr", dt.date(2026, 12, 1), "1er décembre 2026"),
-     ("fr", dt.date(2027, 1, 1), "1er janvier 2027"),
-     ("fr", dt.date(2026, 12, 2), "2 décembre 2026"),
-     ("fr", dt.date(2026, 12, 11), "11 décembre 2026"),
-     ("fr", dt.date(2026, 12, 21), "21 décembre 2026"),
-     ("en", dt.date(2026, 12, 1), "December 1, 2026"),
-     ("en", dt.date(2026, 3, 4), "March 4, 2026")],
-)  # fmt: skip
+    [
+        ("fr", dt.date(2026, 12, 1), "1er décembre 2026"),
+        ("fr", dt.date(2027, 1, 1), "1er janvier 2027"),
+        ("fr", dt.date(2026, 12, 2), "2 décembre 2026"),
+        ("fr", dt.date(2026, 12, 11), "11 décembre 2026"),
+        ("fr", dt.date(2026, 12, 21), "21 décembre 2026"),
+        ("en", dt.date(2026, 12, 1), "December 1, 2026"),
+        ("en", dt.date(2026, 3, 4), "March 4, 2026"),
+    ],
+)
 def test_a_long_date_writes_the_first_of_the_month_1er_in_french(
     language: str, day: dt.date, shown: str
 ) -> None:
@@ -193,10 +196,16 @@ def test_a_moment_on_the_first_of_the_month_is_1er_in_french_and_in_toronto_time
 
 @pytest.mark.parametrize(
     ("language", "value", "shown"),
-    [("en", 500000, "$5,000.00"), ("fr", 500000, "5\u00a0000,00\u00a0$"),
-     ("en", "1234567.89", "$1,234,567.89"), ("fr", "1234567.89", "1\u00a0234\u00a0567,89\u00a0$"),
-     ("en", -5, "-$0.05"), ("fr", "-0.05", "-0,05\u00a0$"), ("en", 0, "$0.00")],
-)  # fmt: skip
+    [
+        ("en", 500000, "$5,000.00"),
+        ("fr", 500000, "5\u00a0000,00\u00a0$"),
+        ("en", "1234567.89", "$1,234,567.89"),
+        ("fr", "1234567.89", "1\u00a0234\u00a0567,89\u00a0$"),
+        ("en", -5, "-$0.05"),
+        ("fr", "-0.05", "-0,05\u00a0$"),
+        ("en", 0, "$0.00"),
+    ],
+)
 def test_the_money_filter_writes_cents_and_decimal_strings_for_the_page(
     language: str, value: int | str, shown: str
 ) -> None:

@@ -241,10 +241,12 @@ def test_a_key_reused_with_a_changed_body_is_refused_every_time(make_body: MakeB
     assert_one_answer_per_key(first, 201)
     count = Application.objects.count()
     changed = [
-        [Post("/applications", f"reuse-{i}", encoded({**b, "region": region}))
-         for region in ("3530", "3560", "3510")]
+        [
+            Post("/applications", f"reuse-{i}", encoded({**b, "region": region}))
+            for region in ("3530", "3560", "3510")
+        ]
         for i, b in enumerate(originals)
-    ]  # fmt: skip
+    ]
     reused = fire(token, changed)
     assert reused.crashes == []
     assert sorted(reused.answers) == sorted(f"reuse-{i}" for i in range(REUSED))
@@ -262,10 +264,12 @@ def test_two_bodies_racing_under_one_key_have_one_effect_and_the_other_is_refuse
     before = Application.objects.count()
     token = token_of("demo-employer")
     pairs = [
-        [Post("/applications", f"race-{i}", encoded(b)),
-         Post("/applications", f"race-{i}", encoded({**b, "region": "3530"}))]
+        [
+            Post("/applications", f"race-{i}", encoded(b)),
+            Post("/applications", f"race-{i}", encoded({**b, "region": "3530"})),
+        ]
         for i, b in enumerate(bodies(make_body, REUSED))
-    ]  # fmt: skip
+    ]
     volley = fire(token, [[*pair, pair[0]] for pair in pairs])
     assert volley.crashes == []
     for key, answers in volley.answers.items():

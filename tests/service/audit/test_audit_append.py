@@ -23,25 +23,42 @@ AWKWARD: list[dict[str, Any]] = [
 
 def test_the_canonical_text_splits_around_the_sequence_number() -> None:
     for summary in AWKWARD:
-        fields = {"sequence": 123, "at": "2026-11-29T21:31:21.157870+00:00", "actor": "Zoë",
-                  "action": "x.y", "object_type": "t", "object_id": "4",
-                  "summary": summary}  # fmt: skip
+        fields = {
+            "sequence": 123,
+            "at": "2026-11-29T21:31:21.157870+00:00",
+            "actor": "Zoë",
+            "action": "x.y",
+            "object_type": "t",
+            "object_id": "4",
+            "summary": summary,
+        }
         before, after = around_sequence(fields)
         assert before + "123" + after == canonical(fields)
 
 
 def test_entries_appended_by_the_database_verify_in_python() -> None:
     with transaction.atomic():
-        entries = [record("Zoë \"o'neil\"", "test.append", "t", i, summary)
-                   for i, summary in enumerate(AWKWARD)]  # fmt: skip
+        entries = [
+            record('Zoë "o\'neil"', "test.append", "t", i, summary)
+            for i, summary in enumerate(AWKWARD)
+        ]
     head = AuditHead.objects.get(pk=1)
     assert (head.sequence, head.hash) == (entries[-1].sequence, entries[-1].hash)
     for entry in entries:
         stored = AuditEntry.objects.get(pk=entry.pk)
         assert (stored.sequence, stored.previous_hash, stored.hash) == (
-            entry.sequence, entry.previous_hash, entry.hash)  # fmt: skip
-        fields = {"sequence": stored.sequence, "at": stored.at.isoformat(), "actor": stored.actor,
-                  "action": stored.action, "object_type": stored.object_type,
-                  "object_id": stored.object_id, "summary": stored.summary}  # fmt: skip
+            entry.sequence,
+            entry.previous_hash,
+            entry.hash,
+        )
+        fields = {
+            "sequence": stored.sequence,
+            "at": stored.at.isoformat(),
+            "actor": stored.actor,
+            "action": stored.action,
+            "object_type": stored.object_type,
+            "object_id": stored.object_id,
+            "summary": stored.summary,
+        }
         assert entry_hash(stored.previous_hash, fields) == stored.hash
     assert verify().ok

@@ -39,8 +39,11 @@ def test_the_installed_command_names_a_deleted_entry_in_the_database(demo: None)
     done = subprocess.run(
         [str(Path(sys.executable).with_name("jobgrant")), "audit", "verify"],
         env={**os.environ, "JOBGRANT_DATABASE_URL": database_url()},
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 1, done.stderr
     assert f"audit chain broken at entry {total - 10}: entry {total - 10} is missing" in (
         done.stdout

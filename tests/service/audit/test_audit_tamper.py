@@ -76,11 +76,15 @@ def entry(sequence: int) -> AuditEntry:
 
 def edit(sequence: int, rng: random.Random) -> int:
     """Change one field of the entry, leaving its hash alone."""
-    changes: dict[str, Any] = rng.choice([
-        {"actor": "intruder"}, {"action": "application.deny"}, {"object_id": "999999"},
-        {"summary": {"state": "approved", "federal_cents": 1}},
-        {"at": entry(sequence).at + dt.timedelta(seconds=1)},
-    ])  # fmt: skip
+    changes: dict[str, Any] = rng.choice(
+        [
+            {"actor": "intruder"},
+            {"action": "application.deny"},
+            {"object_id": "999999"},
+            {"summary": {"state": "approved", "federal_cents": 1}},
+            {"at": entry(sequence).at + dt.timedelta(seconds=1)},
+        ]
+    )
     AuditEntry.objects.filter(sequence=sequence).update(**changes)
     return sequence
 
@@ -106,10 +110,15 @@ def insert(sequence: int, rng: random.Random) -> int:
     AuditEntry.objects.filter(sequence__gte=OFFSET).update(sequence=F("sequence") - OFFSET + 1)
     previous = AuditEntry.objects.filter(sequence=sequence - 1).first()
     forged = AuditEntry(
-        sequence=sequence, at=dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC), actor="intruder",
-        action="application.approve", object_type="application", object_id="1",
-        summary={"state": "approved"}, previous_hash=previous.hash if previous else GENESIS,
-    )  # fmt: skip
+        sequence=sequence,
+        at=dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC),
+        actor="intruder",
+        action="application.approve",
+        object_type="application",
+        object_id="1",
+        summary={"state": "approved"},
+        previous_hash=previous.hash if previous else GENESIS,
+    )
     forged.hash = entry_hash(forged.previous_hash, content(forged))
     forged.save()
     return sequence
@@ -129,15 +138,23 @@ def reorder(sequence: int, rng: random.Random) -> int:
 
 def content(forged: AuditEntry) -> dict[str, Any]:
     return {
-        "sequence": forged.sequence, "at": forged.at.isoformat(), "actor": forged.actor,
-        "action": forged.action, "object_type": forged.object_type,
-        "object_id": forged.object_id, "summary": forged.summary,
-    }  # fmt: skip
+        "sequence": forged.sequence,
+        "at": forged.at.isoformat(),
+        "actor": forged.actor,
+        "action": forged.action,
+        "object_type": forged.object_type,
+        "object_id": forged.object_id,
+        "summary": forged.summary,
+    }
 
 
 TAMPERINGS: dict[str, Callable[[int, random.Random], int]] = {
-    "edit": edit, "rewrite": rewrite, "delete": delete, "insert": insert, "reorder": reorder,
-}  # fmt: skip
+    "edit": edit,
+    "rewrite": rewrite,
+    "delete": delete,
+    "insert": insert,
+    "reorder": reorder,
+}
 
 
 def detected_at_the_tampered_entry(kind: str, total: int, seed: int) -> tuple[int, list[str]]:

@@ -44,9 +44,16 @@ def test_the_budget_rows_are_locked_after_everything_but_the_ledger_and_the_audi
     )
     after = statements[first_budget_lock:]
     # The audit append: one statement on PostgreSQL (WITH head AS ...), three on SQLite.
-    allowed = ('UPDATE "ledger_budgetaccount"', "WITH head AS", 'SELECT "audit_audithead"',
-               'INSERT INTO "audit_auditentry"', 'UPDATE "audit_audithead"', "RELEASE SAVEPOINT",
-               'UPDATE "grants_idempotencykey"', "COMMIT")  # fmt: skip
+    allowed = (
+        'UPDATE "ledger_budgetaccount"',
+        "WITH head AS",
+        'SELECT "audit_audithead"',
+        'INSERT INTO "audit_auditentry"',
+        'UPDATE "audit_audithead"',
+        "RELEASE SAVEPOINT",
+        'UPDATE "grants_idempotencykey"',
+        "COMMIT",
+    )
     assert [sql[:60] for sql in after if not sql.startswith(allowed)] == []
     assert sum(sql.startswith('UPDATE "ledger_budgetaccount"') for sql in after) == 2
     assert any(sql.startswith('INSERT INTO "ledger_posting"') for sql in statements)

@@ -70,20 +70,31 @@ def application_body(employer: Employer, federal_cents: int) -> dict[str, Any]:
     """
     first = federal_cents // 2
     trainees = [
-        {"employer_id": "e", "status": "existing-employee",
-         "costs": {"tuition": _dollars(3 * share), "student_fees": "0.00",
-                   "materials": "0.00", "exam_fees": "0.00"}}
+        {
+            "employer_id": "e",
+            "status": "existing-employee",
+            "costs": {
+                "tuition": _dollars(3 * share),
+                "student_fees": "0.00",
+                "materials": "0.00",
+                "exam_fees": "0.00",
+            },
+        }
         for share in (first, federal_cents - first)
-    ]  # fmt: skip
+    ]
     return {
         "jurisdiction": "ON",
         "region": "3550",
         "employers": [{"id": "e", "business_number": employer.business_number}],
-        "training": {"setting": "off-site", "start_date": "2027-01-11",
-                     "end_date": "2027-03-26", "hours": 120,
-                     "provider": {"name": "Mohawk College", "third_party": True}},
+        "training": {
+            "setting": "off-site",
+            "start_date": "2027-01-11",
+            "end_date": "2027-03-26",
+            "hours": 120,
+            "provider": {"name": "Mohawk College", "third_party": True},
+        },
         "trainees": trainees,
-    }  # fmt: skip
+    }
 
 
 def _dollars(cents: int) -> str:
@@ -94,10 +105,16 @@ def race_employers(user: User, count: int) -> list[Employer]:
     """One employer per application, so that the budget is the only thing approvals share
     (approving locks the application's employers to re-check their per-employer caps)."""
     employers = Employer.objects.bulk_create(
-        Employer(business_number=business_number(f"{30_000_000 + n}"), name=f"Race {n}",
-                 employees=40, naics="332710", jurisdiction="ON", region="3550")
+        Employer(
+            business_number=business_number(f"{30_000_000 + n}"),
+            name=f"Race {n}",
+            employees=40,
+            naics="332710",
+            jurisdiction="ON",
+            region="3550",
+        )
         for n in range(count)
-    )  # fmt: skip
+    )
     user.employers.add(*employers)
     return employers
 
@@ -346,9 +363,14 @@ def run_round(amounts: dict[int, int], room: dict[str, int], seed: int) -> Race:
     latencies = sorted(o.seconds for o in race.outcomes)
     log.info(
         "seed %s: %d approved, %d refused in %.2f s (p50 %.1f ms, max %.1f ms, %d watcher reads)",
-        seed, len(approved), len(amounts) - len(approved), seconds,
-        1000 * statistics.median(latencies), 1000 * latencies[-1], watch.reads,
-    )  # fmt: skip
+        seed,
+        len(approved),
+        len(amounts) - len(approved),
+        seconds,
+        1000 * statistics.median(latencies),
+        1000 * latencies[-1],
+        watch.reads,
+    )
     return race
 
 

@@ -57,11 +57,13 @@ class LedgerMachine(RuleBasedStateMachine):
         super().__init__()
         stream = f"T12-{next(machines)}"
         self.pools = [
-            Pool(BudgetAccount.objects.create(
-                funder=funder, jurisdiction=jurisdiction, fiscal_year="2099-00", stream=stream
-            ))
+            Pool(
+                BudgetAccount.objects.create(
+                    funder=funder, jurisdiction=jurisdiction, fiscal_year="2099-00", stream=stream
+                )
+            )
             for funder, jurisdiction in POOL_KEYS
-        ]  # fmt: skip
+        ]
         self.since = LedgerTransaction.objects.order_by("-pk").values_list("pk", flat=True).first()
         self.outstanding: list[tuple[Pool, int]] = []  # commitments not yet released
         self.transactions = 0

@@ -46,9 +46,13 @@ def new_user(name: str, role: str, **fields: Any) -> User:
 
 def employer_data(**changes: Any) -> dict[str, Any]:
     data: dict[str, Any] = {
-        "business_number": with_check_digit("30000000"), "name": "Northern Tool and Die",
-        "employees": 25, "naics": "332710", "jurisdiction": "ON", "region": "3550",
-    }  # fmt: skip
+        "business_number": with_check_digit("30000000"),
+        "name": "Northern Tool and Die",
+        "employees": 25,
+        "naics": "332710",
+        "jurisdiction": "ON",
+        "region": "3550",
+    }
     return {**data, **changes}
 
 
@@ -57,8 +61,12 @@ def acme() -> Employer:
 
 
 def trainee_data(**changes: Any) -> dict[str, Any]:
-    data = {"given_name": "Marie", "family_name": "Tremblay", "employer": acme().pk,
-            "sin": "123 456 782"}  # fmt: skip
+    data = {
+        "given_name": "Marie",
+        "family_name": "Tremblay",
+        "employer": acme().pk,
+        "sin": "123 456 782",
+    }
     return {**data, **changes}
 
 
@@ -165,8 +173,10 @@ def test_registering_an_employer_writes_one_audit_entry(demo: None) -> None:
     employer = actions.register_employer(user("demo-officer-on-1"), employer_data())
     entry = AuditEntry.objects.get(sequence=before + 1)
     assert (entry.action, entry.object_id, entry.actor) == (
-        "employer.register", str(employer.pk), "demo-officer-on-1",
-    )  # fmt: skip
+        "employer.register",
+        str(employer.pk),
+        "demo-officer-on-1",
+    )
     assert AuditEntry.objects.count() == before + 1
 
 
@@ -199,8 +209,15 @@ def test_an_economic_region_of_another_jurisdiction_is_refused(nothing_written: 
 
 
 def test_every_bad_field_of_an_employer_is_named_at_once(nothing_written: None) -> None:
-    bad = {"business_number": "12", "name": " ", "employees": True, "naics": "1",
-           "jurisdiction": "XX", "region": "0000", "colour": "red"}  # fmt: skip
+    bad = {
+        "business_number": "12",
+        "name": " ",
+        "employees": True,
+        "naics": "1",
+        "jurisdiction": "XX",
+        "region": "0000",
+        "colour": "red",
+    }
     with pytest.raises(ServiceError) as error:
         actions.register_employer(user("demo-officer-on-1"), bad)
     assert set(refusal(error)) == set(bad)
@@ -334,8 +351,9 @@ def test_registering_a_trainee_audits_it_without_the_sin(demo: None) -> None:
     trainee = registered()
     entry = AuditEntry.objects.last()
     assert entry is not None and (entry.action, entry.object_id) == (
-        "trainee.register", str(trainee.pk),
-    )  # fmt: skip
+        "trainee.register",
+        str(trainee.pk),
+    )
     assert_no_sin_in_the_audit_trail()
 
 
@@ -362,8 +380,10 @@ def test_a_refused_sin_view_is_audited(demo: None) -> None:
     entry = AuditEntry.objects.last()
     assert entry is not None
     assert (entry.action, entry.actor, entry.object_id) == (
-        "refused.trainee.view_sin", "demo-auditor", str(trainee.pk),
-    )  # fmt: skip
+        "refused.trainee.view_sin",
+        "demo-auditor",
+        str(trainee.pk),
+    )
     assert_no_sin_in_the_audit_trail()
 
 
