@@ -1,0 +1,67 @@
+"""The OpenAPI document, completed where Ninja leaves gaps.
+
+Ninja documents every answer as application/json and only documents the bodies it validates
+itself. Two additions: refusals (4xx) are documented as application/problem+json, the type they
+are sent with; and the bodies the rules kernel reads by hand (api/bodies.py) are documented from
+their Schema classes, which go into the document's components with the others.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ninja import NinjaAPI, Schema
+from ninja.openapi.schema import OpenAPISchema
+from ninja.operation import Operation
+
+from jobgrant.service.api.problems import PROBLEM_JSON
+from jobgrant.service.api.schemas import Problem
+
+REF_TEMPLATE = "#/components/schemas/{model}"
+_documented: dict[str, type[Schema]] = {}
+
+
+def problems(*statuses: int) -> dict[int, type[Problem]]:
+    """The refusals an operation may answer, for its `response=` declaration."""
+    return dict.fromkeys(statuses, Problem)
+
+
+def read_by_hand(model: type[Schema], *, required: bool = True) -> dict[str, Any]:
+    """`openapi_extra` documenting a body of `model`'s shape that the handler reads itself."""
+    _documented[model.__name__] = model
+    reference = {"$ref": REF_TEMPLATE.format(model=model.__name__)}
+    return {
+        "requestBody": {
+            "content": {"application/json": {"schema": reference}},
+            "required": required,
+        }
+    }
+
+
+class DocumentedApi(NinjaAPI):
+    def get_openapi_operation_id(self, operation: Operation) -> str:
+        return operation.view_func.__name__  # unique across the routers: create_application
+
+    def get_openapi_schema(
+        self, *, path_prefix: str | None = None, path_params: dict[str, Any] | None = None
+    ) -> OpenAPISchema:
+        document = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        components = document.setdefault("components", {}).setdefault("schemas", {})
+        for model in _documented.values():
+            schema = model.model_json_schema(ref_template=REF_TEMPLATE)
+            components.update(schema.pop("$defs", {}))
+            components[model.__name__] = schema
+        for operation in _operations(document):
+            _problems_as_problem_json(operation)
+        return document
+
+
+def _operations(document: dict[str, Any]) -> list[dict[str, Any]]:
+    return [op for item in document.get("paths", {}).values() for op in item.values()]
+
+
+def _problems_as_problem_json(operation: dict[str, Any]) -> None:
+    for status, answer in operation.get("responses", {}).items():
+        content = answer.get("content", {})
+        if int(status) >= 400 and "application/json" in content:
+            content[PROBLEM_JSON] = content.pop("application/json")
