@@ -8,7 +8,7 @@ never a number: requests match AMOUNT_IN (what the rules kernel reads), answers 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Any
+from typing import Annotated
 
 from ninja import Schema
 from pydantic import Field
@@ -169,6 +169,29 @@ class TraineeFigures(Figures):
     employer_id: str
 
 
+class Reference(Schema):
+    title: str
+    href: str
+
+
+class ParameterRead(Schema):
+    name: str = Field(examples=["cjg.federal.max_per_trainee"])
+    effective_date: dt.date
+    value: str
+    layer: str = Field(description="The policy or overlay the value comes from.")
+    reference: list[Reference]
+
+
+class ExplanationStep(Schema):
+    """One computed value: the formula that made it, its inputs and the parameters it read."""
+
+    target: str = Field(examples=["trainees[0].federal"])
+    value: str
+    formula: str
+    inputs: dict[str, str]
+    parameters: list[ParameterRead]
+
+
 class QuoteOut(Schema):
     """The rules kernel's quote: the `jobgrant quote` JSON contract."""
 
@@ -182,7 +205,7 @@ class QuoteOut(Schema):
     totals: Totals
     employers: list[EmployerFigures]
     trainees: list[TraineeFigures]
-    explanation: dict[str, Any] | None = Field(
+    explanation: list[ExplanationStep] | None = Field(
         None, description="How each figure was computed (only when asked for)."
     )
 
@@ -211,7 +234,7 @@ class StateChangeOut(Schema):
 
 class ApplicationDetail(ApplicationOut):
     policy_version: str
-    explanation: dict[str, Any]
+    explanation: list[ExplanationStep]
     history: list[StateChangeOut]
 
 
