@@ -105,3 +105,22 @@ def test_one_application_reads_back_with_its_explanation_and_history(as_user, ma
     assert detail["history"][0]["from"] == ""
     assert detail["history"][0]["to"] == "draft"
     assert any(step["target"] == "trainees[0].federal" for step in detail["explanation"])
+
+
+def test_trainees_given_as_null_are_refused_not_quoted_as_none(as_user, make_body) -> None:
+    response = as_user("demo-employer").post("/applications", make_body(trainees=None))
+    assert response.status_code == 422
+    assert response.json()["errors"] == [
+        {"field": "trainees", "message_en": "must be a list", "message_fr": "doit être une liste"}
+    ]
+    assert Application.objects.count() == 0
+
+
+@pytest.mark.parametrize("key", ["note", "reason"])
+def test_a_transition_body_field_that_is_not_text_is_refused(as_user, make_body, key) -> None:
+    client = as_user("demo-employer")
+    created = client.post("/applications", make_body()).json()
+    response = client.post(f"/applications/{created['id']}/submit", {key: {}})
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["field"] == key
+    assert Application.objects.get(pk=created["id"]).state == "draft"

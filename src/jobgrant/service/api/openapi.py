@@ -8,12 +8,15 @@ their Schema classes, which go into the document's components with the others.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
+from django.utils import timezone
 from ninja import NinjaAPI, Schema
 from ninja.openapi.schema import OpenAPISchema
 from ninja.operation import Operation
 
+from jobgrant.rules.codes import fiscal_year_start
 from jobgrant.service.api.problems import PROBLEM_JSON
 from jobgrant.service.api.schemas import Problem
 
@@ -51,9 +54,46 @@ class DocumentedApi(NinjaAPI):
             schema = model.model_json_schema(ref_template=REF_TEMPLATE)
             components.update(schema.pop("$defs", {}))
             components[model.__name__] = schema
+        components["ApplicationBody"]["examples"] = [example_application(timezone.localdate())]
         for operation in _operations(document):
             _problems_as_problem_json(operation)
         return document
+
+
+def links_to_the_application(*operation_ids: str) -> dict[str, Any]:
+    """OpenAPI links from an answer carrying an application's `id` to the operations on it
+    (a client, or Schemathesis's stateful phase, follows them)."""
+    return {
+        operation_id: {
+            "operationId": operation_id,
+            "parameters": {"application_id": "$response.body#/id"},
+        }
+        for operation_id in operation_ids
+    }
+
+
+def example_application(today: dt.date) -> dict[str, Any]:
+    """An application the demonstration data accepts (`make run`): the demonstration employer,
+    training that starts within this fiscal year's open intake."""
+    from jobgrant.service.demo import business_number  # the demonstration data, when asked for
+
+    year_end = dt.date(fiscal_year_start(today) + 1, 3, 31)
+    start = min(today + dt.timedelta(days=14), year_end)
+    return {
+        "jurisdiction": "ON",
+        "region": "3550",
+        "employers": [{"id": "acme", "business_number": business_number("10000000")}],
+        "training": {
+            "setting": "off-site", "start_date": start.isoformat(),
+            "end_date": (start + dt.timedelta(days=60)).isoformat(), "hours": "120",
+            "provider": {"name": "Mohawk College", "third_party": True},
+        },
+        "trainees": [{
+            "employer_id": "acme", "status": "existing-employee",
+            "costs": {"tuition": "15000.00", "student_fees": "0.00", "materials": "0.00",
+                      "exam_fees": "0.00"},
+        }],
+    }  # fmt: skip
 
 
 def _operations(document: dict[str, Any]) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ from jobgrant.rules.money import format_amount
 from jobgrant.service.accounts.models import User
 from jobgrant.service.api.bodies import json_body, json_object, text_field
 from jobgrant.service.api.idempotency import idempotent
-from jobgrant.service.api.openapi import problems, read_by_hand
+from jobgrant.service.api.openapi import links_to_the_application, problems, read_by_hand
 from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import (
     MAX_DATABASE_ID,
@@ -34,6 +34,8 @@ router = Router(tags=["applications"], auth=bearer)
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
 ApplicationId = Annotated[int, Path(ge=1, le=MAX_DATABASE_ID)]
+TRANSITIONS = ("submit", "recommend", "approve", "deny", "withdraw")
+OPERATIONS_ON_ONE = ("get_application", *(f"{name}_application" for name in TRANSITIONS))
 
 
 def application_json(application: Application, *, detail: bool = False) -> dict[str, Any]:
@@ -64,7 +66,10 @@ def application_json(application: Application, *, detail: bool = False) -> dict[
 @router.post(
     "",
     response={201: ApplicationOut, **problems(400, 401, 403, 422)},
-    openapi_extra=read_by_hand(ApplicationBody),
+    openapi_extra={
+        **read_by_hand(ApplicationBody),
+        "responses": {201: {"links": links_to_the_application(*OPERATIONS_ON_ONE)}},
+    },
 )
 def create_application(request: HttpRequest) -> HttpResponse:
     """Apply: the grant is computed by the rules kernel and stored with the application."""
@@ -86,6 +91,8 @@ def _transition_endpoint(name: str, act: Transition) -> None:
 
         def work() -> HttpResponse:
             body = json_object(request)
+            for key in NoteBody.model_fields:  # each is text, whichever the transition reads
+                text_field(body, key)
             # The stored quote and explanation are not needed to change the state.
             application = access.get_visible(user, application_id, without=("quote", "explanation"))
             changed = act(user, application, body)
