@@ -51,10 +51,14 @@ def test_the_largest_id_is_simply_not_found(as_user) -> None:
     assert response.status_code == 404
 
 
-def test_an_id_that_is_not_a_number_names_the_parameter(as_user) -> None:
-    response = as_user("demo-employer").get("/applications/twelve")
+@pytest.mark.parametrize("written", ["twelve", "9" * 5000])
+def test_an_id_that_is_not_a_usable_number_names_the_parameter(as_user, written: str) -> None:
+    response = as_user("demo-employer").get(f"/applications/{written}")
     assert response.status_code == 422
-    assert response.json()["errors"][0]["message_fr"] == "doit être un nombre entier"
+    [error] = response.json()["errors"]
+    assert (error["field"], error["message_en"], error["message_fr"]) == (
+        "application_id", "must be a whole number", "doit être un nombre entier"
+    )  # fmt: skip
 
 
 def test_an_offset_beyond_the_databases_integers_names_the_parameter(as_user) -> None:

@@ -28,6 +28,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "int_parsing": ("must be a whole number", "doit être un nombre entier"),
     "int_type": ("must be a whole number", "doit être un nombre entier"),
     "int_from_float": ("must be a whole number", "doit être un nombre entier"),
+    "int_parsing_size": ("must be a whole number", "doit être un nombre entier"),
     "greater_than_equal": ("must be {ge} or more", "doit être d'au moins {ge}"),
     "less_than_equal": ("must be {le} or less", "doit être d'au plus {le}"),
     "bool_parsing": ("must be true or false", "doit être true ou false"),
@@ -65,7 +66,10 @@ def http_error(request: HttpRequest, error: HttpError) -> HttpResponse:
     than the parser's stack); no handler of ours raises it."""
     if error.status_code == 400:
         return problem_response(malformed_body("is not valid JSON", "n'est pas du JSON valide"))
-    return problem_response(ServiceError(error.status_code, "HTTP_ERROR", str(error), str(error)))
+    return problem_response(ServiceError(
+        error.status_code, "REQUEST_REFUSED", f"The request was refused ({error.message}).",
+        f"La requête a été refusée ({error.message}).",
+    ))  # fmt: skip
 
 
 def _field_problem(error: dict[str, Any]) -> dict[str, str]:
