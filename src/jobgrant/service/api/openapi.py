@@ -1,9 +1,11 @@
 """The OpenAPI document, completed where Ninja leaves gaps.
 
 Ninja documents every answer as application/json and only documents the bodies it validates
-itself. Two additions: refusals (4xx) are documented as application/problem+json, the type they
-are sent with; and the bodies the rules kernel reads by hand (api/bodies.py) are documented from
-their Schema classes, which go into the document's components with the others.
+itself. So: refusals (4xx) are documented as application/problem+json, the type they are sent
+with; the bodies the rules kernel reads by hand (api/bodies.py) are documented from their Schema
+classes, which go into the document's components with the others; and the application body gets
+an example dated from today, with links from the application's creation to the operations on it
+(what a client, or Schemathesis's stateful phase, needs to walk an application's life).
 """
 
 from __future__ import annotations
