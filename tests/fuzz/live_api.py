@@ -178,7 +178,8 @@ def fuzz(
         *(["--seed", str(options.seed)] if options.seed is not None else []),
     ]  # fmt: skip
     print(f"\n=== {persona} ===", flush=True)
-    finished = subprocess.run(command, capture_output=True, text=True, check=False)
+    # Run in the temporary directory: Schemathesis keeps its replay store in ./.schemathesis.
+    finished = subprocess.run(command, capture_output=True, text=True, check=False, cwd=var)
     outcome = _read_reports(persona, reports, finished.returncode)
     if not outcome.ok:
         print(finished.stdout[-20000:], finished.stderr[-4000:], sep="\n")
