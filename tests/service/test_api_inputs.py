@@ -128,3 +128,10 @@ def test_a_transition_body_field_that_is_not_text_is_refused(as_user, make_body,
     assert response.status_code == 422
     assert response.json()["errors"][0]["field"] == key
     assert Application.objects.get(pk=created["id"]).state == "draft"
+
+
+def test_a_query_parameter_given_twice_is_refused_not_read_as_its_last_value(as_user) -> None:
+    response = as_user("demo-officer-on-1").get("/applications", offset=["true", "0"])
+    assert response.status_code == 422
+    assert response.json()["errors"] == [{"field": "offset", "message_en": "must be given once",
+                                          "message_fr": "ne doit figurer qu'une fois"}]  # fmt: skip

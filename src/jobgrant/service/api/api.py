@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from jobgrant.service.api import errors
 from jobgrant.service.api.openapi import DocumentedApi
+from jobgrant.service.api.query import OneValueEach
 from jobgrant.service.api.routers import applications, auth, budgets, employers, quote
 
 api = DocumentedApi(
@@ -17,6 +18,7 @@ api = DocumentedApi(
     urls_namespace="api-v1",
     docs_url="/docs",
     openapi_url="/openapi.json",
+    parser=OneValueEach(),
 )
 errors.install(api)
 api.add_router("/auth", auth.router)

@@ -19,6 +19,7 @@ from jobgrant.service.errors import ServiceError, bad_input, problem
 # Pydantic's error types, in words (English, French); {name} is filled from the error's context.
 MESSAGES: dict[str, tuple[str, str]] = {
     "missing": ("is required", "est obligatoire"),
+    "repeated": ("must be given once", "ne doit figurer qu'une fois"),
     "string_type": ("must be text", "doit être du texte"),
     "string_too_short": ("must have at least {min_length} characters",
                          "doit compter au moins {min_length} caractères"),

@@ -5,7 +5,8 @@ itself. So: refusals (4xx) are documented as application/problem+json, the type 
 with; the bodies the rules kernel reads by hand (api/bodies.py) are documented from their Schema
 classes, which go into the document's components with the others; and the application body gets
 an example dated from today, with links from the application's creation to the operations on it
-(what a client, or Schemathesis's stateful phase, needs to walk an application's life).
+(what a client, or Schemathesis's stateful phase, needs to walk an application's life); and
+every operation declares the 414 the HTTP server gives a request line too long to read.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from jobgrant.service.api.problems import PROBLEM_JSON
 from jobgrant.service.api.schemas import Problem
 
 REF_TEMPLATE = "#/components/schemas/{model}"
+# gunicorn refuses a request line over 4,094 bytes before the application sees it, with a page
+# of its own: any operation may answer it, and not as problem+json.
+URI_TOO_LONG = {"description": "URI Too Long: the HTTP server refused the request line."}
 _documented: dict[str, type[Schema]] = {}
 
 
@@ -59,6 +63,7 @@ class DocumentedApi(NinjaAPI):
         components["ApplicationBody"]["examples"] = [example_application(timezone.localdate())]
         for operation in _operations(document):
             _problems_as_problem_json(operation)
+            operation["responses"]["414"] = URI_TOO_LONG
         return document
 
 
