@@ -143,10 +143,13 @@ def _wait_until_up(port: int, server: subprocess.Popen[bytes], log: Path) -> Non
 
 
 def _print_tracebacks(log: Path) -> None:
-    """A 500 is also reported by Schemathesis; the traceback behind it is only in this log."""
-    text = log.read_text(errors="replace")
-    if "Traceback" in text:
-        print("The server logged tracebacks:\n" + text[text.index("Traceback") :][-4000:])
+    """What Schemathesis cannot see: a traceback behind a 500, a worker gunicorn killed or lost
+    (a connection reset), both only in the server's log."""
+    lines = log.read_text(errors="replace").splitlines()
+    marks = ("Traceback", "[CRITICAL]", "[ERROR]", "WORKER TIMEOUT", "SIGKILL", "Worker (pid")
+    noted = [i for i, line in enumerate(lines) if any(mark in line for mark in marks)]
+    if noted:
+        print("The server logged:\n" + "\n".join(lines[noted[0] :][:200]))
 
 
 def token(base: str, username: str) -> str:
