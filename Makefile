@@ -6,7 +6,7 @@ RUN := $(UV) run --frozen --no-sync
 export UV_PYTHON := $(PYTHON)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: run test lint typecheck contracts pytest pytest-postgres bench format clean
+.PHONY: run test lint typecheck contracts pytest pytest-postgres fuzz-api fuzz bench format clean
 
 ASSETS := src/jobgrant/service/web/static/vendor/.done
 CHROMIUM := /usr/bin/chromium
@@ -15,7 +15,7 @@ APT_INSTALL := sh -c 'sudo -n apt-get install -y "$$@" 2>/dev/null || apt-get in
 run: .venv/.synced $(ASSETS)
 	$(RUN) jobgrant serve
 
-test: .venv/.synced $(ASSETS) $(CHROMIUM) lint typecheck contracts pytest
+test: .venv/.synced $(ASSETS) $(CHROMIUM) lint typecheck contracts pytest fuzz-api
 
 lint: .venv/.synced
 	$(RUN) ruff check .
@@ -44,6 +44,18 @@ pytest-postgres: .venv/.synced
 	$(RUN) python -c "import psycopg, sys; psycopg.connect('$(POSTGRES_URL)'.rsplit('/', 1)[0] + '/postgres').close()" \
 		|| { echo "PostgreSQL is not reachable at $(POSTGRES_URL): the service tests must run on it."; exit 1; }; \
 	JOBGRANT_DATABASE_URL=$(POSTGRES_URL) $(RUN) pytest -n $(PYTEST_WORKERS) tests/service $(wildcard tests/web)
+
+# Schemathesis against the live server (jobgrant serve, demonstration data, a temporary SQLite
+# database), with an employer's and an officer's token: 0 server errors and 0 schema violations
+# required. `make test` spends FUZZ_CI_REQUESTS; `make fuzz` a longer pass of FUZZ_REQUESTS.
+FUZZ_CI_REQUESTS ?= 2000
+FUZZ_REQUESTS ?= 20000
+
+fuzz-api: .venv/.synced
+	$(RUN) python tests/fuzz/live_api.py --requests $(FUZZ_CI_REQUESTS)
+
+fuzz: .venv/.synced
+	$(RUN) python tests/fuzz/live_api.py --requests $(FUZZ_REQUESTS)
 
 bench: .venv/.synced
 	$(RUN) python bench/kernel.py

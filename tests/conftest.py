@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import functools
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -13,6 +14,9 @@ from types import FrameType
 from typing import Any
 
 import pytest
+import requests
+import schemathesis
+from django.http import HttpResponse
 from django.test import Client
 from tests.personas import APPLICANT, Persona, create_personas
 
@@ -41,8 +45,49 @@ def token_for(who: str | Persona) -> str:
     return ApiToken.issue(User.objects.get(username=username))
 
 
+class ApiContract:
+    """The published OpenAPI document (/api/v1/openapi.json) as a judge of answers.
+
+    An answer conforms when its operation is documented, its status code is declared for that
+    operation, its Content-Type is the one declared for that status, and its body validates
+    against the declared schema (Schemathesis's response validation)."""
+
+    def __init__(self, document: dict[str, Any]) -> None:
+        self.schema = schemathesis.openapi.from_dict(document)
+
+    def check(self, method: str, url: str, answer: HttpResponse) -> None:
+        __tracebackhide__ = True
+        operation = self.schema.find_operation_by_path(method, url.split("?")[0])
+        assert operation is not None, f"{method} {url} is not in the OpenAPI document"
+        response = _as_schemathesis_response(method, url, answer)
+        declared = operation.responses.find_by_status_code(answer.status_code)
+        assert declared is not None, (
+            f"{method} {url} answered {answer.status_code}, not declared for {operation.label}"
+        )
+        media_type = answer["Content-Type"].split(";")[0].strip()
+        documented = self.schema.get_content_types(operation, response)
+        assert media_type in documented, (
+            f"{method} {url} answered {answer.status_code} as {media_type}, declared {documented}"
+        )
+        self.schema.validate_response(operation, response)  # raises, naming what does not match
+
+
+def _as_schemathesis_response(method: str, url: str, answer: HttpResponse) -> Any:
+    from schemathesis.core.transport import Response
+
+    request = requests.Request(method, f"http://testserver{url}").prepare()
+    headers = {name: [value] for name, value in answer.headers.items()}
+    return Response(answer.status_code, headers, answer.content, request, 0.0, verify=True)
+
+
+@functools.cache
+def api_contract() -> ApiContract:
+    return ApiContract(Client().get("/api/v1/openapi.json").json())
+
+
 class Api:
-    """A client that speaks to /api/v1 as one user."""
+    """A client that speaks to /api/v1 as one user; every answer is checked against the
+    published OpenAPI document (ApiContract)."""
 
     def __init__(self, who: str | Persona | None) -> None:
         self.client = Client()
@@ -51,12 +96,16 @@ class Api:
     def post(self, path: str, body: Any = None, key: str | None = None) -> Any:
         headers = {**self.headers, **({"Idempotency-Key": key} if key else {})}
         data = body if isinstance(body, str | bytes) else json.dumps(body or {})
-        return self.client.post(
+        answer = self.client.post(
             f"/api/v1{path}", data=data, content_type="application/json", headers=headers
         )
+        api_contract().check("POST", f"/api/v1{path}", answer)
+        return answer
 
     def get(self, path: str, **params: Any) -> Any:
-        return self.client.get(f"/api/v1{path}", params, headers=self.headers)
+        answer = self.client.get(f"/api/v1{path}", params, headers=self.headers)
+        api_contract().check("GET", f"/api/v1{path}", answer)
+        return answer
 
 
 @pytest.fixture

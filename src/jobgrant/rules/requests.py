@@ -230,7 +230,8 @@ def parse_quote_request(raw: object) -> QuoteRequest:
     jurisdiction = r.field(top, "jurisdiction", "", _jurisdiction(r)) or ""
     training = _training(r, top.get("training"))
     employers = _employers(r, top.get("employers")) if "employers" in top else ()
-    trainees = _trainees(r, top.get("trainees"), {e.id for e in employers})
+    # A missing list is already reported as required; `null` is a list that is not one.
+    trainees = _trainees(r, top["trainees"], {e.id for e in employers}) if "trainees" in top else ()
     request = QuoteRequest(
         policy=r.field(top, "policy", "", r.text),
         jurisdiction=jurisdiction,
@@ -314,8 +315,6 @@ def _employers(r: _Reader, raw: object) -> tuple[EmployerInput, ...]:
 
 
 def _trainees(r: _Reader, raw: object, employer_ids: set[str]) -> tuple[TraineeInput, ...]:
-    if raw is None:
-        return ()
     if not isinstance(raw, list):
         r.problem("trainees", "not_a_list")
         return ()

@@ -14,7 +14,6 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from jobgrant.rules.money import format_amount
-from jobgrant.rules.requests import InvalidRequestError, parse_quote_request
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals
 from jobgrant.service.audit.chain import record
@@ -31,11 +30,11 @@ from jobgrant.service.grants.models import (
     Stream,
 )
 from jobgrant.service.grants.quoting import (
+    checked_employers,
     employer_cap_may_apply,
     kernel_request,
     policy_version,
-    program_for,
-    registered_employers,
+    quote_checked,
     run_quote,
 )
 from jobgrant.service.grants.workflow import IllegalTransition, target_of
@@ -47,7 +46,6 @@ from jobgrant.service.registry.models import Employer
 
 P = ParamSpec("P")
 R = TypeVar("R")
-DECIDED_BY_PROGRAM = ("policy", "delivery", "application_date")
 
 
 def _summary(application: Application) -> dict[str, Any]:
@@ -67,16 +65,11 @@ def create_application(user: User, payload: Any, *, today: dt.date | None = None
     """Quote and save a draft application for employers the user acts for."""
     access.require_role(user, Role.EMPLOYER)
     received = today or timezone.localdate()
-    if not isinstance(payload, dict):
-        raise bad_input([problem("(body)", "must be a JSON object", "doit être un objet JSON")])
-    _refuse_program_fields(payload)
-    employers = registered_employers(payload)
+    employers = checked_employers(payload)
     access.check_employer_may_act(user, employers[0])
-    _validate_shape(kernel_request(payload, employers, None, received))
-    program = program_for(payload, received)
-    result = run_quote(kernel_request(payload, employers, program, received))
+    quoted = quote_checked(payload, employers, received, explain=True)
     with transaction.atomic():
-        application = _save_draft(user, payload, employers, program, received, result)
+        application = _save_draft(user, payload, employers, quoted.program, received, quoted.result)
         record(
             user.username,
             "application.create",
@@ -85,37 +78,6 @@ def create_application(user: User, payload: Any, *, today: dt.date | None = None
             _summary(application),
         )
     return application
-
-
-def _refuse_program_fields(payload: dict[str, Any]) -> None:
-    problems = [
-        problem(
-            key,
-            "is decided by the program, not by the applicant",
-            "est fixé par le programme, pas par le demandeur",
-        )
-        for key in DECIDED_BY_PROGRAM
-        if key in payload
-    ]
-    for i, entry in enumerate(payload.get("employers") or []):
-        for key in entry if isinstance(entry, dict) else ():
-            if key not in ("id", "business_number"):
-                problems.append(
-                    problem(
-                        f"employers[{i}].{key}", "is not a known field", "n'est pas un champ connu"
-                    )
-                )
-    if problems:
-        raise bad_input(problems)
-
-
-def _validate_shape(request: dict[str, Any]) -> None:
-    try:
-        parse_quote_request(request)
-    except InvalidRequestError as error:
-        raise bad_input(
-            [problem(p.path, p.message("en"), p.message("fr")) for p in error.problems]
-        ) from None
 
 
 def _save_draft(

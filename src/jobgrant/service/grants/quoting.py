@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -14,14 +15,17 @@ from jobgrant.rules.codes import fiscal_year
 from jobgrant.rules.evaluate import default_library
 from jobgrant.rules.money import format_amount
 from jobgrant.rules.quote import quote
-from jobgrant.rules.requests import InvalidRequestError
+from jobgrant.rules.requests import InvalidRequestError, parse_quote_request
+from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError, bad_input, problem
+from jobgrant.service.grants import access
 from jobgrant.service.grants.models import ApplicationEmployer, Delivery, Program, State
 from jobgrant.service.registry.identifiers import normalize_business_number
 from jobgrant.service.registry.models import Employer
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
 EMPLOYER_CAP = "cjg.employer.max_government_per_fiscal_year"
+DECIDED_BY_PROGRAM = ("policy", "delivery", "application_date")
 
 
 @cache
@@ -170,3 +174,72 @@ def program_for(payload: dict[str, Any], received: dt.date) -> Program:
             ],
         )
     return program
+
+
+# --- A quote of an application's body, as applying would compute it ------------------------
+
+
+@dataclass(frozen=True)
+class Quoted:
+    """What an application with this body would get: its employers, program and quote."""
+
+    employers: list[Employer]
+    program: Program
+    result: dict[str, Any]
+
+
+def quote_application(
+    user: User, payload: Any, received: dt.date, *, explain: bool = True
+) -> Quoted:
+    """The quote of an application body, checked as applying checks it, saving nothing.
+
+    An employer may quote only for an employer it acts for (the quote reads the government money
+    already approved for that employer); the back-office roles may quote for any registered one.
+    Raises ServiceError: 422 naming each bad field, 403 for someone else's employer."""
+    employers = checked_employers(payload)
+    if user.role == Role.EMPLOYER:
+        access.check_employer_may_act(user, employers[0])
+    return quote_checked(payload, employers, received, explain=explain)
+
+
+def checked_employers(payload: Any) -> list[Employer]:
+    """The registered employers of a body that names no field the program decides."""
+    if not isinstance(payload, dict):
+        raise bad_input([problem("(body)", "must be a JSON object", "doit être un objet JSON")])
+    _refuse_program_fields(payload)
+    return registered_employers(payload)
+
+
+def quote_checked(
+    payload: dict[str, Any], employers: list[Employer], received: dt.date, *, explain: bool
+) -> Quoted:
+    """The quote of a body whose employers are known: every field checked before the program is
+    looked up, so that a bad body is told about its fields rather than about intakes."""
+    _validate_shape(kernel_request(payload, employers, None, received))
+    program = program_for(payload, received)
+    result = run_quote(kernel_request(payload, employers, program, received), explain=explain)
+    return Quoted(employers, program, result)
+
+
+def _refuse_program_fields(payload: dict[str, Any]) -> None:
+    problems = [
+        problem(key, "is decided by the program, not by the applicant",
+                "est fixé par le programme, pas par le demandeur")
+        for key in DECIDED_BY_PROGRAM if key in payload
+    ]  # fmt: skip
+    for i, entry in enumerate(payload.get("employers") or []):
+        for key in entry if isinstance(entry, dict) else ():
+            if key not in ("id", "business_number"):
+                problems.append(problem(f"employers[{i}].{key}", "is not a known field",
+                                        "n'est pas un champ connu"))  # fmt: skip
+    if problems:
+        raise bad_input(problems)
+
+
+def _validate_shape(request: dict[str, Any]) -> None:
+    try:
+        parse_quote_request(request)
+    except InvalidRequestError as error:
+        raise bad_input([
+            problem(p.path, p.message("en"), p.message("fr")) for p in error.problems
+        ]) from None  # fmt: skip

@@ -1,0 +1,114 @@
+"""The OpenAPI document, completed where Ninja leaves gaps.
+
+Ninja documents every answer as application/json and only documents the bodies it validates
+itself. So: refusals (4xx) are documented as application/problem+json, the type they are sent
+with; the bodies the rules kernel reads by hand (api/bodies.py) are documented from their Schema
+classes, which go into the document's components with the others; and the application body gets
+an example dated from today, with links from the application's creation to the operations on it
+(what a client, or Schemathesis's stateful phase, needs to walk an application's life); and
+every operation declares the 414 the HTTP server gives a request line too long to read.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.utils import timezone
+from ninja import NinjaAPI, Schema
+from ninja.openapi.schema import OpenAPISchema
+from ninja.operation import Operation
+
+from jobgrant.rules.codes import fiscal_year_start
+from jobgrant.service.api.problems import PROBLEM_JSON
+from jobgrant.service.api.schemas import Problem
+
+REF_TEMPLATE = "#/components/schemas/{model}"
+# gunicorn refuses a request line over 4,094 bytes before the application sees it, with a page
+# of its own: any operation may answer it, and not as problem+json.
+URI_TOO_LONG = {"description": "URI Too Long: the HTTP server refused the request line."}
+_documented: dict[str, type[Schema]] = {}
+
+
+def problems(*statuses: int) -> dict[int, type[Problem]]:
+    """The refusals an operation may answer, for its `response=` declaration."""
+    return dict.fromkeys(statuses, Problem)
+
+
+def read_by_hand(model: type[Schema], *, required: bool = True) -> dict[str, Any]:
+    """`openapi_extra` documenting a body of `model`'s shape that the handler reads itself."""
+    _documented[model.__name__] = model
+    reference = {"$ref": REF_TEMPLATE.format(model=model.__name__)}
+    return {
+        "requestBody": {
+            "content": {"application/json": {"schema": reference}},
+            "required": required,
+        }
+    }
+
+
+class DocumentedApi(NinjaAPI):
+    def get_openapi_operation_id(self, operation: Operation) -> str:
+        return operation.view_func.__name__  # unique across the routers: create_application
+
+    def get_openapi_schema(
+        self, *, path_prefix: str | None = None, path_params: dict[str, Any] | None = None
+    ) -> OpenAPISchema:
+        document = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        components = document.setdefault("components", {}).setdefault("schemas", {})
+        for model in _documented.values():
+            schema = model.model_json_schema(ref_template=REF_TEMPLATE)
+            components.update(schema.pop("$defs", {}))
+            components[model.__name__] = schema
+        components["ApplicationBody"]["examples"] = [example_application(timezone.localdate())]
+        for operation in _operations(document):
+            _problems_as_problem_json(operation)
+            operation["responses"]["414"] = URI_TOO_LONG
+        return document
+
+
+def links_to_the_application(*operation_ids: str) -> dict[str, Any]:
+    """OpenAPI links from an answer carrying an application's `id` to the operations on it
+    (a client, or Schemathesis's stateful phase, follows them)."""
+    return {
+        operation_id: {
+            "operationId": operation_id,
+            "parameters": {"application_id": "$response.body#/id"},
+        }
+        for operation_id in operation_ids
+    }
+
+
+def example_application(today: dt.date) -> dict[str, Any]:
+    """An application the demonstration data accepts (`make run`): the demonstration employer,
+    training that starts within this fiscal year's open intake."""
+    from jobgrant.service.demo import business_number  # the demonstration data, when asked for
+
+    year_end = dt.date(fiscal_year_start(today) + 1, 3, 31)
+    start = min(today + dt.timedelta(days=14), year_end)
+    return {
+        "jurisdiction": "ON",
+        "region": "3550",
+        "employers": [{"id": "acme", "business_number": business_number("10000000")}],
+        "training": {
+            "setting": "off-site", "start_date": start.isoformat(),
+            "end_date": (start + dt.timedelta(days=60)).isoformat(), "hours": "120",
+            "provider": {"name": "Mohawk College", "third_party": True},
+        },
+        "trainees": [{
+            "employer_id": "acme", "status": "existing-employee",
+            "costs": {"tuition": "15000.00", "student_fees": "0.00", "materials": "0.00",
+                      "exam_fees": "0.00"},
+        }],
+    }  # fmt: skip
+
+
+def _operations(document: dict[str, Any]) -> list[dict[str, Any]]:
+    return [op for item in document.get("paths", {}).values() for op in item.values()]
+
+
+def _problems_as_problem_json(operation: dict[str, Any]) -> None:
+    for status, answer in operation.get("responses", {}).items():
+        content = answer.get("content", {})
+        if int(status) >= 400 and "application/json" in content:
+            content[PROBLEM_JSON] = content.pop("application/json")

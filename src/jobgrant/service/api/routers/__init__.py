@@ -1,0 +1,1 @@
+"""One router per resource; api/api.py mounts them."""

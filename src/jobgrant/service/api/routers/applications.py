@@ -1,0 +1,157 @@
+"""Applications: apply, follow, and move through the workflow (submit ... approve, deny)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from django.http import HttpRequest, HttpResponse
+from ninja import Path, Query, Router
+
+from jobgrant.rules.money import format_amount
+from jobgrant.service.accounts.models import User
+from jobgrant.service.api.bodies import json_body, json_object, text_field
+from jobgrant.service.api.idempotency import idempotent
+from jobgrant.service.api.openapi import links_to_the_application, problems, read_by_hand
+from jobgrant.service.api.problems import json_response
+from jobgrant.service.api.schemas import (
+    MAX_DATABASE_ID,
+    STATES,
+    ApplicationBody,
+    ApplicationDetail,
+    ApplicationOut,
+    ApplicationPage,
+    Jurisdiction,
+    NoteBody,
+    Transitioned,
+    one_of,
+)
+from jobgrant.service.api.security import bearer, caller
+from jobgrant.service.grants import access, actions
+from jobgrant.service.grants.models import Application
+
+router = Router(tags=["applications"], auth=bearer)
+PAGE_SIZE = 50
+MAX_PAGE_SIZE = 200
+ApplicationId = Annotated[int, Path(ge=1, le=MAX_DATABASE_ID)]
+TRANSITIONS = ("submit", "recommend", "approve", "deny", "withdraw")
+OPERATIONS_ON_ONE = ("get_application", *(f"{name}_application" for name in TRANSITIONS))
+
+
+def application_json(application: Application, *, detail: bool = False) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": application.pk,
+        "state": application.state,
+        "jurisdiction": application.jurisdiction,
+        "fiscal_year": application.fiscal_year,
+        "delivery": application.delivery,
+        "policy": application.policy,
+        "received_on": application.received_on.isoformat(),
+        "federal": format_amount(application.federal_cents),
+        "provincial": format_amount(application.provincial_cents),
+        "employer": format_amount(application.employer_cents),
+        "quote": application.quote,
+    }
+    if detail:
+        data["policy_version"] = application.policy_version
+        data["explanation"] = application.explanation
+        data["history"] = [
+            {"from": c.from_state, "to": c.to_state, "by": c.actor.username,
+             "at": c.at.isoformat(), "note": c.note}
+            for c in application.history.select_related("actor")
+        ]  # fmt: skip
+    return data
+
+
+@router.post(
+    "",
+    response={201: ApplicationOut, **problems(400, 401, 403, 422)},
+    openapi_extra={
+        **read_by_hand(ApplicationBody),
+        "responses": {201: {"links": links_to_the_application(*OPERATIONS_ON_ONE)}},
+    },
+)
+def create_application(request: HttpRequest) -> HttpResponse:
+    """Apply: the grant is computed by the rules kernel and stored with the application."""
+    user = caller(request)
+
+    def work() -> HttpResponse:
+        created = actions.create_application(user, json_body(request))
+        return json_response(application_json(created), status=201)
+
+    return idempotent(request, user, work)
+
+
+Transition = Callable[[User, Application, dict[str, Any]], Application]
+
+
+def _transition_endpoint(name: str, act: Transition) -> None:
+    def endpoint(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
+        user = caller(request)
+
+        def work() -> HttpResponse:
+            body = json_object(request)
+            for key in NoteBody.model_fields:  # each is text, whichever the transition reads
+                text_field(body, key)
+            # The stored quote and explanation are not needed to change the state.
+            application = access.get_visible(user, application_id, without=("quote", "explanation"))
+            changed = act(user, application, body)
+            return json_response({"id": changed.pk, "state": changed.state})
+
+        return idempotent(request, user, work)
+
+    endpoint.__name__ = f"{name}_application"
+    endpoint.__doc__ = f"{name.capitalize()} the application (an illegal transition answers 409)."
+    router.post(
+        f"/{{application_id}}/{name}",
+        response={200: Transitioned, **problems(400, 401, 403, 404, 409, 422)},
+        openapi_extra=read_by_hand(NoteBody, required=False),
+    )(endpoint)
+
+
+_transition_endpoint("submit", lambda u, a, b: actions.submit_application(u, a))
+_transition_endpoint(
+    "recommend", lambda u, a, b: actions.recommend_application(u, a, text_field(b, "note"))
+)
+_transition_endpoint(
+    "approve", lambda u, a, b: actions.approve_application(u, a, text_field(b, "note"))
+)
+_transition_endpoint(
+    "deny", lambda u, a, b: actions.deny_application(u, a, text_field(b, "reason"))
+)
+_transition_endpoint(
+    "withdraw", lambda u, a, b: actions.withdraw_application(u, a, text_field(b, "note"))
+)
+
+
+@router.get(
+    "/{application_id}",
+    response={200: ApplicationDetail, **problems(401, 403, 404, 422)},
+    by_alias=True,  # a state change's `from`
+)
+def get_application(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
+    """One application with its quote, explanation and state history."""
+    return json_response(
+        application_json(access.get_visible(caller(request), application_id), detail=True)
+    )
+
+
+@router.get("", response={200: ApplicationPage, **problems(401, 422)})
+def list_applications(
+    request: HttpRequest,
+    state: Annotated[str | None, Query(pattern=one_of(STATES))] = None,
+    jurisdiction: Annotated[Jurisdiction | None, Query()] = None,
+    offset: Annotated[int, Query(ge=0, le=MAX_DATABASE_ID)] = 0,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = PAGE_SIZE,
+) -> HttpResponse:
+    """The applications the caller may see, filtered, oldest first, paginated."""
+    found = access.visible_applications(caller(request))
+    if state:
+        found = found.filter(state=state)
+    if jurisdiction:
+        found = found.filter(jurisdiction=jurisdiction)
+    page = found.order_by("id")[offset : offset + limit]
+    return json_response({
+        "count": found.count(), "offset": offset, "limit": limit,
+        "items": [application_json(a) for a in page],
+    })  # fmt: skip

@@ -1,0 +1,264 @@
+"""The shapes of /api/v1: every request body, answer and problem, as Ninja Schema classes.
+
+They are the OpenAPI document's components. Money is a decimal string ("5000.00") at this edge,
+never a number: requests match AMOUNT_IN (what the rules kernel reads), answers AMOUNT_OUT (what
+`format_amount` writes, always two decimals).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated
+
+from ninja import Schema
+from pydantic import Field
+
+from jobgrant.rules.batch import SETTINGS, STATUSES
+from jobgrant.rules.codes import JURISDICTION_CODES
+from jobgrant.service.grants.models import State
+
+AMOUNT_IN = r"^\d{1,10}(\.\d{1,2})?$"
+AMOUNT_OUT = r"^-?\d+\.\d{2}$"
+FISCAL_YEAR = r"^\d{4}-\d{2}$"
+#: Ids are the database's 64-bit integers: anything outside 1..2^63-1 cannot name a row.
+MAX_DATABASE_ID = 2**63 - 1
+STATES: tuple[str, ...] = tuple(State.values)
+
+
+def one_of(codes: tuple[str, ...]) -> str:
+    """A pattern that matches exactly one of `codes` (validated, and documented as such)."""
+    return "^(" + "|".join(codes) + ")$"
+
+
+AmountIn = Annotated[str, Field(pattern=AMOUNT_IN, examples=["5000.00"])]
+Amount = Annotated[str, Field(pattern=AMOUNT_OUT, examples=["5000.00"])]
+Jurisdiction = Annotated[str, Field(pattern=one_of(JURISDICTION_CODES), examples=["ON"])]
+
+
+# --- Problems (application/problem+json, RFC 9457) ---------------------------------------------
+
+
+class FieldProblem(Schema):
+    field: str = Field(description="The field's path, e.g. `trainees[0].costs.tuition`.")
+    message_en: str
+    message_fr: str
+
+
+class Problem(Schema):
+    """A refusal: what went wrong, in English and French, and each field at fault."""
+
+    type: str
+    title: str
+    status: int = Field(ge=400, le=599)
+    detail: str
+    detail_fr: str
+    code: str = Field(examples=["INVALID_INPUT"])
+    errors: list[FieldProblem] = Field(default_factory=list)
+    state: str | None = Field(None, description="The application's state (409 answers).")
+
+
+# --- Authentication -------------------------------------------------------------------------
+
+
+class Credentials(Schema):
+    # Django's own username rule; it also keeps NUL characters (refused by PostgreSQL) out.
+    username: str = Field(min_length=1, max_length=150, pattern=r"^[\w.@+-]+$")
+    password: str = Field(min_length=1, max_length=4096)
+
+
+class Token(Schema):
+    token: str
+
+
+# --- Registry -------------------------------------------------------------------------------
+
+
+class EmployerOut(Schema):
+    id: int
+    business_number: str
+    name: str
+    jurisdiction: str
+    employees: int
+
+
+# --- An application's body (also the body of a quote) ----------------------------------------
+# These document the body; the rules kernel's reader (jobgrant.rules.requests) checks it, so that
+# every problem keeps its exact field path and bilingual message (see api/bodies.py).
+
+
+class EmployerRef(Schema):
+    id: str = Field(description="The employer's reference inside this body.", examples=["acme"])
+    business_number: str = Field(description="A registered employer's business number (BN9).")
+
+
+class Provider(Schema):
+    name: str
+    third_party: bool
+
+
+class Training(Schema):
+    setting: str = Field(json_schema_extra={"enum": list(SETTINGS)})
+    start_date: dt.date
+    end_date: dt.date
+    hours: AmountIn | Annotated[int, Field(ge=0)] = Field(
+        description="Hours, with at most two decimals."
+    )
+    provider: Provider
+
+
+class Costs(Schema):
+    tuition: AmountIn
+    student_fees: AmountIn
+    materials: AmountIn
+    exam_fees: AmountIn
+
+
+class Trainee(Schema):
+    employer_id: str = Field(description="The `id` of one of the body's employers.")
+    status: str = Field(json_schema_extra={"enum": list(STATUSES)})
+    costs: Costs
+    wages_in_kind: AmountIn = "0.00"
+
+
+class ApplicationBody(Schema):
+    """An application: the `jobgrant quote` input without policy, delivery and application_date
+    (the program decides them); each employer is named by its registered business number."""
+
+    jurisdiction: Jurisdiction
+    region: str | None = Field(None, description="An economic region of the jurisdiction.")
+    employers: list[EmployerRef] = Field(min_length=1)
+    training: Training
+    trainees: list[Trainee] = Field(min_length=1)
+
+
+class NoteBody(Schema):
+    note: str = ""
+    reason: str = Field("", description="Why the application is denied (required to deny).")
+
+
+# --- Quotes and applications ----------------------------------------------------------------
+
+
+class Reason(Schema):
+    code: str = Field(examples=["TRAINING_STARTED_BEFORE_APPLICATION"])
+    message_en: str
+    message_fr: str
+    trainee: int | None
+    employer: str | None
+    rule: str
+
+
+class Figures(Schema):
+    eligible_cost: Amount
+    federal: Amount
+    provincial: Amount
+    employer: Amount
+    in_kind: Amount
+
+
+class Totals(Figures):
+    government: Amount
+
+
+class EmployerFigures(Figures):
+    id: str
+
+
+class TraineeFigures(Figures):
+    index: int
+    employer_id: str
+
+
+class Reference(Schema):
+    title: str
+    href: str
+
+
+class ParameterRead(Schema):
+    name: str = Field(examples=["cjg.federal.max_per_trainee"])
+    effective_date: dt.date
+    value: str
+    layer: str = Field(description="The policy or overlay the value comes from.")
+    reference: list[Reference]
+
+
+class ExplanationStep(Schema):
+    """One computed value: the formula that made it, its inputs and the parameters it read."""
+
+    target: str = Field(examples=["trainees[0].federal"])
+    value: str
+    formula: str
+    inputs: dict[str, str]
+    parameters: list[ParameterRead]
+
+
+class QuoteOut(Schema):
+    """The rules kernel's quote: the `jobgrant quote` JSON contract."""
+
+    policy: str
+    jurisdiction: str
+    region: str | None
+    delivery: str
+    fiscal_year: str = Field(pattern=FISCAL_YEAR)
+    eligible: bool
+    reasons: list[Reason]
+    totals: Totals
+    employers: list[EmployerFigures]
+    trainees: list[TraineeFigures]
+    explanation: list[ExplanationStep] | None = Field(
+        None, description="How each figure was computed (only when asked for)."
+    )
+
+
+class ApplicationOut(Schema):
+    id: int
+    state: str = Field(json_schema_extra={"enum": list(STATES)})
+    jurisdiction: str
+    fiscal_year: str = Field(pattern=FISCAL_YEAR)
+    delivery: str
+    policy: str
+    received_on: dt.date
+    federal: Amount
+    provincial: Amount
+    employer: Amount
+    quote: QuoteOut
+
+
+class StateChangeOut(Schema):
+    from_state: str = Field(alias="from")
+    to: str
+    by: str
+    at: dt.datetime
+    note: str
+
+
+class ApplicationDetail(ApplicationOut):
+    policy_version: str
+    explanation: list[ExplanationStep]
+    history: list[StateChangeOut]
+
+
+class ApplicationPage(Schema):
+    count: int
+    offset: int
+    limit: int
+    items: list[ApplicationOut]
+
+
+class Transitioned(Schema):
+    id: int
+    state: str = Field(json_schema_extra={"enum": list(STATES)})
+
+
+# --- Ledger ---------------------------------------------------------------------------------
+
+
+class BudgetOut(Schema):
+    funder: str
+    jurisdiction: str
+    fiscal_year: str = Field(pattern=FISCAL_YEAR)
+    stream: str
+    allocated: Amount
+    committed: Amount
+    disbursed: Amount
+    available: Amount

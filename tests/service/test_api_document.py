@@ -1,0 +1,79 @@
+"""The OpenAPI document declares what each operation takes and answers, so clients can be made."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from tests.conftest import TODAY
+
+from jobgrant.service.api.openapi import example_application
+from jobgrant.service.grants.models import Application
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def document(demo: None) -> dict[str, Any]:
+    return Client().get("/api/v1/openapi.json").json()
+
+
+def operations(document: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    return [
+        (method.upper(), path, operation)
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+    ]
+
+
+def test_every_operation_declares_the_schema_of_its_success(document) -> None:
+    assert len(operations(document)) == 12
+    for method, path, operation in operations(document):
+        [success] = [s for s in operation["responses"] if s.startswith("2")]
+        content = operation["responses"][success]["content"]
+        assert "$ref" in str(content["application/json"]["schema"]), (method, path)
+
+
+def test_every_refusal_is_declared_as_a_problem(document) -> None:
+    for method, path, operation in operations(document):
+        refusals = {s: r for s, r in operation["responses"].items() if int(s) >= 400}
+        assert "content" not in refusals.pop("414"), "gunicorn's own page, not ours"
+        assert "401" in refusals or path == "/api/v1/auth/token", (method, path)
+        for answer in refusals.values():
+            schema = answer["content"]["application/problem+json"]["schema"]
+            assert schema == {"$ref": "#/components/schemas/Problem"}
+
+
+def test_every_post_declares_its_body(document) -> None:
+    for method, path, operation in operations(document):
+        if method == "POST":
+            body = operation["requestBody"]["content"]["application/json"]["schema"]
+            assert (
+                body["$ref"].removeprefix("#/components/schemas/")
+                in (document["components"]["schemas"])
+            ), path
+
+
+def test_money_is_a_decimal_string(document) -> None:
+    figures = document["components"]["schemas"]["Totals"]["properties"]
+    assert figures["federal"]["type"] == "string"
+    assert figures["federal"]["pattern"] == r"^-?\d+\.\d{2}$"
+    costs = document["components"]["schemas"]["Costs"]["properties"]
+    assert costs["tuition"] == {**costs["tuition"], "type": "string"}
+
+
+def test_the_documented_example_is_an_application_the_demonstration_data_accepts(
+    as_user,
+) -> None:
+    response = as_user("demo-employer").post("/applications", example_application(TODAY))
+    assert response.status_code == 201, response.content
+    assert Application.objects.count() == 1
+
+
+def test_creating_an_application_links_to_the_operations_on_it(document) -> None:
+    links = document["paths"]["/api/v1/applications"]["post"]["responses"]["201"]["links"]
+    transitions = ("submit", "recommend", "approve", "deny", "withdraw")
+    assert set(links) == {"get_application", *(f"{name}_application" for name in transitions)}
+    operation_ids = {op["operationId"] for _, _, op in operations(document)}
+    assert set(links) <= operation_ids
