@@ -17,6 +17,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import translation
+from tests.personas import ANALYST, AUDITOR, EMPLOYER, FINANCE, OFFICER
 
 from jobgrant.service.accounts.models import User
 
@@ -45,11 +46,11 @@ SECTION_ROLES = {  # pages under /{lang}/<section>/ serve exactly one role
     "auditor": "auditor",
 }
 PERSONA = {
-    "employer": "demo-employer",
-    "officer": "demo-officer-on-1",
-    "finance": "demo-finance",
-    "analyst": "demo-analyst",
-    "auditor": "demo-auditor",
+    "employer": EMPLOYER.username,
+    "officer": OFFICER.username,
+    "finance": FINANCE.username,
+    "analyst": ANALYST.username,
+    "auditor": AUDITOR.username,
 }
 REFUSED_ANONYMOUS = {401, 403}
 SAMPLE_VALUES = {

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from django.db import connections
 from django.test import Client
+from tests.personas import EMPLOYER, OFFICER, SECOND_OFFICER
 
 from jobgrant.service.accounts.models import ApiToken, User
 from jobgrant.service.audit.chain import verify
@@ -167,7 +168,7 @@ def test_each_application_sent_three_times_at_once_is_created_once(make_body: Ma
         Post("/applications", f"apply-{i}", encoded(b))
         for i, b in enumerate(bodies(make_body, KEYS))
     ]
-    volley = fire(token_of("demo-employer"), [[post] * 3 for post in posts])
+    volley = fire(token_of(EMPLOYER.username), [[post] * 3 for post in posts])
     assert_one_answer_per_key(volley, 201)
     created = {key: json.loads(answers[0].content)["id"] for key, answers in volley.answers.items()}
     assert len(set(created.values())) == KEYS
@@ -186,8 +187,8 @@ def test_each_application_sent_three_times_at_once_is_created_once(make_body: Ma
 
 
 def recommended(make_body: MakeBody, count: int) -> list[int]:
-    applicant = User.objects.get(username="demo-employer")
-    recommender = User.objects.get(username="demo-officer-on-1")
+    applicant = EMPLOYER.get()
+    recommender = OFFICER.get()
     ids = []
     for body in bodies(make_body, count):
         application = actions.create_application(applicant, body)
@@ -211,7 +212,7 @@ def test_each_approval_sent_three_times_at_once_commits_the_budget_once(
     ids = recommended(make_body, APPROVALS)
     before = committed()
     posts = [Post(f"/applications/{pk}/approve", f"approve-{pk}", b"{}") for pk in ids]
-    volley = fire(token_of("demo-officer-on-2"), [[post] * 3 for post in posts])
+    volley = fire(token_of(SECOND_OFFICER.username), [[post] * 3 for post in posts])
     assert_one_answer_per_key(volley, 200)
     approved = Application.objects.filter(pk__in=ids)
     assert {a.state for a in approved} == {State.APPROVED}
@@ -232,7 +233,7 @@ def test_each_approval_sent_three_times_at_once_commits_the_budget_once(
 
 
 def test_a_key_reused_with_a_changed_body_is_refused_every_time(make_body: MakeBody) -> None:
-    token = token_of("demo-employer")
+    token = token_of(EMPLOYER.username)
     originals = bodies(make_body, REUSED)
     first = fire(
         token,
@@ -262,7 +263,7 @@ def test_two_bodies_racing_under_one_key_have_one_effect_and_the_other_is_refuse
     make_body: MakeBody,
 ) -> None:
     before = Application.objects.count()
-    token = token_of("demo-employer")
+    token = token_of(EMPLOYER.username)
     pairs = [
         [
             Post("/applications", f"race-{i}", encoded(b)),

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from django.db import connection, transaction
+from tests.personas import OFFICER
 
 from jobgrant.service.audit.append_only import lifted
 from jobgrant.service.audit.chain import record
@@ -32,7 +33,7 @@ def database_url() -> str:
 def test_the_installed_command_names_a_deleted_entry_in_the_database(demo: None) -> None:
     with transaction.atomic():
         for i in range(50):
-            record("demo-officer-on-1", "application.submit", "application", i, {"i": i})
+            record(OFFICER.username, "application.submit", "application", i, {"i": i})
     total = AuditEntry.objects.count()
     with lifted(connection):  # as the tables' owner
         AuditEntry.objects.filter(sequence=total - 10).delete()

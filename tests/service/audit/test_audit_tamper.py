@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from django.db import DatabaseError, connection, transaction
 from django.db.models import F
+from tests.personas import AUDITOR, FINANCE, OFFICER, SECOND_OFFICER
 from typer.testing import CliRunner
 
 from jobgrant.cli.app import app
@@ -29,7 +30,7 @@ from jobgrant.service.audit.models import AuditEntry, AuditHead
 ENTRIES = int(os.environ.get("JOBGRANT_AUDIT_ENTRIES", "3000"))
 TRIALS = int(os.environ.get("JOBGRANT_AUDIT_TRIALS", "25"))
 OFFSET = 10**12  # parks renumbered entries out of the way of the unique sequence numbers
-ACTORS = ["demo-officer-on-1", "demo-officer-on-2", "demo-finance", "Zoë Lévesque-Tremblay"]
+ACTORS = [OFFICER.username, SECOND_OFFICER.username, FINANCE.username, "Zoë Lévesque-Tremblay"]
 ACTIONS = ["application.submit", "application.approve", "budget.allocate", "trainee.view_sin"]
 
 
@@ -259,7 +260,7 @@ def test_the_database_refuses_to_delete_the_chain_head(db: None, chain: int) -> 
 
 def test_appending_still_works_with_the_guard_in_place(db: None, chain: int) -> None:
     with transaction.atomic():
-        appended = record("demo-auditor", "audit.check", "audit", 0, {"ok": True})
+        appended = record(AUDITOR.username, "audit.check", "audit", 0, {"ok": True})
     assert appended.sequence == chain + 1
     assert verify().ok
 

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from tests.personas import EMPLOYER, FEDERAL_OFFICER, FINANCE, OFFICER
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.chain import verify
@@ -21,9 +22,9 @@ def last_entry() -> AuditEntry:
 
 
 def submitted(as_user: Any, make_body: Any) -> int:
-    created = as_user("demo-employer").post("/applications", make_body())
+    created = as_user(EMPLOYER).post("/applications", make_body())
     application_id = int(created.json()["id"])
-    as_user("demo-employer").post(f"/applications/{application_id}/submit")
+    as_user(EMPLOYER).post(f"/applications/{application_id}/submit")
     return application_id
 
 
@@ -37,10 +38,10 @@ def test_an_officer_of_another_government_asking_the_api_for_a_file_is_recorded(
     as_user, make_body
 ) -> None:
     application_id = submitted(as_user, make_body)
-    response = as_user("demo-officer-federal").get(f"/applications/{application_id}")
+    response = as_user(FEDERAL_OFFICER).get(f"/applications/{application_id}")
     assert response.status_code == 404
     entry = last_entry()
-    assert (entry.actor, entry.action) == ("demo-officer-federal", "refused.get_visible")
+    assert (entry.actor, entry.action) == (FEDERAL_OFFICER.username, "refused.get_visible")
     assert (entry.object_type, entry.object_id) == ("application", str(application_id))
     assert entry.summary == {"code": "NOT_FOUND", "status": 404}
     assert verify().ok
@@ -48,7 +49,7 @@ def test_an_officer_of_another_government_asking_the_api_for_a_file_is_recorded(
 
 def test_a_decision_on_a_file_out_of_reach_is_recorded_as_a_404(as_user, make_body) -> None:
     application_id = submitted(as_user, make_body)
-    response = as_user("demo-officer-federal").post(f"/applications/{application_id}/recommend")
+    response = as_user(FEDERAL_OFFICER).post(f"/applications/{application_id}/recommend")
     assert response.status_code == 404
     assert last_entry().action == "refused.get_visible"
 
@@ -57,11 +58,11 @@ def test_an_officer_page_of_another_jurisdiction_is_a_404_that_is_recorded(
     as_user, make_body
 ) -> None:
     application_id = submitted(as_user, make_body)
-    page = signed_in("demo-officer-federal").get(f"/en/officer/applications/{application_id}/")
+    page = signed_in(FEDERAL_OFFICER.username).get(f"/en/officer/applications/{application_id}/")
     assert page.status_code == 404
     entry = last_entry()
     assert (entry.actor, entry.action, entry.object_id) == (
-        "demo-officer-federal",
+        FEDERAL_OFFICER.username,
         "refused.get_visible",
         str(application_id),
     )
@@ -69,11 +70,11 @@ def test_an_officer_page_of_another_jurisdiction_is_a_404_that_is_recorded(
 
 def test_a_page_of_another_role_is_a_403_that_is_recorded(demo: None) -> None:
     before = AuditEntry.objects.count()
-    page = signed_in("demo-finance").get("/en/officer/")
+    page = signed_in(FINANCE.username).get("/en/officer/")
     assert page.status_code == 403
     assert AuditEntry.objects.count() == before + 1
     entry = last_entry()
-    assert (entry.actor, entry.action) == ("demo-finance", "refused.open_page")
+    assert (entry.actor, entry.action) == (FINANCE.username, "refused.open_page")
     assert (entry.object_type, entry.object_id) == ("page", "web:officer-queue")
     assert entry.summary == {"code": "ROLE_NOT_ALLOWED", "status": 403}
 
@@ -81,12 +82,12 @@ def test_a_page_of_another_role_is_a_403_that_is_recorded(demo: None) -> None:
 def test_a_file_the_reader_may_see_records_no_refusal(as_user, make_body) -> None:
     application_id = submitted(as_user, make_body)
     before = AuditEntry.objects.count()
-    assert as_user("demo-officer-on-1").get(f"/applications/{application_id}").status_code == 200
+    assert as_user(OFFICER).get(f"/applications/{application_id}").status_code == 200
     assert AuditEntry.objects.count() == before
 
 
 def test_a_refused_new_application_is_recorded_without_its_body(as_user, make_body) -> None:
-    response = as_user("demo-officer-on-1").post("/applications", make_body())
+    response = as_user(OFFICER).post("/applications", make_body())
     assert response.status_code == 403
     entry = last_entry()
     assert (entry.action, entry.object_type, entry.object_id) == (

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from django.test import override_settings
+from tests.personas import APPLICANT, EMPLOYER, FEDERAL_OFFICER, OFFICER, PARTNER
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.models import AuditEntry
@@ -20,20 +21,18 @@ pytestmark = pytest.mark.django_db
 
 
 def submitted(as_user: Any, body: dict[str, Any]) -> int:
-    created = as_user("demo-employer").post("/applications", body)
+    created = as_user(EMPLOYER).post("/applications", body)
     assert created.status_code == 201, created.content
     application_id = int(created.json()["id"])
-    assert (
-        as_user("demo-employer").post(f"/applications/{application_id}/submit").status_code == 200
-    )
+    assert as_user(EMPLOYER).post(f"/applications/{application_id}/submit").status_code == 200
     return application_id
 
 
 def test_an_officer_affiliated_with_the_employer_is_refused_and_audited(as_user, make_body) -> None:
-    acme = Employer.objects.get(name="Acme Precision Machining")
-    User.objects.get(username="demo-officer-on-1").employers.add(acme)
+    acme = APPLICANT.get()
+    OFFICER.get().employers.add(acme)
     application_id = submitted(as_user, make_body())
-    refused = as_user("demo-officer-on-1").post(f"/applications/{application_id}/recommend")
+    refused = as_user(OFFICER).post(f"/applications/{application_id}/recommend")
     assert refused.status_code == 403
     assert refused.json()["code"] == "CONFLICT_OF_INTEREST"
     assert AuditEntry.objects.filter(action="refused.recommend_application").exists()
@@ -53,15 +52,10 @@ def test_federal_direct_files_go_to_federal_officers_and_leave_the_provincial_bu
 ) -> None:
     Program.objects.filter(jurisdiction="ON").update(delivery="federal-direct")
     application_id = submitted(as_user, make_body())
-    assert (
-        as_user("demo-officer-on-1").post(f"/applications/{application_id}/recommend").status_code
-        == 404
-    )
+    assert as_user(OFFICER).post(f"/applications/{application_id}/recommend").status_code == 404
     User.objects.create_user("fed-2", password="x" * 12, role=Role.OFFICER, federal=True)
     assert (
-        as_user("demo-officer-federal")
-        .post(f"/applications/{application_id}/recommend")
-        .status_code
+        as_user(FEDERAL_OFFICER).post(f"/applications/{application_id}/recommend").status_code
         == 200
     )
     approved = as_user("fed-2").post(f"/applications/{application_id}/approve")
@@ -91,27 +85,24 @@ def test_an_employer_cannot_apply_for_an_organization_it_does_not_act_for(
         business_number="300000007", name="Stranger Inc.", employees=5, jurisdiction="ON"
     )
     body = make_body(employers=[{"id": "acme", "business_number": stranger.business_number}])
-    refused = as_user("demo-employer").post("/applications", body)
+    refused = as_user(EMPLOYER).post("/applications", body)
     assert refused.status_code == 403
     assert refused.json()["code"] == "NOT_YOUR_ORGANIZATION"
     assert Application.objects.count() == 0
 
 
 def test_officers_cannot_apply_and_employers_cannot_decide(as_user, make_body) -> None:
-    assert as_user("demo-officer-on-1").post("/applications", make_body()).status_code == 403
+    assert as_user(OFFICER).post("/applications", make_body()).status_code == 403
     application_id = submitted(as_user, make_body())
-    assert (
-        as_user("demo-employer").post(f"/applications/{application_id}/recommend").status_code
-        == 403
-    )
+    assert as_user(EMPLOYER).post(f"/applications/{application_id}/recommend").status_code == 403
 
 
 def test_denial_needs_a_reason(as_user, make_body) -> None:
     application_id = submitted(as_user, make_body())
-    refused = as_user("demo-officer-on-1").post(f"/applications/{application_id}/deny", {})
+    refused = as_user(OFFICER).post(f"/applications/{application_id}/deny", {})
     assert refused.status_code == 422
     assert refused.json()["errors"][0]["field"] == "reason"
-    denied = as_user("demo-officer-on-1").post(
+    denied = as_user(OFFICER).post(
         f"/applications/{application_id}/deny", {"reason": "Training already under way."}
     )
     assert denied.json()["state"] == "denied"
@@ -120,24 +111,26 @@ def test_denial_needs_a_reason(as_user, make_body) -> None:
 def test_the_list_filters_and_paginates(as_user, make_body) -> None:
     for _ in range(3):
         submitted(as_user, make_body())
-    page = as_user("demo-officer-on-1").get("/applications", state="submitted", limit=2).json()
+    page = as_user(OFFICER).get("/applications", state="submitted", limit=2).json()
     assert page["count"] == 3
     assert len(page["items"]) == 2
-    rest = as_user("demo-officer-on-1").get("/applications", state="submitted", offset=2).json()
+    rest = as_user(OFFICER).get("/applications", state="submitted", offset=2).json()
     assert len(rest["items"]) == 1
-    assert as_user("demo-officer-on-1").get("/applications", limit=0).status_code == 422
+    assert as_user(OFFICER).get("/applications", limit=0).status_code == 422
 
 
 def test_a_wrong_password_gets_no_token(as_user) -> None:
-    response = as_user(None).post("/auth/token", {"username": "demo-employer", "password": "nope"})
+    response = as_user(None).post(
+        "/auth/token", {"username": EMPLOYER.username, "password": "nope"}
+    )
     assert response.status_code == 401
     assert response.json()["code"] == "BAD_CREDENTIALS"
 
 
 def test_employers_lists_only_the_organizations_the_caller_acts_for(as_user) -> None:
-    names = {e["name"] for e in as_user("demo-employer").get("/employers").json()}
-    assert names == {"Acme Precision Machining", "Lakeshore Logistics"}
-    assert as_user("demo-officer-on-1").get("/employers").json() == []
+    names = {e["name"] for e in as_user(EMPLOYER).get("/employers").json()}
+    assert names == {APPLICANT.name, PARTNER.name}
+    assert as_user(OFFICER).get("/employers").json() == []
 
 
 @override_settings(PRODUCTION=True)
@@ -158,7 +151,7 @@ def test_can_see_agrees_with_the_visible_applications_for_every_user_and_file(
     ids = [submitted(as_user, make_body()) for _ in range(3)]
     Application.objects.filter(pk=ids[1]).update(delivery="federal-direct")
     Application.objects.filter(pk=ids[2]).update(delivery="federal-direct", jurisdiction="BC")
-    lakeshore = Employer.objects.get(name="Lakeshore Logistics")
+    lakeshore = PARTNER.get()
     for name, fields in {
         "fed-anywhere": {"role": Role.OFFICER, "federal": True},
         "fed-bc": {"role": Role.OFFICER, "federal": True, "jurisdiction": "BC"},

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from tests.personas import EMPLOYER, FINANCE, OFFICER, SECOND_OFFICER
 
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 def applied(as_user: Callable[[str | None], Any], body: dict[str, Any]) -> int:
-    response = as_user("demo-employer").post("/applications", body)
+    response = as_user(EMPLOYER).post("/applications", body)
     assert response.status_code == 201, response.content
     return int(response.json()["id"])
 
@@ -26,7 +27,7 @@ def budget(funder: str) -> BudgetAccount:
 
 
 def test_an_application_is_quoted_by_the_rules_kernel_when_created(as_user, make_body) -> None:
-    response = as_user("demo-employer").post("/applications", make_body())
+    response = as_user(EMPLOYER).post("/applications", make_body())
     assert response.status_code == 201
     created = response.json()
     assert created["state"] == "draft"
@@ -41,16 +42,14 @@ def test_officer_a_recommends_officer_b_approves_and_the_budget_is_committed(
     application_id = applied(as_user, make_body())
     federal_before = budget("federal").committed_cents
     assert (
-        as_user("demo-employer").post(f"/applications/{application_id}/submit").json()["state"]
+        as_user(EMPLOYER).post(f"/applications/{application_id}/submit").json()["state"]
         == "submitted"
     )
     assert (
-        as_user("demo-officer-on-1")
-        .post(f"/applications/{application_id}/recommend")
-        .json()["state"]
+        as_user(OFFICER).post(f"/applications/{application_id}/recommend").json()["state"]
         == "recommended"
     )
-    approved = as_user("demo-officer-on-2").post(f"/applications/{application_id}/approve")
+    approved = as_user(SECOND_OFFICER).post(f"/applications/{application_id}/approve")
     assert approved.status_code == 200, approved.content
     assert approved.json()["state"] == "approved"
     assert budget("federal").committed_cents == federal_before + 500_000
@@ -64,9 +63,9 @@ def test_the_officer_who_recommended_cannot_approve_and_the_refusal_is_audited(
     as_user, make_body
 ) -> None:
     application_id = applied(as_user, make_body())
-    as_user("demo-employer").post(f"/applications/{application_id}/submit")
-    as_user("demo-officer-on-1").post(f"/applications/{application_id}/recommend")
-    refused = as_user("demo-officer-on-1").post(f"/applications/{application_id}/approve")
+    as_user(EMPLOYER).post(f"/applications/{application_id}/submit")
+    as_user(OFFICER).post(f"/applications/{application_id}/recommend")
+    refused = as_user(OFFICER).post(f"/applications/{application_id}/approve")
     assert refused.status_code == 403
     assert refused["Content-Type"] == "application/problem+json"
     assert refused.json()["code"] == "SEPARATION_OF_DUTIES"
@@ -77,7 +76,7 @@ def test_the_officer_who_recommended_cannot_approve_and_the_refusal_is_audited(
 
 def test_an_illegal_transition_answers_409_with_the_current_state(as_user, make_body) -> None:
     application_id = applied(as_user, make_body())
-    response = as_user("demo-officer-on-1").post(f"/applications/{application_id}/approve")
+    response = as_user(OFFICER).post(f"/applications/{application_id}/approve")
     assert response.status_code == 409
     assert response.json()["state"] == "draft"
 
@@ -86,7 +85,7 @@ def test_bad_input_names_the_field_and_writes_nothing(as_user, make_body) -> Non
     body = make_body()
     body["trainees"][0]["costs"]["tuition"] = "-1"
     entries_before = AuditEntry.objects.count()
-    response = as_user("demo-employer").post("/applications", body)
+    response = as_user(EMPLOYER).post("/applications", body)
     assert response.status_code == 422
     errors = response.json()["errors"]
     assert errors[0]["field"] == "trainees[0].costs.tuition"
@@ -97,20 +96,20 @@ def test_bad_input_names_the_field_and_writes_nothing(as_user, make_body) -> Non
 
 
 def test_the_program_decides_policy_and_delivery(as_user, make_body) -> None:
-    response = as_user("demo-employer").post("/applications", make_body(policy="cjg-2014"))
+    response = as_user(EMPLOYER).post("/applications", make_body(policy="cjg-2014"))
     assert response.status_code == 422
     assert response.json()["errors"][0]["field"] == "policy"
 
 
 def test_an_unregistered_business_number_is_refused(as_user, make_body) -> None:
     body = make_body(employers=[{"id": "acme", "business_number": "123456789"}])
-    response = as_user("demo-employer").post("/applications", body)
+    response = as_user(EMPLOYER).post("/applications", body)
     assert response.status_code == 422
     assert response.json()["errors"][0]["field"] == "employers[0].business_number"
 
 
 def test_an_idempotent_retry_replays_the_first_response_byte_for_byte(as_user, make_body) -> None:
-    client = as_user("demo-employer")
+    client = as_user(EMPLOYER)
     first = client.post("/applications", make_body(), key="apply-1")
     again = client.post("/applications", make_body(), key="apply-1")
     assert again.status_code == first.status_code == 201
@@ -127,7 +126,7 @@ def test_anonymous_callers_are_refused(as_user) -> None:
 
 
 def test_budgets_show_allocated_committed_and_available(as_user) -> None:
-    rows = as_user("demo-finance").get("/budgets", jurisdiction="ON", fiscal_year="2014-15").json()
+    rows = as_user(FINANCE).get("/budgets", jurisdiction="ON", fiscal_year="2014-15").json()
     assert {row["funder"] for row in rows} == {"federal", "provincial"}
     federal = next(row for row in rows if row["funder"] == "federal")
     assert federal["committed"] == "0.00"
@@ -136,10 +135,10 @@ def test_budgets_show_allocated_committed_and_available(as_user) -> None:
 
 def test_withdrawing_an_approved_application_releases_its_commitments(as_user, make_body) -> None:
     application_id = applied(as_user, make_body())
-    as_user("demo-employer").post(f"/applications/{application_id}/submit")
-    as_user("demo-officer-on-1").post(f"/applications/{application_id}/recommend")
-    as_user("demo-officer-on-2").post(f"/applications/{application_id}/approve")
-    withdrawn = as_user("demo-employer").post(f"/applications/{application_id}/withdraw")
+    as_user(EMPLOYER).post(f"/applications/{application_id}/submit")
+    as_user(OFFICER).post(f"/applications/{application_id}/recommend")
+    as_user(SECOND_OFFICER).post(f"/applications/{application_id}/approve")
+    withdrawn = as_user(EMPLOYER).post(f"/applications/{application_id}/withdraw")
     assert withdrawn.json()["state"] == "withdrawn"
     assert budget("federal").committed_cents == 0
     assert budget("provincial").committed_cents == 0

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.personas import EMPLOYER, OFFICER, SECOND_OFFICER
 
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.grants.models import Application, Program, StateChange
@@ -25,11 +26,11 @@ parameters:
 
 
 def through_recommendation(as_user: Any, body: dict[str, Any]) -> int:
-    created = as_user("demo-employer").post("/applications", body)
+    created = as_user(EMPLOYER).post("/applications", body)
     assert created.status_code == 201, created.content
     application_id = int(created.json()["id"])
-    as_user("demo-employer").post(f"/applications/{application_id}/submit")
-    as_user("demo-officer-on-1").post(f"/applications/{application_id}/recommend")
+    as_user(EMPLOYER).post(f"/applications/{application_id}/submit")
+    as_user(OFFICER).post(f"/applications/{application_id}/recommend")
     return application_id
 
 
@@ -41,8 +42,8 @@ def test_an_employer_cap_filled_since_the_application_blocks_the_approval(
     Program.objects.filter(jurisdiction="ON").update(policy=str(scenario))
     first = through_recommendation(as_user, make_body())  # 15000 x 2/3 = 10000 <= 12000
     second = through_recommendation(as_user, make_body())  # also 10000, quoted while none approved
-    assert as_user("demo-officer-on-2").post(f"/applications/{first}/approve").status_code == 200
-    refused = as_user("demo-officer-on-2").post(f"/applications/{second}/approve")
+    assert as_user(SECOND_OFFICER).post(f"/applications/{first}/approve").status_code == 200
+    refused = as_user(SECOND_OFFICER).post(f"/applications/{second}/approve")
     assert refused.status_code == 409
     assert refused.json()["code"] == "NOT_ELIGIBLE"
     assert refused.json()["reasons"] == ["EMPLOYER_CAP_EXCEEDED"]
@@ -55,7 +56,7 @@ def test_an_ineligible_application_cannot_be_approved(as_user: Any, make_body: A
     body = make_body()
     body["training"]["provider"]["third_party"] = False
     Application.objects.filter(pk=application_id).update(request=body, eligible=False)
-    refused = as_user("demo-officer-on-2").post(f"/applications/{application_id}/approve")
+    refused = as_user(SECOND_OFFICER).post(f"/applications/{application_id}/approve")
     assert refused.status_code == 409
     assert refused.json()["reasons"] == ["PROVIDER_NOT_THIRD_PARTY"]
     assert Application.objects.get(pk=application_id).state == "recommended"
@@ -66,11 +67,11 @@ def test_an_ineligible_application_cannot_be_recommended_and_nothing_is_written(
 ) -> None:
     body = make_body()
     body["training"]["provider"]["third_party"] = False
-    created = as_user("demo-employer").post("/applications", body)
+    created = as_user(EMPLOYER).post("/applications", body)
     application_id = int(created.json()["id"])
-    as_user("demo-employer").post(f"/applications/{application_id}/submit")
+    as_user(EMPLOYER).post(f"/applications/{application_id}/submit")
     history, entries = StateChange.objects.count(), AuditEntry.objects.count()
-    refused = as_user("demo-officer-on-1").post(f"/applications/{application_id}/recommend")
+    refused = as_user(OFFICER).post(f"/applications/{application_id}/recommend")
     assert refused.status_code == 409
     problem = refused.json()
     assert problem["code"] == "NOT_ELIGIBLE"

@@ -15,20 +15,21 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from tests.personas import EMPLOYER, OFFICER, SECOND_OFFICER
 
 pytestmark = pytest.mark.django_db
 
 
 def recommended(as_user: Callable[[str | None], Any], body: dict[str, Any]) -> int:
-    created = as_user("demo-employer").post("/applications", body)
+    created = as_user(EMPLOYER).post("/applications", body)
     application_id = int(created.json()["id"])
-    as_user("demo-employer").post(f"/applications/{application_id}/submit")
-    as_user("demo-officer-on-1").post(f"/applications/{application_id}/recommend")
+    as_user(EMPLOYER).post(f"/applications/{application_id}/submit")
+    as_user(OFFICER).post(f"/applications/{application_id}/recommend")
     return application_id
 
 
 def approval_statements(as_user: Callable[[str | None], Any], application_id: int) -> list[str]:
-    officer = as_user("demo-officer-on-2")
+    officer = as_user(SECOND_OFFICER)
     with CaptureQueriesContext(connection) as captured:
         response = officer.post(f"/applications/{application_id}/approve", key="approve-1")
     assert response.status_code == 200, response.content

@@ -33,6 +33,7 @@ import pytest
 from django.db import connections, transaction
 from django.db.models import Sum
 from django.test import Client
+from tests.personas import EMPLOYER, OFFICER, SECOND_OFFICER
 
 from jobgrant.service.accounts.models import ApiToken, User
 from jobgrant.service.audit.chain import verify
@@ -121,8 +122,8 @@ def race_employers(user: User, count: int) -> list[Employer]:
 
 def recommended_applications(federal_amounts: list[int]) -> dict[int, int]:
     """Create, submit and recommend one application per amount: {id: federal cents}."""
-    applicant = User.objects.get(username="demo-employer")
-    recommender = User.objects.get(username="demo-officer-on-1")
+    applicant = EMPLOYER.get()
+    recommender = OFFICER.get()
     created = {}
     for employer, cents in zip(
         race_employers(applicant, len(federal_amounts)), federal_amounts, strict=True
@@ -169,9 +170,7 @@ class Race:
 
 def approve_concurrently(application_ids: list[int], seed: int) -> Race:
     """Fire one approval per application from CLIENTS threads; return what each one got."""
-    tokens = [
-        ApiToken.issue(User.objects.get(username="demo-officer-on-2")) for _ in range(CLIENTS)
-    ]
+    tokens = [ApiToken.issue(SECOND_OFFICER.get()) for _ in range(CLIENTS)]
     pending: queue.SimpleQueue[int] = queue.SimpleQueue()
     for application_id in random.Random(seed).sample(application_ids, len(application_ids)):
         pending.put(application_id)

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from stdnum import luhn
 from stdnum.ca import bn
+from tests.personas import APPLICANT, AUDITOR, EMPLOYER, OFFICER
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.models import AuditEntry
@@ -56,15 +57,11 @@ def employer_data(**changes: Any) -> dict[str, Any]:
     return {**data, **changes}
 
 
-def acme() -> Employer:
-    return Employer.objects.get(name="Acme Precision Machining")
-
-
 def trainee_data(**changes: Any) -> dict[str, Any]:
     data = {
         "given_name": "Marie",
         "family_name": "Tremblay",
-        "employer": acme().pk,
+        "employer": APPLICANT.get().pk,
         "sin": "123 456 782",
     }
     return {**data, **changes}
@@ -162,7 +159,7 @@ def test_an_officer_registers_an_employer_in_their_jurisdiction(demo: None) -> N
     number = with_check_digit("30000000")
     typed = f"{number[:3]} {number[3:6]}-{number[6:]}"
     employer = actions.register_employer(
-        user("demo-officer-on-1"), employer_data(business_number=typed, jurisdiction="on")
+        user(OFFICER.username), employer_data(business_number=typed, jurisdiction="on")
     )
     assert Employer.objects.get(pk=employer.pk).business_number == number
     assert (employer.jurisdiction, employer.region, employer.naics) == ("ON", "3550", "332710")
@@ -170,12 +167,12 @@ def test_an_officer_registers_an_employer_in_their_jurisdiction(demo: None) -> N
 
 def test_registering_an_employer_writes_one_audit_entry(demo: None) -> None:
     before = AuditEntry.objects.count()
-    employer = actions.register_employer(user("demo-officer-on-1"), employer_data())
+    employer = actions.register_employer(user(OFFICER.username), employer_data())
     entry = AuditEntry.objects.get(sequence=before + 1)
     assert (entry.action, entry.object_id, entry.actor) == (
         "employer.register",
         str(employer.pk),
-        "demo-officer-on-1",
+        OFFICER.username,
     )
     assert AuditEntry.objects.count() == before + 1
 
@@ -185,7 +182,7 @@ def test_a_wrong_business_number_check_digit_is_refused_naming_the_field(
 ) -> None:
     with pytest.raises(ServiceError) as error:
         actions.register_employer(
-            user("demo-officer-on-1"), employer_data(business_number="300000001")
+            user(OFFICER.username), employer_data(business_number="300000001")
         )
     assert error.value.status == 422
     found = refusal(error)["business_number"]
@@ -198,13 +195,13 @@ def test_a_naics_code_outside_the_canadian_industries_of_2022_is_refused(
     nothing_written: None, code: Any
 ) -> None:
     with pytest.raises(ServiceError) as error:
-        actions.register_employer(user("demo-officer-on-1"), employer_data(naics=code))
+        actions.register_employer(user(OFFICER.username), employer_data(naics=code))
     assert list(refusal(error)) == ["naics"]
 
 
 def test_an_economic_region_of_another_jurisdiction_is_refused(nothing_written: None) -> None:
     with pytest.raises(ServiceError) as error:
-        actions.register_employer(user("demo-officer-on-1"), employer_data(region="2410"))
+        actions.register_employer(user(OFFICER.username), employer_data(region="2410"))
     assert refusal(error)["region"]["message_en"] == "is not an economic region of ON"
 
 
@@ -219,7 +216,7 @@ def test_every_bad_field_of_an_employer_is_named_at_once(nothing_written: None) 
         "colour": "red",
     }
     with pytest.raises(ServiceError) as error:
-        actions.register_employer(user("demo-officer-on-1"), bad)
+        actions.register_employer(user(OFFICER.username), bad)
     assert set(refusal(error)) == set(bad)
     assert all(p["message_en"] and p["message_fr"] for p in error.value.problems)
 
@@ -229,14 +226,14 @@ def test_a_number_of_employees_that_is_not_a_positive_whole_number_is_refused(
     nothing_written: None, employees: Any
 ) -> None:
     with pytest.raises(ServiceError) as error:
-        actions.register_employer(user("demo-officer-on-1"), employer_data(employees=employees))
+        actions.register_employer(user(OFFICER.username), employer_data(employees=employees))
     assert list(refusal(error)) == ["employees"]
 
 
 def test_a_business_number_already_registered_is_refused_with_409(nothing_written: None) -> None:
     with pytest.raises(ServiceError) as error:
         actions.register_employer(
-            user("demo-officer-on-1"), employer_data(business_number=acme().business_number)
+            user(OFFICER.username), employer_data(business_number=APPLICANT.get().business_number)
         )
     assert (error.value.status, error.value.code) == (409, "DUPLICATE_BUSINESS_NUMBER")
     assert list(refusal(error)) == ["business_number"]
@@ -254,7 +251,7 @@ def test_an_officer_of_another_jurisdiction_may_not_register_the_employer(demo: 
 
 def test_an_employer_user_may_not_register_employers(demo: None) -> None:
     with pytest.raises(ServiceError) as error:
-        actions.register_employer(user("demo-employer"), employer_data())
+        actions.register_employer(user(EMPLOYER.username), employer_data())
     assert (error.value.status, error.value.code) == (403, "ROLE_NOT_ALLOWED")
     assert not Employer.objects.filter(name="Northern Tool and Die").exists()
 
@@ -263,7 +260,7 @@ def test_an_employer_user_may_not_register_employers(demo: None) -> None:
 
 
 def registered(**changes: Any) -> Trainee:
-    return actions.register_trainee(user("demo-employer"), trainee_data(**changes))
+    return actions.register_trainee(user(EMPLOYER.username), trainee_data(**changes))
 
 
 def test_an_employer_registers_a_trainee_with_a_sin_shown_masked(demo: None) -> None:
@@ -326,12 +323,12 @@ def test_a_trainee_may_be_registered_without_a_sin(demo: None) -> None:
 def test_every_bad_field_of_a_trainee_is_named_at_once(nothing_written: None) -> None:
     bad = {"given_name": "", "family_name": 7, "employer": 10**9, "sin": "1", "age": 30}
     with pytest.raises(ServiceError) as error:
-        actions.register_trainee(user("demo-employer"), bad)
+        actions.register_trainee(user(EMPLOYER.username), bad)
     assert set(refusal(error)) == set(bad)
 
 
 def test_an_employer_user_may_not_register_a_trainee_for_another_employer(demo: None) -> None:
-    other = actions.register_employer(user("demo-officer-on-1"), employer_data())
+    other = actions.register_employer(user(OFFICER.username), employer_data())
     before = counts()
     with pytest.raises(ServiceError) as error:
         registered(employer=other.pk)
@@ -341,7 +338,7 @@ def test_an_employer_user_may_not_register_a_trainee_for_another_employer(demo: 
 
 def test_an_officer_affiliated_with_the_employer_may_not_register_its_trainees(demo: None) -> None:
     affiliated = new_user("officer-tied", Role.OFFICER, jurisdiction="ON")
-    affiliated.employers.add(acme())
+    affiliated.employers.add(APPLICANT.get())
     with pytest.raises(ServiceError) as error:
         actions.register_trainee(affiliated, trainee_data())
     assert error.value.status == 403
@@ -369,19 +366,19 @@ def assert_no_sin_in_the_audit_trail() -> None:
 def test_viewing_a_sin_needs_the_view_sin_permission(demo: None) -> None:
     trainee = registered()
     with pytest.raises(ServiceError) as error:
-        actions.view_sin(user("demo-officer-on-1"), trainee)
+        actions.view_sin(user(OFFICER.username), trainee)
     assert (error.value.status, error.value.code) == (403, "SIN_VIEW_NOT_ALLOWED")
 
 
 def test_a_refused_sin_view_is_audited(demo: None) -> None:
     trainee = registered()
     with pytest.raises(ServiceError):
-        actions.view_sin(user("demo-auditor"), trainee)
+        actions.view_sin(user(AUDITOR.username), trainee)
     entry = AuditEntry.objects.last()
     assert entry is not None
     assert (entry.action, entry.actor, entry.object_id) == (
         "refused.trainee.view_sin",
-        "demo-auditor",
+        AUDITOR.username,
         str(trainee.pk),
     )
     assert_no_sin_in_the_audit_trail()

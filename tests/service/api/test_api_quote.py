@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from tests.personas import ANALYST, EMPLOYER, OFFICER
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.models import AuditEntry
@@ -36,7 +37,7 @@ def nothing_written() -> Iterator[None]:
 
 def test_a_good_body_gets_the_kernels_figures_and_nothing_is_saved(as_user, make_body) -> None:
     with nothing_written():
-        response = as_user("demo-employer").post("/quote", make_body())
+        response = as_user(EMPLOYER).post("/quote", make_body())
     assert response.status_code == 200, response.content
     quote = response.json()
     assert quote["policy"] == "cjg-2013"
@@ -50,7 +51,7 @@ def test_a_good_body_gets_the_kernels_figures_and_nothing_is_saved(as_user, make
 
 
 def test_the_quote_is_the_one_applying_stores(as_user, make_body) -> None:
-    client = as_user("demo-employer")
+    client = as_user(EMPLOYER)
     quoted = client.post("/quote", make_body()).json()
     applied = client.post("/applications", make_body()).json()
     assert applied["quote"] == quoted
@@ -63,7 +64,7 @@ def test_a_bad_body_gets_each_field_problem_in_both_languages_and_writes_nothing
     body["trainees"][0]["costs"]["tuition"] = "-1"
     body["training"]["hours"] = "12.345"
     with nothing_written():
-        response = as_user("demo-employer").post("/quote", body)
+        response = as_user(EMPLOYER).post("/quote", body)
     assert response.status_code == 422
     assert response["Content-Type"] == "application/problem+json"
     errors = {e["field"]: e for e in response.json()["errors"]}
@@ -73,14 +74,14 @@ def test_a_bad_body_gets_each_field_problem_in_both_languages_and_writes_nothing
 
 
 def test_the_program_still_decides_the_policy(as_user, make_body) -> None:
-    response = as_user("demo-employer").post("/quote", make_body(policy="cjg-2014"))
+    response = as_user(EMPLOYER).post("/quote", make_body(policy="cjg-2014"))
     assert response.status_code == 422
     assert response.json()["errors"][0]["field"] == "policy"
 
 
 def test_an_officer_may_quote_any_registered_employer(as_user, make_body) -> None:
     with nothing_written():
-        response = as_user("demo-officer-on-1").post("/quote", make_body())
+        response = as_user(OFFICER).post("/quote", make_body())
     assert response.status_code == 200
     assert response.json()["totals"]["government"] == "10000.00"
 
@@ -95,6 +96,6 @@ def test_an_employer_may_not_quote_for_an_employer_it_does_not_act_for(
 
 
 def test_explain_adds_how_each_figure_was_computed(as_user, make_body) -> None:
-    response = as_user("demo-analyst").post("/quote?explain=true", make_body())
+    response = as_user(ANALYST).post("/quote?explain=true", make_body())
     assert response.status_code == 200
     assert response.json()["explanation"]

@@ -66,7 +66,8 @@ def test_money_is_a_decimal_string(document) -> None:
 def test_the_documented_example_is_an_application_the_demonstration_data_accepts(
     as_user,
 ) -> None:
-    response = as_user("demo-employer").post("/applications", example_application(TODAY))
+    demonstration_employer = as_user("demo-employer")  # the account the example is written for
+    response = demonstration_employer.post("/applications", example_application(TODAY))
     assert response.status_code == 201, response.content
     assert Application.objects.count() == 1
 

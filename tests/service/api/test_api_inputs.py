@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from tests.personas import EMPLOYER, FINANCE, OFFICER
 
 from jobgrant.service.api.schemas import MAX_DATABASE_ID
 from jobgrant.service.grants.models import Application
@@ -17,7 +18,7 @@ def nested(depth: int) -> str:
 
 @pytest.mark.parametrize("path", ["/auth/token", "/applications", "/quote"])
 def test_json_nested_too_deep_is_a_bad_request_not_a_crash(as_user, path: str) -> None:
-    response = as_user("demo-employer").post(path, nested(DEEP))
+    response = as_user(EMPLOYER).post(path, nested(DEEP))
     assert response.status_code == 400
     assert response["Content-Type"] == "application/problem+json"
     problem = response.json()
@@ -28,16 +29,14 @@ def test_json_nested_too_deep_is_a_bad_request_not_a_crash(as_user, path: str) -
 
 
 def test_an_integer_too_long_to_read_is_a_bad_request(as_user) -> None:
-    response = as_user("demo-employer").post(
-        "/applications", '{"jurisdiction": ' + "9" * 5000 + "}"
-    )
+    response = as_user(EMPLOYER).post("/applications", '{"jurisdiction": ' + "9" * 5000 + "}")
     assert response.status_code == 400
     assert response.json()["code"] == "MALFORMED_BODY"
 
 
 def test_an_application_id_beyond_the_databases_integers_names_the_parameter(as_user) -> None:
     for path in (f"/applications/{MAX_DATABASE_ID + 1}", f"/applications/{10**30}/submit"):
-        client = as_user("demo-employer")
+        client = as_user(EMPLOYER)
         response = client.get(path) if not path.endswith("submit") else client.post(path)
         assert response.status_code == 422, path
         [error] = response.json()["errors"]
@@ -47,13 +46,13 @@ def test_an_application_id_beyond_the_databases_integers_names_the_parameter(as_
 
 
 def test_the_largest_id_is_simply_not_found(as_user) -> None:
-    response = as_user("demo-employer").get(f"/applications/{MAX_DATABASE_ID}")
+    response = as_user(EMPLOYER).get(f"/applications/{MAX_DATABASE_ID}")
     assert response.status_code == 404
 
 
 @pytest.mark.parametrize("written", ["twelve", "9" * 5000])
 def test_an_id_that_is_not_a_usable_number_names_the_parameter(as_user, written: str) -> None:
-    response = as_user("demo-employer").get(f"/applications/{written}")
+    response = as_user(EMPLOYER).get(f"/applications/{written}")
     assert response.status_code == 422
     [error] = response.json()["errors"]
     assert (error["field"], error["message_en"], error["message_fr"]) == (
@@ -62,19 +61,19 @@ def test_an_id_that_is_not_a_usable_number_names_the_parameter(as_user, written:
 
 
 def test_an_offset_beyond_the_databases_integers_names_the_parameter(as_user) -> None:
-    response = as_user("demo-officer-on-1").get("/applications", offset=str(MAX_DATABASE_ID + 1))
+    response = as_user(OFFICER).get("/applications", offset=str(MAX_DATABASE_ID + 1))
     assert response.status_code == 422
     assert response.json()["errors"][0]["field"] == "offset"
 
 
 def test_the_largest_offset_is_an_empty_page(as_user) -> None:
-    response = as_user("demo-officer-on-1").get("/applications", offset=str(MAX_DATABASE_ID))
+    response = as_user(OFFICER).get("/applications", offset=str(MAX_DATABASE_ID))
     assert response.status_code == 200
     assert response.json()["items"] == []
 
 
 def test_a_page_size_out_of_bounds_names_the_limit_in_both_languages(as_user) -> None:
-    response = as_user("demo-officer-on-1").get("/applications", limit="0")
+    response = as_user(OFFICER).get("/applications", limit="0")
     assert response.status_code == 422
     [error] = response.json()["errors"]
     assert (error["field"], error["message_en"], error["message_fr"]) == (
@@ -83,13 +82,13 @@ def test_a_page_size_out_of_bounds_names_the_limit_in_both_languages(as_user) ->
 
 
 def test_a_filter_outside_its_codes_is_refused(as_user) -> None:
-    response = as_user("demo-finance").get("/budgets", jurisdiction="XX")
+    response = as_user(FINANCE).get("/budgets", jurisdiction="XX")
     assert response.status_code == 422
     assert response.json()["errors"][0]["field"] == "jurisdiction"
 
 
 def test_a_token_request_without_a_password_names_the_field(as_user) -> None:
-    response = as_user(None).post("/auth/token", {"username": "demo-employer"})
+    response = as_user(None).post("/auth/token", {"username": EMPLOYER.username})
     assert response.status_code == 422
     assert response.json()["errors"] == [
         {"field": "password", "message_en": "is required", "message_fr": "est obligatoire"}
@@ -103,7 +102,7 @@ def test_a_username_with_a_nul_character_is_refused_before_any_query(as_user) ->
 
 
 def test_one_application_reads_back_with_its_explanation_and_history(as_user, make_body) -> None:
-    client = as_user("demo-employer")
+    client = as_user(EMPLOYER)
     created = client.post("/applications", make_body()).json()
     detail = client.get(f"/applications/{created['id']}").json()
     assert detail["history"][0]["from"] == ""
@@ -112,7 +111,7 @@ def test_one_application_reads_back_with_its_explanation_and_history(as_user, ma
 
 
 def test_trainees_given_as_null_are_refused_not_quoted_as_none(as_user, make_body) -> None:
-    response = as_user("demo-employer").post("/applications", make_body(trainees=None))
+    response = as_user(EMPLOYER).post("/applications", make_body(trainees=None))
     assert response.status_code == 422
     assert response.json()["errors"] == [
         {"field": "trainees", "message_en": "must be a list", "message_fr": "doit être une liste"}
@@ -122,7 +121,7 @@ def test_trainees_given_as_null_are_refused_not_quoted_as_none(as_user, make_bod
 
 @pytest.mark.parametrize("key", ["note", "reason"])
 def test_a_transition_body_field_that_is_not_text_is_refused(as_user, make_body, key) -> None:
-    client = as_user("demo-employer")
+    client = as_user(EMPLOYER)
     created = client.post("/applications", make_body()).json()
     response = client.post(f"/applications/{created['id']}/submit", {key: {}})
     assert response.status_code == 422
@@ -131,7 +130,7 @@ def test_a_transition_body_field_that_is_not_text_is_refused(as_user, make_body,
 
 
 def test_a_query_parameter_given_twice_is_refused_not_read_as_its_last_value(as_user) -> None:
-    response = as_user("demo-officer-on-1").get("/applications", offset=["true", "0"])
+    response = as_user(OFFICER).get("/applications", offset=["true", "0"])
     assert response.status_code == 422
     assert response.json()["errors"] == [{"field": "offset", "message_en": "must be given once",
                                           "message_fr": "ne doit figurer qu'une fois"}]  # fmt: skip
