@@ -10,12 +10,14 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.grants import actions
 from jobgrant.service.grants.assignment_actions import assign_application, release_application
 from jobgrant.service.grants.models import Application
+from jobgrant.service.web import audit_entries
 
 pytestmark = pytest.mark.django_db
 Body = Callable[..., dict[str, Any]]
@@ -210,3 +212,23 @@ def test_the_queue_refuses_an_unknown_assignment_filter(make_body: Body) -> None
     page = text(response)
     assert '<gcds-error-summary id="error-summary"' in page
     assert 'id="queue-table"' not in page
+
+
+# --- The audit trail in words -----------------------------------------------------------------
+
+
+def test_the_auditor_reads_an_assignment_in_words_in_both_languages(make_body: Body) -> None:
+    application = submitted(make_body)
+    assigned(application, ON_1)
+    first, second = User.objects.get(username=ON_1), User.objects.get(username=ON_2)
+    assign_application(first, application, second)
+    entry = AuditEntry.objects.filter(action="application.assign").order_by("id").last()
+    assert entry is not None
+    with translation.override("en"):
+        assert audit_entries.action_label(entry.action) == "Application assigned"
+        assert ("Assigned to", ON_2) in audit_entries.details(entry)
+        assert ("Previously assigned to", ON_1) in audit_entries.details(entry)
+    with translation.override("fr"):
+        assert audit_entries.action_label("application.release") == "Demande libérée"
+        assert ("Attribuée à", ON_2) in audit_entries.details(entry)
+        assert ("État", "Soumise") in audit_entries.details(entry)
