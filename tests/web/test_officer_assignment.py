@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.utils import translation
+from tests.personas import APPLICANT, EMPLOYER, FEDERAL_OFFICER, OFFICER, SECOND_OFFICER, Persona
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.models import AuditEntry
@@ -21,11 +22,12 @@ from jobgrant.service.web import audit_entries
 
 pytestmark = pytest.mark.django_db
 Body = Callable[..., dict[str, Any]]
-ON_1, ON_2 = "demo-officer-on-1", "demo-officer-on-2"
+ON_1, ON_2 = OFFICER.username, SECOND_OFFICER.username
 
 
-def signed_in(username: str) -> Client:
+def signed_in(who: str | Persona) -> Client:
     client = Client()
+    username = who.username if isinstance(who, Persona) else who
     client.force_login(User.objects.get(username=username))
     return client
 
@@ -35,8 +37,12 @@ def text(response: Any) -> str:
 
 
 def submitted(make_body: Body) -> Application:
-    employer = User.objects.get(username="demo-employer")
-    return actions.submit_application(employer, actions.create_application(employer, make_body()))
+    """A submitted application of the applicant persona's (named here, whatever employer
+    make_body defaults to)."""
+    employer = EMPLOYER.get()
+    lead = [{"id": "acme", "business_number": APPLICANT.business_number}]
+    application = actions.create_application(employer, make_body(employers=lead))
+    return actions.submit_application(employer, application)
 
 
 def assigned(application: Application, to: str) -> None:
@@ -163,7 +169,7 @@ def test_an_unknown_button_is_explained_and_a_get_goes_back_to_the_review(make_b
 
 def test_an_officer_of_another_government_cannot_reach_the_file(make_body: Body) -> None:
     application = submitted(make_body)
-    response = press(signed_in("demo-officer-federal"), application, "en", "take")
+    response = press(signed_in(FEDERAL_OFFICER), application, "en", "take")
     assert response.status_code == 404
     assert assignee(application) is None
 
