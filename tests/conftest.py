@@ -203,7 +203,11 @@ class WriteOutsideActionError(AssertionError):
 
 
 def _is_writer(module: str) -> bool:
-    return module.endswith(".actions") or module.startswith(FRAMEWORK_WRITERS)
+    """An action module (grants.actions, or one split off it: grants.assignment_actions), never
+    one of the handlers' own modules however it is named, or a framework writer."""
+    if module.startswith(FRAMEWORK_WRITERS):
+        return True
+    return module.rsplit(".", 1)[-1].endswith("actions") and not module.startswith(HANDLERS)
 
 
 def _modules_outward(frame: FrameType | None) -> Iterator[str]:

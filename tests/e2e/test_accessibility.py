@@ -145,6 +145,7 @@ def employer_applications(make_body: Callable[..., dict[str, Any]]) -> dict[str,
 def officer_applications(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
     from jobgrant.service.accounts.models import User
     from jobgrant.service.grants import actions
+    from jobgrant.service.grants.assignment_actions import assign_application
 
     employer = User.objects.get(username="demo-employer")
     officer = User.objects.get(username="demo-officer-on-1")
@@ -154,6 +155,8 @@ def officer_applications(make_body: Callable[..., dict[str, Any]]) -> dict[str, 
         actions.submit_application(employer, application)
         made.append(application)
     actions.recommend_application(officer, made[1], "Meets the rules.")
+    # held by this officer: its review shows "Release", the other's "Assign to me"
+    assign_application(officer, made[1], officer)
     return {"submitted": made[0].pk, "recommended": made[1].pk}
 
 

@@ -50,6 +50,23 @@ def test_a_page_that_writes_through_an_action_passes(demo: None) -> None:
     assert set(Employer.objects.values_list("name", flat=True)) == {"Renamed"}
 
 
+def test_an_action_module_split_off_actions_py_is_a_writer_too(demo: None) -> None:
+    action = as_module("jobgrant.service.grants.assignment_actions", rename_employers)
+
+    def page() -> int:
+        return action("Renamed")
+
+    assert as_module("jobgrant.service.web.views.example", page)() > 0
+
+
+def test_a_page_module_named_like_an_action_is_still_a_page(
+    demo: None, write_outside_action: type[AssertionError]
+) -> None:
+    page = as_module("jobgrant.service.web.views.officer_actions", rename_employers)
+    with pytest.raises(write_outside_action, match="outside an action"):
+        page("Renamed")
+
+
 def test_reads_from_a_page_are_not_writes(demo: None) -> None:
     def page() -> int:
         return Employer.objects.count()

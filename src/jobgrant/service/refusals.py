@@ -90,6 +90,23 @@ WORDINGS: dict[str, Wording] = {
         gettext_lazy("This decision is no longer possible"),
         gettext_lazy("This action is not possible for an application that is now “%(state)s”."),
     ),
+    "NOT_ASSIGNABLE": Wording(
+        gettext_lazy("This application cannot be assigned"),
+        gettext_lazy(
+            "Only an application awaiting a decision can be assigned; this one is now “%(state)s”."
+        ),
+    ),
+    "NOT_THEIR_FILE": Wording(
+        gettext_lazy("This officer cannot handle this application"),
+        gettext_lazy(
+            "An application can only be assigned to an officer of the government and "
+            "jurisdiction that handle it, with no tie to its employers."
+        ),
+    ),
+    "NOT_ASSIGNED_TO_YOU": Wording(
+        gettext_lazy("This application is not assigned to you"),
+        gettext_lazy("Only the officer an application is assigned to can release it."),
+    ),
 }
 #: An illegal transition says what the action needed, by action (`grants.workflow` names them).
 ILLEGAL_TRANSITIONS: dict[str, Lazy] = {

@@ -126,6 +126,13 @@ def check_officer(user: User, application: Application) -> None:
         raise forbidden_for("CONFLICT_OF_INTEREST")
 
 
+def check_may_be_assigned(officer: User, application: Application) -> None:
+    """Whether `officer` could handle the file, asked when someone else assigns it to them (the
+    refusal names the assignee, not the person assigning)."""
+    if not officer_covers(officer, application) or _affiliated(officer, application):
+        raise forbidden_for("NOT_THEIR_FILE")
+
+
 def check_not_recommender(user: User, application: Application) -> None:
     if application.recommended_by_id == user.pk:
         raise forbidden_for("SEPARATION_OF_DUTIES")

@@ -87,6 +87,16 @@ class Application(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     decision_reason = models.TextField(blank=True)
+    # PROTECT, as for the recommender and the decider: officers are deactivated, not deleted,
+    # and SET_NULL would drop an assignment without the audit entry every change has.
+    assigned_to = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The officer handling the file, if one took it (grants.assignment_actions).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -15,6 +15,7 @@ from jobgrant.service.web.pages import set_choices
 
 QUEUE_STATES = (State.SUBMITTED, State.RECOMMENDED, State.APPROVED, State.DENIED, State.WITHDRAWN)
 AGES = (7, 14, 30)
+ASSIGNED = {"me": gettext_lazy("Me"), "nobody": gettext_lazy("Nobody")}
 MAX_TEXT = 4000
 MAX_SEARCH = 200
 # The columns the queue can be sorted by, each with the fields it orders on (the id last, so
@@ -49,6 +50,7 @@ class QueueFilter(forms.Form):
     jurisdiction = forms.ChoiceField(label=gettext_lazy("Jurisdiction"), required=False)
     stream = forms.ChoiceField(label=gettext_lazy("Stream"), required=False)
     age = forms.ChoiceField(label=gettext_lazy("Days since received"), required=False)
+    assigned = forms.ChoiceField(label=gettext_lazy("Assigned to"), required=False)
     sort = forms.ChoiceField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, data: Any, user: User, streams: list[tuple[str, str]]) -> None:
@@ -73,6 +75,9 @@ class QueueFilter(forms.Form):
                 ("", _("Any")),
                 *((str(days), _("More than %(days)s days") % {"days": days}) for days in AGES),
             ],
+        )
+        set_choices(
+            self, "assigned", [("", _("Anyone")), *((k, str(v)) for k, v in ASSIGNED.items())]
         )
         sorts = [(key, key) for key in SORTS] + [(f"-{key}", key) for key in SORTS]
         set_choices(self, "sort", [("", ""), *sorts])

@@ -8,4 +8,5 @@ urlpatterns = [
     path("", officer_queue.queue, name="officer-queue"),
     path("applications/<int:application_id>/", officer.review, name="officer-review"),
     path("applications/<int:application_id>/decision/", officer.decide, name="officer-decide"),
+    path("applications/<int:application_id>/assignment/", officer.assign, name="officer-assign"),
 ]

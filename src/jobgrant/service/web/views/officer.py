@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from jobgrant.service import refusals
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import access, actions
+from jobgrant.service.grants import access, actions, assignment_actions
 from jobgrant.service.grants.models import Application
 from jobgrant.service.grants.workflow import TRANSITIONS
 from jobgrant.service.language import localized
@@ -42,6 +42,7 @@ DECISIONS = ("recommend", "approve", "deny")
 # carries this field, sent from a page that shows what is about to happen.
 CONFIRMED = "confirm"
 TO_CONFIRM = ("approve", "deny")
+ASSIGNMENTS = ("take", "release")  # "Assign to me" and "Release"
 
 
 def _application(request: HttpRequest, application_id: int) -> Application:
@@ -94,6 +95,7 @@ def _render_review(
             for change in application.history.select_related("actor")
         ],
         "possible": possible,
+        **_assignment(user, application),
         "you_recommended": application.recommended_by_id == user.pk,
         "decision_form": decision_form,
         "deny_form": deny_form,
@@ -103,6 +105,17 @@ def _render_review(
         "notice": _notice_text(take_notice(request), application),
     }
     return render(request, "web/officer/review.html", context, status=status)
+
+
+def _assignment(user: User, application: Application) -> dict[str, Any]:
+    """Who holds the file, and which of "Assign to me" and "Release" the officer may press."""
+    assignee = application.assigned_to
+    yours = assignee is not None and assignee.pk == user.pk
+    return {
+        "assignee": assignee.username if assignee else "",
+        "assigned_to_you": yours,
+        "may_take": not yours and application.state in assignment_actions.ASSIGNABLE_STATES,
+    }
 
 
 def funded(application: Application) -> dict[str, Any]:
@@ -141,6 +154,8 @@ def _notice_text(notice: dict[str, Any] | None, application: Application) -> str
             "the budgets."
         ),
         "deny": _("You denied application %(id)s."),
+        "take": _("Application %(id)s is assigned to you."),
+        "release": _("You released application %(id)s: it is assigned to nobody now."),
     }.get(str(notice.get("kind")), "") % {"id": application.pk}
 
 
@@ -177,6 +192,36 @@ def decide(request: HttpRequest, application_id: int) -> HttpResponse:
     except ServiceError as error:
         return _refused(request, application, action, error, (decision_form, deny_form))
     set_notice(request, action, application=application.pk)
+    return redirect(reverse("web:officer-review", args=[application.pk]))
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(Role.OFFICER)
+def assign(request: HttpRequest, application_id: int) -> HttpResponse:
+    """Take the file ("Assign to me") or give it back ("Release"), through the assignment
+    actions; then back to the review (PRG). A GET (the language toggle of a refusal answered
+    here) goes to the review."""
+    application = _application(request, application_id)
+    if request.method != "POST":
+        return redirect(reverse("web:officer-review", args=[application.pk]))
+    user = request.user
+    assert isinstance(user, User)
+    choice = request.POST.get("assignment", "")
+    blank = (DecisionForm(), DenyForm())
+    if choice not in ASSIGNMENTS:
+        unknown = {
+            "title": _("Choose an action"),
+            "text": _("Use the button: assign to me or release."),
+        }
+        return _render_review(request, application, *blank, refusal=unknown, status=400)
+    try:
+        if choice == "take":
+            assignment_actions.assign_application(user, application, user)
+        else:
+            assignment_actions.release_application(user, application)
+    except ServiceError as error:
+        return _refused(request, application, choice, error, blank)
+    set_notice(request, choice, application=application.pk)
     return redirect(reverse("web:officer-review", args=[application.pk]))
 
 

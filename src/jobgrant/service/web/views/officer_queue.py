@@ -84,6 +84,10 @@ def filtered(user: User, chosen: dict[str, Any], today: dt.date) -> QuerySet[App
         found = found.filter(stream__code=chosen["stream"])
     if chosen["age"]:
         found = found.filter(received_on__lt=today - dt.timedelta(days=int(chosen["age"])))
+    if chosen["assigned"] == "me":
+        found = found.filter(assigned_to=user)
+    elif chosen["assigned"] == "nobody":
+        found = found.filter(assigned_to__isnull=True)
     return found
 
 
@@ -140,6 +144,7 @@ def _with_columns(found: QuerySet[Application]) -> QuerySet[Application]:
         .prefetch_related(Prefetch("employers", queryset=partners, to_attr="partners"))
         .annotate(
             lead_name=Subquery(lead.values("employer__name")[:1]),
+            assignee_name=F("assigned_to__username"),
             government_cents=F("federal_cents") + F("provincial_cents"),
         )
     )
@@ -159,6 +164,7 @@ def _row(application: Any, today: dt.date) -> dict[str, Any]:
         "state_label": STATE_LABELS.get(application.state, application.state),
         "eligible": application.eligible,
         "government_cents": application.government_cents,
+        "assignee": application.assignee_name or "",
     }
 
 
