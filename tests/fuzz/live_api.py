@@ -72,13 +72,20 @@ def main() -> int:
     options = _arguments()
     with tempfile.TemporaryDirectory(prefix="jobgrant-fuzz-") as var:
         database = options.database_url or f"sqlite:///{var}/fuzz.sqlite3"
-        env = {**os.environ, "JOBGRANT_VAR_DIR": var, "JOBGRANT_ENV": "development",
-               "JOBGRANT_DATABASE_URL": database}  # fmt: skip
+        env = {
+            **os.environ,
+            "JOBGRANT_VAR_DIR": var,
+            "JOBGRANT_ENV": "development",
+            "JOBGRANT_DATABASE_URL": database,
+        }
         with live_server(env, options.workers) as base:
             examples = max_examples(options.requests)
-            print(f"Schemathesis against {base}/api/v1 (jobgrant serve, {options.workers} "
-                  f"workers): budget {options.requests} requests, "
-                  f"--max-examples {examples}", flush=True)  # fmt: skip
+            print(
+                f"Schemathesis against {base}/api/v1 (jobgrant serve, {options.workers} "
+                f"workers): budget {options.requests} requests, "
+                f"--max-examples {examples}",
+                flush=True,
+            )
             outcomes = [
                 fuzz(base, persona, token(base, persona), examples, options, Path(var))
                 for persona in PERSONAS
@@ -108,8 +115,16 @@ def max_examples(requests: int) -> int:
 def live_server(env: dict[str, str], workers: int) -> Iterator[str]:
     """`jobgrant serve` on a free port; its log is printed if it stops early."""
     port = _free_port()
-    command = [str(BIN / "jobgrant"), "serve", "--host", "127.0.0.1", "--port", str(port),
-               "--workers", str(workers)]  # fmt: skip
+    command = [
+        str(BIN / "jobgrant"),
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+    ]
     log = Path(env["JOBGRANT_VAR_DIR"]) / "server.log"
     with log.open("w") as output:
         server = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
@@ -176,14 +191,28 @@ def fuzz(
 ) -> Outcome:
     reports = var / f"report-{persona}"
     command = [
-        str(BIN / "schemathesis"), "run", f"{base}/api/v1/openapi.json",
-        "--header", f"Authorization: Bearer {bearer}",
-        "--checks", ",".join(CHECKS), "--exclude-checks", ",".join(EXCLUDED_CHECKS),
-        "--max-examples", str(examples), "--workers", "1",
-        "--report", "json,har", "--report-dir", str(reports), "--no-color",
-        "--suppress-health-check", "too_slow,filter_too_much",
+        str(BIN / "schemathesis"),
+        "run",
+        f"{base}/api/v1/openapi.json",
+        "--header",
+        f"Authorization: Bearer {bearer}",
+        "--checks",
+        ",".join(CHECKS),
+        "--exclude-checks",
+        ",".join(EXCLUDED_CHECKS),
+        "--max-examples",
+        str(examples),
+        "--workers",
+        "1",
+        "--report",
+        "json,har",
+        "--report-dir",
+        str(reports),
+        "--no-color",
+        "--suppress-health-check",
+        "too_slow,filter_too_much",
         *(["--seed", str(options.seed)] if options.seed is not None else []),
-    ]  # fmt: skip
+    ]
     print(f"\n=== {persona} ===", flush=True)
     # Run in the temporary directory: Schemathesis keeps its replay store in ./.schemathesis.
     finished = subprocess.run(command, capture_output=True, text=True, check=False, cwd=var)
@@ -209,8 +238,10 @@ def report(outcomes: list[Outcome]) -> None:
     print(f"checks: {','.join(CHECKS)} except {','.join(EXCLUDED_CHECKS)}")
     for o in outcomes:
         found = ", ".join(f"{title}: {n}" for title, n in {**o.failures, **o.errors}.items())
-        print(f"  {o.persona:<20} {o.requests:>6} requests, {o.test_cases:>6} test cases, "
-              f"failures: {found or 'none'}")  # fmt: skip
+        print(
+            f"  {o.persona:<20} {o.requests:>6} requests, {o.test_cases:>6} test cases, "
+            f"failures: {found or 'none'}"
+        )
     total = sum(o.requests for o in outcomes)
     failed = sum(sum(o.failures.values()) + sum(o.errors.values()) for o in outcomes)
     print(f"  {'total':<20} {total:>6} requests, {failed} failures and errors")

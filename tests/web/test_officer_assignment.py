@@ -70,9 +70,11 @@ def cell(page: str, element_id: str) -> str:
 
 @pytest.mark.parametrize(
     ("language", "nobody", "take", "notice", "you", "release"),
-    [("en", "Nobody", "Assign to me", "is assigned to you.", "You", "Release"),
-     ("fr", "Personne", "M'attribuer", "vous est attribuée.", "Vous", "Libérer")],
-)  # fmt: skip
+    [
+        ("en", "Nobody", "Assign to me", "is assigned to you.", "You", "Release"),
+        ("fr", "Personne", "M'attribuer", "vous est attribuée.", "Vous", "Libérer"),
+    ],
+)
 def test_an_officer_takes_a_file_from_its_review_and_sees_it_is_theirs(
     make_body: Body, language: str, nobody: str, take: str, notice: str, you: str, release: str
 ) -> None:
@@ -137,9 +139,11 @@ def test_releasing_a_file_held_by_someone_else_is_refused_and_writes_nothing(
 
 @pytest.mark.parametrize(
     ("language", "title"),
-    [("en", "This application cannot be assigned"),
-     ("fr", "Cette demande ne peut pas être attribuée")],
-)  # fmt: skip
+    [
+        ("en", "This application cannot be assigned"),
+        ("fr", "Cette demande ne peut pas être attribuée"),
+    ],
+)
 def test_a_decided_file_offers_no_button_and_taking_it_is_refused(
     make_body: Body, language: str, title: str
 ) -> None:
@@ -179,9 +183,11 @@ def test_an_officer_of_another_government_cannot_reach_the_file(make_body: Body)
 
 @pytest.mark.parametrize(
     ("language", "heading", "nobody", "empty"),
-    [("en", "Assigned to", "Nobody", "No applications match these choices."),
-     ("fr", "Attribuée à", "Personne", "Aucune demande ne correspond à ces choix.")],
-)  # fmt: skip
+    [
+        ("en", "Assigned to", "Nobody", "No applications match these choices."),
+        ("fr", "Attribuée à", "Personne", "Aucune demande ne correspond à ces choix."),
+    ],
+)
 def test_the_queue_shows_who_holds_each_file_and_filters_on_it(
     make_body: Body, language: str, heading: str, nobody: str, empty: str
 ) -> None:

@@ -14,9 +14,15 @@ from tests.conftest import api_contract
 pytestmark = pytest.mark.django_db
 
 BUDGET_ROW = {
-    "funder": "federal", "jurisdiction": "ON", "fiscal_year": "2026-27", "stream": "cjg",
-    "allocated": "5000.00", "committed": "0.00", "disbursed": "0.00", "available": "5000.00",
-}  # fmt: skip
+    "funder": "federal",
+    "jurisdiction": "ON",
+    "fiscal_year": "2026-27",
+    "stream": "cjg",
+    "allocated": "5000.00",
+    "committed": "0.00",
+    "disbursed": "0.00",
+    "available": "5000.00",
+}
 
 
 def answer(body: Any, status: int = 200, content_type: str = "application/json") -> HttpResponse:
@@ -44,8 +50,14 @@ def test_a_status_code_the_operation_does_not_declare_does_not_conform(demo: Non
 
 
 def test_a_problem_sent_as_plain_json_does_not_conform(demo: None) -> None:
-    problem = {"type": "t", "title": "t", "status": 403, "detail": "d", "detail_fr": "d",
-               "code": "ROLE_NOT_ALLOWED"}  # fmt: skip
+    problem = {
+        "type": "t",
+        "title": "t",
+        "status": 403,
+        "detail": "d",
+        "detail_fr": "d",
+        "code": "ROLE_NOT_ALLOWED",
+    }
     api_contract().check("GET", "/api/v1/budgets", answer(problem, 403, "application/problem+json"))
     with pytest.raises(AssertionError, match="application/json"):
         api_contract().check("GET", "/api/v1/budgets", answer(problem, 403))

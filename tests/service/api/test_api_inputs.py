@@ -56,8 +56,10 @@ def test_an_id_that_is_not_a_usable_number_names_the_parameter(as_user, written:
     assert response.status_code == 422
     [error] = response.json()["errors"]
     assert (error["field"], error["message_en"], error["message_fr"]) == (
-        "application_id", "must be a whole number", "doit être un nombre entier"
-    )  # fmt: skip
+        "application_id",
+        "must be a whole number",
+        "doit être un nombre entier",
+    )
 
 
 def test_an_offset_beyond_the_databases_integers_names_the_parameter(as_user) -> None:
@@ -77,8 +79,10 @@ def test_a_page_size_out_of_bounds_names_the_limit_in_both_languages(as_user) ->
     assert response.status_code == 422
     [error] = response.json()["errors"]
     assert (error["field"], error["message_en"], error["message_fr"]) == (
-        "limit", "must be 1 or more", "doit être d'au moins 1"
-    )  # fmt: skip
+        "limit",
+        "must be 1 or more",
+        "doit être d'au moins 1",
+    )
 
 
 def test_a_filter_outside_its_codes_is_refused(as_user) -> None:
@@ -132,5 +136,10 @@ def test_a_transition_body_field_that_is_not_text_is_refused(as_user, make_body,
 def test_a_query_parameter_given_twice_is_refused_not_read_as_its_last_value(as_user) -> None:
     response = as_user(OFFICER).get("/applications", offset=["true", "0"])
     assert response.status_code == 422
-    assert response.json()["errors"] == [{"field": "offset", "message_en": "must be given once",
-                                          "message_fr": "ne doit figurer qu'une fois"}]  # fmt: skip
+    assert response.json()["errors"] == [
+        {
+            "field": "offset",
+            "message_en": "must be given once",
+            "message_fr": "ne doit figurer qu'une fois",
+        }
+    ]

@@ -20,8 +20,14 @@ from jobgrant.service.grants.models import (
 from jobgrant.service.ledger.models import Posting
 
 pytestmark = pytest.mark.django_db
-WRITTEN_BY_APPLYING = (Application, ApplicationEmployer, StateChange, AuditEntry, IdempotencyKey,
-                       Posting)  # fmt: skip
+WRITTEN_BY_APPLYING = (
+    Application,
+    ApplicationEmployer,
+    StateChange,
+    AuditEntry,
+    IdempotencyKey,
+    Posting,
+)
 
 
 def row_counts() -> dict[str, int]:

@@ -19,11 +19,12 @@ from jobgrant.service.errors import ServiceError, bad_input, problem
 
 def malformed_body(reason_en: str, reason_fr: str) -> ServiceError:
     return ServiceError(
-        400, "MALFORMED_BODY",
+        400,
+        "MALFORMED_BODY",
         "The request body could not be read; nothing was saved.",
         "Le corps de la requête est illisible; rien n'a été enregistré.",
         problems=[problem("(body)", reason_en, reason_fr)],
-    )  # fmt: skip
+    )
 
 
 def json_body(request: HttpRequest) -> Any:

@@ -21,10 +21,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "missing": ("is required", "est obligatoire"),
     "repeated": ("must be given once", "ne doit figurer qu'une fois"),
     "string_type": ("must be text", "doit être du texte"),
-    "string_too_short": ("must have at least {min_length} characters",
-                         "doit compter au moins {min_length} caractères"),
-    "string_too_long": ("must have at most {max_length} characters",
-                        "doit compter au plus {max_length} caractères"),
+    "string_too_short": (
+        "must have at least {min_length} characters",
+        "doit compter au moins {min_length} caractères",
+    ),
+    "string_too_long": (
+        "must have at most {max_length} characters",
+        "doit compter au plus {max_length} caractères",
+    ),
     "string_pattern_mismatch": ("must match {pattern}", "doit correspondre à {pattern}"),
     "int_parsing": ("must be a whole number", "doit être un nombre entier"),
     "int_type": ("must be a whole number", "doit être un nombre entier"),
@@ -37,7 +41,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "dict_type": ("must be a JSON object", "doit être un objet JSON"),
     "model_type": ("must be a JSON object", "doit être un objet JSON"),
     "model_attributes_type": ("must be a JSON object", "doit être un objet JSON"),
-}  # fmt: skip
+}
 
 
 def install(api: NinjaAPI) -> None:
@@ -52,10 +56,14 @@ def service_error(request: HttpRequest, error: ServiceError) -> HttpResponse:
 
 
 def unauthenticated(request: HttpRequest, error: Exception) -> HttpResponse:
-    return problem_response(ServiceError(
-        401, "UNAUTHENTICATED", "Sign in, or send Authorization: Bearer TOKEN.",
-        "Connectez-vous ou envoyez Authorization: Bearer JETON.",
-    ))  # fmt: skip
+    return problem_response(
+        ServiceError(
+            401,
+            "UNAUTHENTICATED",
+            "Sign in, or send Authorization: Bearer TOKEN.",
+            "Connectez-vous ou envoyez Authorization: Bearer JETON.",
+        )
+    )
 
 
 def invalid(request: HttpRequest, error: ValidationError) -> HttpResponse:
@@ -67,10 +75,14 @@ def http_error(request: HttpRequest, error: HttpError) -> HttpResponse:
     than the parser's stack); no handler of ours raises it."""
     if error.status_code == 400:
         return problem_response(malformed_body("is not valid JSON", "n'est pas du JSON valide"))
-    return problem_response(ServiceError(
-        error.status_code, "REQUEST_REFUSED", f"The request was refused ({error.message}).",
-        f"La requête a été refusée ({error.message}).",
-    ))  # fmt: skip
+    return problem_response(
+        ServiceError(
+            error.status_code,
+            "REQUEST_REFUSED",
+            f"The request was refused ({error.message}).",
+            f"La requête a été refusée ({error.message}).",
+        )
+    )
 
 
 def _field_problem(error: dict[str, Any]) -> dict[str, str]:

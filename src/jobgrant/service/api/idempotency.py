@@ -46,11 +46,14 @@ def idempotent(request: HttpRequest, user: User, work: Callable[[], HttpResponse
     if key is None:
         return _answer(work)
     if not key.strip() or len(key) > MAX_KEY_LENGTH:
-        return problem_response(ServiceError(
-            422, "INVALID_IDEMPOTENCY_KEY",
-            f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} characters.",
-            f"Idempotency-Key doit compter de 1 à {MAX_KEY_LENGTH} caractères.",
-        ))  # fmt: skip
+        return problem_response(
+            ServiceError(
+                422,
+                "INVALID_IDEMPOTENCY_KEY",
+                f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} characters.",
+                f"Idempotency-Key doit compter de 1 à {MAX_KEY_LENGTH} caractères.",
+            )
+        )
     digest = request_digest(request)
     try:
         with transaction.atomic():
@@ -59,8 +62,15 @@ def idempotent(request: HttpRequest, user: User, work: Callable[[], HttpResponse
                 (claim,) = cursor.fetchone()
             response = _answer(work)
             with connection.cursor() as cursor:
-                cursor.execute(_ANSWER_SQL, [response.status_code, response.content.decode(),
-                                             response["Content-Type"], claim])  # fmt: skip
+                cursor.execute(
+                    _ANSWER_SQL,
+                    [
+                        response.status_code,
+                        response.content.decode(),
+                        response["Content-Type"],
+                        claim,
+                    ],
+                )
             return response
     except IntegrityError:
         first = IdempotencyKey.objects.filter(user=user, key=key).first()
@@ -78,11 +88,14 @@ def _answer(work: Callable[[], HttpResponse]) -> HttpResponse:
 
 def _replay(first: IdempotencyKey, digest: str) -> HttpResponse:
     if first.request_hash != digest:
-        return problem_response(ServiceError(
-            422, "IDEMPOTENCY_KEY_REUSED",
-            "This Idempotency-Key was used with a different request.",
-            "Cette clé Idempotency-Key a servi pour une autre requête.",
-        ))  # fmt: skip
+        return problem_response(
+            ServiceError(
+                422,
+                "IDEMPOTENCY_KEY_REUSED",
+                "This Idempotency-Key was used with a different request.",
+                "Cette clé Idempotency-Key a servi pour une autre requête.",
+            )
+        )
     response = HttpResponse(first.body, status=first.status, content_type=first.content_type)
     response["Idempotent-Replayed"] = "true"
     return response

@@ -91,16 +91,25 @@ def example_application(today: dt.date) -> dict[str, Any]:
         "region": "3550",
         "employers": [{"id": "acme", "business_number": business_number("10000000")}],
         "training": {
-            "setting": "off-site", "start_date": start.isoformat(),
-            "end_date": (start + dt.timedelta(days=60)).isoformat(), "hours": "120",
+            "setting": "off-site",
+            "start_date": start.isoformat(),
+            "end_date": (start + dt.timedelta(days=60)).isoformat(),
+            "hours": "120",
             "provider": {"name": "Mohawk College", "third_party": True},
         },
-        "trainees": [{
-            "employer_id": "acme", "status": "existing-employee",
-            "costs": {"tuition": "15000.00", "student_fees": "0.00", "materials": "0.00",
-                      "exam_fees": "0.00"},
-        }],
-    }  # fmt: skip
+        "trainees": [
+            {
+                "employer_id": "acme",
+                "status": "existing-employee",
+                "costs": {
+                    "tuition": "15000.00",
+                    "student_fees": "0.00",
+                    "materials": "0.00",
+                    "exam_fees": "0.00",
+                },
+            }
+        ],
+    }
 
 
 def _operations(document: dict[str, Any]) -> list[dict[str, Any]]:

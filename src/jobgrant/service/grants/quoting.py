@@ -223,15 +223,22 @@ def quote_checked(
 
 def _refuse_program_fields(payload: dict[str, Any]) -> None:
     problems = [
-        problem(key, "is decided by the program, not by the applicant",
-                "est fixé par le programme, pas par le demandeur")
-        for key in DECIDED_BY_PROGRAM if key in payload
-    ]  # fmt: skip
+        problem(
+            key,
+            "is decided by the program, not by the applicant",
+            "est fixé par le programme, pas par le demandeur",
+        )
+        for key in DECIDED_BY_PROGRAM
+        if key in payload
+    ]
     for i, entry in enumerate(payload.get("employers") or []):
         for key in entry if isinstance(entry, dict) else ():
             if key not in ("id", "business_number"):
-                problems.append(problem(f"employers[{i}].{key}", "is not a known field",
-                                        "n'est pas un champ connu"))  # fmt: skip
+                problems.append(
+                    problem(
+                        f"employers[{i}].{key}", "is not a known field", "n'est pas un champ connu"
+                    )
+                )
     if problems:
         raise bad_input(problems)
 
@@ -240,6 +247,6 @@ def _validate_shape(request: dict[str, Any]) -> None:
     try:
         parse_quote_request(request)
     except InvalidRequestError as error:
-        raise bad_input([
-            problem(p.path, p.message("en"), p.message("fr")) for p in error.problems
-        ]) from None  # fmt: skip
+        raise bad_input(
+            [problem(p.path, p.message("en"), p.message("fr")) for p in error.problems]
+        ) from None

@@ -56,10 +56,15 @@ def application_json(application: Application, *, detail: bool = False) -> dict[
         data["policy_version"] = application.policy_version
         data["explanation"] = application.explanation
         data["history"] = [
-            {"from": c.from_state, "to": c.to_state, "by": c.actor.username,
-             "at": c.at.isoformat(), "note": c.note}
+            {
+                "from": c.from_state,
+                "to": c.to_state,
+                "by": c.actor.username,
+                "at": c.at.isoformat(),
+                "note": c.note,
+            }
             for c in application.history.select_related("actor")
-        ]  # fmt: skip
+        ]
     return data
 
 
@@ -151,7 +156,11 @@ def list_applications(
     if jurisdiction:
         found = found.filter(jurisdiction=jurisdiction)
     page = found.order_by("id")[offset : offset + limit]
-    return json_response({
-        "count": found.count(), "offset": offset, "limit": limit,
-        "items": [application_json(a) for a in page],
-    })  # fmt: skip
+    return json_response(
+        {
+            "count": found.count(),
+            "offset": offset,
+            "limit": limit,
+            "items": [application_json(a) for a in page],
+        }
+    )

@@ -22,7 +22,9 @@ def issue_token(request: HttpRequest, credentials: Credentials) -> HttpResponse:
     user = authenticate(request, username=credentials.username, password=credentials.password)
     if not isinstance(user, User):
         raise ServiceError(
-            401, "BAD_CREDENTIALS", "Unknown username or wrong password.",
+            401,
+            "BAD_CREDENTIALS",
+            "Unknown username or wrong password.",
             "Nom d'utilisateur inconnu ou mot de passe erroné.",
-        )  # fmt: skip
+        )
     return json_response({"token": issue_api_token(user)}, status=201)

@@ -36,11 +36,18 @@ def list_budgets(
         budgets = budgets.filter(jurisdiction=jurisdiction)
     if fiscal_year:
         budgets = budgets.filter(fiscal_year=fiscal_year)
-    return json_response([
-        {"funder": b.funder, "jurisdiction": b.jurisdiction, "fiscal_year": b.fiscal_year,
-         "stream": b.stream, "allocated": format_amount(b.allocated_cents),
-         "committed": format_amount(b.committed_cents),
-         "disbursed": format_amount(b.disbursed_cents),
-         "available": format_amount(b.available_cents)}
-        for b in budgets
-    ])  # fmt: skip
+    return json_response(
+        [
+            {
+                "funder": b.funder,
+                "jurisdiction": b.jurisdiction,
+                "fiscal_year": b.fiscal_year,
+                "stream": b.stream,
+                "allocated": format_amount(b.allocated_cents),
+                "committed": format_amount(b.committed_cents),
+                "disbursed": format_amount(b.disbursed_cents),
+                "available": format_amount(b.available_cents),
+            }
+            for b in budgets
+        ]
+    )

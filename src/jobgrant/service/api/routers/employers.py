@@ -18,8 +18,15 @@ router = Router(tags=["registry"], auth=bearer)
 def list_employers(request: HttpRequest) -> HttpResponse:
     """The registered employers the caller may act for."""
     employers = access.employers_acted_for(caller(request))
-    return json_response([
-        {"id": e.pk, "business_number": e.business_number, "name": e.name,
-         "jurisdiction": e.jurisdiction, "employees": e.employees}
-        for e in employers
-    ])  # fmt: skip
+    return json_response(
+        [
+            {
+                "id": e.pk,
+                "business_number": e.business_number,
+                "name": e.name,
+                "jurisdiction": e.jurisdiction,
+                "employees": e.employees,
+            }
+            for e in employers
+        ]
+    )

@@ -134,7 +134,8 @@ def payload(
 
 
 def preview_quote(body: dict[str, Any], today: dt.date) -> dict[str, Any]:
-    """The rules kernel's quote of an application not yet made (reads only; ServiceError)."""
-    employers = quoting.registered_employers(body)
-    program = quoting.program_for(body, today)
-    return quoting.run_quote(quoting.kernel_request(body, employers, program, today), explain=False)
+    """The rules kernel's quote of an application not yet made: the computation POST
+    /api/v1/quote runs (reads only; ServiceError). The organizations step has already checked
+    that the person acts for the lead employer, the check the API makes first."""
+    employers = quoting.checked_employers(body)
+    return quoting.quote_checked(body, employers, today, explain=False).result
