@@ -284,6 +284,19 @@ def business_number_of(name: str) -> str:
     return str(Employer.objects.get(name=name).business_number)
 
 
+@pytest.fixture
+def make_body(make_body: Any) -> Any:
+    """The browser tests are the demonstration as people use it: they sign in as the demonstration
+    accounts (not the other tests' personas), so their applications name the demonstration
+    employer."""
+
+    def body(**changes: Any) -> Any:
+        employers = [{"id": "acme", "business_number": business_number_of(ACME)}]
+        return make_body(**{"employers": employers, **changes})
+
+    return body
+
+
 class Apply:
     """The employer's step-by-step application, filled in with the mouse-free Playwright API."""
 

@@ -280,6 +280,8 @@ EXCLUDED: dict[str, str] = {
     "web:officer-decide": "POST only; it renders the confirmation of an approval, checked as "
     "officer-review [confirmation of an approval], and on a refusal or bad input the review "
     "page, checked as officer-review [error] and [refusal]",
+    "web:officer-assign": "POST only (Assign to me, Release), redirects to the review, checked "
+    "as officer-review with the file assigned",
     "web:finance-budgets-csv": "a CSV download, not a page",
     "web:auditor-trail-csv": "a CSV download, not a page",
     "web:analyst-chart": "an SVG image shown in the scenarios page (its text alternative is "
