@@ -1,4 +1,4 @@
-"""The wizard's second step: the training (where, when, how long) and its provider.
+"""The wizard's second step: the training (the course, where, when, how long) and its provider.
 Like the other steps it checks what was typed and builds the payload; nothing here writes to the
 database (the start date is checked against the intakes, read through grants.quoting).
 """
@@ -14,6 +14,8 @@ from django.utils.translation import gettext as _
 
 from jobgrant.rules.batch import SETTINGS
 from jobgrant.rules.money import AmountError, format_amount, parse_amount
+from jobgrant.rules.requests import COURSE_MAX
+from jobgrant.rules.requests import has_control_characters as kernel_refuses
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants import quoting
 from jobgrant.service.web import labels
@@ -68,6 +70,7 @@ def date_hint() -> str:
 
 
 class TrainingForm(forms.Form):
+    course = forms.CharField()
     setting = forms.ChoiceField(widget=ChoiceRadios)
     start_date = IsoDateField()
     end_date = IsoDateField()
@@ -96,6 +99,11 @@ class TrainingForm(forms.Form):
 
     def _set_hints(self) -> None:
         hints = {
+            "course": _(
+                "The course, certificate or program the trainees will follow, for example "
+                "%(example)s."
+            )
+            % {"example": _("CNC machining certificate")},
             "start_date": _("Training must start after you apply.") + " " + date_hint(),
             "end_date": date_hint(),
             "hours": _("Hours of instruction for each trainee."),
@@ -106,6 +114,7 @@ class TrainingForm(forms.Form):
 
     def _set_messages(self) -> None:
         messages = {
+            "course": _("Enter the name of the course or program."),
             "setting": _("Choose where the training takes place."),
             "start_date": _("Enter the training start date as YYYY-MM-DD, for example %(example)s.")
             % {"example": DATE_EXAMPLE},
@@ -122,6 +131,27 @@ class TrainingForm(forms.Form):
         self.fields["provider_name"].error_messages["null_characters_not_allowed"] = (
             self._provider_characters()
         )
+        self.fields["course"].error_messages["null_characters_not_allowed"] = (
+            self._course_characters()
+        )
+
+    @staticmethod
+    def _course_characters() -> str:
+        return _(
+            "The course or program name must hold only letters, digits, spaces and punctuation."
+        )
+
+    def clean_course(self) -> str:
+        """The kernel's own checks (training.course), said here in the page's words."""
+        course = str(self.cleaned_data["course"])
+        if kernel_refuses(course):
+            raise forms.ValidationError(self._course_characters())
+        if len(course) > COURSE_MAX:
+            raise forms.ValidationError(
+                _("The course or program name must have at most %(most)s characters.")
+                % {"most": COURSE_MAX}
+            )
+        return course
 
     @staticmethod
     def _provider_characters() -> str:
@@ -174,6 +204,7 @@ class TrainingForm(forms.Form):
 
 @dataclass(frozen=True)
 class Training:
+    course: str
     setting: str
     start_date: dt.date
     end_date: dt.date
@@ -185,6 +216,7 @@ class Training:
     def of(cls, form: TrainingForm) -> Training:
         data = form.cleaned_data
         return cls(
+            data["course"],
             data["setting"],
             data["start_date"],
             data["end_date"],
@@ -195,6 +227,7 @@ class Training:
 
     def as_payload(self) -> dict[str, Any]:
         return {
+            "course": self.course,
             "setting": self.setting,
             "start_date": self.start_date.isoformat(),
             "end_date": self.end_date.isoformat(),
