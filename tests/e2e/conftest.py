@@ -269,6 +269,7 @@ def web(page: Any, site: str) -> Web:
 ACME = "Acme Precision Machining"
 LAKESHORE = "Lakeshore Logistics"
 TRAINING = {
+    "course": "CNC machining certificate",
     "setting": "off-site",
     "start_date": "2027-01-11",
     "end_date": "2027-03-26",
@@ -325,7 +326,7 @@ class Apply:
         values = {**TRAINING, **changes}
         self.web.goto(self.url("training"))
         self.page.check(f"#setting-{values['setting']}")
-        for key in ("start_date", "end_date", "hours", "provider_name"):
+        for key in ("course", "start_date", "end_date", "hours", "provider_name"):
             self.page.fill(f"#{key}", values[key])
         self.page.check(f"#third_party-{values['third_party']}")
         self.next()

@@ -176,7 +176,9 @@ def test_the_keyboard_alone_applies_with_a_partner(web: Any, keyboard: Any) -> N
     keyboard.press("Enter", navigates=True)
     assert page.url.endswith("/en/employer/apply/training/"), page.url
 
-    # Training: radios with the arrows, dates typed segment by segment.
+    # Training: the course typed, radios with the arrows, dates typed segment by segment.
+    keyboard.tab_to("#course")
+    keyboard.type("CNC machining certificate")
     keyboard.tab_to("input[name=setting]")
     keyboard.press("Space")
     while not keyboard.is_on("#setting-off-site"):

@@ -284,3 +284,63 @@ def test_a_quote_leaves_the_cycle_collector_as_it_found_it() -> None:
         assert not gc.isenabled(), "a caller that had paused it keeps it paused"
     finally:
         gc.enable()
+
+
+# --- training.course: optional, checked when given, no bearing on any figure -----------------
+
+
+def test_a_course_changes_no_figure() -> None:
+    with_course = changed("training.course", "  CNC machining certificate ")
+    assert quote(with_course) == quote(REQUEST)
+    assert requests.parse_quote_request(with_course).course == "CNC machining certificate"
+
+
+def test_a_request_without_a_course_reads_as_an_empty_one() -> None:
+    assert "course" not in REQUEST["training"]
+    assert requests.parse_quote_request(REQUEST).course == ""
+
+
+def test_a_course_of_200_characters_is_accepted() -> None:
+    assert requests.parse_quote_request(changed("training.course", "é" * 200)).course == "é" * 200
+
+
+BAD_COURSES = [
+    ("not text", 12, "must be text", "doit être du texte"),
+    ("blank", "   ", "must not be blank", "ne doit pas être vide"),
+    (
+        "too long",
+        "x" * 201,
+        "must have at most 200 characters",
+        "doit compter au plus 200 caractères",
+    ),
+    (
+        "a control character",
+        "CNC\x00machining",
+        "must not contain control characters",
+        "ne doit pas contenir de caractères de contrôle",
+    ),
+    (
+        "a line break",
+        "CNC\nmachining",
+        "must not contain control characters",
+        "ne doit pas contenir de caractères de contrôle",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("course", "english", "french"), [c[1:] for c in BAD_COURSES], ids=[c[0] for c in BAD_COURSES]
+)
+def test_a_bad_course_is_named_in_both_languages(course: Any, english: str, french: str) -> None:
+    with pytest.raises(InvalidRequestError) as raised:
+        requests.parse_quote_request(changed("training.course", course))
+    [problem] = raised.value.problems
+    assert problem.line("en") == f"training.course: {english}"
+    assert problem.line("fr") == f"training.course: {french}"
+
+
+def test_the_command_names_a_bad_course_in_french_for_a_french_locale() -> None:
+    request = changed("training.course", "x" * 201)
+    result = run(["quote", "-"], stdin=json.dumps(request), lang="fr_CA.UTF-8")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.strip() == "training.course: doit compter au plus 200 caractères"

@@ -326,6 +326,36 @@ def test_the_review_of_an_in_house_training_says_so(make_body: Body) -> None:
     assert 'id="trainee-1-status">New hire<' in page
 
 
+@pytest.mark.parametrize(
+    ("language", "label"), [("en", "Course or program"), ("fr", "Cours ou programme")]
+)
+def test_the_review_names_the_course_being_funded(
+    make_body: Body, language: str, label: str
+) -> None:
+    body = make_body()
+    body["training"]["course"] = "CNC machining certificate"
+    application = submitted(lambda: body)
+    page = text(
+        signed_in(OFFICER.username).get(f"/{language}/officer/applications/{application.pk}/")
+    )
+    funded = page[page.index('id="funded"') : page.index('id="calculation"')]
+    assert f'<dt>{label}</dt><dd id="training-course">CNC machining certificate</dd>' in funded
+
+
+@pytest.mark.parametrize(("language", "not_given"), [("en", "Not given"), ("fr", "Non indiqué")])
+def test_an_application_made_before_the_course_was_asked_says_it_is_not_given(
+    make_body: Body, language: str, not_given: str
+) -> None:
+    application = submitted(make_body)
+    assert "course" not in application.request["training"]
+    officer = signed_in(OFFICER.username)
+    page = text(officer.get(f"/{language}/officer/applications/{application.pk}/"))
+    assert f'id="training-course">{not_given}</dd>' in page
+    applicant = signed_in(EMPLOYER.username)
+    page = text(applicant.get(f"/{language}/employer/applications/{application.pk}/"))
+    assert f'id="training-course">{not_given}</dd>' in page
+
+
 def test_the_review_gives_the_reasons_an_application_is_not_eligible(make_body: Body) -> None:
     body = make_body()
     body["training"]["provider"]["third_party"] = False

@@ -39,6 +39,7 @@ def employer(demo: None) -> Client:
 
 def training_form(**changes: str) -> dict[str, str]:
     form = {
+        "course": "CNC machining certificate",
         "setting": "off-site",
         "start_date": "2027-01-11",
         "end_date": "2027-03-26",
@@ -214,6 +215,7 @@ def test_training_step_checks_every_field(employer: Client, lang: str) -> None:
     response = employer.post(
         f"/{lang}/employer/apply/training/",
         {
+            "course": "",
             "setting": "underwater",
             "start_date": "2027-02-30",
             "end_date": "",
@@ -225,6 +227,7 @@ def test_training_step_checks_every_field(employer: Client, lang: str) -> None:
     )
     page = assert_error_summary(
         response,
+        "course",
         "setting-on-site",
         "start_date",
         "end_date",
@@ -236,7 +239,69 @@ def test_training_step_checks_every_field(employer: Client, lang: str) -> None:
     assert 'aria-invalid="true"' in page
     if lang == "fr":
         assert "Indiquez la date de début de la formation" in page
+        assert "Indiquez le nom du cours ou du programme." in page
+    else:
+        assert "Enter the name of the course or program." in page
     assert rows_written() == before
+
+
+@pytest.mark.parametrize(
+    ("lang", "course", "message"),
+    [
+        ("en", "", "Enter the name of the course or program."),
+        ("fr", "   ", "Indiquez le nom du cours ou du programme."),
+        ("en", "x" * 201, "The course or program name must have at most 200 characters."),
+        ("fr", "é" * 201, "Le nom du cours ou du programme doit compter au plus 200 caractères."),
+        (
+            "en",
+            "CNC\tmachining",
+            "The course or program name must hold only letters, digits, spaces and punctuation.",
+        ),
+        (
+            "fr",
+            "CNC\x00machining",
+            "Le nom du cours ou du programme ne doit contenir que des lettres, des chiffres, des "
+            "espaces et des signes de ponctuation.",
+        ),
+    ],
+)
+def test_the_training_step_requires_a_course_of_200_characters_at_most(
+    employer: Client, lang: str, course: str, message: str
+) -> None:
+    choose_applicant(employer, lang)
+    before = rows_written()
+    response = employer.post(f"/{lang}/employer/apply/training/", training_form(course=course))
+    page = assert_error_summary(response, "course")
+    error = page[page.index('id="course-error"') :]
+    assert error[: error.index("</p>")].endswith(f"{message}</strong>")
+    assert rows_written() == before
+
+
+@pytest.mark.parametrize(
+    ("lang", "label", "hint"),
+    [
+        ("en", "Course or program name", "for example CNC machining certificate."),
+        ("fr", "Nom du cours ou du programme", "par exemple certificat en usinage CNC."),
+    ],
+)
+def test_the_training_step_asks_for_the_course_first(
+    employer: Client, lang: str, label: str, hint: str
+) -> None:
+    choose_applicant(employer, lang)
+    page = html.unescape(employer.get(f"/{lang}/employer/apply/training/").content.decode())
+    assert f'<label for="course">{label}</label>' in page
+    assert hint in page[page.index('id="course-hint"') :][:300]
+    assert page.index('id="course"') < page.index('id="setting-on-site"')
+
+
+def test_a_course_of_200_characters_is_kept_trimmed(employer: Client) -> None:
+    choose_applicant(employer)
+    course = "  " + "é" * 200 + " "
+    response = employer.post("/en/employer/apply/training/", training_form(course=course))
+    assert response.status_code == 302
+    assert FormDraft.objects.get().data["training"]["course"] == course  # kept as typed
+    page = employer.get("/en/employer/apply/trainees/").content.decode()
+    assert f'<dd id="training-course">{"é" * 200}</dd>' in page
 
 
 def test_the_end_date_must_not_precede_the_start(employer: Client) -> None:
@@ -363,6 +428,8 @@ def test_an_employer_applies_step_by_step_and_submits(employer: Client, lang: st
     review = employer.get(response["Location"]).content.decode()
     five = "5\u00a0000,00\u00a0$" if lang == "fr" else "$5,000.00"
     assert review.count(five) >= 3  # federal, provincial, employer
+    course = "Cours ou programme" if lang == "fr" else "Course or program"
+    assert f'<dt>{course}</dt><dd id="training-course">CNC machining certificate</dd>' in review
     submitted = employer.post(
         f"/{lang}/employer/apply/review/", {"confirm": "yes", "action": "submit"}
     )
@@ -373,11 +440,13 @@ def test_an_employer_applies_step_by_step_and_submits(employer: Client, lang: st
     assert (application.federal_cents, application.provincial_cents) == (500_000, 500_000)
     assert application.employer_cents == 500_000
     assert application.request["trainees"][0]["costs"]["tuition"] == "15000.00"
+    assert application.request["training"]["course"] == "CNC machining certificate"
     assert DRAFT_KEY not in employer.session
     assert not FormDraft.objects.exists()  # the draft went with the submission
     detail = employer.get(submitted["Location"]).content.decode()
     assert f"{application.pk}" in detail
     assert "Soumise" in detail if lang == "fr" else "Submitted" in detail
+    assert '<dd id="training-course">CNC machining certificate</dd>' in detail
     # A second submission of the same form finds no draft: it starts again, writing nothing.
     again = employer.post(f"/{lang}/employer/apply/review/", {"confirm": "yes"})
     assert again.status_code == 302
@@ -480,6 +549,7 @@ def test_a_refusal_at_submission_names_its_field_and_links_to_its_step(
         ("employers[0].business_number", "lead"),
         ("employers[2].business_number", "partner-1"),
         ("training.start_date", "start_date"),
+        ("training.course", "course"),
         ("training.provider.third_party", "third_party"),
         ("jurisdiction", "lead"),
     ],

@@ -17,6 +17,7 @@ from jobgrant.service.web.views.employer_apply import DRAFT_KEY
 pytestmark = pytest.mark.django_db
 
 TRAINING = {
+    "course": "CNC machining certificate",
     "setting": "off-site",
     "start_date": "2027-01-11",
     "end_date": "2027-03-26",

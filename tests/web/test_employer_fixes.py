@@ -19,6 +19,7 @@ from jobgrant.service.grants.models import Application
 pytestmark = pytest.mark.django_db
 
 TRAINING = {
+    "course": "CNC machining certificate",
     "setting": "off-site",
     "start_date": "2027-01-11",
     "end_date": "2027-03-26",
@@ -103,6 +104,7 @@ def test_the_error_summary_lists_the_errors_in_page_order(employer: Client) -> N
         "/en/employer/apply/training/",
         {
             **TRAINING,
+            "course": " ",
             "setting": "",
             "start_date": "2025-05-01",
             "end_date": "2025-04-01",
@@ -110,6 +112,7 @@ def test_the_error_summary_lists_the_errors_in_page_order(employer: Client) -> N
         },
     )
     assert summary_links(text(response)) == [
+        "course",
         "setting-on-site",
         "start_date",
         "end_date",

@@ -57,6 +57,7 @@ def valid_draft() -> dict[str, Any]:
             "partners": [PARTNER.get().business_number],
         },
         "training": {
+            "course": "CNC machining certificate",
             "setting": "off-site",
             "start_date": "2027-01-11",
             "end_date": "2027-03-26",
@@ -443,6 +444,7 @@ FIELDS = [
     "partner-1",
     "remove-partner",
     "action",
+    "course",
     "setting",
     "start_date",
     "end_date",

@@ -178,6 +178,7 @@ def not_the_password() -> st.SearchStrategy[str]:
 
 
 TRAINING_BAD = {
+    "course": bad(["", "   ", "x" * 201, "\x00", "CNC\tmachining"]),
     "setting": bad(["", "outer-space", "ON-SITE", "\x00", "on-site " * 40]),
     "start_date": bad(BAD_DATES),
     "end_date": bad([*BAD_DATES, "2027-01-10"]),  # the day before the start
@@ -229,7 +230,16 @@ FORMS: tuple[Form, ...] = (
         "employer: training",
         lambda _made: "/{lang}/employer/apply/training/",
         EMPLOYER.username,
-        ("setting", "start_date", "end_date", "hours", "provider_name", "third_party", "action"),
+        (
+            "course",
+            "setting",
+            "start_date",
+            "end_date",
+            "hours",
+            "provider_name",
+            "third_party",
+            "action",
+        ),
         one_bad(TRAINING_BAD, action="next"),
         draft=True,
     ),
@@ -404,6 +414,7 @@ def valid_draft() -> dict[str, Any]:
     return {
         "organizations": {"lead": str(acme.pk), "partners": [lakeshore.business_number]},
         "training": {
+            "course": "CNC machining certificate",
             "setting": "off-site",
             "start_date": "2027-01-11",
             "end_date": "2027-03-26",

@@ -31,6 +31,10 @@ from jobgrant.rules.money import AmountError, parse_amount
 
 T = TypeVar("T")
 
+COURSE_MAX = 200  # characters in a course's name, once trimmed
+#: C0 and C1 control characters and DEL: nobody types them, and a page cannot show them.
+_CONTROL_CHARACTERS = frozenset(map(chr, (*range(0x20), *range(0x7F, 0xA0))))
+
 MESSAGES: dict[str, tuple[str, str]] = {
     "required": ("is required", "est obligatoire"),
     "unknown_field": ("is not a known field", "n'est pas un champ connu"),
@@ -38,6 +42,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "not_a_list": ("must be a list", "doit être une liste"),
     "empty_list": ("must list at least one entry", "doit contenir au moins un élément"),
     "not_text": ("must be text", "doit être du texte"),
+    "blank": ("must not be blank", "ne doit pas être vide"),
+    "control_characters": (
+        "must not contain control characters",
+        "ne doit pas contenir de caractères de contrôle",
+    ),
+    "too_long": (
+        f"must have at most {COURSE_MAX} characters",
+        f"doit compter au plus {COURSE_MAX} caractères",
+    ),
     "not_a_boolean": ("must be true or false", "doit être true ou false"),
     "not_a_count": ("must be a whole number, 0 or more", "doit être un nombre entier, 0 ou plus"),
     "not_an_amount": ("must be a non-negative amount", "doit être un montant positif ou nul"),
@@ -130,6 +143,7 @@ class QuoteRequest:
     end_date: dt.date
     hours: int  # hundredths
     provider_name: str
+    course: str  # "" when the request names none (applications made before it was asked)
     third_party: bool
     setting: str
     employers: tuple[EmployerInput, ...]
@@ -169,6 +183,20 @@ class _Reader:
             self.problem(path, "not_text")
             return ""
         return raw.strip()
+
+    def course(self, raw: object, path: str) -> str:
+        """A course or program's name: text of 1 to COURSE_MAX characters once trimmed."""
+        if not isinstance(raw, str):
+            self.problem(path, "not_text")
+        elif not raw.strip():
+            self.problem(path, "blank")
+        elif has_control_characters(raw):
+            self.problem(path, "control_characters")
+        elif len(raw.strip()) > COURSE_MAX:
+            self.problem(path, "too_long")
+        else:
+            return raw.strip()
+        return ""
 
     def choice(self, raw: object, path: str, choices: Iterable[str], code: str = "") -> str:
         options = tuple(choices)
@@ -216,6 +244,10 @@ class _Reader:
 
 def _missing() -> Any:
     return None
+
+
+def has_control_characters(text: str) -> bool:
+    return not _CONTROL_CHARACTERS.isdisjoint(text)
 
 
 def parse_quote_request(raw: object) -> QuoteRequest:
@@ -271,7 +303,7 @@ def _region(r: _Reader, jurisdiction: str) -> Callable[[object, str], str | None
 
 def _training(r: _Reader, raw: object) -> dict[str, Any]:
     keys = {"setting", "start_date", "end_date", "hours", "provider"}
-    training = r.obj(raw, "training", keys, set()) if raw is not None else {}
+    training = r.obj(raw, "training", keys, {"course"}) if raw is not None else {}
     provider = r.obj(training.get("provider"), "training.provider", {"name", "third_party"}, set())
     if "provider" not in training:
         provider = {}
@@ -285,6 +317,7 @@ def _training(r: _Reader, raw: object) -> dict[str, Any]:
         "hours": r.field(training, "hours", "training", r.hours),
         "setting": r.field(training, "setting", "training", lambda v, p: r.choice(v, p, SETTINGS)),
         "provider_name": r.field(provider, "name", "training.provider", r.text),
+        "course": r.field(training, "course", "training", r.course) or "",
         "third_party": r.field(provider, "third_party", "training.provider", r.boolean),
     }
 

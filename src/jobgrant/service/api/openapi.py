@@ -91,6 +91,7 @@ def example_application(today: dt.date) -> dict[str, Any]:
         "region": "3550",
         "employers": [{"id": "acme", "business_number": business_number("10000000")}],
         "training": {
+            "course": "CNC machining certificate",
             "setting": "off-site",
             "start_date": start.isoformat(),
             "end_date": (start + dt.timedelta(days=60)).isoformat(),

@@ -15,6 +15,7 @@ from pydantic import Field
 
 from jobgrant.rules.batch import SETTINGS, STATUSES
 from jobgrant.rules.codes import JURISDICTION_CODES
+from jobgrant.rules.requests import COURSE_MAX
 from jobgrant.service.grants.models import State
 
 AMOUNT_IN = r"^\d{1,10}(\.\d{1,2})?$"
@@ -97,6 +98,13 @@ class Provider(Schema):
 
 
 class Training(Schema):
+    course: str | None = Field(
+        None,
+        min_length=1,
+        max_length=COURSE_MAX,
+        description="The course or program funded, as the officer reads it (optional).",
+        examples=["CNC machining certificate"],
+    )
     setting: str = Field(json_schema_extra={"enum": list(SETTINGS)})
     start_date: dt.date
     end_date: dt.date

@@ -26,13 +26,22 @@ from jobgrant.service.web.templatetags.jobgrant import longdate
 
 MAX_TEXT = 300  # longest string kept from a posted field
 NOTE_MAX = 1000
-TRAINING_FIELDS = ("setting", "start_date", "end_date", "hours", "provider_name", "third_party")
+TRAINING_FIELDS = (
+    "course",
+    "setting",
+    "start_date",
+    "end_date",
+    "hours",
+    "provider_name",
+    "third_party",
+)
 
 
 def field_label(key: str) -> str:
     """The name of a form field as the person sees it, e.g. "Tuition or trainer fees, trainee 2"."""
     fixed = {
         "lead": _("Organization applying"),
+        "course": _("Course or program name"),
         "setting": _("Where the training takes place"),
         "start_date": _("Training start date"),
         "end_date": _("Training end date"),
@@ -176,6 +185,7 @@ class WithdrawForm(forms.Form):
 # --- From the service's field paths and the kernel's reasons to the form's fields --------------
 
 _TRAINING_PATHS = {
+    "training.course": "course",
     "training.setting": "setting",
     "training.start_date": "start_date",
     "training.end_date": "end_date",

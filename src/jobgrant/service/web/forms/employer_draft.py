@@ -16,8 +16,9 @@ from jobgrant.service.grants import quoting
 from jobgrant.service.registry.models import Employer
 from jobgrant.service.web.forms import employer_apply as apply
 from jobgrant.service.web.forms import employer_trainees as trainees
-from jobgrant.service.web.forms.employer_apply import Organizations, Training
+from jobgrant.service.web.forms.employer_apply import Organizations
 from jobgrant.service.web.forms.employer_trainees import TraineeRow
+from jobgrant.service.web.forms.employer_training import Training, TrainingForm
 
 
 @dataclass
@@ -52,11 +53,11 @@ def bind_draft(draft: Mapping[str, Any], acted_for: QuerySet[Employer], today: d
     training_raw = draft.get("training")
     if checked.organizations is None or not isinstance(training_raw, dict):
         return checked
-    training = apply.TrainingForm(
+    training = TrainingForm(
         training_raw, jurisdiction=checked.organizations.lead.jurisdiction, today=today
     )
     checked.forms["training"] = [training]
-    checked.training = apply.Training.of(training) if training.is_valid() else None
+    checked.training = Training.of(training) if training.is_valid() else None
     rows = draft.get("trainees")
     if checked.training is None or not isinstance(rows, list) or not rows:
         return checked

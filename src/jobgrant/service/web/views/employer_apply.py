@@ -29,6 +29,7 @@ from jobgrant.service.registry.models import Employer
 from jobgrant.service.web.forms import employer as shared
 from jobgrant.service.web.forms import employer_apply as forms
 from jobgrant.service.web.forms import employer_trainees as trainee_forms
+from jobgrant.service.web.forms import employer_training as training_forms
 from jobgrant.service.web.forms.employer_draft import Checked, bind_draft
 from jobgrant.service.web.pages import error_context, user_required
 from jobgrant.service.web.views import employer_steps as steps
@@ -201,8 +202,8 @@ def apply_training(request: HttpRequest, user: User) -> HttpResponse:
     assert found.organizations is not None
     jurisdiction, today = found.organizations.lead.jurisdiction, timezone.localdate()
     if request.method == "POST":
-        form = forms.TrainingForm(request.POST, jurisdiction=jurisdiction, today=today)
-        typed = forms.typed_training(form)
+        form = training_forms.TrainingForm(request.POST, jurisdiction=jurisdiction, today=today)
+        typed = training_forms.typed_training(form)
         if (switched := switched_language(request, user, "training", typed)) is not None:
             return switched
         if request.POST.get("action") == "back":
@@ -214,7 +215,9 @@ def apply_training(request: HttpRequest, user: User) -> HttpResponse:
     else:
         typed = typed_so_far(current_draft(request, user)).get("training") or {}
         bound = typed if request.GET.get("check") else None
-        form = forms.TrainingForm(bound, initial=typed, jurisdiction=jurisdiction, today=today)
+        form = training_forms.TrainingForm(
+            bound, initial=typed, jurisdiction=jurisdiction, today=today
+        )
     quote, _problems = steps.try_quote(found, found.trainees)
     return page(
         request,
@@ -292,6 +295,6 @@ def apply_quote(request: HttpRequest, user: User) -> HttpResponse:
     formset = trainee_forms.trainees_formset(request.POST, found.employer_choices)
     context = steps.live_quote(found, formset)
     reasons = context.get("reasons") or {}
-    slots = [*forms.REASON_SLOTS, *(f"trainee-{i}" for i in range(len(formset.forms)))]
+    slots = [*training_forms.REASON_SLOTS, *(f"trainee-{i}" for i in range(len(formset.forms)))]
     context["oob_slots"] = [(slot, reasons.get(slot, [])) for slot in slots]
     return render(request, "web/employer/_quote_live.html", context)

@@ -125,7 +125,9 @@ def funded(application: Application) -> dict[str, Any]:
     provider = training.get("provider") or {}
     names = explanations.employer_names(application)
     statuses, settings = status_labels(), setting_labels()
+    course = training.get("course")
     return {
+        "course": course.strip() if isinstance(course, str) else "",  # none before it was asked
         "provider": str(provider.get("name") or ""),
         "third_party": provider.get("third_party") is True,
         "setting": settings.get(str(training.get("setting")), str(training.get("setting") or "")),
