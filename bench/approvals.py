@@ -96,10 +96,16 @@ def register_employers(count: int) -> None:
     from jobgrant.service.registry.models import Employer
 
     created = Employer.objects.bulk_create(
-        Employer(business_number=business_number(f"{40_000_000 + n}"), name=f"Bench {n}",
-                 employees=40, naics="332710", jurisdiction="ON", region="3550")
+        Employer(
+            business_number=business_number(f"{40_000_000 + n}"),
+            name=f"Bench {n}",
+            employees=40,
+            naics="332710",
+            jurisdiction="ON",
+            region="3550",
+        )
         for n in range(count)
-    )  # fmt: skip
+    )
     User.objects.get(username="demo-employer").employers.add(*created)
 
 
@@ -204,8 +210,11 @@ class Step:
 def post(
     connection: http.client.HTTPConnection, path: str, token: str, body: Any, key: str
 ) -> tuple[int, Any]:
-    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}",
-               "Idempotency-Key": key}  # fmt: skip
+    headers = {
+        "Content-Type": "application/json",
+        "Authorization": f"Bearer {token}",
+        "Idempotency-Key": key,
+    }
     connection.request("POST", f"/api/v1{path}", body=json.dumps(body), headers=headers)
     response = connection.getresponse()
     return response.status, json.loads(response.read() or b"null")
@@ -275,8 +284,9 @@ def get(port: int, path: str, token: str | None = None, body: Any = None) -> Any
     if token:
         headers["Authorization"] = f"Bearer {token}"
     method = "GET" if body is None else "POST"
-    connection.request(method, f"/api/v1{path}", body=json.dumps(body) if body else None,
-                       headers=headers)  # fmt: skip
+    connection.request(
+        method, f"/api/v1{path}", body=json.dumps(body) if body else None, headers=headers
+    )
     answer = json.loads(connection.getresponse().read())
     connection.close()
     return answer
@@ -295,15 +305,29 @@ def application_body(employer: dict[str, Any], today: dt.date) -> dict[str, Any]
     start = min(today + dt.timedelta(days=14), year_end - dt.timedelta(days=1))
     end = min(start + dt.timedelta(days=28), year_end)
     return {
-        "jurisdiction": "ON", "region": "3550",
+        "jurisdiction": "ON",
+        "region": "3550",
         "employers": [{"id": "e", "business_number": employer["business_number"]}],
-        "training": {"setting": "off-site", "start_date": start.isoformat(),
-                     "end_date": end.isoformat(), "hours": 120,
-                     "provider": {"name": "Mohawk College", "third_party": True}},
-        "trainees": [{"employer_id": "e", "status": "existing-employee",
-                      "costs": {"tuition": "15000.00", "student_fees": "0.00",
-                                "materials": "0.00", "exam_fees": "0.00"}}],
-    }  # fmt: skip
+        "training": {
+            "setting": "off-site",
+            "start_date": start.isoformat(),
+            "end_date": end.isoformat(),
+            "hours": 120,
+            "provider": {"name": "Mohawk College", "third_party": True},
+        },
+        "trainees": [
+            {
+                "employer_id": "e",
+                "status": "existing-employee",
+                "costs": {
+                    "tuition": "15000.00",
+                    "student_fees": "0.00",
+                    "materials": "0.00",
+                    "exam_fees": "0.00",
+                },
+            }
+        ],
+    }
 
 
 def benchmark(server: Server, applications: int, clients: int) -> list[Step]:
@@ -322,8 +346,9 @@ def benchmark(server: Server, applications: int, clients: int) -> list[Step]:
     ids = [answer["id"] for answer in steps[0].results]
     for name, actor in (("submit", employer), ("recommend", recommender), ("approve", approver)):
 
-        def act(connection: http.client.HTTPConnection, pk: int, name: str = name,
-                actor: str = actor) -> tuple[int, Any]:  # fmt: skip
+        def act(
+            connection: http.client.HTTPConnection, pk: int, name: str = name, actor: str = actor
+        ) -> tuple[int, Any]:
             return post(connection, f"/applications/{pk}/{name}", actor, {}, f"{name}-{pk}")
 
         steps.append(run_step(name, server, clients, ids, act, 200))
@@ -331,26 +356,35 @@ def benchmark(server: Server, applications: int, clients: int) -> list[Step]:
 
 
 def report(kind: str, arguments: argparse.Namespace, load: float, steps: list[Step]) -> bool:
-    print(f"\n{kind}: gunicorn {arguments.workers} workers x {arguments.threads} threads, "
-          f"{arguments.clients} clients, "
-          f"{os.cpu_count()} CPUs, load average {load:.1f} before the run")  # fmt: skip
-    print(f"  {'step':<10} {'requests':>8} {'per s':>7} {'p50 ms':>7} {'p99 ms':>7} "
-          f"{'errors':>6}   CPU ms per request: server, PostgreSQL, client")  # fmt: skip
+    print(
+        f"\n{kind}: gunicorn {arguments.workers} workers x {arguments.threads} threads, "
+        f"{arguments.clients} clients, "
+        f"{os.cpu_count()} CPUs, load average {load:.1f} before the run"
+    )
+    print(
+        f"  {'step':<10} {'requests':>8} {'per s':>7} {'p50 ms':>7} {'p99 ms':>7} "
+        f"{'errors':>6}   CPU ms per request: server, PostgreSQL, client"
+    )
     for step in steps:
         latencies, n = sorted(step.latencies), len(step.latencies)
         p99 = latencies[min(n - 1, int(0.99 * n))]
-        ms = [1000 * seconds / n for seconds in (step.server_cpu, step.database_cpu,
-                                                  step.client_cpu)]  # fmt: skip
-        print(f"  {step.name:<10} {n:>8} {n / step.seconds:>7.1f} "
-              f"{1000 * statistics.median(latencies):>7.1f} {1000 * p99:>7.1f} "
-              f"{len(step.errors):>6}   {ms[0]:>6.1f} {ms[1]:>6.1f} {ms[2]:>6.1f}")  # fmt: skip
+        ms = [
+            1000 * seconds / n for seconds in (step.server_cpu, step.database_cpu, step.client_cpu)
+        ]
+        print(
+            f"  {step.name:<10} {n:>8} {n / step.seconds:>7.1f} "
+            f"{1000 * statistics.median(latencies):>7.1f} {1000 * p99:>7.1f} "
+            f"{len(step.errors):>6}   {ms[0]:>6.1f} {ms[1]:>6.1f} {ms[2]:>6.1f}"
+        )
         for error in step.errors[:3]:
             print(f"    error: {error[:200]}")
     approve = steps[-1]
     cpu = (approve.server_cpu + approve.database_cpu + approve.client_cpu) / len(approve.latencies)
-    print(f"  => {len(approve.results) / approve.seconds:.0f} approvals per second; at "
-          f"{1000 * cpu:.1f} ms of CPU each, {os.cpu_count()} idle CPUs could do at most "
-          f"{(os.cpu_count() or 1) / cpu:.0f}")  # fmt: skip
+    print(
+        f"  => {len(approve.results) / approve.seconds:.0f} approvals per second; at "
+        f"{1000 * cpu:.1f} ms of CPU each, {os.cpu_count()} idle CPUs could do at most "
+        f"{(os.cpu_count() or 1) / cpu:.0f}"
+    )
     return all(not step.errors for step in steps)
 
 

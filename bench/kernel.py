@@ -183,18 +183,23 @@ def handwritten(batch: QuoteBatch, p: dict[str, np.ndarray], den: int) -> dict[s
     failing |= np.logical_or.reduceat(over_cap, a.employer_offsets[:-1])
     failing |= np.logical_or.reduceat(direct == 0, e.trainee_offsets[a.employer_offsets[:-1]])
     return {
-        "federal": federal, "provincial": provincial, "in_kind": in_kind,
-        "employer_eligible": employer_eligible, "eligible": ~failing,
-    }  # fmt: skip
+        "federal": federal,
+        "provincial": provincial,
+        "in_kind": in_kind,
+        "employer_eligible": employer_eligible,
+        "eligible": ~failing,
+    }
 
 
 def kernel(batch: QuoteBatch, engine: Engine = "auto") -> dict[str, np.ndarray]:
     ev = evaluate(batch, POLICY, engine=engine)
     return {
-        "federal": ev.trainees.federal, "provincial": ev.trainees.provincial,
-        "in_kind": ev.trainees.in_kind, "employer_eligible": ev.employers.eligible_cost,
+        "federal": ev.trainees.federal,
+        "provincial": ev.trainees.provincial,
+        "in_kind": ev.trainees.in_kind,
+        "employer_eligible": ev.employers.eligible_cost,
         "eligible": ev.eligible,
-    }  # fmt: skip
+    }
 
 
 @dataclass(frozen=True)
@@ -266,17 +271,27 @@ def json_request(n_trainees: int) -> dict[str, Any]:
     employers = [{"id": f"e{i}", "employees": 40} for i in range(10)]
     trainee = {
         "status": "existing-employee",
-        "costs": {"tuition": "1500.00", "student_fees": "10.00", "materials": "25.50",
-                  "exam_fees": "0.00"},
-    }  # fmt: skip
+        "costs": {
+            "tuition": "1500.00",
+            "student_fees": "10.00",
+            "materials": "25.50",
+            "exam_fees": "0.00",
+        },
+    }
     return {
-        "policy": POLICY, "jurisdiction": "AB", "application_date": "2017-06-01",
+        "policy": POLICY,
+        "jurisdiction": "AB",
+        "application_date": "2017-06-01",
         "employers": employers,
-        "training": {"setting": "off-site", "start_date": "2017-08-01",
-                     "end_date": "2017-09-30", "hours": 40,
-                     "provider": {"name": "NAIT", "third_party": True}},
+        "training": {
+            "setting": "off-site",
+            "start_date": "2017-08-01",
+            "end_date": "2017-09-30",
+            "hours": 40,
+            "provider": {"name": "NAIT", "third_party": True},
+        },
         "trainees": [{**trainee, "employer_id": f"e{i % 10}"} for i in range(n_trainees)],
-    }  # fmt: skip
+    }
 
 
 def bench_json(repeat: int) -> None:

@@ -28,14 +28,22 @@ ROOT = Path(__file__).resolve().parents[1]
 IMAGES = ROOT / "docs" / "img"
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run",
-]  # fmt: skip
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+]
 WIDTH = 1200
 TRAINING = {
-    "start_date": "2027-01-11", "end_date": "2027-03-26", "hours": "120",
+    "course": "CNC machining certificate",
+    "start_date": "2027-01-11",
+    "end_date": "2027-03-26",
+    "hours": "120",
     "provider_name": "Mohawk College",
-}  # fmt: skip
+}
 
 
 class ThreadedServer(socketserver.ThreadingMixIn, WSGIServer):
@@ -60,9 +68,12 @@ def serve() -> str:
     from django.core.wsgi import get_wsgi_application
 
     server = make_server(
-        "127.0.0.1", 0, get_wsgi_application(), server_class=ThreadedServer,
+        "127.0.0.1",
+        0,
+        get_wsgi_application(),
+        server_class=ThreadedServer,
         handler_class=QuietHandler,
-    )  # fmt: skip
+    )
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return f"http://127.0.0.1:{server.server_port}"
 
@@ -136,10 +147,12 @@ def employer_application(page: Any, language: str) -> int:
         path=str(IMAGES / f"employer-application-{language}.png"),
         full_page=True,
         clip={
-            "x": 0, "y": top["y"] - 24, "width": WIDTH,
+            "x": 0,
+            "y": top["y"] - 24,
+            "width": WIDTH,
             "height": bottom["y"] + bottom["height"] - top["y"] + 48,
         },
-    )  # fmt: skip
+    )
     submit(page, "#continue")
     page.check("#confirm")
     submit(page, "#submit-application")
