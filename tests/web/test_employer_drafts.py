@@ -10,6 +10,7 @@ from django.test import Client
 from tests.personas import APPLICANT, EMPLOYER, OFFICER
 
 from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.grants import actions
 from jobgrant.service.grants.models import Application, FormDraft
 from jobgrant.service.web.views.employer_apply import DRAFT_KEY
@@ -106,6 +107,9 @@ def test_nobody_else_sees_resumes_or_deletes_a_draft(employer: Client) -> None:
     assert client.get(f"/en/employer/drafts/{draft.pk}/delete/").status_code == 404
     assert client.post(f"/en/employer/drafts/{draft.pk}/delete/").status_code == 404
     assert FormDraft.objects.filter(pk=draft.pk).exists()
+    refusals = AuditEntry.objects.filter(actor="other-clerk", action__startswith="refused.")
+    assert {(e.object_type, e.object_id) for e in refusals} == {("formdraft", str(draft.pk))}
+    assert {e.summary["status"] for e in refusals} == {404}
 
 
 def test_cancelling_the_application_asks_first(employer: Client) -> None:

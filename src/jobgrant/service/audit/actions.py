@@ -27,28 +27,40 @@ def audited_refusals(action: Callable[P, R]) -> Callable[P, R]:
 
     `target`, the second argument, is the object acted on (a model instance) or an
     application's id."""
-
-    @wraps(action)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return action(*args, **kwargs)
-        except ServiceError as error:
-            if error.status in AUDITED_STATUSES:
-                actor = str(getattr(args[0], "username", ""))
-                kind, target_id = _kind_and_id(args[1] if len(args) > 1 else None)
-                record_refusal(actor, action.__name__, kind, target_id, error.code, error.status)
-            raise
-
-    return wrapper
+    return audited_refusals_of("application")(action)
 
 
-def _kind_and_id(target: object) -> tuple[str, object]:
-    """What was asked for: a model instance, an application's id, or nothing we can name (the
+def audited_refusals_of(kind: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """audited_refusals for an action whose target, when given by id, is a `kind` (a form
+    draft, say), not an application."""
+
+    def decorate(action: Callable[P, R]) -> Callable[P, R]:
+        @wraps(action)
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+            try:
+                return action(*args, **kwargs)
+            except ServiceError as error:
+                if error.status in AUDITED_STATUSES:
+                    actor = str(getattr(args[0], "username", ""))
+                    target = args[1] if len(args) > 1 else None
+                    found_kind, target_id = _kind_and_id(target, kind)
+                    record_refusal(
+                        actor, action.__name__, found_kind, target_id, error.code, error.status
+                    )
+                raise
+
+        return wrapper
+
+    return decorate
+
+
+def _kind_and_id(target: object, kind: str) -> tuple[str, object]:
+    """What was asked for: a model instance, an id of a `kind`, or nothing we can name (the
     body of a new application, say)."""
     meta = getattr(target, "_meta", None)
     if meta is not None:
         return str(meta.model_name), getattr(target, "pk", "")
-    return "application", target if isinstance(target, int) else ""
+    return kind, target if isinstance(target, int) else ""
 
 
 def record_refusal(

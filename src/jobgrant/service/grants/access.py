@@ -10,7 +10,7 @@ from django.db import connection
 from django.db.models import QuerySet
 
 from jobgrant.service.accounts.models import Role, User
-from jobgrant.service.audit.actions import audited_refusals
+from jobgrant.service.audit.actions import audited_refusals, audited_refusals_of
 from jobgrant.service.errors import not_found
 from jobgrant.service.grants.models import Application, ApplicationEmployer, Delivery, FormDraft
 from jobgrant.service.refusals import forbidden_for
@@ -30,6 +30,7 @@ def own_form_drafts(user: User) -> QuerySet[FormDraft]:
     return FormDraft.objects.filter(owner=user)
 
 
+@audited_refusals_of("formdraft")
 def get_own_form_draft(user: User, draft_id: int) -> FormDraft:
     found = own_form_drafts(user).select_related("lead").filter(pk=draft_id).first()
     if found is None:

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from jobgrant.rules.money import format_amount
 from jobgrant.service.accounts.models import Role, User
-from jobgrant.service.audit.actions import audited_refusals
+from jobgrant.service.audit.actions import audited_refusals, audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.choices import Jurisdiction
 from jobgrant.service.errors import ServiceError, bad_input, not_found, problem
@@ -386,6 +386,7 @@ def withdraw_application(user: User, application: Application, note: str = "") -
 # --- The web form's drafts: what an employer typed, before it is an application ---------------
 
 
+@audited_refusals_of("formdraft")
 def save_form_draft(
     user: User, draft: FormDraft | None, step: str, typed: Any, *, lead: Employer | None = None
 ) -> FormDraft:
@@ -405,6 +406,7 @@ def save_form_draft(
     return draft
 
 
+@audited_refusals_of("formdraft")
 def delete_form_draft(user: User, draft: FormDraft) -> None:
     if draft.owner_id != user.pk:
         raise not_found()

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 
 from jobgrant.rules.codes import JURISDICTION_CODES, economic_regions
 from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.audit.actions import record_refusal
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
 from jobgrant.service.refusals import forbidden_for
@@ -304,9 +305,8 @@ def _unknown_fields(data: dict[str, Any], known: Any) -> Problems:
 def _refuse(
     user: User, action: str, object_type: str, object_id: object, error: ServiceError
 ) -> NoReturn:
-    """Record the refusal in a transaction of its own, then raise it."""
-    with transaction.atomic():
-        record(user.username, f"refused.{action}", object_type, object_id, {"code": error.code})
+    """Record the refusal (in a transaction of its own), then raise it."""
+    record_refusal(user.username, action, object_type, object_id, error.code, error.status)
     raise error
 
 
