@@ -143,3 +143,15 @@ def test_a_query_parameter_given_twice_is_refused_not_read_as_its_last_value(as_
             "message_fr": "ne doit figurer qu'une fois",
         }
     ]
+
+
+@pytest.mark.parametrize("path", ["/applications", "/quote"])
+@pytest.mark.parametrize("employers", [True, 7, {"id": "acme"}, "acme"])
+def test_employers_that_are_not_a_list_are_named_not_a_crash(
+    as_user, make_body, path: str, employers: object
+) -> None:
+    """Found by Schemathesis in CI: `"employers": true` raised a TypeError (500)."""
+    response = as_user(EMPLOYER).post(path, make_body(employers=employers))
+    assert response.status_code == 422
+    assert [e["field"] for e in response.json()["errors"]] == ["employers"]
+    assert Application.objects.count() == 0

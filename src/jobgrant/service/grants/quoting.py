@@ -231,7 +231,9 @@ def _refuse_program_fields(payload: dict[str, Any]) -> None:
         for key in DECIDED_BY_PROGRAM
         if key in payload
     ]
-    for i, entry in enumerate(payload.get("employers") or []):
+    entries = payload.get("employers")
+    # Not a list (true, a number, an object): registered_employers names that problem next.
+    for i, entry in enumerate(entries if isinstance(entries, list) else []):
         for key in entry if isinstance(entry, dict) else ():
             if key not in ("id", "business_number"):
                 problems.append(
