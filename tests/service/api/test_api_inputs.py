@@ -155,3 +155,20 @@ def test_employers_that_are_not_a_list_are_named_not_a_crash(
     assert response.status_code == 422
     assert [e["field"] for e in response.json()["errors"]] == ["employers"]
     assert Application.objects.count() == 0
+
+
+ODD_VALUES = [True, 7, "x", {}, [], None, [True], [{"id": 1}]]
+TOP_LEVEL = ["jurisdiction", "region", "employers", "training", "trainees"]
+# (region, None) is not odd: without a region the jurisdiction's rules apply.
+WRONG_SHAPES = [(k, v) for k in TOP_LEVEL for v in ODD_VALUES if (k, v) != ("region", None)]
+
+
+@pytest.mark.parametrize(("key", "odd"), WRONG_SHAPES)
+def test_any_top_level_field_of_the_wrong_shape_is_refused_never_a_crash(
+    as_user, make_body, key: str, odd: object
+) -> None:
+    for path in ("/quote", "/applications"):
+        response = as_user(EMPLOYER).post(path, make_body(**{key: odd}))
+        assert response.status_code in (400, 422), (path, key, odd, response.content[:300])
+        assert response["Content-Type"] == "application/problem+json"
+    assert Application.objects.count() == 0
