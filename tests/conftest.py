@@ -142,6 +142,18 @@ def application_body(**changes: Any) -> dict[str, Any]:
     return body
 
 
+#: The wizard's training step as a person types it: the training of application_body.
+TRAINING_STEP: dict[str, str] = {
+    "course": "CNC machining certificate",
+    "setting": "off-site",
+    "start_date": "2027-01-11",
+    "end_date": "2027-03-26",
+    "hours": "120",
+    "provider_name": "Mohawk College",
+    "third_party": "yes",
+}
+
+
 SERVER_TESTS = ("tests/service/", "tests/web/", "tests/e2e/")
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.conftest import TRAINING_STEP
 
 from jobgrant.service.demo import DEMO_PASSWORD, seed
 
@@ -268,15 +269,7 @@ def web(page: Any, site: str) -> Web:
 #: jobgrant.service.demo.business_number.
 ACME = "Acme Precision Machining"
 LAKESHORE = "Lakeshore Logistics"
-TRAINING = {
-    "course": "CNC machining certificate",
-    "setting": "off-site",
-    "start_date": "2027-01-11",
-    "end_date": "2027-03-26",
-    "hours": "120",
-    "provider_name": "Mohawk College",
-    "third_party": "yes",
-}
+TRAINING = TRAINING_STEP  # read only: each use copies it
 
 
 def business_number_of(name: str) -> str:

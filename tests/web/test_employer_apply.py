@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from tests.conftest import TRAINING_STEP
 from tests.personas import APPLICANT, EMPLOYER, OFFICER, PARTNER
 
 from jobgrant.service.accounts.models import Role, User
@@ -38,16 +39,7 @@ def employer(demo: None) -> Client:
 
 
 def training_form(**changes: str) -> dict[str, str]:
-    form = {
-        "course": "CNC machining certificate",
-        "setting": "off-site",
-        "start_date": "2027-01-11",
-        "end_date": "2027-03-26",
-        "hours": "120",
-        "provider_name": "Mohawk College",
-        "third_party": "yes",
-        "action": "next",
-    }
+    form = {**TRAINING_STEP, "action": "next"}
     form.update(changes)
     return form
 

@@ -7,6 +7,7 @@ import html
 
 import pytest
 from django.test import Client
+from tests.conftest import TRAINING_STEP
 from tests.personas import APPLICANT, EMPLOYER, OFFICER
 
 from jobgrant.service.accounts.models import Role, User
@@ -17,15 +18,7 @@ from jobgrant.service.web.views.employer_apply import DRAFT_KEY
 
 pytestmark = pytest.mark.django_db
 
-TRAINING = {
-    "course": "CNC machining certificate",
-    "setting": "off-site",
-    "start_date": "2027-01-11",
-    "end_date": "2027-03-26",
-    "hours": "120",
-    "provider_name": "Mohawk College",
-    "third_party": "yes",
-}
+TRAINING = TRAINING_STEP  # read only: each use copies it
 
 
 def signed_in(username: str = EMPLOYER.username) -> Client:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from tests.conftest import TRAINING_STEP
 from tests.personas import APPLICANT, EMPLOYER
 
 from jobgrant.service.grants import actions
@@ -18,16 +19,7 @@ from jobgrant.service.grants.models import Application
 
 pytestmark = pytest.mark.django_db
 
-TRAINING = {
-    "course": "CNC machining certificate",
-    "setting": "off-site",
-    "start_date": "2027-01-11",
-    "end_date": "2027-03-26",
-    "hours": "120",
-    "provider_name": "Mohawk College",
-    "third_party": "yes",
-    "action": "next",
-}
+TRAINING = {**TRAINING_STEP, "action": "next"}
 
 
 @pytest.fixture

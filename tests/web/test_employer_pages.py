@@ -13,6 +13,7 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.conftest import TRAINING_STEP
 from tests.personas import APPLICANT, EMPLOYER, PARTNER, PARTNER_EMPLOYER
 
 from jobgrant.service.accounts.models import Role, User
@@ -56,15 +57,7 @@ def valid_draft() -> dict[str, Any]:
             "lead": str(APPLICANT.get().pk),
             "partners": [PARTNER.get().business_number],
         },
-        "training": {
-            "course": "CNC machining certificate",
-            "setting": "off-site",
-            "start_date": "2027-01-11",
-            "end_date": "2027-03-26",
-            "hours": "120",
-            "provider_name": "Mohawk College",
-            "third_party": "yes",
-        },
+        "training": dict(TRAINING_STEP),
         "trainees": [
             {
                 "employer": bn,

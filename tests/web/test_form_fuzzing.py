@@ -24,6 +24,7 @@ from django.apps import apps
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.conftest import TRAINING_STEP
 from tests.personas import (
     ANALYST,
     APPLICANT,
@@ -413,15 +414,7 @@ def valid_draft() -> dict[str, Any]:
     lakeshore = PARTNER.get()
     return {
         "organizations": {"lead": str(acme.pk), "partners": [lakeshore.business_number]},
-        "training": {
-            "course": "CNC machining certificate",
-            "setting": "off-site",
-            "start_date": "2027-01-11",
-            "end_date": "2027-03-26",
-            "hours": "120",
-            "provider_name": "Mohawk College",
-            "third_party": "yes",
-        },
+        "training": dict(TRAINING_STEP),
         "trainees": [
             {
                 "employer": acme.business_number,
