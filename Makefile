@@ -28,14 +28,16 @@ contracts: .venv/.synced
 	$(RUN) lint-imports
 
 # The service and web tests run twice: on SQLite (with everything else) and on PostgreSQL. PostgreSQL
-# must be reachable; only outside CI may JOBGRANT_SKIP_POSTGRES=1 skip that pass.
+# must be reachable; only outside CI may JOBGRANT_SKIP_POSTGRES=1 skip that pass. The tests marked
+# `postgres` (tests/scale: two `jobgrant serve` on one database) run in the PostgreSQL pass only,
+# in one process: they start their own servers, which share the cores with everything else.
 POSTGRES_URL ?= postgresql://postgres@127.0.0.1:5432/jobgrant
 
 # Two test processes (pytest-xdist), one per core of our machines; PYTEST_WORKERS=0 runs in one.
 PYTEST_WORKERS ?= 2
 
 pytest: .venv/.synced $(CHROMIUM)
-	$(RUN) pytest -n $(PYTEST_WORKERS)
+	$(RUN) pytest -n $(PYTEST_WORKERS) -m "not postgres"
 	$(MAKE) --no-print-directory pytest-postgres
 
 pytest-postgres: .venv/.synced
@@ -43,7 +45,8 @@ pytest-postgres: .venv/.synced
 		echo "Skipping the PostgreSQL pass (JOBGRANT_SKIP_POSTGRES is set)"; exit 0; fi; \
 	$(RUN) python -c "import psycopg, sys; psycopg.connect('$(POSTGRES_URL)'.rsplit('/', 1)[0] + '/postgres').close()" \
 		|| { echo "PostgreSQL is not reachable at $(POSTGRES_URL): the service tests must run on it."; exit 1; }; \
-	JOBGRANT_DATABASE_URL=$(POSTGRES_URL) $(RUN) pytest -n $(PYTEST_WORKERS) tests/service $(wildcard tests/web)
+	JOBGRANT_DATABASE_URL=$(POSTGRES_URL) $(RUN) pytest -n $(PYTEST_WORKERS) tests/service $(wildcard tests/web) \
+	&& JOBGRANT_DATABASE_URL=$(POSTGRES_URL) $(RUN) pytest -n 0 tests/scale
 
 # Schemathesis against the live server (jobgrant serve, demonstration data, a temporary SQLite
 # database), with an employer's and an officer's token: 0 server errors and 0 schema violations

@@ -1,4 +1,4 @@
-"""`jobgrant serve` and `jobgrant audit verify`: the Django service from the command line.
+"""`jobgrant serve`, `jobgrant migrate` and `jobgrant audit verify`: the service from the shell.
 
 jobgrant.service.commands imports Django only inside the functions that need it, so listing
 these commands (and their defaults) costs every other command nothing.
@@ -18,9 +18,21 @@ def serve(
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     workers: Annotated[int, typer.Option(help="gunicorn worker processes.")] = serving.WORKERS,
     threads: Annotated[int, typer.Option(help="Threads per worker process.")] = serving.THREADS,
+    migrate: Annotated[
+        bool,
+        typer.Option(
+            help="Migrate (and outside production load the demonstration data) before serving; "
+            "with --no-migrate only check that `jobgrant migrate` has been run."
+        ),
+    ] = True,
 ) -> None:
     """Migrate the database, load the demonstration data and serve the application."""
-    serving.serve(host, port, workers, threads)
+    serving.serve(host, port, workers, threads, migrate)
+
+
+def migrate() -> None:
+    """Apply the database migrations: once per release, before the servers start."""
+    serving.migrate_database()
 
 
 audit = typer.Typer(help="The tamper-evident audit trail.", no_args_is_help=True)

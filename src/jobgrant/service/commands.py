@@ -1,9 +1,12 @@
-"""What `jobgrant serve` and `jobgrant audit verify` do (Django is only imported here)."""
+"""What `jobgrant serve`, `jobgrant migrate` and `jobgrant audit verify` do (Django is only
+imported here)."""
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 
 def setup_django() -> None:
@@ -13,19 +16,80 @@ def setup_django() -> None:
     django.setup()
 
 
-def prepare_database(*, with_demo: bool) -> None:
-    """Migrate, then load the demonstration data unless it is there (or we are in production)."""
+def prepare_database(*, with_demo: bool, migrate: bool = True) -> None:
+    """Migrate, then load the demonstration data unless it is there (or we are in production).
+
+    Servers started at once on one database take turns (`one_at_a_time`): the first migrates
+    and seeds, the others wait for it and then find nothing left to do. With `migrate=False`
+    (`jobgrant serve --no-migrate`, after `jobgrant migrate` ran once for the release) the
+    schema is only checked: a server refuses to start on a database its code is ahead of."""
     setup_django()
     from django.conf import settings
     from django.core.management import call_command
 
-    call_command("migrate", verbosity=0)
+    # The static files are each host's own (STATIC_ROOT is under JOBGRANT_VAR_DIR); their
+    # hashed names depend only on their content, so every server links the same URLs.
     call_command("collectstatic", interactive=False, verbosity=0)
-    if with_demo and not settings.PRODUCTION:
-        from jobgrant.service.demo import seed
+    if not migrate:
+        _refuse_unapplied_migrations()
+        return
+    with one_at_a_time():
+        call_command("migrate", verbosity=0)
+        if with_demo and not settings.PRODUCTION:
+            from jobgrant.service.demo import seed
 
-        if seed():
-            print("Loaded the demonstration data (accounts demo-*, password jobgrant-demo).")
+            if seed():
+                print("Loaded the demonstration data (accounts demo-*, password jobgrant-demo).")
+
+
+# The key of the PostgreSQL advisory lock that migrating and seeding hold ("jobgrant" in ASCII).
+PREPARE_LOCK = int.from_bytes(b"jobgrant", "big") & 0x7FFF_FFFF_FFFF_FFFF
+
+
+@contextmanager
+def one_at_a_time() -> Iterator[None]:
+    """Hold a lock that every process preparing this database takes: on PostgreSQL a session
+    advisory lock, on SQLite an exclusive lock on a file beside the database.
+
+    The advisory lock is taken on a connection of its own, so that nothing migrate does with
+    Django's connection (closing it, a failed transaction) can release it early; it goes with
+    that connection, also when the process dies."""
+    from django.db import connections
+
+    holder = connections.create_connection("default")
+    if holder.vendor == "postgresql":
+        try:
+            with holder.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_lock(%s)", [PREPARE_LOCK])
+            yield
+        finally:
+            holder.close()
+        return
+    import fcntl
+
+    with open(f"{holder.settings_dict['NAME']}.prepare-lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def _refuse_unapplied_migrations() -> None:
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    unapplied = executor.migration_plan(executor.loader.graph.leaf_nodes())
+    if unapplied:
+        names = ", ".join(f"{m.app_label}.{m.name}" for m, _backwards in unapplied[:5])
+        raise SystemExit(
+            f"The database is behind this release ({len(unapplied)} migrations not applied: "
+            f"{names}). Run `jobgrant migrate` once, then start the servers."
+        )
+
+
+def migrate_database() -> None:
+    """Apply the migrations (once per release, before the servers start with --no-migrate)."""
+    prepare_database(with_demo=False)
+    print("The database is up to date.")
 
 
 # How `jobgrant serve` runs gunicorn by default, and what bench/approvals.py measures: worker
@@ -52,9 +116,11 @@ def gunicorn_arguments(bind: str, workers: int = WORKERS, threads: int = THREADS
     return ["gunicorn", "jobgrant.service.wsgi:application", *flags_and_values]
 
 
-def serve(host: str, port: int, workers: int = WORKERS, threads: int = THREADS) -> None:
+def serve(
+    host: str, port: int, workers: int = WORKERS, threads: int = THREADS, migrate: bool = True
+) -> None:
     """Migrate, seed, then replace this process with gunicorn serving the WSGI application."""
-    prepare_database(with_demo=True)
+    prepare_database(with_demo=True, migrate=migrate)
     print(f"jobgrant on http://{host}:{port}/  (API: http://{host}:{port}/api/v1/docs)", flush=True)
     arguments = gunicorn_arguments(f"{host}:{port}", workers, threads)
     os.execv(sys.executable, [sys.executable, "-m", *arguments])

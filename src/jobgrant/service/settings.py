@@ -2,6 +2,9 @@
 
 JOBGRANT_ENV               development (default) | test | production
 JOBGRANT_DATABASE_URL      sqlite:///path (default var/jobgrant.sqlite3) or postgresql://user@host:port/db
+JOBGRANT_PROXY_SSL_HEADER  behind a TLS-terminating proxy: the header it sets to "https" (e.g.
+                           X-Forwarded-Proto); never set it unless only the proxy reaches us
+JOBGRANT_USE_X_FORWARDED_HOST  true: the host is the proxy's X-Forwarded-Host (default: Host)
 JOBGRANT_SECRET_KEY        required in production; development generates one in var/
 JOBGRANT_SIN_KEYS          key-id:base64-32-bytes[,...] for SIN encryption (the first encrypts)
 JOBGRANT_ALLOWED_HOSTS     comma-separated (production)
@@ -164,6 +167,19 @@ STORAGES = {
 if ENVIRONMENT == "test":
     STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
     WHITENOISE_USE_FINDERS = True
+
+# Behind a reverse proxy that terminates TLS (docs/deployment.md), the request reaches gunicorn
+# over plain HTTP: the proxy's header says it was HTTPS, so that secure cookies, HSTS and the
+# CSRF origin check see the scheme the browser used. Trusted only when named, since a client
+# that reaches gunicorn directly could send the header itself.
+_proxy_ssl_header = os.environ.get("JOBGRANT_PROXY_SSL_HEADER", "").strip()
+if _proxy_ssl_header:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_" + _proxy_ssl_header.upper().replace("-", "_"), "https")
+USE_X_FORWARDED_HOST = os.environ.get("JOBGRANT_USE_X_FORWARDED_HOST", "").lower() in {
+    "1",
+    "true",
+    "yes",
+}
 
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"

@@ -5,6 +5,7 @@ from django.urls import include, path
 from django.utils.translation import get_language_from_request
 
 from jobgrant.service.api.api import api
+from jobgrant.service.health import healthz
 
 
 def root(request: HttpRequest) -> HttpResponse:
@@ -14,6 +15,7 @@ def root(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [
     path("api/v1/", api.urls),
+    path("healthz", healthz, name="healthz"),
     path("", root),
     *i18n_patterns(path("", include("jobgrant.service.web.urls")), prefix_default_language=True),
 ]

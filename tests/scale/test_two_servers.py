@@ -1,0 +1,444 @@
+"""Scale-out as production runs it: two `jobgrant serve` processes on one PostgreSQL database.
+
+Two real servers (gunicorn, as `jobgrant serve` starts it, each with its own JOBGRANT_VAR_DIR as
+two hosts would have, sharing the secret key and the SIN keys through the environment) are
+started at the same moment on a fresh, empty database: they take turns migrating and loading the
+demonstration data (an advisory lock), so one of them loads it and the other finds it loaded.
+
+Then T1 split across both: 200 recommended applications, a budget with room for exactly 37,
+and 32 clients (16 on each server, each with a bearer token the *other* server issued, 0-20 ms
+of jitter) approving them through the JSON API with an Idempotency-Key, half the applications
+on each server. Exactly 37 are approved; the 163 others are refused with 409 BUDGET_EXHAUSTED
+problem+json; nothing answers 5xx; the books agree to the cent (tests/scale/scene.py: the
+commitments equal the 37 approved shares, every ledger transaction balances, one audit entry per
+approval) and `jobgrant audit verify` finds the chain intact. Retried on the other server, an
+approval replays the first answer byte for byte. The round is run twice: once the federal
+budget binds, once the provincial one (the federal commitment made first in the same
+transaction is then rolled back with the refusal).
+
+Also: a person signed in on one server is signed in on the other (sessions are in the
+database, the session hash uses the shared secret key), with a CSRF token from the first and
+the proxy's X-Forwarded-Proto trusted (JOBGRANT_PROXY_SSL_HEADER); a page from one server links
+static files the other serves.
+
+    JOBGRANT_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/jobgrant pytest tests/scale -n 0
+    JOBGRANT_SCALE_WORKERS=4 ...      # gunicorn workers per server (default 2: the two servers
+                                      # together run what one `jobgrant serve` runs on 2 cores)
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import http.client
+import json
+import os
+import queue
+import random
+import re
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import psycopg
+import pytest
+from tests.personas import OFFICER, PASSWORD, SECOND_OFFICER
+
+pytestmark = pytest.mark.postgres
+
+ROOT = Path(__file__).resolve().parents[2]
+JOBGRANT = Path(sys.executable).with_name("jobgrant")
+APPLICATIONS = 200
+FITS = 37
+CLIENTS = 32  # 16 per server
+WORKERS = int(os.environ.get("JOBGRANT_SCALE_WORKERS", "2"))
+STARTUP_SECONDS = 180
+LOADED = "Loaded the demonstration data"
+
+
+# --- Two servers on a fresh database ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Server:
+    name: str
+    port: int
+    log: Path
+    process: subprocess.Popen[bytes]
+
+
+@dataclass(frozen=True)
+class Site:
+    servers: tuple[Server, Server]
+    env: dict[str, str]  # what the servers run with (and the scene processes too)
+    started_seconds: float  # from both starting at once to both answering /healthz
+
+
+@pytest.fixture(scope="module")
+def site(postgres_server: str) -> Iterator[Site]:
+    """Two servers started at once on an empty database; both answer /healthz."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    name = f"{_database_name()}_two_servers_{worker}"
+    _postgres(postgres_server, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    _postgres(postgres_server, f"CREATE DATABASE {name}")
+    sin_key = base64.b64encode(secrets.token_bytes(32)).decode()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "jobgrant.service.settings",
+        "JOBGRANT_ENV": "development",  # demonstration data; production refuses it
+        "JOBGRANT_DATABASE_URL": f"{postgres_server}/{name}",
+        "JOBGRANT_SECRET_KEY": secrets.token_urlsafe(50),
+        "JOBGRANT_SIN_KEYS": f"k1:{sin_key}",
+        "JOBGRANT_PROXY_SSL_HEADER": "X-Forwarded-Proto",
+    }
+    with (
+        tempfile.TemporaryDirectory(prefix="jobgrant-scale-") as var,
+        contextlib.ExitStack() as stack,
+    ):
+        began = time.perf_counter()
+        servers = tuple(
+            stack.enter_context(_serve(label, Path(var) / label, env)) for label in ("a", "b")
+        )
+        for server in servers:
+            _wait_until_healthy(server)
+        yield Site(servers, env, time.perf_counter() - began)  # type: ignore[arg-type]
+    _postgres(postgres_server, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def _database_name() -> str:
+    from django.conf import settings
+
+    return str(settings.DATABASES["default"]["NAME"])
+
+
+def _postgres(server: str, statement: str) -> None:
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as connection:
+        connection.execute(statement)  # type: ignore[arg-type]
+
+
+@contextlib.contextmanager
+def _serve(label: str, var: Path, env: dict[str, str]) -> Iterator[Server]:
+    """`jobgrant serve` on a free port, with a var directory of its own; its output in a file."""
+    var.mkdir()
+    port, log = _free_port(), var / "server.log"
+    command = [str(JOBGRANT), "serve", "--port", str(port), "--workers", str(WORKERS)]
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            command, env={**env, "JOBGRANT_VAR_DIR": str(var)}, stdout=output, stderr=output
+        )
+    try:
+        yield Server(label, port, log, process)
+    finally:
+        process.terminate()  # `serve` became gunicorn's master: it stops its workers
+        process.wait(timeout=30)
+    assert process.returncode == 0, log.read_text()[-3000:]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _wait_until_healthy(server: Server) -> None:
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline and server.process.poll() is None:
+        with contextlib.suppress(OSError):
+            status, _, body = request(server, "GET", "/healthz")
+            if status == 200:
+                assert json.loads(body) == {"status": "ok"}
+                return
+        time.sleep(0.2)
+    raise AssertionError(f"server {server.name} did not start:\n{server.log.read_text()[-3000:]}")
+
+
+# --- HTTP ------------------------------------------------------------------------------------
+
+
+def request(
+    server: Server,
+    method: str,
+    path: str,
+    body: bytes | None = None,
+    headers: dict[str, str] | None = None,
+    connection: http.client.HTTPConnection | None = None,
+) -> tuple[int, http.client.HTTPMessage, bytes]:
+    """One request (on `connection` if given: it reconnects when the server closed it)."""
+    connection = connection or http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    connection.request(method, path, body=body, headers=headers or {})
+    response = connection.getresponse()
+    return response.status, response.headers, response.read()
+
+
+def api_token(server: Server, username: str) -> str:
+    body = json.dumps({"username": username, "password": PASSWORD}).encode()
+    status, _, answer = request(
+        server, "POST", "/api/v1/auth/token", body, {"Content-Type": "application/json"}
+    )
+    assert status == 201, answer
+    return str(json.loads(answer)["token"])
+
+
+# --- The scene, set and read in the fresh database ---------------------------------------------
+
+
+def scene(site: Site, *arguments: str, given: Any = None) -> Any:
+    """Run tests/scale/scene.py against the servers' database; its JSON answer."""
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.scale.scene", *arguments],
+        input=json.dumps(given) if given is not None else "",
+        env={**site.env, "JOBGRANT_VAR_DIR": tempfile.mkdtemp(prefix="jobgrant-scene-")},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-5000:]
+    return json.loads(done.stdout)
+
+
+# --- The race ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    server: str
+    application_id: int
+    status: int
+    content_type: str
+    body: bytes
+    seconds: float
+
+
+@dataclass
+class Race:
+    outcomes: list[Outcome] = field(default_factory=list)
+    crashes: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    seconds: float = 0.0
+
+
+def race(site: Site, application_ids: list[int], seed: int) -> Race:
+    """Half the applications to each server, 16 clients on each, all started together."""
+    shuffled = random.Random(seed).sample(application_ids, len(application_ids))
+    work: list[queue.SimpleQueue[int]] = [queue.SimpleQueue(), queue.SimpleQueue()]
+    for i, application_id in enumerate(shuffled):
+        work[i % 2].put(application_id)
+    # Each client's token is issued by the other server: tokens are rows, not process state.
+    tokens = [api_token(site.servers[(i + 1) % 2], SECOND_OFFICER.username) for i in range(CLIENTS)]
+    outcome, start = Race(), threading.Barrier(CLIENTS + 1)
+    threads = [
+        threading.Thread(
+            target=_client,
+            args=(site.servers[i % 2], tokens[i], work[i % 2], outcome, start, seed * 100 + i),
+        )
+        for i in range(CLIENTS)
+    ]
+    for thread in threads:
+        thread.start()
+    start.wait()
+    began = time.perf_counter()
+    for thread in threads:
+        thread.join()
+    outcome.seconds = time.perf_counter() - began
+    return outcome
+
+
+def _client(
+    server: Server,
+    token: str,
+    pending: queue.SimpleQueue[int],
+    race: Race,
+    start: threading.Barrier,
+    seed: int,
+) -> None:
+    jitter = random.Random(seed)
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    try:
+        start.wait()
+        while True:
+            try:
+                application_id = pending.get_nowait()
+            except queue.Empty:
+                return
+            time.sleep(jitter.uniform(0, 0.020))
+            began = time.perf_counter()
+            status, headers, body = approve(server, token, application_id, connection)
+            seconds = time.perf_counter() - began
+            found = Outcome(
+                server.name, application_id, status, headers["Content-Type"], body, seconds
+            )
+            with race.lock:
+                race.outcomes.append(found)
+    except Exception as error:  # a crash must fail the test, not vanish with the thread
+        with race.lock:
+            race.crashes.append(f"{type(error).__name__}: {error}")
+    finally:
+        connection.close()
+
+
+def approve(
+    server: Server,
+    token: str,
+    application_id: int,
+    connection: http.client.HTTPConnection | None = None,
+) -> tuple[int, http.client.HTTPMessage, bytes]:
+    headers = {
+        "Authorization": f"Bearer {token}",
+        "Content-Type": "application/json",
+        "Idempotency-Key": f"approve-{application_id}",
+    }
+    path = f"/api/v1/applications/{application_id}/approve"
+    return request(server, "POST", path, b"{}", headers, connection)
+
+
+# --- The tests --------------------------------------------------------------------------------
+
+
+def test_two_servers_started_at_once_migrate_and_seed_one_after_the_other(
+    site: Site, record_property: Callable[[str, object], None]
+) -> None:
+    logs = [server.log.read_text() for server in site.servers]
+    assert sum(log.count(LOADED) for log in logs) == 1, logs  # one seeded, the other found it
+    for log in logs:
+        assert "Traceback" not in log, log
+    record_property(
+        "figures", f"both servers up on an empty database in {site.started_seconds:.1f} s"
+    )
+
+
+@pytest.mark.parametrize(("round_", "binding"), [(0, "federal"), (1, "provincial")])
+def test_exactly_37_of_200_approvals_split_across_two_servers_fit_a_budget_for_37(
+    site: Site, round_: int, binding: str, record_property: Callable[[str, object], None]
+) -> None:
+    prepared = scene(site, "prepare", "--round", str(round_), "--binding", binding)
+    amounts = {int(pk): cents for pk, cents in prepared["applications"].items()}
+    assert len(amounts) == APPLICATIONS
+
+    outcome = race(site, list(amounts), seed=round_)
+
+    assert outcome.crashes == []
+    assert len(outcome.outcomes) == APPLICATIONS
+    assert [o for o in outcome.outcomes if o.status >= 500] == []
+    assert {o.server for o in outcome.outcomes} == {"a", "b"}
+    assert [sum(o.server == s.name for o in outcome.outcomes) for s in site.servers] == [100, 100]
+    approved = {o.application_id for o in outcome.outcomes if o.status == 200}
+    refused = [o for o in outcome.outcomes if o.status != 200]
+    assert len(approved) == FITS
+    assert len(refused) == APPLICATIONS - FITS
+    for o in outcome.outcomes:
+        body = json.loads(o.body)
+        if o.status == 200:
+            assert (o.content_type, body["state"]) == ("application/json", "approved")
+            continue
+        assert o.status == 409, o
+        assert o.content_type == "application/problem+json"
+        assert (body["code"], body["funder"]) == ("BUDGET_EXHAUSTED", binding)
+    books = scene(site, "books", given={"scene": prepared, "approved": sorted(approved)})
+    assert books[binding] == {"committed": FITS * amounts[min(amounts)], "available": 0}
+    verified = subprocess.run(
+        [str(JOBGRANT), "audit", "verify"],
+        env={**site.env, "JOBGRANT_VAR_DIR": tempfile.mkdtemp(prefix="jobgrant-verify-")},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "audit chain intact" in verified.stdout
+    _assert_retries_replay_on_the_other_server(site, outcome)
+
+    latencies = sorted(o.seconds for o in outcome.outcomes)
+    per_server = {
+        s.name: sum(o.server == s.name and o.status == 200 for o in outcome.outcomes)
+        for s in site.servers
+    }
+    record_property(
+        "figures",
+        f"{binding} binds: {len(approved)} approved ({per_server['a']} on a, "
+        f"{per_server['b']} on b), {len(refused)} refused 409, 0 server errors, "
+        f"{APPLICATIONS} requests in {outcome.seconds:.2f} s = "
+        f"{APPLICATIONS / outcome.seconds:.0f} requests/s, p50 "
+        f"{1000 * statistics.median(latencies):.0f} ms, max {1000 * latencies[-1]:.0f} ms "
+        f"({WORKERS} gunicorn workers per server); committed "
+        f"${books[binding]['committed'] / 100:,.2f}; {verified.stdout.strip()}",
+    )
+
+
+def _assert_retries_replay_on_the_other_server(site: Site, outcome: Race) -> None:
+    """An approval retried with its Idempotency-Key on the other server gets the first answer,
+    byte for byte, and changes nothing (the key is a row, claimed in the approval's transaction)."""
+    token = api_token(site.servers[0], SECOND_OFFICER.username)
+    first_of_each = {o.status: o for o in outcome.outcomes}.values()
+    for first in first_of_each:
+        other = site.servers[1] if first.server == "a" else site.servers[0]
+        status, headers, body = approve(other, token, first.application_id)
+        assert (status, body) == (first.status, first.body)
+        assert headers["Idempotent-Replayed"] == "true"
+
+
+def test_signed_in_on_one_server_is_signed_in_on_the_other(
+    site: Site, record_property: Callable[[str, object], None]
+) -> None:
+    """The sign-in form comes from server a, is posted to server b (through the proxy, as HTTPS),
+    and the session it opens works on a: nothing of a person's session lives in one process."""
+    a, b = site.servers
+    status, headers, page = request(a, "GET", "/en/sign-in/")
+    assert status == 200
+    csrf_cookie = _cookie(headers, "csrftoken")
+    token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    assert token is not None
+    origin = f"https://127.0.0.1:{b.port}"
+    form = urlencode(
+        {
+            "username": OFFICER.username,
+            "password": PASSWORD,
+            "csrfmiddlewaretoken": token.group(1).decode(),
+        }
+    ).encode()
+    status, headers, _ = request(
+        b,
+        "POST",
+        "/en/sign-in/",
+        form,
+        {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Cookie": f"csrftoken={csrf_cookie}",
+            "Origin": origin,
+            "Referer": f"{origin}/en/sign-in/",
+            "X-Forwarded-Proto": "https",
+        },
+    )
+    assert status == 302, "the sign-in posted to the other server was refused"
+    session = _cookie(headers, "sessionid")
+    status, headers, _ = request(a, "GET", "/en/home/", headers={"Cookie": f"sessionid={session}"})
+    assert status == 302
+    queue_page = headers["Location"]
+    assert "sign-in" not in queue_page
+    status, _, page = request(a, "GET", queue_page, headers={"Cookie": f"sessionid={session}"})
+    assert status == 200
+    assert OFFICER.username.encode() in page
+    static = re.search(rb'(/static/[^"\']+\.css)', page)
+    assert static is not None
+    status, _, _ = request(b, "GET", static.group(1).decode())
+    assert status == 200, "a page of one server links a static file the other does not serve"
+    record_property("figures", "session, CSRF token and static files shared by both servers")
+
+
+def _cookie(headers: http.client.HTTPMessage, name: str) -> str:
+    for header in headers.get_all("Set-Cookie") or []:
+        key, _, rest = header.partition("=")
+        if key.strip() == name:
+            return rest.split(";", 1)[0]
+    raise AssertionError(f"no {name} cookie in {headers.get_all('Set-Cookie')}")
