@@ -323,6 +323,7 @@ def test_exactly_37_of_200_approvals_split_across_two_servers_fit_a_budget_for_3
     site: Site, round_: int, binding: str, record_property: Callable[[str, object], None]
 ) -> None:
     prepared = scene(site, "prepare", "--round", str(round_), "--binding", binding)
+    load = os.getloadavg()[0]
     amounts = {int(pk): cents for pk, cents in prepared["applications"].items()}
     assert len(amounts) == APPLICATIONS
 
@@ -371,7 +372,7 @@ def test_exactly_37_of_200_approvals_split_across_two_servers_fit_a_budget_for_3
         f"{APPLICATIONS} requests in {outcome.seconds:.2f} s = "
         f"{APPLICATIONS / outcome.seconds:.0f} requests/s, p50 "
         f"{1000 * statistics.median(latencies):.0f} ms, max {1000 * latencies[-1]:.0f} ms "
-        f"({WORKERS} gunicorn workers per server); committed "
+        f"({WORKERS} gunicorn workers per server, load average {load:.1f} before); committed "
         f"${books[binding]['committed'] / 100:,.2f}; {verified.stdout.strip()}",
     )
 
