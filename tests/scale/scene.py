@@ -4,6 +4,7 @@ The servers run on a fresh PostgreSQL database of the test's own; the test proce
 configured for pytest-django's database, and Django is configured once per process, so what
 the test needs done or read in the fresh database is done here, with the service's own actions:
 
+    python -m tests.scale.scene personas                  # the tests' people (tests/personas.py)
     python -m tests.scale.scene prepare --round 0 --binding federal > scene.json
     python -m tests.scale.scene books < outcome.json      # asserts the books, prints figures
 
@@ -164,7 +165,7 @@ def books(scene: dict[str, Any], approved: set[int]) -> dict[str, Any]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("what", choices=["prepare", "books"])
+    parser.add_argument("what", choices=["personas", "prepare", "books"])
     parser.add_argument("--round", type=int, default=0)
     parser.add_argument("--binding", choices=FUNDERS, default="federal")
     parser.add_argument("--applications", type=int, default=200)
@@ -174,7 +175,12 @@ def main() -> int:
     import django
 
     django.setup()
-    if arguments.what == "prepare":
+    if arguments.what == "personas":
+        from tests.personas import create_personas
+
+        create_personas()
+        answer: Any = {}
+    elif arguments.what == "prepare":
         answer = prepare(arguments.round, arguments.binding, arguments.applications, arguments.fits)
     else:
         outcome = json.load(sys.stdin)

@@ -19,7 +19,8 @@ transaction is then rolled back with the refusal).
 Also: a person signed in on one server is signed in on the other (sessions are in the
 database, the session hash uses the shared secret key), with a CSRF token from the first and
 the proxy's X-Forwarded-Proto trusted (JOBGRANT_PROXY_SSL_HEADER); a page from one server links
-static files the other serves.
+static files the other serves; and a third server with a secret key of its own (started with
+--no-migrate) does not honour that session: the key must be shared.
 
     JOBGRANT_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/jobgrant pytest tests/scale -n 0
     JOBGRANT_SCALE_WORKERS=4 ...      # gunicorn workers per server (default 2: the two servers
@@ -111,7 +112,9 @@ def site(postgres_server: str) -> Iterator[Site]:
         )
         for server in servers:
             _wait_until_healthy(server)
-        yield Site(servers, env, time.perf_counter() - began)  # type: ignore[arg-type]
+        site = Site(servers, env, time.perf_counter() - began)  # type: ignore[arg-type]
+        scene(site, "personas")
+        yield site
     _postgres(postgres_server, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
@@ -127,11 +130,11 @@ def _postgres(server: str, statement: str) -> None:
 
 
 @contextlib.contextmanager
-def _serve(label: str, var: Path, env: dict[str, str]) -> Iterator[Server]:
+def _serve(label: str, var: Path, env: dict[str, str], *options: str) -> Iterator[Server]:
     """`jobgrant serve` on a free port, with a var directory of its own; its output in a file."""
     var.mkdir()
     port, log = _free_port(), var / "server.log"
-    command = [str(JOBGRANT), "serve", "--port", str(port), "--workers", str(WORKERS)]
+    command = [str(JOBGRANT), "serve", "--port", str(port), "--workers", str(WORKERS), *options]
     with log.open("wb") as output:
         process = subprocess.Popen(
             command, env={**env, "JOBGRANT_VAR_DIR": str(var)}, stdout=output, stderr=output
@@ -389,30 +392,22 @@ def _assert_retries_replay_on_the_other_server(site: Site, outcome: Race) -> Non
         assert headers["Idempotent-Replayed"] == "true"
 
 
-def test_signed_in_on_one_server_is_signed_in_on_the_other(
-    site: Site, record_property: Callable[[str, object], None]
-) -> None:
-    """The sign-in form comes from server a, is posted to server b (through the proxy, as HTTPS),
-    and the session it opens works on a: nothing of a person's session lives in one process."""
-    a, b = site.servers
-    status, headers, page = request(a, "GET", "/en/sign-in/")
+def sign_in(form_from: Server, post_to: Server) -> str:
+    """Sign the officer in with the form of one server posted to another (through the proxy, as
+    HTTPS); the session cookie it answers with."""
+    status, headers, page = request(form_from, "GET", "/en/sign-in/")
     assert status == 200
     csrf_cookie = _cookie(headers, "csrftoken")
     token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
     assert token is not None
-    origin = f"https://127.0.0.1:{b.port}"
-    form = urlencode(
-        {
-            "username": OFFICER.username,
-            "password": PASSWORD,
-            "csrfmiddlewaretoken": token.group(1).decode(),
-        }
-    ).encode()
+    origin = f"https://127.0.0.1:{post_to.port}"
+    form = {"username": OFFICER.username, "password": PASSWORD}
+    form["csrfmiddlewaretoken"] = token.group(1).decode()
     status, headers, _ = request(
-        b,
+        post_to,
         "POST",
         "/en/sign-in/",
-        form,
+        urlencode(form).encode(),
         {
             "Content-Type": "application/x-www-form-urlencoded",
             "Cookie": f"csrftoken={csrf_cookie}",
@@ -422,12 +417,22 @@ def test_signed_in_on_one_server_is_signed_in_on_the_other(
         },
     )
     assert status == 302, "the sign-in posted to the other server was refused"
-    session = _cookie(headers, "sessionid")
-    status, headers, _ = request(a, "GET", "/en/home/", headers={"Cookie": f"sessionid={session}"})
+    return _cookie(headers, "sessionid")
+
+
+def test_signed_in_on_one_server_is_signed_in_on_the_other(
+    site: Site, record_property: Callable[[str, object], None]
+) -> None:
+    """The sign-in form comes from server a, is posted to server b, and the session it opens
+    works on a: nothing of a person's session lives in one process. A page from a links static
+    files that b serves."""
+    a, b = site.servers
+    session = {"Cookie": f"sessionid={sign_in(a, b)}"}
+    status, headers, _ = request(a, "GET", "/en/home/", headers=session)
     assert status == 302
     queue_page = headers["Location"]
     assert "sign-in" not in queue_page
-    status, _, page = request(a, "GET", queue_page, headers={"Cookie": f"sessionid={session}"})
+    status, _, page = request(a, "GET", queue_page, headers=session)
     assert status == 200
     assert OFFICER.username.encode() in page
     static = re.search(rb'(/static/[^"\']+\.css)', page)
@@ -435,6 +440,24 @@ def test_signed_in_on_one_server_is_signed_in_on_the_other(
     status, _, _ = request(b, "GET", static.group(1).decode())
     assert status == 200, "a page of one server links a static file the other does not serve"
     record_property("figures", "session, CSRF token and static files shared by both servers")
+
+
+def test_a_server_with_another_secret_key_does_not_honour_the_session(
+    site: Site, tmp_path: Path, record_property: Callable[[str, object], None]
+) -> None:
+    """Why JOBGRANT_SECRET_KEY must be the same everywhere: a third server, started with
+    --no-migrate on the (migrated) database but its own secret key, sends the person signed in
+    on the others back to the sign-in page. (It also shows --no-migrate starting a server on a
+    database that is up to date.)"""
+    session = {"Cookie": f"sessionid={sign_in(site.servers[0], site.servers[1])}"}
+    assert request(site.servers[0], "GET", "/en/home/", headers=session)[0] == 302
+    env = {**site.env, "JOBGRANT_SECRET_KEY": secrets.token_urlsafe(50)}
+    with _serve("c", tmp_path / "c", env, "--no-migrate") as other:
+        _wait_until_healthy(other)
+        status, headers, _ = request(other, "GET", "/en/home/", headers=session)
+    assert status == 302
+    assert headers["Location"].startswith("/en/sign-in/")
+    record_property("figures", "a server with another secret key signs the person out")
 
 
 def _cookie(headers: http.client.HTTPMessage, name: str) -> str:
