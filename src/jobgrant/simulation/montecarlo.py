@@ -29,6 +29,8 @@ class RunSpec:
     years: tuple[str, ...]
     draws: int
     seed: int = DEFAULT_SEED
+    #: parameter values over the scenario's (name, value): how calibration tries values
+    overrides: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -51,8 +53,12 @@ class Results:
 
 
 @cache
-def _scenario(path: str) -> Scenario:
-    return load_scenario(Path(path))
+def _scenario(path: str, overrides: tuple[tuple[str, float], ...] = ()) -> Scenario:
+    scenario = load_scenario(Path(path))
+    if not overrides:
+        return scenario
+    values = {**scenario.parameter_values, **dict(overrides)}
+    return Scenario(scenario.name, scenario.funding_file, values)
 
 
 def draw_seed(spec: RunSpec, draw: int) -> np.random.SeedSequence:
@@ -62,7 +68,7 @@ def draw_seed(spec: RunSpec, draw: int) -> np.random.SeedSequence:
 
 def run_draw(spec: RunSpec, draw: int) -> F64:
     """Every year of one draw: (years, places, measures)."""
-    scenario = _scenario(spec.scenario_file)
+    scenario = _scenario(spec.scenario_file, spec.overrides)
     rng = np.random.Generator(np.random.PCG64(draw_seed(spec, draw)))
     values = scenario.parameters.draw(rng)
     return np.stack([simulate_year(rng, scenario, year, values) for year in spec.years])
@@ -76,7 +82,7 @@ def run(
     spec: RunSpec, workers: int = 1, progress: Callable[[int], None] | None = None
 ) -> Results:
     """All the draws; `progress(k)` is told each time k more draws are done."""
-    scenario = _scenario(spec.scenario_file)
+    scenario = _scenario(spec.scenario_file, spec.overrides)
     shape = (spec.draws, len(spec.years), len(PLACES), len(measures()))
     figures = np.empty(shape, np.float64)
     if workers <= 1:

@@ -7,8 +7,8 @@ policy and delivery, once without and once with wages counted in kind, and blend
 share of small-business trainees who count wages. Where the kernel finds no grant (Quebec under
 the 2014 agreements), nobody applies.
 
-    log-odds = size_logit[size] + sector_logit[sector] + shift
-               + share_slope x (employer cash share - reference share)
+    log-odds = size_logit[size] + sector_logit[sector] + jurisdiction logits + shift
+               + ramp[program year] + share_slope x (employer cash share - reference share)
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from jobgrant.rules.batch import (
     QuoteBatch,
     Trainees,
 )
+from jobgrant.rules.codes import JURISDICTION_CODES
 from jobgrant.rules.evaluate import evaluate
 from jobgrant.simulation.derive import SIZE_BOUNDS, sectors
 from jobgrant.simulation.population import cells
@@ -61,7 +62,9 @@ def employer_cash_share(
         result = evaluate(batch, scenario.policy, library=scenario.library, engine="numpy")
         paid = result.trainees
         cash = paid.employer - paid.in_kind
-        shares.append((cash / np.maximum(cost, 1), result.eligible & (paid.government > 0)))
+        # a grant is offered where government pays a share (the typical application may still
+        # fail a rule, e.g. Nova Scotia's $5,000 minimum: applications below it are refused)
+        shares.append((cash / np.maximum(cost, 1), paid.government > 0))
     claim = float(values["in_kind.claim_share"])
     small = table.size < 4  # 1-49 employees: small business under every shipped rule
     blended = np.where(small, (1 - claim) * shares[0][0] + claim * shares[1][0], shares[0][0])
@@ -120,12 +123,22 @@ def _with_wages(batch: QuoteBatch, cents: int) -> QuoteBatch:
     return QuoteBatch(batch.applications, batch.employers, trainees)
 
 
-def take_up_probability(share: F64, offered: npt.NDArray[np.bool_], values: dict[str, Any]) -> F64:
+def take_up_probability(
+    share: F64, offered: npt.NDArray[np.bool_], values: dict[str, Any], program_year: int = 2
+) -> F64:
+    """Per cell; `program_year` counts the grant's fiscal years from 0 (2014-15)."""
     table = cells()
     size_logit = np.array(values["take_up.size_logit"], np.float64)[table.size]
     sector_effect = values["take_up.sector_logit"]
     sector_logit = np.array([sector_effect[s] for s in sectors()], np.float64)[table.sector]
     slope, reference = float(values["take_up.share_slope"]), float(values["take_up.reference_share"])
-    logit = size_logit + sector_logit + float(values["take_up.shift"]) + slope * (share - reference)
+    ramp = values["take_up.ramp"]
+    shift = float(values["take_up.shift"]) + float(ramp[min(program_year, len(ramp) - 1)])
+    place = [float(values["take_up.jurisdiction_logit"][j]) for j in JURISDICTION_CODES]
+    if program_year == 0:
+        first = values["take_up.first_year_jurisdiction_logit"]
+        place = [p + float(first[j]) for p, j in zip(place, JURISDICTION_CODES, strict=True)]
+    place_logit = np.array(place, np.float64)[table.jurisdiction]
+    logit = size_logit + sector_logit + place_logit + shift + slope * (share - reference)
     probability: F64 = np.where(offered, 1 / (1 + np.exp(-logit)), 0.0)
     return probability

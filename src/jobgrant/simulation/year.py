@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from jobgrant.funding.years import FIRST_YEAR
 from jobgrant.rules.codes import JURISDICTION_CODES
 from jobgrant.rules.evaluate import evaluate
 from jobgrant.simulation.applications import draw_applications
@@ -76,7 +77,8 @@ def simulate_year(
     """(len(PLACES), len(measures())) figures for one year; money in dollars."""
     opening = opening_days(year, values)
     share, offered = _shares(scenario, year)
-    probability = take_up_probability(share, offered, values)
+    program_year = first_day(year).year - FIRST_YEAR
+    probability = take_up_probability(share, offered, values, program_year)
     delivery = np.array(scenario.delivery(year), np.int8)
     start = first_day(year)
     regions = scenario.uses_regions
