@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from tests.simulation.conftest import BUDGET_2013, FINAL_DEAL
 
 from jobgrant.rules.batch import COST_CATEGORIES, DELIVERIES, SETTINGS, STATUSES, region_codes
 from jobgrant.rules.evaluate import evaluate
@@ -13,10 +14,8 @@ from jobgrant.rules.requests import parse_quote_request
 from jobgrant.simulation.applications import draw_applications
 from jobgrant.simulation.montecarlo import RunSpec, run
 from jobgrant.simulation.scenario import load_scenario
-from jobgrant.simulation.year import PLACES, _shares, first_day, measures, opening_days
 from jobgrant.simulation.takeup import take_up_probability
-
-from .conftest import BUDGET_2013, FINAL_DEAL
+from jobgrant.simulation.year import PLACES, _shares, first_day, measures, opening_days
 
 NAMES = measures()
 
@@ -99,7 +98,9 @@ def test_budgets_are_never_overspent() -> None:
     for path in (FINAL_DEAL, BUDGET_2013):
         results = run(RunSpec(str(path), ("2014-15", "2016-17"), 2, seed=1))
         for place in PLACES:
-            assert (figure(results, "federal", place) <= figure(results, "budget_federal", place)).all()
+            assert (
+                figure(results, "federal", place) <= figure(results, "budget_federal", place)
+            ).all()
             provincial = figure(results, "provincial", place)
             assert (provincial <= figure(results, "budget_provincial", place)).all()
             assert (figure(results, "left_federal", place) >= 0).all()

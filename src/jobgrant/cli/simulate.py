@@ -43,7 +43,9 @@ def simulate(
         str | None, typer.Option(help="Write summary and draws tables into this directory.")
     ] = None,
     format: Annotated[str, typer.Option(help="Tables as csv or parquet.")] = "csv",
-    plot: Annotated[str | None, typer.Option(help="Draw the plots into FILE.png or FILE.svg.")] = None,
+    plot: Annotated[
+        str | None, typer.Option(help="Draw the plots into FILE.png or FILE.svg.")
+    ] = None,
     compare: Annotated[
         str | None, typer.Option(help="Another scenario, run on the same seeds, side by side.")
     ] = None,
@@ -59,7 +61,9 @@ def simulate(
     problems: list[str] = []
     chosen = _years(years, problems)
     if scenario is None:
-        problems.append("--scenario: required (a scenario YAML file, e.g. scenarios/budget-2013.yaml)")
+        problems.append(
+            "--scenario: required (a scenario YAML file, e.g. scenarios/budget-2013.yaml)"
+        )
     if draws < 1:
         problems.append(f"--draws: must be a whole number, 1 or more, not {draws}")
     if workers < 1:

@@ -88,7 +88,9 @@ def draw_applications(
     return YearApplications(QuoteBatch(apps, employer_rows, trainees), size, table.sector[cell])
 
 
-def _choice(rng: np.random.Generator, shares: npt.NDArray[np.float64], n: int) -> npt.NDArray[np.int8]:
+def _choice(
+    rng: np.random.Generator, shares: npt.NDArray[np.float64], n: int
+) -> npt.NDArray[np.int8]:
     """n draws of an index with probabilities `shares` (normalized); faster than rng.choice."""
     cumulative = np.cumsum(shares) / shares.sum()
     picks = np.searchsorted(cumulative, rng.random(n), side="right")

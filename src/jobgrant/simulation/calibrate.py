@@ -49,9 +49,10 @@ class Check:
 
     @property
     def _is_share(self) -> bool:
-        return self.target.measure in ("exhausted", "small_share") or self.target.measure.startswith(
-            "exhausted_by:"
-        )
+        return self.target.measure in (
+            "exhausted",
+            "small_share",
+        ) or self.target.measure.startswith("exhausted_by:")
 
     @property
     def within(self) -> bool | None:
@@ -125,8 +126,10 @@ def table(checks: list[Check]) -> str:
         t = c.target
         share = c._is_share
         error = f"{c.error:+.2f}" if share else f"{c.error:+.1%}"
-        tolerance = "info" if t.tolerance is None else (
-            f"±{t.tolerance:.2f}" if share else f"±{t.tolerance:.0%}"
+        tolerance = (
+            "info"
+            if t.tolerance is None
+            else (f"±{t.tolerance:.2f}" if share else f"±{t.tolerance:.0%}")
         )
         ok = {None: "-", True: "yes", False: "NO"}[c.within]
         lines.append(

@@ -78,9 +78,7 @@ def _run_chunk(spec: RunSpec, draws: list[int]) -> list[F64]:
     return [run_draw(spec, d) for d in draws]
 
 
-def run(
-    spec: RunSpec, workers: int = 1, progress: Callable[[int], None] | None = None
-) -> Results:
+def run(spec: RunSpec, workers: int = 1, progress: Callable[[int], None] | None = None) -> Results:
     """All the draws; `progress(k)` is told each time k more draws are done."""
     scenario = _scenario(spec.scenario_file, spec.overrides)
     shape = (spec.draws, len(spec.years), len(PLACES), len(measures()))

@@ -129,7 +129,9 @@ def compare_text(first: Results, second: Results) -> str:
         ("employer", 1e6, "Employer $M"),
         ("employers_approved", 1.0, "Employers funded"),
     ]
-    lines = [f"{'National, mean of draws':<24} {'Year':<8} {first.scenario:>22} {second.scenario:>22}"]
+    lines = [
+        f"{'National, mean of draws':<24} {'Year':<8} {first.scenario:>22} {second.scenario:>22}"
+    ]
     for y, year in enumerate(first.spec.years):
         for name, scale, label in rows:
             i = names.index(name)

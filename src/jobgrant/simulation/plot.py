@@ -12,7 +12,11 @@ from jobgrant.simulation.derive import SIZE_CLASSES
 from jobgrant.simulation.montecarlo import Results
 from jobgrant.simulation.year import MONTHS, NATIONAL, PLACES, measures
 
-PARTIES = (("federal", "Federal"), ("provincial", "Provincial / territorial"), ("employer", "Employers"))
+PARTIES = (
+    ("federal", "Federal"),
+    ("provincial", "Provincial / territorial"),
+    ("employer", "Employers"),
+)
 MONTH_LABELS = ("Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec", "Jan", "Feb", "Mar")
 
 
@@ -69,9 +73,12 @@ def _budget_spent(ax: Any, result: Results) -> None:
     y = 0
     import matplotlib.pyplot as plt
 
-    ax.set_prop_cycle(color=plt.get_cmap("tab20").colors)
+    palette = plt.get_cmap("tab20")
+    ax.set_prop_cycle(color=[palette(i) for i in range(20)])
     for p, code in enumerate(PLACES):
-        budget = mean[y, p, names.index("budget_federal")] + mean[y, p, names.index("budget_provincial")]
+        budget = (
+            mean[y, p, names.index("budget_federal")] + mean[y, p, names.index("budget_provincial")]
+        )
         if budget <= 0:
             continue
         share = mean[y, p, first : first + MONTHS] * 100

@@ -6,7 +6,7 @@ A simulation scenario is either a funding scenario file (`kind: funding-scenario
     kind: simulation-scenario
     title: {en: ..., fr: ...}
     funding: budget-2013.yaml         # a funding scenario, relative to this file
-    parameters:                       # optional: simulation parameter values (parameters/simulation.yaml)
+    parameters:                       # optional: values of parameters/simulation.yaml
       take_up.share_slope: -6.0
 
 The grant budget of each jurisdiction and fiscal year is the funding model's: the federal grant

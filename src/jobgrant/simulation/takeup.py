@@ -48,7 +48,6 @@ def employer_cash_share(
 ) -> tuple[F64, npt.NDArray[np.bool_]]:
     """Per cell: the employer's cash share of the direct cost, and whether a grant is offered."""
     table = cells()
-    n = len(table)
     cost = np.round(cell_median_cost(values) * 100).astype(np.int64)
     hours = int(values["course.median_hours"]) * 100
     wages = np.round(float(values["in_kind.hourly_wage"]) * int(values["course.median_hours"]))
@@ -117,7 +116,13 @@ def _with_wages(batch: QuoteBatch, cents: int) -> QuoteBatch:
     t = batch.trainees
     wages = np.full(len(t), cents, np.int64)
     trainees = Trainees(
-        t.tuition, t.student_fees, t.materials, t.exam_fees, wages, t.status, t.employer,
+        t.tuition,
+        t.student_fees,
+        t.materials,
+        t.exam_fees,
+        wages,
+        t.status,
+        t.employer,
         t.application,
     )
     return QuoteBatch(batch.applications, batch.employers, trainees)
@@ -131,7 +136,10 @@ def take_up_probability(
     size_logit = np.array(values["take_up.size_logit"], np.float64)[table.size]
     sector_effect = values["take_up.sector_logit"]
     sector_logit = np.array([sector_effect[s] for s in sectors()], np.float64)[table.sector]
-    slope, reference = float(values["take_up.share_slope"]), float(values["take_up.reference_share"])
+    slope, reference = (
+        float(values["take_up.share_slope"]),
+        float(values["take_up.reference_share"]),
+    )
     ramp = values["take_up.ramp"]
     shift = float(values["take_up.shift"]) + float(ramp[min(program_year, len(ramp) - 1)])
     place = [float(values["take_up.jurisdiction_logit"][j]) for j in JURISDICTION_CODES]

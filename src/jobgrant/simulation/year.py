@@ -63,7 +63,9 @@ def measures() -> tuple[str, ...]:
 def opening_days(year: str, values: dict[str, Any]) -> npt.NDArray[np.datetime64]:
     start = first_day(year)
     first = values["arrival.first_intake"]
-    days = [max(_date(first[j]), start) if start.year == 2014 else start for j in JURISDICTION_CODES]
+    days = [
+        max(_date(first[j]), start) if start.year == 2014 else start for j in JURISDICTION_CODES
+    ]
     return np.array(days, "datetime64[D]")
 
 
@@ -174,8 +176,12 @@ def _figures(
     set_["employers_turned_away"] = per_j(e_ones, e_turned, employer_app)
     for name, values in set_.items():
         out[:n_j, column[name]] = values
-    _by_group(out, column, "size", SIZE_CLASSES, drawn.size, j_app[employer_app], e_approved, e_turned)
-    _by_group(out, column, "sector", sectors(), drawn.sector, j_app[employer_app], e_approved, e_turned)
+    _by_group(
+        out, column, "size", SIZE_CLASSES, drawn.size, j_app[employer_app], e_approved, e_turned
+    )
+    _by_group(
+        out, column, "sector", sectors(), drawn.sector, j_app[employer_app], e_approved, e_turned
+    )
     _budgets(out, column, scenario, year, apps, approved, totals, closed_at)
     out[n_j] = out[:n_j].sum(axis=0)
     _national_ratios(out, column, n_j, closed_at)
@@ -233,17 +239,24 @@ def _budgets(
         out[j, first_month : first_month + MONTHS] = cumulative
         closed = closed_at[j]
         out[j, column["exhausted"]] = 0.0 if closed is None else 1.0
-        day = np.nan if closed is None else float((apps.application_date[closed] - start).astype(np.int64))
+        day = (
+            np.nan
+            if closed is None
+            else float((apps.application_date[closed] - start).astype(np.int64))
+        )
         out[j, column["exhaustion_day"]] = day
 
 
-def _national_ratios(out: F64, column: dict[str, int], n_j: int, closed_at: list[int | None]) -> None:
+def _national_ratios(
+    out: F64, column: dict[str, int], n_j: int, closed_at: list[int | None]
+) -> None:
     """National rows of what does not add up: shares and the exhaustion day."""
     budget = out[n_j, column["budget_federal"]] + out[n_j, column["budget_provincial"]]
     first = column["spent_share.month.01"]
-    national_spent = out[:n_j, first : first + MONTHS] * (
-        out[:n_j, column["budget_federal"]] + out[:n_j, column["budget_provincial"]]
-    )[:, None]
+    national_spent = (
+        out[:n_j, first : first + MONTHS]
+        * (out[:n_j, column["budget_federal"]] + out[:n_j, column["budget_provincial"]])[:, None]
+    )
     out[n_j, first : first + MONTHS] = national_spent.sum(axis=0) / budget if budget else 0.0
     out[n_j, column["exhausted"]] = out[:n_j, column["exhausted"]].mean()
     out[n_j, column["exhaustion_day"]] = np.nan
