@@ -6,10 +6,10 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from tests.simulation.conftest import BUDGET_2013, FINAL_DEAL
 from typer.testing import CliRunner
 
 from jobgrant.cli.app import app
-from tests.simulation.conftest import BUDGET_2013, FINAL_DEAL
 
 runner = CliRunner()
 

@@ -55,7 +55,8 @@ def draw_applications(
     employees = _employees(rng, size, float(values["employees.pareto_shape"]))
     region = _regions(rng, jurisdiction)
     arrival = _arrival(rng, jurisdiction, year_start, opening, values)
-    order = np.lexsort((rng.random(len(cell)), arrival))  # arrival order, ties at random
+    # arrival order, ties at random: the day plus a fraction sorts as (day, random) would
+    order = np.argsort(arrival.astype(np.int64) + rng.random(len(cell)))
     cell, jurisdiction, size = cell[order], jurisdiction[order], size[order]
     employees, region, arrival = employees[order], region[order], arrival[order]
     application = _consortia(rng, jurisdiction, float(values["consortium.share"]))
@@ -106,22 +107,23 @@ def _arrival(
 ) -> npt.NDArray[np.datetime64]:
     """Application dates: a month by the monthly weights from the intake's opening, a day at
     random within it (never before the opening)."""
-    start = np.datetime64(year_start, "D")
-    months = np.array([np.datetime64(year_start, "M") + i for i in range(13)])
+    n_j, n = len(opening), len(jurisdiction)
+    months = np.datetime64(year_start, "M") + np.arange(13)
     month_starts = months.astype("datetime64[D]")
+    first = np.maximum(opening, np.datetime64(year_start, "D"))  # per jurisdiction
     weights = np.array(values["arrival.monthly_weights"], np.float64)
-    out = np.empty(len(jurisdiction), "datetime64[D]")
-    u_month, u_day = rng.random(len(jurisdiction)), rng.random(len(jurisdiction))
-    for j in range(len(opening)):
-        rows = np.flatnonzero(jurisdiction == j)
-        first = max(opening[j], start)
-        w = np.where(month_starts[1:] > first, weights, 0.0)
-        cumulative = np.cumsum(w) / w.sum()
-        m = np.minimum(np.searchsorted(cumulative, u_month[rows], side="right"), 11)
-        low = np.maximum(month_starts[m], first)
-        span = (month_starts[m + 1] - low).astype(np.int64)
-        out[rows] = low + (u_day[rows] * span).astype(np.int64)
-    return out
+    # months before the opening get no weight; rows j of `cumulative` run from 0 to 1, shifted by
+    # j, so one searchsorted over the flattened table picks every row's month at once
+    open_months = np.where(month_starts[None, 1:] > first[:, None], weights[None, :], 0.0)
+    cumulative = np.cumsum(open_months, axis=1) / open_months.sum(axis=1, keepdims=True)
+    shifted = (cumulative + np.arange(n_j)[:, None]).ravel()
+    j = jurisdiction.astype(np.int64)
+    picks = np.searchsorted(shifted, rng.random(n) + j, side="right") - j * 12
+    m = np.clip(picks, 0, 11)
+    low = np.maximum(month_starts[m], first[j])
+    span = (month_starts[m + 1] - low).astype(np.int64)
+    arrival: npt.NDArray[np.datetime64] = low + (rng.random(n) * span).astype(np.int64)
+    return arrival
 
 
 def _consortia(rng: np.random.Generator, jurisdiction: npt.NDArray[np.int8], share: float) -> I64:
@@ -190,13 +192,18 @@ def _trainees(
     n = len(employer)
     status_shares = np.array([values["trainees.status"][s] for s in STATUSES], np.float64)
     status = _choice(rng, status_shares, n)
-    median = cell_median_cost(values)[cell[employer]]
-    sigma = float(values["course.cost_sigma"])
-    cost = np.minimum(median * np.exp(rng.normal(0, sigma, n)), float(values["course.max_cost"]))
-    cents = np.round(cost * 100).astype(np.int64)
+    # cents, lognormal around the cell's median (the log of the median per employer, repeated)
+    log_median = np.log(cell_median_cost(values) * 100)[cell]
+    drawn = rng.standard_normal(n)
+    drawn *= float(values["course.cost_sigma"])
+    drawn += np.repeat(log_median, counts)
+    np.exp(drawn, out=drawn)
+    np.minimum(drawn, float(values["course.max_cost"]) * 100, out=drawn)
+    cents = np.rint(drawn).astype(np.int64)
     split = values["course.cost_split"]
-    parts = [np.floor(cents * float(split[c])).astype(np.int64) for c in COST_CATEGORIES[1:]]
-    tuition = cents - sum(parts, np.zeros(n, np.int64))  # the rest: the four add up to the cost
+    # each part rounded down in whole cents; tuition takes the rest, so the four add up
+    parts = [(cents * round(float(split[c]) * 10_000)) // 10_000 for c in COST_CATEGORIES[1:]]
+    tuition = cents - parts[0] - parts[1] - parts[2]
     application = owner[employer].astype(np.int32)
     claims = (
         (employees[employer] <= SMALL_BUSINESS)
