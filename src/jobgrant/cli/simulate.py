@@ -50,6 +50,10 @@ def simulate(
         str | None, typer.Option(help="Another scenario, run on the same seeds, side by side.")
     ] = None,
     workers: Annotated[int, typer.Option(help="Local processes running draws.")] = 1,
+    cluster: Annotated[
+        str | None,
+        typer.Option(help="Run the draws on this Dask distributed scheduler (tcp://host:8786)."),
+    ] = None,
 ) -> None:
     """Simulate a scenario over fiscal years: who takes the grant up, what it costs, when each
     budget runs out, with the mean and 5-95% band of every figure."""
@@ -68,6 +72,8 @@ def simulate(
         problems.append(f"--draws: must be a whole number, 1 or more, not {draws}")
     if workers < 1:
         problems.append(f"--workers: must be 1 or more, not {workers}")
+    if cluster is not None and "://" not in cluster:
+        problems.append(f"--cluster: {cluster!r} must be a scheduler address like tcp://host:8786")
     if format not in FORMATS:
         problems.append(f"--format: must be csv or parquet, not {format!r}")
     if plot:
@@ -82,7 +88,7 @@ def simulate(
     specs = [RunSpec(str(path), tuple(chosen), draws, seed) for path in scenarios]
     progress = _Progress(draws * len(specs))
     try:
-        results = [run(spec, workers, progress.advance) for spec in specs]
+        results = [run(spec, workers, progress.advance, cluster) for spec in specs]
     finally:
         progress.close()
     typer.echo(summary_text(results[0]))

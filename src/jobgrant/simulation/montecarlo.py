@@ -2,12 +2,14 @@
 
 Each draw has its own seed, spawned from the run's seed (`SeedSequence(seed).spawn(draws)`), and
 a PCG64 generator: a draw's figures depend on its seed only, never on which process ran it or in
-what order, so `--workers N` gives exactly the figures of one process.
+what order, so `--workers N` (local processes) and `--cluster ADDRESS` (a Dask distributed
+scheduler; its workers need jobgrant installed and the scenario files at the same paths) give
+exactly the figures of one process.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import cache
@@ -78,23 +80,47 @@ def _run_chunk(spec: RunSpec, draws: list[int]) -> list[F64]:
     return [run_draw(spec, d) for d in draws]
 
 
-def run(spec: RunSpec, workers: int = 1, progress: Callable[[int], None] | None = None) -> Results:
+def run(
+    spec: RunSpec,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+    cluster: str | None = None,
+) -> Results:
     """All the draws; `progress(k)` is told each time k more draws are done."""
     scenario = _scenario(spec.scenario_file, spec.overrides)
     shape = (spec.draws, len(spec.years), len(PLACES), len(measures()))
     figures = np.empty(shape, np.float64)
-    if workers <= 1:
+    if cluster is None and workers <= 1:
         for d in range(spec.draws):
             figures[d] = run_draw(spec, d)
             if progress:
                 progress(1)
         return Results(spec, scenario.name, figures)
     chunks = [list(range(d, min(d + 2, spec.draws))) for d in range(0, spec.draws, 2)]
+    done = _on_cluster(spec, chunks, cluster) if cluster else _in_processes(spec, chunks, workers)
+    for chunk, results in done:
+        for d, result in zip(chunk, results, strict=True):
+            figures[d] = result
+        if progress:
+            progress(len(chunk))
+    return Results(spec, scenario.name, figures)
+
+
+def _in_processes(
+    spec: RunSpec, chunks: list[list[int]], workers: int
+) -> Iterator[tuple[list[int], list[F64]]]:
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = [(chunk, pool.submit(_run_chunk, spec, chunk)) for chunk in chunks]
         for chunk, future in futures:
-            for d, result in zip(chunk, future.result(), strict=True):
-                figures[d] = result
-            if progress:
-                progress(len(chunk))
-    return Results(spec, scenario.name, figures)
+            yield chunk, future.result()
+
+
+def _on_cluster(
+    spec: RunSpec, chunks: list[list[int]], address: str
+) -> Iterator[tuple[list[int], list[F64]]]:
+    from distributed import Client  # imported only for a cluster run
+
+    with Client(address) as client:
+        futures = client.map(_run_chunk, [spec] * len(chunks), chunks, pure=False)
+        for chunk, future in zip(chunks, futures, strict=True):
+            yield chunk, future.result()
