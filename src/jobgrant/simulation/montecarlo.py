@@ -120,7 +120,7 @@ def _on_cluster(
 ) -> Iterator[tuple[list[int], list[F64]]]:
     from distributed import Client  # imported only for a cluster run
 
-    with Client(address) as client:
+    with Client(address) as client:  # type: ignore[no-untyped-call]
         futures = client.map(_run_chunk, [spec] * len(chunks), chunks, pure=False)
         for chunk, future in zip(chunks, futures, strict=True):
             yield chunk, future.result()
