@@ -34,3 +34,15 @@ def test_an_override_must_keep_the_shape_and_name_a_known_parameter() -> None:
         parameters.with_values({"take_up.nothing": 1.0}, "s.yaml")
     changed = parameters.with_values({"take_up.share_slope": -6.0}, "s.yaml")
     assert changed.value("take_up.share_slope") == -6.0
+
+
+def test_a_simulation_scenario_names_its_funding_scenario_and_changes_parameters() -> None:
+    from pathlib import Path
+
+    from jobgrant.simulation.scenario import load_scenario
+
+    path = Path(__file__).parents[2] / "scenarios" / "simulation-share-insensitive.yaml"
+    scenario = load_scenario(path)
+    assert scenario.funding_file.name == "final-deal-2014.yaml"
+    assert scenario.parameters.value("take_up.share_slope") == -2.0
+    assert scenario.policy.name == "cjg-2014"

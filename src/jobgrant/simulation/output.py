@@ -89,7 +89,7 @@ def summary_text(results: Results) -> str:
     spec = results.spec
     header = (
         f"{'Code':<4} {'Trainees funded':>26} {'Federal $M':>20} {'Prov. $M':>18} "
-        f"{'Employer $M':>20} {'Turned away':>12} {'Intake closed':>13} {'Left $M':>8}"
+        f"{'Employer $M':>20} {'Turned away':>12} {'Intake closed':>18} {'Left $M':>8}"
     )
     blocks = []
     for y, year in enumerate(spec.years):
@@ -100,20 +100,27 @@ def summary_text(results: Results) -> str:
             "-" * len(header),
         ]
         for p, code in enumerate(PLACES):
-            closed = (
-                f"{m(y, p, 'exhausted'):.0%} of P/T"
-                if code == NATIONAL
-                else exhaustion_date(year, m(y, p, "exhaustion_day"))
-            )
+            closed = _closed(year, code, m(y, p, "exhausted"), m(y, p, "exhaustion_day"))
             left = (m(y, p, "left_federal") + m(y, p, "left_provincial")) / 1e6
             lines.append(
                 f"{code:<4} {band(y, p, 'trainees_approved'):>26} "
                 f"{band(y, p, 'federal', 1e6, 1):>20} {band(y, p, 'provincial', 1e6, 1):>18} "
                 f"{band(y, p, 'employer', 1e6, 1):>20} {m(y, p, 'trainees_turned_away'):>12,.0f} "
-                f"{closed:>13} {left:>8,.1f}"
+                f"{closed:>18} {left:>8,.1f}"
             )
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
+
+
+def _closed(year: str, code: str, share: float, day: float) -> str:
+    """When the intake closed (mean over the draws in which it did, with their share when not
+    all did); nationally, the share of jurisdictions whose intake closed."""
+    if code == NATIONAL:
+        return f"{share:.0%} of P/T"
+    if share == 0:
+        return "open"
+    date = exhaustion_date(year, day)
+    return date if share == 1 else f"{date} ({share:.0%})"
 
 
 def compare_text(first: Results, second: Results) -> str:

@@ -70,7 +70,8 @@ def _budget_spent(ax: Any, result: Results) -> None:
     mean = result.band()[0]
     names = measures()
     first = names.index("spent_share.month.01")
-    y = 0
+    years = result.spec.years
+    y = 1 if len(years) > 1 and years[0] == "2014-15" else 0  # 2014-15's intakes opened late
     import matplotlib.pyplot as plt
 
     palette = plt.get_cmap("tab20")
