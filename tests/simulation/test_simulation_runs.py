@@ -122,3 +122,17 @@ def test_a_tighter_cap_lowers_the_government_money(tight_cap: Path) -> None:
     capped = run(RunSpec(str(tight_cap), ("2017-18",), 1, seed=2))
     assert figure(capped, "government").sum() < figure(base, "government").sum()
     assert figure(capped, "federal", "AB").sum() < figure(base, "federal", "AB").sum()
+
+
+def test_who_was_turned_away_adds_up_by_size_and_by_sector() -> None:
+    from jobgrant.simulation.derive import SIZE_CLASSES, sectors
+
+    results = run(RunSpec(str(FINAL_DEAL), ("2015-16",), 1, seed=3))
+    for place in PLACES:
+        for kind in ("employers_approved", "employers_turned_away"):
+            total = figure(results, kind, place)
+            by_size = sum(figure(results, f"{kind}.size.{s}", place) for s in SIZE_CLASSES)
+            by_sector = sum(figure(results, f"{kind}.sector.{s}", place) for s in sectors())
+            assert np.array_equal(by_size, total) and np.array_equal(by_sector, total)
+    turned = figure(results, "applications_turned_away", "SK")
+    assert turned.sum() > 0 and not np.isnan(figure(results, "exhaustion_day", "SK")).any()
