@@ -66,6 +66,7 @@ fuzz: .venv/.synced
 bench: .venv/.synced
 	$(RUN) python bench/kernel.py
 	$(RUN) python bench/approvals.py
+	$(RUN) python bench/simulate_population.py
 
 format: .venv/.synced
 	$(RUN) ruff format .

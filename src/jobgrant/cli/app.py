@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from jobgrant.cli import funding, quote, service
+from jobgrant.cli import funding, quote, service, simulate
 
 app = typer.Typer(
     add_completion=False,
@@ -22,3 +22,4 @@ app.command()(service.migrate)
 app.command()(quote.demo)
 app.command()(funding.funding)
 app.add_typer(service.audit, name="audit")
+app.add_typer(simulate.app, name="simulate")

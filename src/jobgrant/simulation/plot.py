@@ -1,0 +1,95 @@
+"""The simulator's plots (matplotlib, Agg): who pays what with bands, take-up by firm size, and
+the budget spent through the year in each jurisdiction; two scenarios side by side."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from jobgrant.simulation.derive import SIZE_CLASSES
+from jobgrant.simulation.montecarlo import Results
+from jobgrant.simulation.year import MONTHS, NATIONAL, PLACES, measures
+
+PARTIES = (
+    ("federal", "Federal"),
+    ("provincial", "Provincial / territorial"),
+    ("employer", "Employers"),
+)
+MONTH_LABELS = ("Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec", "Jan", "Feb", "Mar")
+
+
+def figure(results: list[Results]) -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = len(results)
+    fig, axes = plt.subplots(rows, 3, figsize=(17, 4.8 * rows), squeeze=False)
+    for row, result in enumerate(results):
+        _who_pays(axes[row][0], result)
+        _take_up(axes[row][1], result)
+        _budget_spent(axes[row][2], result)
+    fig.tight_layout()
+    return fig
+
+
+def _who_pays(ax: Any, result: Results) -> None:
+    mean, low, high = result.band()
+    names, p = measures(), PLACES.index(NATIONAL)
+    years = result.spec.years
+    x = np.arange(len(years))
+    width = 0.27
+    for k, (name, label) in enumerate(PARTIES):
+        i = names.index(name)
+        m = mean[:, p, i] / 1e6
+        err = np.vstack([m - low[:, p, i] / 1e6, high[:, p, i] / 1e6 - m])
+        ax.bar(x + (k - 1) * width, m, width, yerr=err, capsize=3, label=label)
+    ax.set_xticks(x, years)
+    ax.set_ylabel("Millions of dollars (mean, 5–95% band)")
+    ax.set_title(f"Who pays what, Canada — {result.scenario}")
+    ax.legend(fontsize=8)
+
+
+def _take_up(ax: Any, result: Results) -> None:
+    mean, low, high = result.band()
+    names, p = measures(), PLACES.index(NATIONAL)
+    y = len(result.spec.years) - 1
+    columns = [names.index(f"take_up.size.{s}") for s in SIZE_CLASSES]
+    m = mean[y, p, columns] * 100
+    err = np.vstack([m - low[y, p, columns] * 100, high[y, p, columns] * 100 - m])
+    ax.bar(SIZE_CLASSES, m, yerr=err, capsize=3, color="tab:green")
+    ax.set_xlabel("Employees")
+    ax.set_ylabel("Businesses applying (%)")
+    ax.set_title(f"Take-up by firm size, {result.spec.years[y]}")
+
+
+def _budget_spent(ax: Any, result: Results) -> None:
+    mean = result.band()[0]
+    names = measures()
+    first = names.index("spent_share.month.01")
+    years = result.spec.years
+    y = 1 if len(years) > 1 and years[0] == "2014-15" else 0  # 2014-15's intakes opened late
+    import matplotlib.pyplot as plt
+
+    palette = plt.get_cmap("tab20")
+    ax.set_prop_cycle(color=[palette(i) for i in range(20)])
+    for p, code in enumerate(PLACES):
+        budget = (
+            mean[y, p, names.index("budget_federal")] + mean[y, p, names.index("budget_provincial")]
+        )
+        if budget <= 0:
+            continue
+        share = mean[y, p, first : first + MONTHS] * 100
+        style = {"color": "black", "linewidth": 2.5} if code == NATIONAL else {"linewidth": 1}
+        ax.plot(MONTH_LABELS, share, label=code, **style)
+    ax.set_ylim(0, 105)
+    ax.set_ylabel("Budget committed (%)")
+    ax.set_title(f"Budget spent through {result.spec.years[y]}")
+    ax.legend(fontsize=7, ncol=4)
+
+
+def save(fig: Any, path: Path) -> None:
+    fig.savefig(path, dpi=110 if path.suffix == ".png" else None)
