@@ -83,9 +83,14 @@ def work(interval: float, worker_id: str) -> None:
     import logging
 
     setup_django()
-    from jobgrant.service.notifications.worker import OutboxWorker, periodic_jobs
+    from jobgrant.service.notifications.worker import (
+        OutboxWorker,
+        periodic_jobs,
+        relax_commit_durability,
+    )
     from jobgrant.service.schedule import PERIODIC_JOBS
 
+    relax_commit_durability()
     logging.getLogger("jobgrant.notifications").setLevel(logging.INFO)
     worker = OutboxWorker(worker_id, interval, periodic_jobs(PERIODIC_JOBS))
     worker.run()

@@ -63,3 +63,37 @@ def test_a_signal_stops_the_loop_and_a_second_one_stops_it_at_once() -> None:
         worker.stop(signal.SIGTERM, None)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def synchronous_setting() -> str:
+    from django.db import connection
+
+    query = {"postgresql": "SHOW synchronous_commit", "sqlite": "PRAGMA synchronous"}
+    with connection.cursor() as cursor:
+        cursor.execute(query[connection.vendor])
+        return str(cursor.fetchone()[0])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_workers_own_commits_are_relaxed_and_a_periodic_jobs_are_durable() -> None:
+    from django.db import connection
+    from django.db.backends.signals import connection_created
+
+    from jobgrant.service.notifications import worker
+
+    durable = {"postgresql": "on", "sqlite": "2"}[connection.vendor]  # sqlite: 2 = FULL
+    relaxed = {"postgresql": "off", "sqlite": "1"}[connection.vendor]  # sqlite: 1 = NORMAL
+    assert synchronous_setting() == durable
+    seen: list[str] = []
+    try:
+        worker.relax_commit_durability()
+        assert synchronous_setting() == relaxed
+        job = PeriodicJob("seen", f"{__name__}:counted", 60)
+        job.function = lambda: lambda: seen.append(synchronous_setting())  # type: ignore[method-assign]
+        job.run_durably()
+        assert seen == [durable]
+        assert synchronous_setting() == relaxed
+    finally:
+        connection_created.disconnect(worker._commit_without_waiting_for_the_disk)
+        worker._relaxed = False
+        connection.close()

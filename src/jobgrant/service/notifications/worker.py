@@ -16,7 +16,8 @@ import logging
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from threading import Event
 from types import FrameType
@@ -24,6 +25,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, close_old_connections, connection
+from django.db.backends.signals import connection_created
 from django.db.migrations.executor import MigrationExecutor
 from django_tasks_db.management.commands.db_worker import Worker as TasksWorker
 
@@ -45,8 +47,9 @@ class PeriodicJob:
         found: Callable[[], Any] = getattr(importlib.import_module(module), attribute)
         return found
 
-    def run(self) -> None:
-        self.function()()
+    def run_durably(self) -> None:
+        with durable_commits():
+            self.function()()
 
 
 def _name(signum: int) -> str:
@@ -110,7 +113,7 @@ class OutboxWorker:
         for job in self.jobs:
             if now >= job.next_run and not self.stopping.is_set():
                 job.next_run = now + job.every_seconds
-                self._guarded(f"periodic job {job.name}", job.run)
+                self._guarded(f"periodic job {job.name}", job.run_durably)
         ran = self._run_ready_tasks()
         if not ran:
             self.stopping.wait(self.interval)
@@ -143,6 +146,56 @@ class OutboxWorker:
         except Exception:
             log.exception("worker %s: %s failed", self.worker_id, what)
             close_old_connections()
+
+
+_relaxed = False  # set by relax_commit_durability (`jobgrant worker` only)
+_SYNCHRONOUS = {
+    # vendor: (the worker's own commits, a periodic job's commits)
+    "postgresql": ("SET synchronous_commit TO OFF", "SET synchronous_commit TO ON"),
+    "sqlite": ("PRAGMA synchronous=NORMAL", "PRAGMA synchronous=FULL"),
+}
+
+
+def _set_synchronous(database: Any, durable: bool) -> None:
+    statements = _SYNCHRONOUS.get(database.vendor)
+    if statements is not None:
+        with database.cursor() as cursor:
+            cursor.execute(statements[durable])
+
+
+def _commit_without_waiting_for_the_disk(sender: Any, connection: Any, **kwargs: Any) -> None:
+    _set_synchronous(connection, durable=False)
+
+
+@contextmanager
+def durable_commits() -> Iterator[None]:
+    """A periodic job changes the service's state (an offer expires, with its audit entry and
+    postings): its commits wait for the disk, as the web process's do."""
+    relaxed = _relaxed
+    if relaxed:
+        _set_synchronous(connection, durable=True)
+    try:
+        yield
+    finally:
+        if relaxed and connection.connection is not None:
+            _set_synchronous(connection, durable=False)
+
+
+def relax_commit_durability() -> None:
+    """The worker's own commits (claims, outcomes, retry tasks) do not wait for the disk.
+
+    What the worker writes is bookkeeping that a crash of the database may lose without losing
+    a message: a lost `sent` re-sends the message with its same Message-ID; a lost claim or
+    outcome leaves a lease that expires, or a queued row, which is tried again; a lost retry task
+    is found by the sweep. The messages themselves are written, durably, in the transaction of
+    their cause by the web process. PostgreSQL: synchronous_commit off (a crash of the server
+    loses at most the last moment's commits, never consistency); SQLite in WAL: synchronous
+    NORMAL (durable if the worker is killed; a power cut may lose the last commits)."""
+    global _relaxed
+    _relaxed = True
+    connection_created.connect(_commit_without_waiting_for_the_disk, weak=False)
+    if connection.connection is not None:  # already open: relax it too
+        _set_synchronous(connection, durable=False)
 
 
 def wait_for_migrations(stopping: Event, patience: float = 300.0) -> None:
