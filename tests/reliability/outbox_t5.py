@@ -251,7 +251,8 @@ def report(
         f"  arrived {len(arrivals)}, distinct Message-IDs {len(distinct)}, "
         f"duplicates at the server {duplicates}, lost {lost}, failed {failed}, "
         f"rows sent by two workers {double_claims}\n"
-        f"  workers stopped by SIGTERM with exit codes {codes}"
+        f"  workers stopped by SIGTERM with exit codes {codes}; "
+        f"load average {os.getloadavg()[0]:.1f}"
     )
     problems = []
     if len(distinct) != args.messages or lost:

@@ -226,3 +226,18 @@ def test_submitting_and_denying_an_application_tells_the_applicant(
     body = denial.message.get_content()
     assert "La formation a déjà commencé." in body
     assert f"/fr/employer/applications/{created['id']}/" in body
+
+
+def test_a_worker_killed_after_the_server_accepted_resends_with_the_same_message_id(
+    smtp: SmtpSink,
+) -> None:
+    """The one duplicate no protocol avoids: sent, then killed before recording it. The lease
+    expires, the row is sent again, and the recipient's mail system sees one Message-ID."""
+    message = queued()
+    killed = claim(message.pk)
+    assert killed is not None and killed.lease_until is not None
+    delivery_actions.email_for(killed).send()  # accepted by the server; then the worker dies
+    with time_machine.travel(killed.lease_until + dt.timedelta(seconds=1)):
+        assert deliver(message.pk) == "sent"
+    assert len(smtp.arrived) == 2
+    assert {arrived.message_id for arrived in smtp.arrived} == {message.message_id}
