@@ -81,15 +81,10 @@ class OutboxWorker:
 
     def stop(self, signum: int, frame: FrameType | None) -> None:
         if self.stopping.is_set():
-            log.warning(
-                "worker %s: second %s, stopping now", self.worker_id, signal.Signals(signum).name
-            )
+            # The task in hand is abandoned: its row's lease expires and it is tried again.
+            log.warning("worker %s: second %s, stopping now", self.worker_id, _name(signum))
             sys.exit(1)
-        log.info(
-            "worker %s: %s, stopping after the task in hand",
-            self.worker_id,
-            signal.Signals(signum).name,
-        )
+        log.info("worker %s: %s, stopping after the task in hand", self.worker_id, _name(signum))
         self.stopping.set()
         if self._batch is not None:
             self._batch.running = False
