@@ -97,3 +97,26 @@ def test_the_workers_own_commits_are_relaxed_and_a_periodic_jobs_are_durable() -
         connection_created.disconnect(worker._commit_without_waiting_for_the_disk)
         worker._relaxed = False
         connection.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_daily_prune_drops_old_finished_task_results_only() -> None:
+    import datetime as dt
+
+    from django.utils import timezone
+    from django_tasks_db.models import DBTaskResult
+
+    from jobgrant.service.notifications.tasks import deliver_message
+    from jobgrant.service.notifications.worker import prune_task_results
+
+    old, recent, waiting = (deliver_message.enqueue(n).id for n in (1, 2, 3))
+    long_ago = timezone.now() - dt.timedelta(days=30)
+    DBTaskResult.objects.filter(id__in=[old, recent]).update(
+        status="SUCCESSFUL", finished_at=timezone.now()
+    )
+    DBTaskResult.objects.filter(id=old).update(finished_at=long_ago)
+    prune_task_results()
+    assert {str(pk) for pk in DBTaskResult.objects.values_list("id", flat=True)} == {
+        str(recent),
+        str(waiting),
+    }

@@ -193,6 +193,14 @@ def relax_commit_durability() -> None:
         _set_synchronous(connection, durable=False)
 
 
+def prune_task_results() -> None:
+    """A periodic job: drop django-tasks' finished task rows older than 14 days (the outbox
+    rows, which are the record of what was sent, are kept)."""
+    from django.core.management import call_command
+
+    call_command("prune_db_task_results", min_age_days=14, verbosity=0)
+
+
 def wait_for_migrations(stopping: Event, patience: float = 300.0) -> None:
     """Wait until the database is migrated (`jobgrant serve`, started beside this worker by
     `make run`, migrates it; a deployment migrates before it starts the workers)."""
