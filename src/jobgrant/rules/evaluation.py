@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -68,6 +69,7 @@ class Totals:
 TOTAL_FIELDS = ("in_kind", "eligible_cost", "federal", "provincial")
 
 
+@lru_cache(maxsize=8)  # made once per size: a chunked population has one or two sizes
 def zeros_view(n: int) -> I64:
     """n zeros that take no memory (read-only)."""
     zeros: I64 = np.broadcast_to(np.int64(0), (n,))

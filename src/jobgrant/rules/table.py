@@ -59,8 +59,15 @@ class ParameterTable:
         return self.library.start_date(self.policy)
 
     def periods(self, applications: Applications) -> I64:
-        """Each application's period: the interval between value changes its date falls in."""
-        period: I64 = np.searchsorted(self.breakpoints, applications.application_date, "right") - 1
+        """Each application's period: the interval between value changes its date falls in.
+
+        A date shared by every application (a broadcast view) is looked up once."""
+        dates = applications.application_date
+        shared = dates.ndim == 1 and dates.strides == (0,) and len(dates) > 0
+        looked_up = dates[:1] if shared else dates
+        period: I64 = np.searchsorted(self.breakpoints, looked_up, "right") - 1
+        if shared:
+            period = np.broadcast_to(period, dates.shape)
         if len(period) and period.min() < 0:
             raise ValueError(f"an application date is before the policy starts ({self.start_date})")
         return period

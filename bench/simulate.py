@@ -1,0 +1,267 @@
+"""Benchmark: jobgrant's `evaluate` against the OpenFisca engine on the same synthetic trainees.
+
+    make bench                              # 10^5, 10^6 and 10^7 trainees, 3 runs each
+    python bench/simulate.py --exponents 5 6 --repeat 5
+
+The workload is the simulator's commonest application: one trainee per application (one
+employer), all over the country, each trainee quoted under the 2013 split (application date
+2014-01-15: a third each, $5,000 caps) and under the 2014 split (2015-01-15: two thirds up to
+$10,000, no provincial share; no grant in Quebec) of the policy cjg-2014. The trainees are drawn
+once from a seed and written as .npy columns; each engine then runs in a process of its own,
+which reads them, computes and writes its totals and a sample of trainees' shares:
+
+- jobgrant: `jobgrant.rules.population.evaluate_population` over the columns, chunk by chunk
+  (shares, totals and every eligibility check of each application);
+- OpenFisca: openfisca-core from PyPI, installed by this benchmark in its own virtual
+  environment (.tools/openfisca-venv, never a dependency of jobgrant), running the small
+  country package bench/openfisca_cjg (the same shares and caps, dated parameters; the shares
+  only), one simulation over every trainee for the two months.
+
+For each N it prints the median whole-process wall time (starting Python included) and peak
+memory (the child's ru_maxrss) of each engine over the runs, and the ratios, after checking that
+the two engines agree to the cent on the totals of each split and on every trainee of a sample.
+The runs alternate between the engines, so a slow moment of the shared machine falls on both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+OPENFISCA_VENV = ROOT / ".tools" / "openfisca-venv"
+OPENFISCA_REQUIREMENT = "openfisca-core==46.0.1"
+UV = ROOT / ".tools" / "bin" / "uv"
+POLICY = "cjg-2014"
+#: Each split: its jobgrant application date and OpenFisca month.
+SPLITS = {"2013": ("2014-01-15", "2014-01"), "2014": ("2015-01-15", "2015-01")}
+SAMPLE = 1_000  # trainees whose shares are compared one by one
+SHARES = ("federal", "provincial", "employer")
+#: OneTraineeColumns fields whose file has another name.
+COLUMN_FILES = {"approved_this_fiscal_year": "approved"}
+
+
+def write_trainees(n: int, seed: int, folder: Path) -> None:
+    """The synthetic trainees, one column per .npy file, in the narrowest exact type."""
+    rng = np.random.default_rng(seed)
+    columns: dict[str, np.ndarray] = {
+        "jurisdiction": rng.integers(0, 13, n, dtype=np.int8),
+        "status": rng.choice(np.array([0, 1, 2], np.int8), n, p=[0.7, 0.2, 0.1]),
+        "tuition": rng.integers(0, 1_800_000, n, dtype=np.int32),
+        "student_fees": rng.integers(0, 20_000, n, dtype=np.int32),
+        "materials": rng.integers(0, 50_000, n, dtype=np.int32),
+        "exam_fees": rng.integers(0, 30_000, n, dtype=np.int32),
+        # what only jobgrant reads: the employer and the training, for the eligibility checks
+        "employees": rng.integers(1, 500, n, dtype=np.int32),
+        "approved": rng.integers(0, 30_000_000, n, dtype=np.int32),  # cents already approved
+        "lead_days": rng.integers(-5, 200, n, dtype=np.int16),  # application to start
+        "duration_days": rng.integers(1, 400, n, dtype=np.int16),
+        "hours": rng.integers(1_000, 20_000, n, dtype=np.int32),  # hundredths of an hour
+        "setting": rng.integers(0, 3, n, dtype=np.int8),
+        "third_party": rng.random(n) < 0.98,
+        "sample": np.sort(rng.choice(n, min(SAMPLE, n), replace=False)),
+    }
+    for name, values in columns.items():
+        np.save(folder / f"{name}.npy", values)
+    splits = {split: month for split, (_, month) in SPLITS.items()}
+    (folder / "splits.json").write_text(json.dumps(splits))
+
+
+def openfisca_python() -> Path | None:
+    """OpenFisca's interpreter, installing openfisca-core from PyPI into its own virtual
+    environment the first time (on the same CPython as jobgrant); None when it cannot be."""
+    python = OPENFISCA_VENV / "bin" / "python"
+    marker = OPENFISCA_VENV / ".installed"
+    if marker.exists() and marker.read_text() == OPENFISCA_REQUIREMENT:
+        return python
+    base = (
+        Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"
+    )
+    commands = [
+        [str(UV), "venv", "--quiet", "--python", str(base), str(OPENFISCA_VENV)],
+        # bytecode compiled at install, as jobgrant's is (PYTHONDONTWRITEBYTECODE may be set)
+        [str(UV), "pip", "install", "--quiet", "--compile-bytecode", "--python", str(python)],
+    ]
+    commands[1].append(OPENFISCA_REQUIREMENT)
+    for command in commands:
+        if subprocess.run(command, check=False).returncode != 0:
+            return None
+    marker.write_text(OPENFISCA_REQUIREMENT)
+    return python
+
+
+@dataclass(frozen=True)
+class Run:
+    wall: float  # seconds, from start to exit of the process
+    cpu: float  # seconds of processor time (user and system): less shaken by the machine's load
+    peak: int  # bytes, the process's maximum resident set
+    result: dict[str, Any]
+
+
+def run_child(command: list[str], out: Path, env: dict[str, str] | None = None) -> Run:
+    started = time.perf_counter()
+    process = subprocess.Popen(command, env=env)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise SystemExit(f"{command[0]} … failed with exit code {process.returncode}")
+    cpu = usage.ru_utime + usage.ru_stime
+    return Run(wall, cpu, usage.ru_maxrss * 1024, json.loads(out.read_text()))
+
+
+class ColumnFiles:
+    """The .npy columns of a folder, read a chunk of rows at a time: the population is never
+    whole in memory (as a simulator drawing it chunk by chunk would not hold it)."""
+
+    def __init__(self, folder: Path, names: tuple[str, ...]) -> None:
+        self.columns: dict[str, tuple[Any, np.dtype[Any], int]] = {}
+        for name in names:
+            file = (folder / f"{name}.npy").open("rb")
+            version = np.lib.format.read_magic(file)
+            read_header = getattr(np.lib.format, f"read_array_header_{version[0]}_{version[1]}")
+            shape, _, dtype = read_header(file)
+            self.columns[name] = (file, dtype, file.tell())
+            self.n = shape[0]
+
+    def rows(self, start: int, stop: int) -> dict[str, np.ndarray]:
+        read = {}
+        for name, (file, dtype, offset) in self.columns.items():
+            file.seek(offset + start * dtype.itemsize)
+            read[name] = np.fromfile(file, dtype, count=stop - start)
+        return read
+
+
+def jobgrant_child(data: Path, out: Path) -> None:
+    """One jobgrant run (`python bench/simulate.py --jobgrant DATA OUT`): each chunk of
+    applications read, evaluated under both splits, summed, and dropped."""
+    from jobgrant.rules.evaluate import evaluate
+    from jobgrant.rules.population import (
+        CHUNK_APPLICATIONS,
+        OneTraineeColumns,
+        PopulationTotals,
+        one_trainee_applications,
+    )
+
+    names = tuple(f.name for f in fields(OneTraineeColumns) if f.name != "wages_in_kind")
+    files = ColumnFiles(data, tuple(COLUMN_FILES.get(name, name) for name in names))
+    sample = np.load(data / "sample.npy")
+    totals = {split: PopulationTotals() for split in SPLITS}
+    shares: dict[str, dict[str, list[int]]] = {s: {k: [] for k in SHARES} for s in SPLITS}
+    for start in range(0, files.n, CHUNK_APPLICATIONS):
+        stop = min(start + CHUNK_APPLICATIONS, files.n)
+        read = files.rows(start, stop)
+        columns = OneTraineeColumns(**{name: read[COLUMN_FILES.get(name, name)] for name in names})
+        rows = sample[(sample >= start) & (sample < stop)] - start
+        for split, (date, _) in SPLITS.items():
+            evaluation = evaluate(one_trainee_applications(columns, np.datetime64(date)), POLICY)
+            totals[split].add(evaluation)
+            for share, values in shares[split].items():
+                values.extend(getattr(evaluation.trainees, share)[rows].tolist())
+    result = {
+        split: {
+            "totals": {share: totals[split].all_trainees[share] for share in SHARES},
+            "sample": shares[split],
+            "eligible": totals[split].eligible_applications,
+        }
+        for split in SPLITS
+    }
+    out.write_text(json.dumps(result))
+
+
+def check_agreement(n: int, jobgrant: dict[str, Any], openfisca: dict[str, Any]) -> None:
+    for split in SPLITS:
+        ours, theirs = jobgrant[split], openfisca[split]
+        if ours["totals"] != theirs["totals"]:
+            raise SystemExit(f"N={n}, {split} split: totals differ: {ours} against {theirs}")
+        if ours["sample"] != theirs["sample"]:
+            raise SystemExit(f"N={n}, {split} split: the sampled trainees' shares differ")
+
+
+def bench(exponent: int, repeat: int, seed: int, python: Path) -> dict[str, float]:
+    n = 10**exponent
+    with tempfile.TemporaryDirectory(prefix="jobgrant-simbench-") as folder:
+        data = Path(folder)
+        write_trainees(n, seed, data)
+        out = data / "out.json"
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "bench")}
+        commands = {
+            "jobgrant": ([sys.executable, __file__, "--jobgrant", str(data), str(out)], None),
+            "OpenFisca": ([str(python), "-m", "openfisca_cjg.run", str(data), str(out)], env),
+        }
+        runs: dict[str, list[Run]] = {engine: [] for engine in commands}
+        for _ in range(repeat):
+            for engine, (command, environment) in commands.items():
+                runs[engine].append(run_child(command, out, environment))
+            check_agreement(n, runs["jobgrant"][-1].result, runs["OpenFisca"][-1].result)
+    median = {
+        engine: Run(
+            statistics.median(r.wall for r in rs),
+            statistics.median(r.cpu for r in rs),
+            int(statistics.median(r.peak for r in rs)),
+            rs[0].result,
+        )
+        for engine, rs in runs.items()
+    }
+    ours, theirs = median["jobgrant"], median["OpenFisca"]
+    print(
+        f"10^{exponent}  {_figures(ours)}   {_figures(theirs)}   {ours.wall / theirs.wall:5.2f}"
+        f" {ours.cpu / theirs.cpu:5.2f} {ours.peak / theirs.peak:6.2f}",
+        flush=True,
+    )
+    return {"wall": ours.wall / theirs.wall, "peak": ours.peak / theirs.peak}
+
+
+def _figures(run: Run) -> str:
+    return f"{run.wall:6.2f} s {run.cpu:6.2f} s {run.peak / 2**20:6.0f} MiB"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--exponents", type=int, nargs="+", default=[5, 6, 7])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=2013)
+    parser.add_argument("--jobgrant", nargs=2, type=Path, metavar=("DATA", "OUT"), help="(child)")
+    args = parser.parse_args()
+    if args.jobgrant:
+        jobgrant_child(*args.jobgrant)
+        return
+    python = openfisca_python()
+    if python is None:
+        shutil.rmtree(OPENFISCA_VENV, ignore_errors=True)
+        print(f"SKIPPED: {OPENFISCA_REQUIREMENT} could not be installed from PyPI (offline?)")
+        return
+    version = subprocess.run(
+        [str(python), "-c", "import importlib.metadata as m; print(m.version('openfisca-core'))"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    today = dt.datetime.now(dt.UTC).date()
+    print(f"jobgrant against openfisca-core {version}, one trainee per application, {today}")
+    print(f"both splits of {POLICY} per trainee; whole process, median of {args.repeat} runs")
+    print(f"load average {os.getloadavg()[0]:.2f} (other work on the machine slows every figure)")
+    print("      jobgrant                       OpenFisca                      ratios")
+    print(
+        "N     wall     CPU      peak memory   wall     CPU      peak memory   wall  CPU   memory"
+    )
+    for exponent in args.exponents:
+        bench(exponent, args.repeat, args.seed, python)
+    print("the two engines agree to the cent on both splits' totals and on each sampled trainee")
+
+
+if __name__ == "__main__":
+    main()
