@@ -9,6 +9,7 @@ export UV_PYTHON_DOWNLOADS := never
 .PHONY: run test lint typecheck contracts pytest pytest-postgres fuzz-api fuzz bench format clean
 
 ASSETS := src/jobgrant/service/web/static/vendor/.done
+NUMBA_CACHE := src/jobgrant/rules/__pycache__/.precompiled
 CHROMIUM := /usr/bin/chromium
 APT_INSTALL := sh -c 'sudo -n apt-get install -y "$$@" 2>/dev/null || apt-get install -y "$$@"' apt-get
 
@@ -34,7 +35,7 @@ POSTGRES_URL ?= postgresql://postgres@127.0.0.1:5432/jobgrant
 # Two test processes (pytest-xdist), one per core of our machines; PYTEST_WORKERS=0 runs in one.
 PYTEST_WORKERS ?= 2
 
-pytest: .venv/.synced $(CHROMIUM)
+pytest: .venv/.synced $(NUMBA_CACHE) $(CHROMIUM)
 	$(RUN) pytest -n $(PYTEST_WORKERS)
 	$(MAKE) --no-print-directory pytest-postgres
 
@@ -60,9 +61,12 @@ fuzz-api: .venv/.synced
 fuzz: .venv/.synced
 	$(RUN) python tests/fuzz/live_api.py --requests $(FUZZ_REQUESTS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 
-bench: .venv/.synced
+# bench/simulate.py installs openfisca-core from PyPI into .tools/openfisca-venv the first time
+# (never a dependency of jobgrant); without a network it says it skipped the comparison.
+bench: .venv/.synced $(NUMBA_CACHE)
 	$(RUN) python bench/kernel.py
 	$(RUN) python bench/approvals.py
+	$(RUN) python bench/simulate.py
 
 format: .venv/.synced
 	$(RUN) ruff format .
@@ -77,6 +81,13 @@ $(UV):
 .venv/.synced: pyproject.toml uv.lock $(UV)
 	$(UV) sync --frozen --compile-bytecode
 	$(RUN) python -m compileall -q src
+	touch $@
+
+# The kernel's compiled passes (Numba) are compiled into Numba's disk cache at install, for every
+# shipped policy, not by the first population evaluated after a checkout (3-30 s); again whenever
+# compiled.py changes, since Numba then discards that cache.
+$(NUMBA_CACHE): src/jobgrant/rules/compiled.py .venv/.synced
+	$(RUN) python -m jobgrant.rules.precompile
 	touch $@
 
 # Front-end packages (GC Design System, htmx, axe-core) come from npm at set-up, are copied into

@@ -10,17 +10,21 @@ $10,000, no provincial share; no grant in Quebec) of the policy cjg-2014. The tr
 once from a seed and written as .npy columns; each engine then runs in a process of its own,
 which reads them, computes and writes its totals and a sample of trainees' shares:
 
-- jobgrant: `jobgrant.rules.population.evaluate_population` over the columns, chunk by chunk
-  (shares, totals and every eligibility check of each application);
+- jobgrant: `jobgrant.rules.population`: the columns read and evaluated a chunk of
+  applications at a time (`evaluate_in_chunks`, shares, totals and every eligibility check of
+  each application), summed, and dropped, so that the population is never whole in memory;
 - OpenFisca: openfisca-core from PyPI, installed by this benchmark in its own virtual
   environment (.tools/openfisca-venv, never a dependency of jobgrant), running the small
   country package bench/openfisca_cjg (the same shares and caps, dated parameters; the shares
-  only), one simulation over every trainee for the two months.
+  only), one simulation over every trainee for the two months, as OpenFisca computes.
 
-For each N it prints the median whole-process wall time (starting Python included) and peak
-memory (the child's ru_maxrss) of each engine over the runs, and the ratios, after checking that
-the two engines agree to the cent on the totals of each split and on every trainee of a sample.
-The runs alternate between the engines, so a slow moment of the shared machine falls on both.
+For each N it prints, for each engine, the median over the runs of the whole-process wall time
+(starting Python included), of its processor time (user + system: the machine is shared, and
+the processor time is less shaken by the others' load than the wall time) and of its peak
+memory (VmHWM, read by each process at its end), and the ratios jobgrant / OpenFisca, after
+checking that the two engines agree to the cent on the totals of each split and on every
+trainee of a sample. The runs alternate between the engines, so that a slow moment of the
+machine falls on both. If openfisca-core cannot be installed (no network), it says so and stops.
 """
 
 from __future__ import annotations
@@ -107,7 +111,7 @@ def openfisca_python() -> Path | None:
 class Run:
     wall: float  # seconds, from start to exit of the process
     cpu: float  # seconds of processor time (user and system): less shaken by the machine's load
-    peak: int  # bytes, the process's maximum resident set
+    peak: int  # bytes, the process's peak resident memory (VmHWM, as the process reports it)
     result: dict[str, Any]
 
 
@@ -120,7 +124,8 @@ def run_child(command: list[str], out: Path, env: dict[str, str] | None = None) 
     if process.returncode != 0:
         raise SystemExit(f"{command[0]} … failed with exit code {process.returncode}")
     cpu = usage.ru_utime + usage.ru_stime
-    return Run(wall, cpu, usage.ru_maxrss * 1024, json.loads(out.read_text()))
+    result = json.loads(out.read_text())
+    return Run(wall, cpu, result.pop("peak"), result)
 
 
 class ColumnFiles:
@@ -146,40 +151,52 @@ class ColumnFiles:
 
 
 def jobgrant_child(data: Path, out: Path) -> None:
-    """One jobgrant run (`python bench/simulate.py --jobgrant DATA OUT`): each chunk of
-    applications read, evaluated under both splits, summed, and dropped."""
-    from jobgrant.rules.evaluate import evaluate
+    """One jobgrant run (`python bench/simulate.py --jobgrant DATA OUT`): for each split, the
+    population read, evaluated and summed a chunk of applications at a time."""
     from jobgrant.rules.population import (
         CHUNK_APPLICATIONS,
         OneTraineeColumns,
         PopulationTotals,
+        evaluate_in_chunks,
         one_trainee_applications,
     )
 
     names = tuple(f.name for f in fields(OneTraineeColumns) if f.name != "wages_in_kind")
     files = ColumnFiles(data, tuple(COLUMN_FILES.get(name, name) for name in names))
     sample = np.load(data / "sample.npy")
-    totals = {split: PopulationTotals() for split in SPLITS}
-    shares: dict[str, dict[str, list[int]]] = {s: {k: [] for k in SHARES} for s in SPLITS}
-    for start in range(0, files.n, CHUNK_APPLICATIONS):
-        stop = min(start + CHUNK_APPLICATIONS, files.n)
-        read = files.rows(start, stop)
-        columns = OneTraineeColumns(**{name: read[COLUMN_FILES.get(name, name)] for name in names})
-        rows = sample[(sample >= start) & (sample < stop)] - start
-        for split, (date, _) in SPLITS.items():
-            evaluation = evaluate(one_trainee_applications(columns, np.datetime64(date)), POLICY)
-            totals[split].add(evaluation)
-            for share, values in shares[split].items():
+    starts = range(0, files.n, CHUNK_APPLICATIONS)
+
+    def chunk(start: int) -> OneTraineeColumns:
+        read = files.rows(start, min(start + CHUNK_APPLICATIONS, files.n))
+        return OneTraineeColumns(**{name: read[COLUMN_FILES.get(name, name)] for name in names})
+
+    result: dict[str, dict[str, object]] = {}
+    for split, (date, _) in SPLITS.items():
+        day = np.datetime64(date)
+        batches = (one_trainee_applications(chunk(start), day) for start in starts)
+        totals = PopulationTotals()
+        shares: dict[str, list[int]] = {share: [] for share in SHARES}
+        for start, evaluation in zip(starts, evaluate_in_chunks(batches, POLICY), strict=True):
+            totals.add(evaluation)
+            rows = sample[(sample >= start) & (sample < start + CHUNK_APPLICATIONS)] - start
+            for share, values in shares.items():
                 values.extend(getattr(evaluation.trainees, share)[rows].tolist())
-    result = {
-        split: {
-            "totals": {share: totals[split].all_trainees[share] for share in SHARES},
-            "sample": shares[split],
-            "eligible": totals[split].eligible_applications,
+        result[split] = {
+            "totals": {share: totals.all_trainees[share] for share in SHARES},
+            "sample": shares,
+            "eligible": totals.eligible_applications,
         }
-        for split in SPLITS
-    }
+    result["peak"] = peak_memory()
     out.write_text(json.dumps(result))
+
+
+def peak_memory() -> int:
+    """This process's peak resident memory in bytes since it started its program (VmHWM).
+    Not the parent's ru_maxrss of the child, which counts the parent's own memory, copied
+    into the child between fork and exec, when that is the larger."""
+    status = Path("/proc/self/status").read_text()
+    line = next(line for line in status.splitlines() if line.startswith("VmHWM:"))
+    return int(line.split()[1]) * 1024
 
 
 def check_agreement(n: int, jobgrant: dict[str, Any], openfisca: dict[str, Any]) -> None:
@@ -240,6 +257,12 @@ def main() -> None:
         jobgrant_child(*args.jobgrant)
         return
     python = openfisca_python()
+    # Bytecode compiled beforehand for both engines' modules, as `make` and uv install it
+    # (PYTHONDONTWRITEBYTECODE may be set: each run would compile the sources again).
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "src")], check=True)
+    if python is not None:
+        package = str(ROOT / "bench" / "openfisca_cjg")
+        subprocess.run([str(python), "-m", "compileall", "-q", package], check=True)
     if python is None:
         shutil.rmtree(OPENFISCA_VENV, ignore_errors=True)
         print(f"SKIPPED: {OPENFISCA_REQUIREMENT} could not be installed from PyPI (offline?)")

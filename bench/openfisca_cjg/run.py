@@ -3,7 +3,8 @@
 Reads the synthetic trainees bench/simulate.py wrote in DATA (.npy columns), computes the three
 shares for every trainee under the 2013 and the 2014 split (the months of the two application
 dates) in one simulation, as a country package's user would, and writes the totals and a sample
-of trainees' shares to OUT (JSON) for the benchmark to check against jobgrant's.
+of trainees' shares to OUT (JSON), with its peak memory, for the benchmark to check against
+jobgrant's.
 """
 
 from __future__ import annotations
@@ -44,7 +45,15 @@ def main(data: Path, out: Path) -> None:
             "totals": {key: int(values.sum(dtype=np.int64)) for key, values in figures.items()},
             "sample": {key: values[sample].tolist() for key, values in figures.items()},
         }
+    result["peak"] = peak_memory()  # type: ignore[assignment]
     out.write_text(json.dumps(result))
+
+
+def peak_memory() -> int:
+    """This process's peak resident memory in bytes (VmHWM), as bench/simulate.py's own."""
+    status = Path("/proc/self/status").read_text()
+    line = next(line for line in status.splitlines() if line.startswith("VmHWM:"))
+    return int(line.split()[1]) * 1024
 
 
 if __name__ == "__main__":

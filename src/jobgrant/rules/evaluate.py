@@ -28,7 +28,7 @@ from jobgrant.rules.formulas.shares import (
 )
 from jobgrant.rules.policies import DEFAULT_POLICY, Policy, PolicyLibrary
 from jobgrant.rules.reasons import REASONS_BY_CODE
-from jobgrant.rules.table import table_for
+from jobgrant.rules.table import is_shared, table_for
 from jobgrant.rules.trace import explain as trace_of
 
 CHUNK = 1 << 15
@@ -232,6 +232,8 @@ def _eligible(batch: QuoteBatch, failures: dict[str, Bool]) -> Bool:
     owner = {"employer": batch.employers.application, "trainee": batch.trainees.application}
     for code, mask in failures.items():
         level = REASONS_BY_CODE[code].level
+        if is_shared(mask) and not mask[0]:
+            continue  # a rule every row passes (a view of one flag): nothing to mark
         if level == "application":
             failing |= mask
         else:

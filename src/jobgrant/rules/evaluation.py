@@ -37,11 +37,15 @@ class Totals:
 
     @property
     def direct_cost(self) -> I64:
+        if _is_zero_view(self.in_kind):  # no wages in kind: the eligible cost, read-only
+            return _read_only(self.eligible_cost)
         result: I64 = self.eligible_cost - self.in_kind
         return result
 
     @property
     def government(self) -> I64:
+        if _is_zero_view(self.provincial):  # no provincial share: the federal, read-only
+            return _read_only(self.federal)
         result: I64 = self.federal + self.provincial
         return result
 
@@ -63,6 +67,16 @@ class Totals:
             "employer": eligible - federal - provincial,
             "government": federal + provincial,
         }
+
+
+def _is_zero_view(column: I64) -> bool:
+    return column.strides == (0,) and len(column) > 0 and column[0] == 0
+
+
+def _read_only(column: I64) -> I64:
+    view: I64 = column.view()
+    view.setflags(write=False)
+    return view
 
 
 #: The Totals fields that are stored (the others are derived from them), in order.

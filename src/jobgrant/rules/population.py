@@ -25,6 +25,7 @@ import numpy as np
 
 from jobgrant.rules.batch import (
     I8,
+    I64,
     POLICY_DEFAULT_DELIVERY,
     Applications,
     Bool,
@@ -35,12 +36,15 @@ from jobgrant.rules.batch import (
     one_trainee_structure,
 )
 from jobgrant.rules.evaluate import Engine, evaluate
-from jobgrant.rules.evaluation import Evaluation
+from jobgrant.rules.evaluation import TOTAL_FIELDS, Evaluation
+from jobgrant.rules.memory import keep_freed_memory
 from jobgrant.rules.policies import DEFAULT_POLICY, Policy, PolicyLibrary
 
 #: Applications per chunk: big enough that the per-call work (the keys present, the rule
-#: columns looked up) is a few percent, small enough that a chunk's columns stay in cache.
-CHUNK_APPLICATIONS = 1 << 15
+#: columns looked up) is a few percent, small enough that a chunk's columns stay in cache and
+#: its working set is small (about 9 MB at 16,384 one-trainee applications, 14 MB at 32,768,
+#: for the same time per application).
+CHUNK_APPLICATIONS = 1 << 14
 
 
 def chunks(batch: QuoteBatch, applications: int = CHUNK_APPLICATIONS) -> Iterator[QuoteBatch]:
@@ -172,7 +176,13 @@ def evaluate_in_chunks(
     engine: Engine = "auto",
 ) -> Iterator[Evaluation]:
     """`evaluate` of each batch in turn (e.g. `chunks(population)`, or batches made one at a
-    time so that the population is never whole in memory); keep what you need of each."""
+    time so that the population is never whole in memory); keep what you need of each.
+
+    The process is told to keep freed memory (jobgrant.rules.memory): otherwise glibc returns
+    the chunk's temporaries to the operating system after each chunk and every chunk pays
+    again for fresh pages, which more than doubled the time per application. What it keeps
+    is one chunk's working set, so peak memory stays flat."""
+    keep_freed_memory()
     for batch in batches:
         yield evaluate(batch, policy, library=library, engine=engine)
 
@@ -193,11 +203,28 @@ class PopulationTotals:
     eligible: dict[str, int] = field(default_factory=lambda: dict.fromkeys(MONEY, 0))
 
     def add(self, evaluation: Evaluation) -> None:
-        applications = evaluation.applications
-        self.applications += len(evaluation.eligible)
-        self.eligible_applications += int(np.count_nonzero(evaluation.eligible))
+        """Add an evaluation's applications: four sums over its stored columns (and four over
+        the eligible rows), the derived figures by difference; a share never paid is zero."""
+        stored = evaluation.applications
+        eligible = evaluation.eligible
+        self.applications += len(eligible)
+        self.eligible_applications += int(np.count_nonzero(eligible))
         self.trainees += len(evaluation.batch.trainees)
-        for name in MONEY:
-            column = getattr(applications, name)
-            self.all_trainees[name] += int(column.sum(dtype=np.int64))
-            self.eligible[name] += int(column.sum(dtype=np.int64, where=evaluation.eligible))
+        for totals, where in ((self.all_trainees, None), (self.eligible, eligible)):
+            sums = {name: _sum(getattr(stored, name), where) for name in TOTAL_FIELDS}
+            figures = {
+                "direct_cost": sums["eligible_cost"] - sums["in_kind"],
+                "employer": sums["eligible_cost"] - sums["federal"] - sums["provincial"],
+                **sums,
+            }
+            for name in MONEY:
+                totals[name] += figures[name]
+
+
+def _sum(column: I64, where: Bool | None) -> int:
+    if column.strides == (0,):  # a read-only zero view: a share the policy never pays
+        return int(column[0]) * (len(column) if where is None else int(np.count_nonzero(where)))
+    if where is None:
+        return int(column.sum(dtype=np.int64))
+    # times 0 or 1, then summed: exact, and 35 times faster than numpy's sum(where=) (33 ns a row)
+    return int(np.multiply(column, where, dtype=np.int64).sum())
