@@ -40,6 +40,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, fields
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -151,8 +152,8 @@ class ColumnFiles:
 
 
 def jobgrant_child(data: Path, out: Path) -> None:
-    """One jobgrant run (`python bench/simulate.py --jobgrant DATA OUT`): for each split, the
-    population read, evaluated and summed a chunk of applications at a time."""
+    """One jobgrant run (`python bench/simulate.py --jobgrant DATA OUT`): the population read,
+    evaluated under both splits and summed a chunk of applications at a time."""
     from jobgrant.rules.population import (
         CHUNK_APPLICATIONS,
         OneTraineeColumns,
@@ -170,22 +171,25 @@ def jobgrant_child(data: Path, out: Path) -> None:
         read = files.rows(start, min(start + CHUNK_APPLICATIONS, files.n))
         return OneTraineeColumns(**{name: read[COLUMN_FILES.get(name, name)] for name in names})
 
-    result: dict[str, dict[str, object]] = {}
-    for split, (date, _) in SPLITS.items():
-        day = np.datetime64(date)
-        batches = (one_trainee_applications(chunk(start), day) for start in starts)
-        totals = PopulationTotals()
-        shares: dict[str, list[int]] = {share: [] for share in SHARES}
-        for start, evaluation in zip(starts, evaluate_in_chunks(batches, POLICY), strict=True):
-            totals.add(evaluation)
-            rows = sample[(sample >= start) & (sample < start + CHUNK_APPLICATIONS)] - start
-            for share, values in shares.items():
-                values.extend(getattr(evaluation.trainees, share)[rows].tolist())
-        result[split] = {
-            "totals": {share: totals.all_trainees[share] for share in SHARES},
-            "sample": shares,
-            "eligible": totals.eligible_applications,
+    # Each chunk read once and evaluated under both splits, one after the other.
+    days = [np.datetime64(date) for date, _ in SPLITS.values()]
+    batches = (one_trainee_applications(chunk(start), day) for start in starts for day in days)
+    totals = {split: PopulationTotals() for split in SPLITS}
+    shares = {split: {share: [] for share in SHARES} for split in SPLITS}
+    evaluations = evaluate_in_chunks(batches, POLICY)
+    for (start, split), evaluation in zip(product(starts, SPLITS), evaluations, strict=True):
+        totals[split].add(evaluation)
+        rows = sample[(sample >= start) & (sample < start + CHUNK_APPLICATIONS)] - start
+        for share, values in shares[split].items():
+            values.extend(getattr(evaluation.trainees, share)[rows].tolist())
+    result: dict[str, object] = {
+        split: {
+            "totals": {share: totals[split].all_trainees[share] for share in SHARES},
+            "sample": shares[split],
+            "eligible": totals[split].eligible_applications,
         }
+        for split in SPLITS
+    }
     result["peak"] = peak_memory()
     out.write_text(json.dumps(result))
 

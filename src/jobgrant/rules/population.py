@@ -133,8 +133,9 @@ def one_trainee_applications(
     n = len(columns)
     offsets, rows = one_trainee_structure(n)
     date = application_date.astype("datetime64[D]")
-    start = date + columns.lead_days.astype("timedelta64[D]")
-    end = start + (columns.duration_days - 1).astype("timedelta64[D]")
+    start = date + columns.lead_days  # days added as integers: no conversion pass
+    end = start + columns.duration_days
+    end -= 1  # the duration counts the first and the last day
     wages = columns.wages_in_kind
     return QuoteBatch(
         Applications(
