@@ -39,8 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, fields
-from itertools import product
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -48,15 +47,13 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 OPENFISCA_VENV = ROOT / ".tools" / "openfisca-venv"
+JOBGRANT_RUN = ROOT / "bench" / "jobgrant_run.py"  # OpenFisca's: bench/openfisca_cjg/run.py
 OPENFISCA_REQUIREMENT = "openfisca-core==46.0.1"
 UV = ROOT / ".tools" / "bin" / "uv"
 POLICY = "cjg-2014"
 #: Each split: its jobgrant application date and OpenFisca month.
 SPLITS = {"2013": ("2014-01-15", "2014-01"), "2014": ("2015-01-15", "2015-01")}
 SAMPLE = 1_000  # trainees whose shares are compared one by one
-SHARES = ("federal", "provincial", "employer")
-#: OneTraineeColumns fields whose file has another name.
-COLUMN_FILES = {"approved_this_fiscal_year": "approved"}
 
 
 def write_trainees(n: int, seed: int, folder: Path) -> None:
@@ -81,8 +78,7 @@ def write_trainees(n: int, seed: int, folder: Path) -> None:
     }
     for name, values in columns.items():
         np.save(folder / f"{name}.npy", values)
-    splits = {split: month for split, (_, month) in SPLITS.items()}
-    (folder / "splits.json").write_text(json.dumps(splits))
+    (folder / "splits.json").write_text(json.dumps(SPLITS))  # {"2013": [date, month], ...}
 
 
 def openfisca_python() -> Path | None:
@@ -129,80 +125,6 @@ def run_child(command: list[str], out: Path, env: dict[str, str] | None = None) 
     return Run(wall, cpu, result.pop("peak"), result)
 
 
-class ColumnFiles:
-    """The .npy columns of a folder, read a chunk of rows at a time: the population is never
-    whole in memory (as a simulator drawing it chunk by chunk would not hold it)."""
-
-    def __init__(self, folder: Path, names: tuple[str, ...]) -> None:
-        self.columns: dict[str, tuple[Any, np.dtype[Any], int]] = {}
-        for name in names:
-            file = (folder / f"{name}.npy").open("rb")
-            version = np.lib.format.read_magic(file)
-            read_header = getattr(np.lib.format, f"read_array_header_{version[0]}_{version[1]}")
-            shape, _, dtype = read_header(file)
-            self.columns[name] = (file, dtype, file.tell())
-            self.n = shape[0]
-
-    def rows(self, start: int, stop: int) -> dict[str, np.ndarray]:
-        read = {}
-        for name, (file, dtype, offset) in self.columns.items():
-            file.seek(offset + start * dtype.itemsize)
-            read[name] = np.fromfile(file, dtype, count=stop - start)
-        return read
-
-
-def jobgrant_child(data: Path, out: Path) -> None:
-    """One jobgrant run (`python bench/simulate.py --jobgrant DATA OUT`): the population read,
-    evaluated under both splits and summed a chunk of applications at a time."""
-    from jobgrant.rules.population import (
-        CHUNK_APPLICATIONS,
-        OneTraineeColumns,
-        PopulationTotals,
-        evaluate_in_chunks,
-        one_trainee_applications,
-    )
-
-    names = tuple(f.name for f in fields(OneTraineeColumns) if f.name != "wages_in_kind")
-    files = ColumnFiles(data, tuple(COLUMN_FILES.get(name, name) for name in names))
-    sample = np.load(data / "sample.npy")
-    starts = range(0, files.n, CHUNK_APPLICATIONS)
-
-    def chunk(start: int) -> OneTraineeColumns:
-        read = files.rows(start, min(start + CHUNK_APPLICATIONS, files.n))
-        return OneTraineeColumns(**{name: read[COLUMN_FILES.get(name, name)] for name in names})
-
-    # Each chunk read once and evaluated under both splits, one after the other.
-    days = [np.datetime64(date) for date, _ in SPLITS.values()]
-    batches = (one_trainee_applications(chunk(start), day) for start in starts for day in days)
-    totals = {split: PopulationTotals() for split in SPLITS}
-    shares = {split: {share: [] for share in SHARES} for split in SPLITS}
-    evaluations = evaluate_in_chunks(batches, POLICY)
-    for (start, split), evaluation in zip(product(starts, SPLITS), evaluations, strict=True):
-        totals[split].add(evaluation)
-        rows = sample[(sample >= start) & (sample < start + CHUNK_APPLICATIONS)] - start
-        for share, values in shares[split].items():
-            values.extend(getattr(evaluation.trainees, share)[rows].tolist())
-    result: dict[str, object] = {
-        split: {
-            "totals": {share: totals[split].all_trainees[share] for share in SHARES},
-            "sample": shares[split],
-            "eligible": totals[split].eligible_applications,
-        }
-        for split in SPLITS
-    }
-    result["peak"] = peak_memory()
-    out.write_text(json.dumps(result))
-
-
-def peak_memory() -> int:
-    """This process's peak resident memory in bytes since it started its program (VmHWM).
-    Not the parent's ru_maxrss of the child, which counts the parent's own memory, copied
-    into the child between fork and exec, when that is the larger."""
-    status = Path("/proc/self/status").read_text()
-    line = next(line for line in status.splitlines() if line.startswith("VmHWM:"))
-    return int(line.split()[1]) * 1024
-
-
 def check_agreement(n: int, jobgrant: dict[str, Any], openfisca: dict[str, Any]) -> None:
     for split in SPLITS:
         ours, theirs = jobgrant[split], openfisca[split]
@@ -220,7 +142,7 @@ def bench(exponent: int, repeat: int, seed: int, python: Path) -> dict[str, floa
         out = data / "out.json"
         env = {**os.environ, "PYTHONPATH": str(ROOT / "bench")}
         commands = {
-            "jobgrant": ([sys.executable, __file__, "--jobgrant", str(data), str(out)], None),
+            "jobgrant": ([sys.executable, str(JOBGRANT_RUN), str(data), str(out)], None),
             "OpenFisca": ([str(python), "-m", "openfisca_cjg.run", str(data), str(out)], env),
         }
         runs: dict[str, list[Run]] = {engine: [] for engine in commands}
@@ -255,11 +177,7 @@ def main() -> None:
     parser.add_argument("--exponents", type=int, nargs="+", default=[5, 6, 7])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2013)
-    parser.add_argument("--jobgrant", nargs=2, type=Path, metavar=("DATA", "OUT"), help="(child)")
     args = parser.parse_args()
-    if args.jobgrant:
-        jobgrant_child(*args.jobgrant)
-        return
     python = openfisca_python()
     # Bytecode compiled beforehand for both engines' modules, as `make` and uv install it
     # (PYTHONDONTWRITEBYTECODE may be set: each run would compile the sources again).

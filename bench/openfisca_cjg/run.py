@@ -29,7 +29,7 @@ SHARES = {
 
 
 def main(data: Path, out: Path) -> None:
-    split_months = json.loads((data / "splits.json").read_text())  # {"2013": "2014-01", ...}
+    splits = json.loads((data / "splits.json").read_text())  # {"2013": [date, month], ...}
     system = CountryTaxBenefitSystem()
     jurisdiction = np.load(data / "jurisdiction.npy")
     simulation = SimulationBuilder().build_default_simulation(system, len(jurisdiction))
@@ -39,7 +39,7 @@ def main(data: Path, out: Path) -> None:
         simulation.set_input(name, "eternity", np.load(data / f"{name}.npy"))
     sample = np.load(data / "sample.npy")
     result: dict[str, dict[str, object]] = {}
-    for split, month in split_months.items():
+    for split, (_, month) in splits.items():
         figures = {key: simulation.calculate(variable, month) for key, variable in SHARES.items()}
         result[split] = {
             "totals": {key: int(values.sum(dtype=np.int64)) for key, values in figures.items()},
