@@ -175,6 +175,7 @@ def evaluate_in_chunks(
     *,
     library: PolicyLibrary | None = None,
     engine: Engine = "auto",
+    keep_freed: bool = True,
 ) -> Iterator[Evaluation]:
     """`evaluate` of each batch in turn (e.g. `chunks(population)`, or batches made one at a
     time so that the population is never whole in memory); keep what you need of each.
@@ -182,8 +183,11 @@ def evaluate_in_chunks(
     The process is told to keep freed memory (jobgrant.rules.memory): otherwise glibc returns
     the chunk's temporaries to the operating system after each chunk and every chunk pays
     again for fresh pages, which more than doubled the time per application. What it keeps
-    is one chunk's working set, so peak memory stays flat."""
-    keep_freed_memory()
+    is one chunk's working set, so peak memory stays flat; but the setting lasts as long as the
+    process, so a process that must give memory back afterwards (a web worker) passes
+    `keep_freed=False`."""
+    if keep_freed:
+        keep_freed_memory()
     for batch in batches:
         yield evaluate(batch, policy, library=library, engine=engine)
 
