@@ -2,12 +2,18 @@
 
 One application is a batch of one. Trainees are stored grouped by employer and employers grouped
 by application (offsets in CSR style), so totals per employer and per application are segment
-sums, never a loop over rows. Money is int64 cents; hours are int64 hundredths of an hour.
+sums, never a loop over rows. Money is integer cents and hours integer hundredths of an hour;
+input columns may be any signed integer type that holds them (int32 or int16 where the values
+fit: a population's columns are half as big), since every formula computes in int64. A column
+that is the same for every row may be a read-only broadcast view of one value (numpy's
+`broadcast_to`): a population's shared application date then takes no memory.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +34,8 @@ I32 = npt.NDArray[np.int32]
 I8 = npt.NDArray[np.int8]
 Bool = npt.NDArray[np.bool_]
 Days = npt.NDArray[np.datetime64]
+#: An input column of integers: int64, or narrower where the values fit (computed in int64).
+Ints = npt.NDArray[np.signedinteger[Any]]
 
 
 def region_codes() -> tuple[str, ...]:
@@ -43,7 +51,7 @@ class Applications:
     application_date: Days
     start_date: Days
     end_date: Days
-    hours: I64  # hundredths of an hour
+    hours: Ints  # hundredths of an hour
     third_party: Bool
     setting: I8  # index into SETTINGS
     employer_offsets: I64  # employers of application a: employer_offsets[a]:employer_offsets[a+1]
@@ -54,8 +62,8 @@ class Applications:
 
 @dataclass(frozen=True)
 class Employers:
-    employees: I64
-    approved_this_fiscal_year: I64  # cents of government money already approved
+    employees: Ints
+    approved_this_fiscal_year: Ints  # cents of government money already approved
     trainee_offsets: I64  # trainees of employer e: trainee_offsets[e]:trainee_offsets[e+1]
     application: I32  # row in Applications
 
@@ -65,11 +73,11 @@ class Employers:
 
 @dataclass(frozen=True)
 class Trainees:
-    tuition: I64
-    student_fees: I64
-    materials: I64
-    exam_fees: I64
-    wages_in_kind: I64
+    tuition: Ints
+    student_fees: Ints
+    materials: Ints
+    exam_fees: Ints
+    wages_in_kind: Ints
     status: I8  # index into STATUSES
     employer: I32  # row in Employers
     application: I32  # row in Applications
@@ -90,6 +98,34 @@ class QuoteBatch:
     def region_code(self, application: int) -> str | None:
         index = int(self.applications.region[application])
         return region_codes()[index] if index >= 0 else None
+
+    @cached_property
+    def one_trainee_each(self) -> bool:
+        """Whether each application has one employer with one trainee (the simulator's
+        commonest case): every sum per employer or application is then the trainee's figure."""
+        n = len(self.trainees)
+        if not len(self.applications) == len(self.employers) == n:
+            return False
+        offsets, _ = one_trainee_structure(n)
+        employer_offsets, trainee_offsets = (
+            self.applications.employer_offsets,
+            self.employers.trainee_offsets,
+        )
+        if employer_offsets is offsets and trainee_offsets is offsets:
+            return True  # made by one_trainee_structure: no need to compare
+        return bool(np.array_equal(employer_offsets, offsets)) and bool(
+            np.array_equal(trainee_offsets, offsets)
+        )
+
+
+@lru_cache(maxsize=4)  # a population in chunks has two sizes: the chunk's and the last one's
+def one_trainee_structure(n: int) -> tuple[I64, I32]:
+    """For n applications of one employer with one trainee: the offsets 0..n and the row
+    numbers 0..n-1, made once per size and read-only, since every such batch shares them."""
+    offsets, rows = np.arange(n + 1, dtype=np.int64), np.arange(n, dtype=np.int32)
+    offsets.setflags(write=False)
+    rows.setflags(write=False)
+    return offsets, rows
 
 
 def rows_from_offsets(offsets: I64) -> I32:

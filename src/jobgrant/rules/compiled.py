@@ -349,7 +349,8 @@ def _trainee_pass(  # type: ignore[no-untyped-def]
         e, a = np.uint64(employer[i]), np.uint64(application[i])
         size, rules = employees[e], r[np.uint64(application_key[a])]
         e, a = e + ONE, a + ONE  # columns of the running totals (column 0: before the first)
-        direct = tuition[i] + student_fees[i] + materials[i] + exam_fees[i]
+        # int(): int64 in machine code, whatever the columns' type (int32 where values fit)
+        direct = int(tuition[i]) + int(student_fees[i]) + int(materials[i]) + int(exam_fees[i])
         without_costs[i] = direct == 0
         total_without += direct == 0
         application_running[4, a] = total_without
@@ -366,7 +367,7 @@ def _trainee_pass(  # type: ignore[no-untyped-def]
             above_cap = max(direct - rules[GOVERNMENT_CAP], 0)
             above_cap = _divide(above_cap * rules[IN_KIND_CAPPED], capped_denominator)
             counts = (size <= rules[IN_KIND_MAX_EMPLOYEES]) & (not covered)
-            counted = _smaller(wages_in_kind[i], max(below_cap, above_cap) * counts)
+            counted = _smaller(int(wages_in_kind[i]), max(below_cap, above_cap) * counts)
             in_kind[i] = counted
             eligible += counted
             total_in_kind += counted
@@ -432,7 +433,7 @@ def _employer_pass(  # type: ignore[no-untyped-def]
             provincial_before = _sum_at(running, 3, column, has_trainees, provincial_before)
             government += running[3, column]
         a = employer_application[e]
-        over = government + approved[e] > r[application_key[a], EMPLOYER_CAP]
+        over = government + int(approved[e]) > r[application_key[a], EMPLOYER_CAP]
         employer_cap_exceeded[e] = over
         application_has_employer_over[a] |= over
 

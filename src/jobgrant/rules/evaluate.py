@@ -28,7 +28,7 @@ from jobgrant.rules.formulas.shares import (
 )
 from jobgrant.rules.policies import DEFAULT_POLICY, Policy, PolicyLibrary
 from jobgrant.rules.reasons import REASONS_BY_CODE
-from jobgrant.rules.table import table_for
+from jobgrant.rules.table import is_shared, table_for
 from jobgrant.rules.trace import explain as trace_of
 
 CHUNK = 1 << 15
@@ -96,9 +96,15 @@ def _use_compiled(batch: QuoteBatch, engine: Engine) -> bool:
 
 
 def _numpy_parts(batch: QuoteBatch, key: I64, rules: RuleColumns) -> Parts:
-    trainees, running, unemployed, without_costs = _trainee_shares_in_chunks(batch, key, rules)
-    employers = running.totals(len(batch.employers))
-    applications = running.totals(len(batch.applications), batch.applications.employer_offsets)
+    one_each = batch.one_trainee_each
+    trainees, running, unemployed, without_costs = _trainee_shares_in_chunks(
+        batch, key, rules, sums=not one_each
+    )
+    if one_each:  # one employer with one trainee per application: the sums are the trainees'
+        employers = applications = trainees
+    else:
+        employers = running.totals(len(batch.employers))
+        applications = running.totals(len(batch.applications), batch.applications.employer_offsets)
     facts = eligibility.application_facts(
         batch, key, rules, applications.direct_cost, employers.government
     )
@@ -153,10 +159,11 @@ class RunningTotals:
 
 
 def _trainee_shares_in_chunks(
-    batch: QuoteBatch, key: I64, rules: RuleColumns
+    batch: QuoteBatch, key: I64, rules: RuleColumns, *, sums: bool = True
 ) -> tuple[Totals, RunningTotals, Bool | None, Bool]:
-    """Trainee shares and their running sums per employer, computed chunk by chunk; also where
-    the unemployed rule applied (None: nowhere) and which trainees have no direct cost."""
+    """Trainee shares and their running sums per employer (unless `sums` is false), computed
+    chunk by chunk; also where the unemployed rule applied (None: nowhere) and which trainees
+    have no direct cost."""
     t, n = batch.trainees, len(batch.trainees)
     # in kind is only written where wages count, so it starts as zeros (untouched memory)
     in_kind = None if no_wages_in_kind(rules) else np.zeros(n, dtype=np.int64)
@@ -164,7 +171,7 @@ def _trainee_shares_in_chunks(
     provincial = None if no_provincial_share(rules) else np.empty(n, dtype=np.int64)
     columns = dict(zip(TOTAL_FIELDS, (in_kind, eligible, federal, provincial), strict=True))
     present = {name: column for name, column in columns.items() if column is not None}
-    sums = ChunkedSegmentSums(batch.employers.trainee_offsets, len(present))
+    running_sums = ChunkedSegmentSums(batch.employers.trainee_offsets, len(present) if sums else 0)
     terms = ShareTerms.of(rules, key)
     unemployed: list[I64] = []
     without_costs: list[I64] = []
@@ -189,12 +196,13 @@ def _trainee_shares_in_chunks(
             None if provincial is None else provincial[part],
         )
         result = trainee_shares(inputs, rules, terms, views)
-        sums.add(start, [column[part] for column in present.values()])
+        if sums:
+            running_sums.add(start, [column[part] for column in present.values()])
         if result.unemployed is not None:
             unemployed.append(result.unemployed + start)
         without_costs.append(result.without_costs + start)
     trainees = Totals(*(zeros_view(n) if c is None else c for c in columns.values()))
-    running = RunningTotals(sums, tuple(present))
+    running = RunningTotals(running_sums, tuple(present) if sums else ())
     return trainees, running, _mask(n, unemployed) if unemployed else None, _mask(n, without_costs)
 
 
@@ -224,6 +232,8 @@ def _eligible(batch: QuoteBatch, failures: dict[str, Bool]) -> Bool:
     owner = {"employer": batch.employers.application, "trainee": batch.trainees.application}
     for code, mask in failures.items():
         level = REASONS_BY_CODE[code].level
+        if is_shared(mask) and not mask[0]:
+            continue  # a rule every row passes (a view of one flag): nothing to mark
         if level == "application":
             failing |= mask
         else:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -36,11 +37,15 @@ class Totals:
 
     @property
     def direct_cost(self) -> I64:
+        if _is_zero_view(self.in_kind):  # no wages in kind: the eligible cost, read-only
+            return _read_only(self.eligible_cost)
         result: I64 = self.eligible_cost - self.in_kind
         return result
 
     @property
     def government(self) -> I64:
+        if _is_zero_view(self.provincial):  # no provincial share: the federal, read-only
+            return _read_only(self.federal)
         result: I64 = self.federal + self.provincial
         return result
 
@@ -64,10 +69,21 @@ class Totals:
         }
 
 
+def _is_zero_view(column: I64) -> bool:
+    return column.strides == (0,) and len(column) > 0 and column[0] == 0
+
+
+def _read_only(column: I64) -> I64:
+    view: I64 = column.view()
+    view.setflags(write=False)
+    return view
+
+
 #: The Totals fields that are stored (the others are derived from them), in order.
 TOTAL_FIELDS = ("in_kind", "eligible_cost", "federal", "provincial")
 
 
+@lru_cache(maxsize=8)  # made once per size: a chunked population has one or two sizes
 def zeros_view(n: int) -> I64:
     """n zeros that take no memory (read-only)."""
     zeros: I64 = np.broadcast_to(np.int64(0), (n,))

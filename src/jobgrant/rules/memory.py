@@ -11,9 +11,6 @@ A one-off `jobgrant quote` has no reason to.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
-
 # mallopt parameters (glibc's malloc.h)
 M_TRIM_THRESHOLD = -1
 M_MMAP_MAX = -4
@@ -22,6 +19,9 @@ NEVER_TRIM = 2**31 - 1  # the largest value mallopt accepts
 
 def keep_freed_memory() -> bool:
     """Serve every allocation from the heap and never trim it; False where glibc is absent."""
+    import ctypes  # here: importing ctypes costs a process that never calls this 20 ms
+    import ctypes.util
+
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
         mallopt = libc.mallopt

@@ -59,8 +59,15 @@ class ParameterTable:
         return self.library.start_date(self.policy)
 
     def periods(self, applications: Applications) -> I64:
-        """Each application's period: the interval between value changes its date falls in."""
-        period: I64 = np.searchsorted(self.breakpoints, applications.application_date, "right") - 1
+        """Each application's period: the interval between value changes its date falls in.
+
+        A date shared by every application (a broadcast view) is looked up once."""
+        dates = applications.application_date
+        shared = is_shared(dates)
+        looked_up = dates[:1] if shared else dates
+        period: I64 = np.searchsorted(self.breakpoints, looked_up, "right") - 1
+        if shared:
+            period = np.broadcast_to(period, dates.shape)
         if len(period) and period.min() < 0:
             raise ValueError(f"an application date is before the policy starts ({self.start_date})")
         return period
@@ -68,20 +75,35 @@ class ParameterTable:
     def delivery(self, applications: Applications, period: I64) -> np.ndarray:
         """Each application's delivery code, with the policy's default where none was given."""
         n_jurisdictions = len(JURISDICTION_CODES)
-        default = np.take(  # indexes are in range: periods and jurisdictions are checked codes
-            self._default_delivery.ravel(),
-            period * n_jurisdictions + applications.jurisdiction,
-            mode="clip",
-        )
+        # indexes are in range: periods and jurisdictions are checked codes
+        if is_shared(period):  # one period: its row of defaults, by jurisdiction
+            row = self._default_delivery[int(period[0])]
+            # indexes made intp first: np.take converts int8 ones several times slower
+            jurisdiction = applications.jurisdiction.astype(np.intp)
+            default = np.take(row, jurisdiction, mode="clip")
+        else:
+            default = np.take(
+                self._default_delivery.ravel(),
+                period * n_jurisdictions + applications.jurisdiction,
+                mode="clip",
+            )
         given = applications.delivery
-        if (given == POLICY_DEFAULT_DELIVERY).all():
+        if all_equal(given, POLICY_DEFAULT_DELIVERY):
             return default
         return np.where(given == POLICY_DEFAULT_DELIVERY, default, given).astype(np.int8)
 
     def keys(self, applications: Applications, period: I64, delivery: np.ndarray) -> I64:
         """Each application's key, computed with array operations only."""
+        no_region = all_equal(applications.region, -1) or bool((applications.region < 0).all())
+        if no_region and is_shared(period):  # one period: a key per jurisdiction, looked up
+            first = int(period[0]) * self.n_places * len(DELIVERIES)
+            by_jurisdiction = first + np.arange(len(JURISDICTION_CODES)) * len(DELIVERIES)
+            jurisdiction = applications.jurisdiction.astype(np.intp)  # see delivery
+            shared: I64 = np.take(by_jurisdiction, jurisdiction, mode="clip")
+            shared += delivery
+            return shared
         keys: I64 = period * self.n_places
-        if (applications.region < 0).all():
+        if no_region:
             keys += applications.jurisdiction
         else:
             keys += np.where(
@@ -118,6 +140,18 @@ class ParameterTable:
         counts = np.bincount(keys, minlength=self.n_keys)
         present: I64 = np.flatnonzero(counts).astype(np.int64)
         return present
+
+
+def is_shared(column: np.ndarray) -> bool:
+    """Whether the column is one value for every row (a broadcast view: numpy's broadcast_to)."""
+    return column.ndim == 1 and len(column) > 0 and column.strides == (0,)
+
+
+def all_equal(column: np.ndarray, value: int) -> bool:
+    """Whether every row holds `value`, at once for a shared column."""
+    if is_shared(column):
+        return bool(column[0] == value)
+    return bool((column == value).all())
 
 
 _TABLES: dict[tuple[int, str], ParameterTable] = {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -38,7 +39,11 @@ def application_facts(
     lead = start - days(apps.application_date)
     duration = days(apps.end_date) - start
     duration += 1
-    employer_key: I64 = np.take(key, batch.employers.application, mode="clip")  # valid rows
+    employer_key: I64 = (
+        key  # one employer per application, in the same order
+        if batch.one_trainee_each
+        else np.take(key, batch.employers.application, mode="clip")  # valid rows
+    )
     values = rules.values(APPLICATION_RULES, key)
     return ApplicationFacts(
         key, lead, duration, direct_cost, employer_government, employer_key, values
@@ -68,8 +73,19 @@ APPLICATION_RULES = (
 
 
 def _rows(failing: object, f: ApplicationFacts) -> Bool:
-    """The check's result as one flag per application (a rule the same for all gives a scalar)."""
-    rows: Bool = np.broadcast_to(np.asarray(failing, dtype=np.bool_), f.key.shape)
+    """The check's result as one flag per application (a rule the same for all gives a scalar,
+    made a read-only view of one flag)."""
+    if isinstance(failing, np.ndarray) and failing.ndim:
+        if failing.shape == f.key.shape:  # one flag per application already: used as it is
+            return failing
+        rows: Bool = np.broadcast_to(failing, f.key.shape)
+        return rows
+    return _same_flag(bool(failing), f.key.shape[0])  # cached: np.broadcast_to takes µs
+
+
+@lru_cache(maxsize=16)
+def _same_flag(flag: bool, n: int) -> Bool:
+    rows: Bool = np.broadcast_to(np.bool_(flag), (n,))
     return rows
 
 

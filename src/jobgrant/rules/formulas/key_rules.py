@@ -8,6 +8,7 @@ denominator so that every share is `cost * numerator // denominator` with a scal
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -157,9 +158,27 @@ def _thresholds(p: dict[str, int | Fraction | None], grant: bool) -> dict[str, o
     return thresholds
 
 
+#: Per table, the rule columns of each set of keys present: a population evaluated chunk by
+#: chunk meets the same few keys in every chunk, and building the columns (exact fractions, one
+#: dense array per rule) costs milliseconds, more than the formulas over a chunk.
+_BUILT: weakref.WeakKeyDictionary[ParameterTable, dict[bytes, RuleColumns]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def rule_columns(table: ParameterTable, keys: I64) -> RuleColumns:
-    """Dense columns for the keys present in `keys` (other entries stay 0)."""
+    """Dense columns for the keys present in `keys` (other entries stay 0), built once per
+    table and set of keys present (read-only: every batch with those keys shares them)."""
     present = table.present(keys)
+    built = _BUILT.setdefault(table, {})
+    rules = built.get(present.tobytes())
+    if rules is None:
+        rules = built[present.tobytes()] = _rule_columns(table, present)
+    return rules
+
+
+def _rule_columns(table: ParameterTable, present: I64) -> RuleColumns:
+    present.setflags(write=False)
     per_key = {
         int(k): rules_for_key(table.resolved(int(k)), table.decode(int(k)).delivery == "provincial")
         for k in present
@@ -169,6 +188,7 @@ def rule_columns(table: ParameterTable, keys: I64) -> RuleColumns:
     for name in next(iter(per_key.values()), {}):
         column = np.zeros(table.n_keys, dtype=np.int64)
         column[present] = [_as_int(per_key[int(k)][name], denominator) for k in present]
+        column.setflags(write=False)
         columns[name] = column
     uniform = {
         name: int(column[present[0]])

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from jobgrant.rules.batch import I8, I32, I64, UNEMPLOYED
+from jobgrant.rules.batch import I8, I32, I64, UNEMPLOYED, Ints
 from jobgrant.rules.formulas.key_rules import NOT_SET, RuleColumns
 
 
@@ -28,16 +28,16 @@ class TraineeInputs:
     """One chunk of trainee columns, and the whole per-application and per-employer columns
     they point into (only the rows that need them are read)."""
 
-    tuition: I64
-    student_fees: I64
-    materials: I64
-    exam_fees: I64
-    wages_in_kind: I64
+    tuition: Ints
+    student_fees: Ints
+    materials: Ints
+    exam_fees: Ints
+    wages_in_kind: Ints
     status: I8
     application: I32  # row in Applications
     employer: I32  # row in Employers
     application_key: I64  # per application
-    employees: I64  # per employer
+    employees: Ints  # per employer
 
     def __len__(self) -> int:
         return len(self.tuition)
@@ -47,8 +47,8 @@ class TraineeInputs:
         keys: I64 = np.take(self.application_key, np.take(self.application, rows), mode="clip")
         return keys
 
-    def employees_of(self, rows: I64) -> I64:
-        sizes: I64 = np.take(self.employees, np.take(self.employer, rows), mode="clip")
+    def employees_of(self, rows: I64) -> Ints:
+        sizes: Ints = np.take(self.employees, np.take(self.employer, rows), mode="clip")
         return sizes
 
     def per_trainee(self, per_application: I64 | int) -> I64 | int:
@@ -99,7 +99,7 @@ def trainee_shares(
     """Fill `out` for one chunk; say where the unemployed rule applied and which trainees have
     no direct cost at all (both rare, so as row numbers in the chunk)."""
     eligible = out.eligible_cost
-    np.add(t.tuition, t.student_fees, out=eligible)
+    np.add(t.tuition, t.student_fees, out=eligible, dtype=np.int64)  # int32 columns: no overflow
     np.add(eligible, t.materials, out=eligible)
     np.add(eligible, t.exam_fees, out=eligible)  # the direct cost, until in kind is added
     without_costs = np.flatnonzero(eligible == 0)
@@ -149,7 +149,10 @@ def share(
         out[:] = 0  # no share at all (no matching under cjg-2014, or no grant)
         return out
     np.multiply(cost, rate_numerator, out=out)
-    out //= denominator
+    # Costs and rates are never negative, so the division is done unsigned: the same quotient,
+    # without the rounding fix-up of a signed floor division (numpy: 0.7 ns a row, not 5.6).
+    unsigned = out.view(np.uint64)
+    np.floor_divide(unsigned, np.uint64(denominator), out=unsigned)
     np.minimum(out, cap, out=out)
     return out
 
