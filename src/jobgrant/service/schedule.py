@@ -9,4 +9,9 @@ from __future__ import annotations
 
 PERIODIC_JOBS: list[tuple[str, str, int]] = [
     # (name, "dotted.module:function", every_seconds)
+    (
+        "participant_reminders",
+        "jobgrant.service.grants.participant_actions:send_participant_reminders",
+        3600,
+    ),
 ]

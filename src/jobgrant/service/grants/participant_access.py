@@ -49,9 +49,7 @@ def _cents(amount: str) -> int:
 
 
 def trainee_slots(application: Application) -> list[TraineeSlot]:
-    live = {
-        p.position: p for p in application.participants.filter(state__in=LIVE).order_by("id")
-    }
+    live = {p.position: p for p in application.participants.filter(state__in=LIVE).order_by("id")}
     return [
         TraineeSlot(
             position=i,

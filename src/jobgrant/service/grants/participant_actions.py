@@ -67,7 +67,9 @@ CONTRADICTIONS: dict[str, tuple[str, frozenset[str]]] = {
 
 
 def link_lifetime() -> dt.timedelta:
-    return dt.timedelta(days=int(getattr(settings, "JOBGRANT_PARTICIPANT_LINK_DAYS", DEFAULT_LINK_DAYS)))
+    return dt.timedelta(
+        days=int(getattr(settings, "JOBGRANT_PARTICIPANT_LINK_DAYS", DEFAULT_LINK_DAYS))
+    )
 
 
 def link_path(token: str, language: str) -> str:
@@ -86,7 +88,9 @@ def _summary(participant: Participant, **also: Any) -> dict[str, Any]:
 
 
 def _audit(actor: str, participant: Participant, action: str, **also: Any) -> None:
-    record(actor, f"participant.{action}", "participant", participant.pk, _summary(participant, **also))
+    record(
+        actor, f"participant.{action}", "participant", participant.pk, _summary(participant, **also)
+    )
 
 
 def _move(participant: Participant, action: str) -> None:
@@ -137,7 +141,7 @@ def _valid_invitation(application: Application, body: Any) -> tuple[int, str, st
         problems.append(problem("language", "must be en or fr", "doit être en ou fr"))
     if problems:
         raise bad_input(problems)
-    return int(position), email, str(language)
+    return int(position or 0), email, str(language)
 
 
 def _locked_application(application: Application) -> Application:
