@@ -25,7 +25,11 @@ class TraineeSlot:
     employer_id: str
     status: str  # the approved status: existing-employee, new-hire, unemployed
     government_cents: int
-    participant: Participant | None
+    participant: Participant | None  # the live slot, else the latest withdrawn one
+
+    @property
+    def may_invite(self) -> bool:
+        return self.participant is None or self.participant.state not in LIVE
 
 
 def trainees(application: Application) -> list[dict[str, Any]]:
@@ -49,7 +53,12 @@ def _cents(amount: str) -> int:
 
 
 def trainee_slots(application: Application) -> list[TraineeSlot]:
-    live = {p.position: p for p in application.participants.filter(state__in=LIVE).order_by("id")}
+    # Each trainee's live slot, else its latest (withdrawn) one.
+    live: dict[int, Participant] = {}
+    for slot in application.participants.order_by("id"):
+        kept = live.get(slot.position)
+        if kept is None or kept.state not in LIVE:
+            live[slot.position] = slot
     return [
         TraineeSlot(
             position=i,
