@@ -340,6 +340,8 @@ EXCLUDED: dict[str, str] = {
     "checked there)",
     "web:auditor-verify": "POST only, redirects to the trail (checked as auditor-trail after "
     "verifying the chain)",
+    "web:officer-participant-sin": "POST only (Show the SIN), renders the flags page with one "
+    "SIN, checked as officer-participant-flags",
     "web:employer-participant-resend": "POST only (Send a new link), redirects to the trainees "
     "page, checked as employer-trainees",
 }

@@ -167,3 +167,27 @@ def test_the_officer_sees_a_trainee_funded_elsewhere_with_the_amount(demo: None)
     assert digits(SIN) not in shown.replace(" ", "")
     assert "/fr/officer/participant-flags/" in text(signed_in(OFFICER).get("/fr/officer/"))
     assert signed_in(EMPLOYER).get("/en/officer/participant-flags/").status_code == 403
+
+
+def test_an_officer_with_the_permission_sees_one_sin_in_full_and_the_view_is_audited(
+    demo: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    for _ in range(2):
+        slot, token = invited("en")
+        participant_actions.submit_participant_form(token, answers())
+    officer = OFFICER.get()
+    client = signed_in(OFFICER)
+    refused = client.post(f"/en/officer/participants/{slot.pk}/sin/")
+    assert refused.status_code == 302
+    assert "needs its own permission" in text(client.get(refused["Location"]))
+    assert AuditEntry.objects.filter(action="refused.view_participant_sin").count() == 1
+    officer.may_view_sin = True
+    officer.save()
+    listed = text(client.get("/en/officer/participant-flags/"))
+    assert "***-***-544" in listed and "130-692-544" not in listed
+    shown = client.post(f"/en/officer/participants/{slot.pk}/sin/")
+    assert shown.status_code == 200 and "no-store" in shown["Cache-Control"]
+    assert f'id="sin-{slot.pk}">130-692-544<' in text(shown)
+    views = AuditEntry.objects.filter(action="participant.view_sin")
+    assert views.count() == 1 and "130" not in str(views.get().summary)
+    assert digits(SIN) not in caplog.text

@@ -11,7 +11,7 @@ PERIODIC_JOBS: list[tuple[str, str, int]] = [
     # (name, "dotted.module:function", every_seconds)
     (
         "participant_reminders",
-        "jobgrant.service.grants.participant_actions:send_participant_reminders",
+        "jobgrant.service.grants.participant_reminder_actions:send_participant_reminders",
         3600,
     ),
 ]

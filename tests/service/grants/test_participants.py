@@ -25,7 +25,9 @@ from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants import participant_actions as act
 from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.participant_access import participants_by
 from jobgrant.service.grants.participant_models import Invitation, Participant
+from jobgrant.service.grants.participant_reminder_actions import send_participant_reminders
 from jobgrant.service.notifications.models import Message
 from jobgrant.service.registry.identifiers import decrypt_sin, sin_blind_index
 
@@ -313,19 +315,19 @@ def test_a_trainee_funded_in_another_file_this_fiscal_year_is_flagged_with_the_a
 
 def test_reminders_go_once_per_milestone_with_a_fresh_link(demo: None) -> None:
     participant = invite(approved_application())  # training starts 2027-01-11
-    assert act.participants_by(participant.application) == dt.date(2027, 1, 6)
-    assert act.send_participant_reminders() == 0  # invited on 2026-11-29, nothing due yet
+    assert participants_by(participant.application) == dt.date(2027, 1, 6)
+    assert send_participant_reminders() == 0  # invited on 2026-11-29, nothing due yet
     first_link = token_of(participant)
     with time_machine.travel(dt.datetime(2026, 12, 23, 15, tzinfo=dt.UTC)):  # 14 days before
-        assert act.send_participant_reminders() == 1
-        assert act.send_participant_reminders() == 0
+        assert send_participant_reminders() == 1
+        assert send_participant_reminders() == 0
     reminder = Message.objects.get(kind="participant_reminder")
     assert reminder.milestone.startswith("reminder-2026-12-23")
     assert refusal(lambda: act.open_invitation(first_link)).code == "LINK_REPLACED"
     with time_machine.travel(dt.datetime(2027, 1, 1, 15, tzinfo=dt.UTC)):  # 5 days before
-        assert act.send_participant_reminders() == 1
+        assert send_participant_reminders() == 1
         act.submit_participant_form(token_of(participant), answers())
     with time_machine.travel(dt.datetime(2027, 1, 2, 15, tzinfo=dt.UTC)):
-        assert act.send_participant_reminders() == 0
+        assert send_participant_reminders() == 0
     assert Message.objects.filter(kind="participant_reminder").count() == 2
     assert AuditEntry.objects.filter(action="participant.remind").count() == 2

@@ -3,11 +3,13 @@ officers see the participant flags of the files they cover."""
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet
 
+from jobgrant.rules.evaluate import default_library
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.grants import access
@@ -96,3 +98,40 @@ def flagged_participants(user: User) -> QuerySet[Participant]:
         .select_related("application")
         .order_by("-submitted_at", "-id")
     )
+
+
+# --- Dates: participants-by and the reminders (dated parameters) ---------------------------
+
+REPORT_DAYS = "cjg.agreement.participant_report_days_before_start"
+REMINDER_DAYS = (
+    "cjg.agreement.participant_first_reminder_days",
+    "cjg.agreement.participant_second_reminder_days",
+)
+
+
+def participants_by(application: Application) -> dt.date | None:
+    """The date by which every trainee confirms: training start − the dated parameter."""
+    return participant_dates(application)[0]
+
+
+def participant_dates(application: Application) -> tuple[dt.date | None, list[dt.date]]:
+    """The participants-by date and the reminder dates before it (None, [] without a start)."""
+    training = application.request.get("training") if isinstance(application.request, dict) else {}
+    try:
+        start = dt.date.fromisoformat(str((training or {}).get("start_date")))
+    except ValueError:
+        return None, []
+    library = default_library()
+    policy = library.policies.get(application.policy)
+    if policy is None:
+        return None, []
+    region = application.request.get("region")
+    values = library.resolve(
+        policy,
+        application.jurisdiction,
+        region if isinstance(region, str) else None,
+        application.received_on,
+    )
+    due = start - dt.timedelta(days=int(values[REPORT_DAYS].value or 0))
+    reminders = [due - dt.timedelta(days=int(values[name].value or 0)) for name in REMINDER_DAYS]
+    return due, reminders

@@ -19,8 +19,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 
-from jobgrant.rules.evaluate import default_library
-from jobgrant.service.accounts.models import User
+from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import bad_input, problem
@@ -43,16 +42,12 @@ from jobgrant.service.grants.participant_workflow import LIVE, target_of
 from jobgrant.service.grants.workflow import IllegalTransition
 from jobgrant.service.notifications.outbox import absolute_url, enqueue
 from jobgrant.service.refusals import refused
+from jobgrant.service.registry.identifiers import format_sin
 from jobgrant.service.registry.models import Employer
 
 LANGUAGES = ("en", "fr")
 #: How long a link stays valid: settings.JOBGRANT_PARTICIPANT_LINK_DAYS, 14 days by default.
 DEFAULT_LINK_DAYS = 14
-REPORT_DAYS = "cjg.agreement.participant_report_days_before_start"
-REMINDER_DAYS = (
-    "cjg.agreement.participant_first_reminder_days",
-    "cjg.agreement.participant_second_reminder_days",
-)
 #: The approved status a trainee's answer contradicts: (approved status, employment answers).
 CONTRADICTIONS: dict[str, tuple[str, frozenset[str]]] = {
     "existing-employee": (
@@ -87,7 +82,7 @@ def _summary(participant: Participant, **also: Any) -> dict[str, Any]:
     }
 
 
-def _audit(actor: str, participant: Participant, action: str, **also: Any) -> None:
+def audit_slot(actor: str, participant: Participant, action: str, **also: Any) -> None:
     record(
         actor, f"participant.{action}", "participant", participant.pk, _summary(participant, **also)
     )
@@ -181,8 +176,10 @@ def invite_participant(user: User, application: Application, body: Any) -> Parti
             invited_by=user,
         )
         participant.application = application
-        invitation = _send_link(participant, "participant_invitation", "invitation")
-        _audit(user.username, participant, "invite", expires_at=invitation.expires_at.isoformat())
+        invitation = send_link(participant, "participant_invitation", "invitation")
+        audit_slot(
+            user.username, participant, "invite", expires_at=invitation.expires_at.isoformat()
+        )
     return participant
 
 
@@ -191,7 +188,7 @@ def _lead_employer(application: Application) -> Employer | None:
     return link.employer if link else None
 
 
-def _send_link(participant: Participant, kind: str, milestone: str) -> Invitation:
+def send_link(participant: Participant, kind: str, milestone: str) -> Invitation:
     """A new link for the slot (the others revoked) and the message that carries it. The
     milestone keeps every link's message apart (one per invitation)."""
     now = timezone.now()
@@ -236,8 +233,10 @@ def resend_invitation(user: User, participant: Participant) -> Participant:
     with transaction.atomic():
         participant = _locked_slot(participant)
         _move(participant, "resend")
-        invitation = _send_link(participant, "participant_invitation", "resend")
-        _audit(user.username, participant, "resend", expires_at=invitation.expires_at.isoformat())
+        invitation = send_link(participant, "participant_invitation", "resend")
+        audit_slot(
+            user.username, participant, "resend", expires_at=invitation.expires_at.isoformat()
+        )
     return participant
 
 
@@ -253,7 +252,7 @@ def revoke_participant(user: User, participant: Participant) -> Participant:
         participant.invitations.filter(used_at=None, revoked_at=None).update(
             revoked_at=timezone.now()
         )
-        _audit(user.username, participant, "revoke", before=before)
+        audit_slot(user.username, participant, "revoke", before=before)
     return participant
 
 
@@ -318,7 +317,7 @@ def submit_participant_form(
         participant.save()
         invitation.used_at = now
         invitation.save(update_fields=["used_at"])
-        _audit(actor, participant, "submit")
+        audit_slot(actor, participant, "submit")
         _decide(actor, participant)
     return participant
 
@@ -338,7 +337,7 @@ def _decide(actor: str, participant: Participant) -> None:
         update_fields=["state", "decided_reason", "funded_elsewhere", "funded_elsewhere_cents"]
     )
     action = "confirm" if participant.state == ParticipantState.CONFIRMED else "find_ineligible"
-    _audit(
+    audit_slot(
         actor,
         participant,
         action,
@@ -375,91 +374,18 @@ def _flag_funded_elsewhere(participant: Participant) -> None:
     participant.funded_elsewhere_cents = sum(entry["government_cents"] for entry in found)
 
 
-# --- Reminders (a periodic job of `jobgrant worker`) -------------------------------------------
+# --- Viewing a participant's SIN in full -------------------------------------------------------
 
 
-def participants_by(application: Application) -> dt.date | None:
-    """The date by which every trainee confirms: training start − the dated parameter."""
-    return _dates(application)[0]
-
-
-def _dates(application: Application) -> tuple[dt.date | None, list[dt.date]]:
-    training = application.request.get("training") if isinstance(application.request, dict) else {}
-    try:
-        start = dt.date.fromisoformat(str((training or {}).get("start_date")))
-    except ValueError:
-        return None, []
-    library = default_library()
-    policy = library.policies.get(application.policy)
-    if policy is None:
-        return None, []
-    region = application.request.get("region")
-    values = library.resolve(
-        policy,
-        application.jurisdiction,
-        region if isinstance(region, str) else None,
-        application.received_on,
-    )
-    due = start - dt.timedelta(days=int(values[REPORT_DAYS].value or 0))
-    reminders = [due - dt.timedelta(days=int(values[name].value or 0)) for name in REMINDER_DAYS]
-    return due, reminders
-
-
-def reminder_due(participant: Participant, today: dt.date) -> dt.date | None:
-    """The latest reminder date reached, if the slot still waits and its invitation predates it
-    (a trainee invited after a reminder date is not reminded for it)."""
-    due, reminders = _dates(participant.application)
-    if due is None or today > due:
-        return None
-    invited = timezone.localtime(participant.invited_at).date()
-    reached = [day for day in reminders if invited < day <= today]
-    return max(reached) if reached else None
-
-
-def send_participant_reminders() -> int:
-    """Remind every invited trainee who has not answered, once per reminder date; a fresh link
-    comes with each reminder. Idempotent, and safe in two workers at once (the slot's row lock
-    and the outbox's one message per milestone)."""
-    today, sent = timezone.localdate(), 0
-    waiting = Participant.objects.filter(
-        state=ParticipantState.INVITED, application__state=State.APPROVED
-    ).select_related("application")
-    for participant in waiting.order_by("id"):
-        milestone = reminder_due(participant, today)
-        if milestone is not None:
-            sent += _remind(participant.pk, milestone)
-    return sent
-
-
-def _remind(participant_id: int, milestone: dt.date) -> int:
+@audited_refusals_of("participant")
+def view_participant_sin(user: User, participant: Participant) -> str:
+    """The SIN as NNN-NNN-NNN, for an officer who covers the file or an auditor, holding the
+    view-SIN permission; each view is an audit entry (which never holds the SIN)."""
+    allowed = user.is_active and user.may_view_sin and user.role in (Role.OFFICER, Role.AUDITOR)
+    if not allowed or not access.can_see(user, participant.application):
+        raise refused(403, "SIN_VIEW_NOT_ALLOWED")
+    if not participant.sin_ciphertext:
+        raise link_refused("PARTICIPANT_NOT_FOUND", 404)
     with transaction.atomic():
-        participant = (
-            Participant.objects.select_for_update()
-            .select_related("application")
-            .get(pk=participant_id)
-        )
-        if participant.state != ParticipantState.INVITED:
-            return 0
-        name = f"reminder-{milestone.isoformat()}"
-        if _already_reminded(participant, name):
-            return 0
-        invitation = _send_link(participant, "participant_reminder", name)
-        _audit(
-            "worker",
-            participant,
-            "remind",
-            milestone=milestone.isoformat(),
-            expires_at=invitation.expires_at.isoformat(),
-        )
-    return 1
-
-
-def _already_reminded(participant: Participant, milestone: str) -> bool:
-    from jobgrant.service.notifications.models import Message
-
-    return Message.objects.filter(
-        kind="participant_reminder",
-        subject_type=participant._meta.label_lower,
-        subject_id=str(participant.pk),
-        milestone__startswith=milestone,
-    ).exists()
+        audit_slot(user.username, participant, "view_sin")
+        return format_sin(participant.sin())

@@ -65,6 +65,13 @@ PARTICIPANT_WORDINGS: dict[str, Wording] = {
             "confirm. Contact your employer if you have questions."
         ),
     ),
+    "SIN_VIEW_NOT_ALLOWED": Wording(
+        gettext_lazy("You cannot see this SIN in full"),
+        gettext_lazy(
+            "Viewing a Social Insurance Number in full needs its own permission, on a file you "
+            "handle or audit."
+        ),
+    ),
 }
 WORDINGS.update(PARTICIPANT_WORDINGS)
 PARTICIPANT_TRANSITIONS = {

@@ -28,7 +28,11 @@ from jobgrant.service.api.schemas import (
 )
 from jobgrant.service.api.security import bearer, caller
 from jobgrant.service.grants import access, participant_actions
-from jobgrant.service.grants.participant_access import get_participant, participants_of
+from jobgrant.service.grants.participant_access import (
+    get_participant,
+    participants_by,
+    participants_of,
+)
 from jobgrant.service.grants.participant_models import Participant
 
 router = Router(tags=["participants"], auth=bearer)
@@ -86,7 +90,7 @@ def list_participants(request: HttpRequest, application_id: ApplicationId) -> Ht
     """Every trainee slot of an application, with its state (the SIN masked at most)."""
     user = caller(request)
     application = access.get_visible(user, application_id, without=("explanation",))
-    due = participant_actions.participants_by(application)
+    due = participants_by(application)
     return json_response(
         {
             "application": application.pk,

@@ -23,4 +23,9 @@ urlpatterns = [
         name="employer-participant-revoke",
     ),
     path("officer/participant-flags/", participants.flags, name="officer-participant-flags"),
+    path(
+        "officer/participants/<int:participant_id>/sin/",
+        participants.flag_sin,
+        name="officer-participant-sin",
+    ),
 ]

@@ -25,6 +25,7 @@ from jobgrant.service.grants.participant_access import (
     TraineeSlot,
     flagged_participants,
     get_participant,
+    participants_by,
     trainee_slots,
 )
 from jobgrant.service.grants.participant_form import FIELDS
@@ -195,7 +196,7 @@ def trainees(request: HttpRequest, user: User, application_id: int) -> HttpRespo
             set_notice(request, "invited", trainee=body["trainee"], email=body["email"])
             return redirect("web:employer-trainees", application_id=application.pk)
     errors = error_context(form, first=refusal) if form.is_bound else {"error_links": []}
-    due = participant_actions.participants_by(application)
+    due = participants_by(application)
     context = {
         "title": _("Trainees of application %(number)s") % {"number": application.pk},
         "application": application,
@@ -265,6 +266,12 @@ def revoke(request: HttpRequest, user: User, participant_id: int) -> HttpRespons
 @officer_required
 def flags(request: HttpRequest, user: User) -> HttpResponse:
     """Trainees found funded in another approved file of the same fiscal year, with the amount."""
+    return _flags_page(request, user, {})
+
+
+def _flags_page(request: HttpRequest, user: User, shown: dict[int, str]) -> HttpResponse:
+    """The flags; after "Show the SIN", that one SIN (rendered, never kept in the session or
+    put in a URL)."""
     rows = [
         {
             "participant": p,
@@ -272,8 +279,34 @@ def flags(request: HttpRequest, user: User) -> HttpResponse:
             "state": ParticipantState(p.state).label,
             "submitted": timezone.localtime(p.submitted_at).date() if p.submitted_at else None,
             "elsewhere": p.funded_elsewhere,
+            "sin": shown.get(p.pk, ""),
         }
         for p in flagged_participants(user)[:200]
     ]
-    context = {"title": _("Trainees funded in another file this fiscal year"), "rows": rows}
+    context = {
+        "title": _("Trainees funded in another file this fiscal year"),
+        "rows": rows,
+        "may_view_sin": user.may_view_sin,
+        "notice": notice_text(take_notice(request)),
+    }
     return render(request, "web/participants/flags.html", context)
+
+
+@officer_required
+@require_POST
+def flag_sin(request: HttpRequest, user: User, participant_id: int) -> HttpResponse:
+    """One flagged trainee's SIN in full, for an officer with the permission; audited."""
+    participant = _visible_slot(user, participant_id)
+    try:
+        sin = participant_actions.view_participant_sin(user, participant)
+    except ServiceError as error:
+        _set_refusal(request, error)
+        return redirect("web:officer-participant-flags")
+    return _flags_page(request, user, {participant.pk: sin})
+
+
+def _visible_slot(user: User, participant_id: int) -> Participant:
+    try:
+        return get_participant(user, participant_id)
+    except ServiceError:
+        raise Http404 from None
