@@ -245,7 +245,7 @@ CATALOGUE: tuple[Group, ...] = (
             Visit(
                 "web:employer-trainees",
                 kwargs=lambda made: {ID: made["approved"]},
-                error=click("#invite-trainee"),
+                error=click("#send-invitation"),
             ),
             Visit(
                 "web:employer-participant-revoke",

@@ -2,8 +2,8 @@
 employer's trainees of an approved application (invite, re-send, revoke); the officer's flags of
 trainees funded in another file of the same fiscal year.
 
-The link's token is the only secret in the trainee's URL: its pages are never cached and send no
-Referer, and the logs never show it (service/log_redaction.py). A dead link (used, expired,
+The link's token is the only secret in the trainee's URL: its pages are never cached, send no
+Referer to other sites, and the logs never show it (service/log_redaction.py). A dead link (used, expired,
 revoked, unknown) gets a page that says why, in both languages, and writes nothing.
 """
 
@@ -46,8 +46,9 @@ employer_required = user_required(Role.EMPLOYER)
 
 
 def _private(response: HttpResponse) -> HttpResponse:
+    # Referrer-Policy stays same-origin (settings): the link never goes to another site in a
+    # Referer, and a form posted with no-referrer would send `Origin: null`, which CSRF refuses.
     add_never_cache_headers(response)
-    response["Referrer-Policy"] = "no-referrer"
     response["X-Robots-Tag"] = "noindex"
     return response
 
