@@ -39,7 +39,7 @@ PUBLIC_ROUTES = {  # route -> what an anonymous GET answers
     "{lang}/participate/<str:token>/": 404,
 }
 PUBLIC_API_OPERATIONS = {("POST", "/api/v1/auth/token")}
-ANY_SIGNED_IN_PAGES = {"{lang}/home/"}
+ANY_SIGNED_IN_PAGES = {"{lang}/home/", "{lang}/demo/mail/"}
 SECTION_ROLES = {  # pages under /{lang}/<section>/ serve exactly one role
     "employer": "employer",
     "officer": "officer",

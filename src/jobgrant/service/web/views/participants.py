@@ -3,8 +3,9 @@ employer's trainees of an approved application (invite, re-send, revoke); the of
 trainees funded in another file of the same fiscal year.
 
 The link's token is the only secret in the trainee's URL: its pages are never cached, send no
-Referer to other sites, and the logs never show it (service/log_redaction.py). A dead link (used, expired,
-revoked, unknown) gets a page that says why, in both languages, and writes nothing.
+Referer to other sites, and the logs never show it (service/log_redaction.py). A dead link
+(used, expired, revoked, unknown) gets a page that says why, in both languages, and writes
+nothing.
 """
 
 from __future__ import annotations
