@@ -169,6 +169,23 @@ def an_administrator(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]
     return {}
 
 
+def with_a_trainee_invited(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+    """An approved application with two trainees, the first invited (its link from the outbox),
+    and one trainee funded in another file (for the officer's flags)."""
+    from tests.e2e.test_participants_flow import approved, link_in_outbox
+
+    from jobgrant.service.accounts.models import User
+    from jobgrant.service.grants import participant_actions
+
+    employer = User.objects.get(username="demo-employer")
+    application = approved(make_body)
+    slot = participant_actions.invite_participant(
+        employer, application, {"trainee": 0, "email": "a@example.com", "language": "en"}
+    )
+    token = link_in_outbox().rstrip("/").rsplit("/", 1)[-1]
+    return {"approved": application.pk, "participant": slot.pk, "token": token}
+
+
 ID = "application_id"  # the URL argument of an application's pages
 CATALOGUE: tuple[Group, ...] = (
     Group(
@@ -222,6 +239,40 @@ CATALOGUE: tuple[Group, ...] = (
         setup=employer_applications,
     ),
     Group(
+        "employer's trainees",
+        "demo-employer",
+        (
+            Visit(
+                "web:employer-trainees",
+                kwargs=lambda made: {ID: made["approved"]},
+                error=click("#send-invitation"),
+            ),
+            Visit(
+                "web:employer-participant-revoke",
+                kwargs=lambda made: {"participant_id": made["participant"]},
+            ),
+        ),
+        setup=with_a_trainee_invited,
+    ),
+    Group(
+        "trainee",
+        None,
+        (
+            Visit(
+                "web:participate",
+                kwargs=lambda made: {"token": made["token"]},
+                error=click("#send-answers"),
+            ),
+            Visit(
+                "web:participate",
+                kwargs=lambda _made: {"token": "f" * 64},
+                status=404,
+                label="a link that does not exist",
+            ),
+        ),
+        setup=with_a_trainee_invited,
+    ),
+    Group(
         "officer",
         "demo-officer-on-1",
         (
@@ -248,6 +299,7 @@ CATALOGUE: tuple[Group, ...] = (
         "demo-finance",
         (Visit("web:finance-budgets", error=query("fiscal_year=1999-00&funder=nobody")),),
     ),
+    Group("officer's flags", "demo-officer-on-1", (Visit("web:officer-participant-flags"),)),
     Group(
         "analyst",
         "demo-analyst",
@@ -290,6 +342,10 @@ EXCLUDED: dict[str, str] = {
     "checked there)",
     "web:auditor-verify": "POST only, redirects to the trail (checked as auditor-trail after "
     "verifying the chain)",
+    "web:officer-participant-sin": "POST only (Show the SIN), renders the flags page with one "
+    "SIN, checked as officer-participant-flags",
+    "web:employer-participant-resend": "POST only (Send a new link), redirects to the trainees "
+    "page, checked as employer-trainees",
 }
 
 

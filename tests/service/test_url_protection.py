@@ -36,6 +36,8 @@ PUBLIC_ROUTES = {  # route -> what an anonymous GET answers
     "{lang}/": 200,
     "{lang}/sign-in/": 200,
     "{lang}/sign-out/": 405,  # POST only; signing out nobody does nothing
+    # A trainee's participant form: the link's token is the key (no account); "1" is no token.
+    "{lang}/participate/<str:token>/": 404,
 }
 PUBLIC_API_OPERATIONS = {("POST", "/api/v1/auth/token")}
 ANY_SIGNED_IN_PAGES = {"{lang}/home/", "{lang}/demo/mail/"}

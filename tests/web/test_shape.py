@@ -27,7 +27,19 @@ def test_no_module_of_the_web_layer_is_over_400_lines() -> None:
 def test_every_page_area_has_its_views_and_its_routes() -> None:
     views = {p.stem.split("_")[0] for p in (WEB / "views").glob("*.py") if p.stem != "__init__"}
     routes = {p.stem for p in (WEB / "urls").glob("*.py") if p.stem != "__init__"}
-    assert views == routes == {"public", "employer", "officer", "finance", "analyst", "auditor"}
+    assert (
+        views
+        == routes
+        == {
+            "public",
+            "employer",
+            "officer",
+            "finance",
+            "analyst",
+            "auditor",
+            "participants",
+        }
+    )
 
 
 def test_the_old_form_helpers_and_the_second_convention_are_gone() -> None:

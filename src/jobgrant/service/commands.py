@@ -110,6 +110,7 @@ def gunicorn_arguments(bind: str, workers: int = WORKERS, threads: int = THREADS
         "--workers": str(workers),
         "--threads": str(threads),
         "--access-logfile": "-",
+        "--logger-class": "jobgrant.service.log_redaction.RedactingGunicornLogger",
         "--graceful-timeout": "10",
     }
     flags_and_values = [part for option in options.items() for part in option]

@@ -10,4 +10,9 @@ from __future__ import annotations
 PERIODIC_JOBS: list[tuple[str, str, int]] = [
     # (name, "dotted.module:function", every_seconds)
     ("prune_task_results", "jobgrant.service.notifications.worker:prune_task_results", 86_400),
+    (
+        "participant_reminders",
+        "jobgrant.service.grants.participant_reminder_actions:send_participant_reminders",
+        3600,
+    ),
 ]

@@ -244,10 +244,18 @@ TASKS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # The participant link's token never reaches a log (service/log_redaction.py).
+    "filters": {"link_tokens": {"()": "jobgrant.service.log_redaction.RedactLinkTokens"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["link_tokens"]}},
     "root": {"handlers": ["console"], "level": "WARNING"},
-    # What the worker did with each message (id, kind, attempt, outcome; never the body).
-    "loggers": {"jobgrant.notifications": {"level": "INFO"}},
+    "loggers": {
+        # What the worker did with each message (id, kind, attempt, outcome; never the body).
+        "jobgrant.notifications": {"level": "INFO"},
+        **{
+            name: {"filters": ["link_tokens"]}
+            for name in ("django.request", "django.server", "django.security")
+        },
+    },
 }
 AUTHENTICATION_BACKENDS = ["jobgrant.service.accounts.backends.JobgrantBackend"]
 if ENVIRONMENT == "test":

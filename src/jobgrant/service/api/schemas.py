@@ -270,3 +270,53 @@ class BudgetOut(Schema):
     committed: Amount
     disbursed: Amount
     available: Amount
+
+
+# --- Participants (trainees confirming their participation) ----------------------------------
+
+PARTICIPANT_STATES: tuple[str, ...] = (
+    "invited",
+    "form_submitted",
+    "confirmed",
+    "ineligible",
+    "withdrawn",
+)
+
+
+class InvitationBody(Schema):
+    """Invite one trainee: the link goes to `email`, in `language`, and nowhere else."""
+
+    trainee: int = Field(
+        ge=0, description="The trainee's `index` in the application's quote.", examples=[0]
+    )
+    email: str = Field(max_length=254, examples=["amelie.tremblay@example.com"])
+    language: str = Field(json_schema_extra={"enum": ["en", "fr"]}, examples=["fr"])
+
+
+class ParticipantOut(Schema):
+    id: int
+    application: int
+    trainee: int
+    state: str = Field(json_schema_extra={"enum": list(PARTICIPANT_STATES)})
+    email: str
+    language: str
+    invited_at: dt.datetime
+    submitted_at: dt.datetime | None
+    link_expires_at: dt.datetime | None = Field(description="When the live link expires.")
+    link_expired: bool
+    ineligible_reason: str | None = Field(examples=["EMPLOYED_BEFORE_TRAINING"])
+    masked_sin: str | None = Field(pattern=r"^\*\*\*-\*\*\*-\d{3}$", examples=["***-***-544"])
+    funded_elsewhere: Amount | None = Field(
+        description="Government money the same person (same SIN) got in other approved files "
+        "of the fiscal year; shown to the back office only."
+    )
+
+
+class ParticipantList(Schema):
+    application: int
+    participants_by: dt.date | None = Field(description="When every trainee must have answered.")
+    items: list[ParticipantOut]
+
+
+class EmptyBody(Schema):
+    """No field is read: send {} or no body at all."""

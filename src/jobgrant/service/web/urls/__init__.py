@@ -5,11 +5,20 @@ Every route's name is in the "web" namespace, e.g. "web:officer-queue".
 
 from django.urls import include, path
 
-from jobgrant.service.web.urls import analyst, auditor, employer, finance, officer, public
+from jobgrant.service.web.urls import (
+    analyst,
+    auditor,
+    employer,
+    finance,
+    officer,
+    participants,
+    public,
+)
 
 app_name = "web"
 urlpatterns = [
     path("", include(public.urlpatterns)),
+    path("", include(participants.urlpatterns)),
     path("employer/", include(employer.urlpatterns)),
     path("officer/", include(officer.urlpatterns)),
     path("finance/", include(finance.urlpatterns)),

@@ -1,0 +1,30 @@
+"""The participant slot's state machine: every allowed transition, declared once.
+
+invited → form_submitted → confirmed | ineligible; a slot is withdrawn from any live state but
+form_submitted (which lasts only inside the submission's transaction, decided at once). Later
+issues add attended and outcome_reported after confirmed.
+"""
+
+from __future__ import annotations
+
+from jobgrant.service.grants.participant_models import ParticipantState as S
+from jobgrant.service.grants.workflow import IllegalTransition, Transition
+
+TRANSITIONS: dict[str, Transition] = {
+    t.action: t
+    for t in (
+        Transition("resend", frozenset({S.INVITED}), S.INVITED),
+        Transition("submit", frozenset({S.INVITED}), S.FORM_SUBMITTED),
+        Transition("confirm", frozenset({S.FORM_SUBMITTED}), S.CONFIRMED),
+        Transition("find_ineligible", frozenset({S.FORM_SUBMITTED}), S.INELIGIBLE),
+        Transition("revoke", frozenset({S.INVITED, S.CONFIRMED, S.INELIGIBLE}), S.WITHDRAWN),
+    )
+}
+LIVE = frozenset(S) - {S.WITHDRAWN}
+
+
+def target_of(action: str, state: str) -> str:
+    transition = TRANSITIONS[action]
+    if state not in transition.sources:
+        raise IllegalTransition(action, state)
+    return transition.target

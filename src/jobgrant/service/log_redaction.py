@@ -1,0 +1,48 @@
+"""Keep the participant link's token out of every log: Django's and gunicorn's access log.
+
+The token in /<lang>/participate/<token>/ is the only key to a trainee's form, so a log line that
+names the path (Django's "Not Found: …" warning, gunicorn's request line, a Referer) shows
+/participate/[redacted]/ instead. Django's loggers get `RedactLinkTokens` as a filter
+(settings.LOGGING); `jobgrant serve` runs gunicorn with `RedactingGunicornLogger`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from gunicorn.glogging import Logger  # type: ignore[import-untyped]
+
+_TOKEN = re.compile(r"(/participate/)[^/?#\s\"']+")
+REDACTED = r"\1[redacted]"
+
+
+def redact(text: str) -> str:
+    return _TOKEN.sub(REDACTED, text)
+
+
+class RedactLinkTokens(logging.Filter):
+    """Rewrites a record's message (and its arguments) without the token; keeps every record."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {
+                k: redact(v) if isinstance(v, str) else v for k, v in record.args.items()
+            }
+        request = getattr(record, "request", None)
+        if request is not None and _TOKEN.search(getattr(request, "path", "")):
+            record.request = None  # Django's error e-mails and formatters read the path from it
+        return True
+
+
+class RedactingGunicornLogger(Logger):  # type: ignore[misc]
+    """gunicorn's logger, with every access-log atom stripped of the token."""
+
+    def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
+        found = super().atoms(resp, req, environ, request_time)
+        return {k: redact(v) if isinstance(v, str) else v for k, v in found.items()}

@@ -1,0 +1,31 @@
+"""The trainees' pages: the participant form (public: the link's token is the key), the
+employer's trainees of an application, and the officer's participant flags."""
+
+from django.urls import path
+
+from jobgrant.service.web.views import participants
+
+urlpatterns = [
+    path("participate/<str:token>/", participants.participate, name="participate"),
+    path(
+        "employer/applications/<int:application_id>/trainees/",
+        participants.trainees,
+        name="employer-trainees",
+    ),
+    path(
+        "employer/participants/<int:participant_id>/resend/",
+        participants.resend,
+        name="employer-participant-resend",
+    ),
+    path(
+        "employer/participants/<int:participant_id>/revoke/",
+        participants.revoke,
+        name="employer-participant-revoke",
+    ),
+    path("officer/participant-flags/", participants.flags, name="officer-participant-flags"),
+    path(
+        "officer/participants/<int:participant_id>/sin/",
+        participants.flag_sin,
+        name="officer-participant-sin",
+    ),
+]
