@@ -8,7 +8,7 @@ from __future__ import annotations
 from jobgrant.service.api import errors
 from jobgrant.service.api.openapi import DocumentedApi
 from jobgrant.service.api.query import OneValueEach
-from jobgrant.service.api.routers import applications, auth, budgets, employers, quote
+from jobgrant.service.api.routers import agreements, applications, auth, budgets, employers, quote
 
 api = DocumentedApi(
     title="jobgrant API",
@@ -24,5 +24,6 @@ errors.install(api)
 api.add_router("/auth", auth.router)
 api.add_router("/employers", employers.router)
 api.add_router("/applications", applications.router)
+api.add_router("/applications", agreements.router)
 api.add_router("/quote", quote.router)
 api.add_router("/budgets", budgets.router)

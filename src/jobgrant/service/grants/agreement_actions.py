@@ -193,7 +193,8 @@ def _checked_acceptance(signatory: str, title: str, confirmations: object) -> tu
                     f"doit compter au plus {MAX_TEXT} caractères imprimables",
                 )
             )
-    given = set(confirmations) if isinstance(confirmations, list | tuple | set) else set()
+    listed = confirmations if isinstance(confirmations, list | tuple | set) else []
+    given = {code for code in listed if isinstance(code, str)}
     words = {
         "agreement": ("the agreement", "l'entente"),
         "cost_schedule": ("the schedule of approved costs", "le tableau des coûts approuvés"),
