@@ -45,6 +45,7 @@ from jobgrant.service.grants.agreement_workflow import (
 )
 from jobgrant.service.grants.models import Application, State, StateChange, Stream
 from jobgrant.service.grants.workflow import target_of
+from jobgrant.service.language import ENGLISH, current_language
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.notifications.outbox import absolute_url, enqueue
@@ -479,8 +480,8 @@ def _tell(
     person = User.objects.get(pk=agreement.application.created_by_id)
     if "@" not in (person.email or ""):
         return False
-    language = "fr" if person.preferred_language == "fr" else "en"
-    with translation.override(language):
+    with translation.override(person.preferred_language or ENGLISH):
+        language = current_language()  # "en" or "fr", whatever was stored
         path = reverse("web:employer-agreement", args=[agreement.application_id])
     government = version.federal_cents + version.provincial_cents
     context: dict[str, str | int] = {
