@@ -4,8 +4,9 @@ expiry workers running at once (threads, each with its own database connection).
 
 Every offer's accept-by time is set a few seconds ahead; one thread per offer accepts it at a
 random moment up to two seconds either side of that time, while two threads run expire_offers
-over and over (on the 2-core CI machine about half the offers end each way). Written for PostgreSQL (row locks); on SQLite every transaction begins IMMEDIATE, so the
-same test checks that writers simply take turns.
+over and over (on the 2-core CI machine about half the offers end each way).
+Written for PostgreSQL (row locks); on SQLite every transaction begins IMMEDIATE, so the same
+test checks that writers simply take turns.
 """
 
 from __future__ import annotations
