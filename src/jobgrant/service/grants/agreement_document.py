@@ -23,6 +23,8 @@ from django.utils import timezone, translation
 
 from jobgrant.rules.evaluate import default_library
 from jobgrant.rules.money import format_money, parse_amount
+from jobgrant.rules.parameters import ParameterError
+from jobgrant.rules.policies import DEFAULT_POLICY, Policy, PolicyLibrary, UnknownPolicyError
 from jobgrant.service.choices import CostCategory, Setting, TraineeStatus
 from jobgrant.service.grants.agreement_models import AgreementVersion
 from jobgrant.service.grants.models import Application
@@ -50,7 +52,7 @@ def _parameter(name: str, application: Application, on: dt.date) -> dict[str, An
     """A due-date parameter as the policy of the application sets it there on `on`, with the
     source it cites."""
     library = default_library()
-    policy = library.get(application.policy)
+    policy = _policy_of(library, application)
     region = application.request.get("region") if isinstance(application.request, dict) else None
     layers = library.layers(policy, application.jurisdiction)
     found = library._resolve_one(name, layers, application.jurisdiction, region, on)
@@ -60,6 +62,17 @@ def _parameter(name: str, application: Application, on: dt.date) -> dict[str, An
         "effective": found.effective.isoformat(),
         "reference": [reference.as_dict() for reference in found.reference],
     }
+
+
+def _policy_of(library: PolicyLibrary, application: Application) -> Policy:
+    """The application's policy: by its name, else as its program names it (a scenario file's
+    path), else the default policy (its due dates are the shipped parameters')."""
+    for name in (application.policy, application.stream.program.policy):
+        try:
+            return library.get(name)
+        except (UnknownPolicyError, ParameterError):
+            continue
+    return library.get(DEFAULT_POLICY)
 
 
 def due_dates(
