@@ -27,7 +27,7 @@ from jobgrant.rules.parameters import ParameterError
 from jobgrant.rules.policies import DEFAULT_POLICY, Policy, PolicyLibrary, UnknownPolicyError
 from jobgrant.service.choices import CostCategory, Setting, TraineeStatus
 from jobgrant.service.grants.agreement_models import AgreementVersion
-from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.models import Application, ApplicationEmployer
 from jobgrant.service.language import LOCALES, in_language
 
 COST_CATEGORIES = ("tuition", "student_fees", "materials", "exam_fees")
@@ -158,10 +158,11 @@ def _long_date(day: dt.date, language: str) -> str:
     return format_date(day, format=pattern, locale=LOCALES[language])
 
 
-def _document_context(version: AgreementVersion, language: str) -> dict[str, Any]:
+def _document_context(
+    version: AgreementVersion, language: str, links: list[ApplicationEmployer]
+) -> dict[str, Any]:
     """Everything the document shows, already written for `language` (money, dates, labels)."""
     application = version.agreement.application
-    links = list(application.employers.select_related("employer").order_by("position"))
     names = {link.reference: link.employer.name for link in links}
     categories, statuses, settings = (
         dict(CostCategory.choices),
@@ -225,13 +226,23 @@ def _document_context(version: AgreementVersion, language: str) -> dict[str, Any
     }
 
 
-def render_document(version: AgreementVersion, language: str) -> str:
-    """The document of `version` in `language`: the canonical text that is stored and hashed."""
+def render_document(
+    version: AgreementVersion, language: str, links: list[ApplicationEmployer] | None = None
+) -> str:
+    """The document of `version` in `language`: the canonical text that is stored and hashed.
+    `links`, the application's employers in order, are read once for both languages."""
+    if links is None:
+        links = employers_of(version)
     with translation.override(language):
         html = render_to_string(
-            "grants/agreement/document.html", _document_context(version, language)
+            "grants/agreement/document.html", _document_context(version, language, links)
         )
     return "\n".join(line.rstrip() for line in html.strip().splitlines()) + "\n"
+
+
+def employers_of(version: AgreementVersion) -> list[ApplicationEmployer]:
+    application = version.agreement.application
+    return list(application.employers.select_related("employer").order_by("position"))
 
 
 def content_hash(content_en: str, content_fr: str) -> str:
