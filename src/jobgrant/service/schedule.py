@@ -15,4 +15,6 @@ PERIODIC_JOBS: list[tuple[str, str, int]] = [
         "jobgrant.service.grants.participant_reminder_actions:send_participant_reminders",
         3600,
     ),
+    ("expire_offers", "jobgrant.service.grants.agreement_actions:expire_offers", 60),
+    ("offers_expiring", "jobgrant.service.grants.agreement_actions:remind_expiring_offers", 600),
 ]

@@ -165,4 +165,5 @@ class FormDraft(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
 
+from jobgrant.service.grants.agreement_models import *  # noqa: E402,F403
 from jobgrant.service.grants.participant_models import Invitation, Participant  # noqa: E402,F401

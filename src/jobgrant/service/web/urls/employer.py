@@ -11,6 +11,12 @@ from jobgrant.service.web.views.employer import (
     draft_delete,
     draft_resume,
 )
+from jobgrant.service.web.views.employer_agreement import (
+    agreement_accept,
+    agreement_decline,
+    agreement_page,
+    agreement_pdf_download,
+)
 from jobgrant.service.web.views.employer_apply import (
     apply_organizations,
     apply_quote,
@@ -41,5 +47,24 @@ urlpatterns = [
         "applications/<int:application_id>/withdraw/",
         application_withdraw,
         name="employer-application-withdraw",
+    ),
+]
+# The agreement an approval offers (web/views/employer_agreement.py).
+urlpatterns += [
+    path("applications/<int:application_id>/agreement/", agreement_page, name="employer-agreement"),
+    path(
+        "applications/<int:application_id>/agreement/<str:lang>.pdf",
+        agreement_pdf_download,
+        name="employer-agreement-pdf",
+    ),
+    path(
+        "applications/<int:application_id>/agreement/accept/",
+        agreement_accept,
+        name="employer-agreement-accept",
+    ),
+    path(
+        "applications/<int:application_id>/agreement/decline/",
+        agreement_decline,
+        name="employer-agreement-decline",
     ),
 ]

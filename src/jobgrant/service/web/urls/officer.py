@@ -2,11 +2,30 @@
 
 from django.urls import path
 
-from jobgrant.service.web.views import officer, officer_queue
+from jobgrant.service.web.views import officer, officer_agreements, officer_queue
 
 urlpatterns = [
     path("", officer_queue.queue, name="officer-queue"),
     path("applications/<int:application_id>/", officer.review, name="officer-review"),
     path("applications/<int:application_id>/decision/", officer.decide, name="officer-decide"),
     path("applications/<int:application_id>/assignment/", officer.assign, name="officer-assign"),
+]
+# Agreements: the queue by state, an agreement, its PDF, withdrawing an offer.
+urlpatterns += [
+    path("agreements/", officer_agreements.agreements_queue, name="officer-agreements"),
+    path(
+        "applications/<int:application_id>/agreement/",
+        officer_agreements.officer_agreement,
+        name="officer-agreement",
+    ),
+    path(
+        "applications/<int:application_id>/agreement/<str:lang>.pdf",
+        officer_agreements.officer_agreement_pdf,
+        name="officer-agreement-pdf",
+    ),
+    path(
+        "applications/<int:application_id>/agreement/withdraw/",
+        officer_agreements.offer_withdraw,
+        name="officer-agreement-withdraw",
+    ),
 ]

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('grants', '0004_application_assigned_to'),
+        ('grants', '0005_agreement'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
