@@ -6,6 +6,17 @@ JOBGRANT_SECRET_KEY        required in production; development generates one in 
 JOBGRANT_SIN_KEYS          key-id:base64-32-bytes[,...] for SIN encryption (the first encrypts)
 JOBGRANT_ALLOWED_HOSTS     comma-separated (production)
 JOBGRANT_POLICY            the rules policy new programs use (default cjg-2013)
+JOBGRANT_BASE_URL          the service's public address, for links in messages (default
+                           http://127.0.0.1:8000)
+JOBGRANT_EMAIL_BACKEND     smtp (production default) | file (development default: var/mail/) |
+                           console | locmem, or a dotted backend path
+EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL,
+EMAIL_TIMEOUT, DEFAULT_FROM_EMAIL   the SMTP server messages are delivered to (Django's names)
+JOBGRANT_MESSAGE_*         the worker's delivery: MAX_ATTEMPTS, BACKOFF_SECONDS,
+                           BACKOFF_CAP_SECONDS, LEASE_SECONDS, SWEEP_SECONDS
+                           (see notifications/delivery_actions.py)
+JOBGRANT_DEMO_MAIL         1: serve /demo/mail/, the messages of the outbox (make run; never in
+                           production)
 """
 
 from __future__ import annotations
@@ -109,6 +120,9 @@ INSTALLED_APPS = [
     "jobgrant.service.registry",
     "jobgrant.service.grants",
     "jobgrant.service.ledger",
+    "jobgrant.service.notifications",
+    "django_tasks",
+    "django_tasks_db",
     "jobgrant.service.audit",
     "jobgrant.service.api",
     "jobgrant.service.web",
@@ -177,11 +191,47 @@ if PRODUCTION:
     SESSION_COOKIE_NAME = "__Host-sessionid"
     CSRF_COOKIE_NAME = "__Host-csrftoken"
 
+# --- Messages (the outbox and `jobgrant worker`) -----------------------------------------------
+JOBGRANT_BASE_URL = os.environ.get("JOBGRANT_BASE_URL", "http://127.0.0.1:8000")
+_EMAIL_BACKENDS = {
+    name: f"django.core.mail.backends.{name.replace('file', 'filebased')}.EmailBackend"
+    for name in ("smtp", "file", "console", "locmem")
+}
+_email_backend = os.environ.get("JOBGRANT_EMAIL_BACKEND") or ("smtp" if PRODUCTION else "file")
+EMAIL_BACKEND = _EMAIL_BACKENDS.get(_email_backend, _email_backend)
+EMAIL_FILE_PATH = os.environ.get("JOBGRANT_MAIL_DIR", str(VAR_DIR / "mail"))
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = os.environ.get("EMAIL_USE_TLS", "").lower() in {"1", "true", "yes"}
+EMAIL_USE_SSL = os.environ.get("EMAIL_USE_SSL", "").lower() in {"1", "true", "yes"}
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "20"))
+DEFAULT_FROM_EMAIL = os.environ.get(
+    "DEFAULT_FROM_EMAIL", "Canada Job Grant <no-reply@jobgrant.localhost>"
+)
+JOBGRANT_MESSAGE_MAX_ATTEMPTS = int(os.environ.get("JOBGRANT_MESSAGE_MAX_ATTEMPTS", "8"))
+JOBGRANT_MESSAGE_BACKOFF_SECONDS = float(os.environ.get("JOBGRANT_MESSAGE_BACKOFF_SECONDS", "30"))
+JOBGRANT_MESSAGE_BACKOFF_CAP_SECONDS = float(
+    os.environ.get("JOBGRANT_MESSAGE_BACKOFF_CAP_SECONDS", "3600")
+)
+# Longer than an SMTP conversation can last (EMAIL_TIMEOUT), so a live worker never loses its row.
+JOBGRANT_MESSAGE_LEASE_SECONDS = float(os.environ.get("JOBGRANT_MESSAGE_LEASE_SECONDS", "120"))
+JOBGRANT_MESSAGE_SWEEP_SECONDS = float(os.environ.get("JOBGRANT_MESSAGE_SWEEP_SECONDS", "15"))
+JOBGRANT_DEMO_MAIL = os.environ.get("JOBGRANT_DEMO_MAIL", "").lower() in {"1", "true", "yes"}
+if JOBGRANT_DEMO_MAIL and PRODUCTION:
+    raise ImproperlyConfigured("JOBGRANT_DEMO_MAIL shows every message: never in production")
+TASKS = {
+    "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]},
+}
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
+    # What the worker did with each message (id, kind, attempt, outcome; never the body).
+    "loggers": {"jobgrant.notifications": {"level": "INFO"}},
 }
 AUTHENTICATION_BACKENDS = ["jobgrant.service.accounts.backends.JobgrantBackend"]
 if ENVIRONMENT == "test":

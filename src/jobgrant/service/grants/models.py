@@ -163,3 +163,6 @@ class FormDraft(models.Model):
     step = models.CharField(max_length=16, help_text="The last step saved.")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+
+from jobgrant.service.grants.agreement_models import *  # noqa: E402,F403

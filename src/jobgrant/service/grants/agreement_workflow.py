@@ -1,0 +1,58 @@
+"""The agreement's state machine: every allowed transition, declared once.
+
+    issued → accepted → active → completed → closed
+    issued → declined | expired | withdrawn
+    active → cancelled
+
+An offer (issued) is accepted by the applicant, declined by them, withdrawn by an officer, or
+expires by itself after its accept-by time. Active, completed, closed and cancelled belong to the
+claims and outcome reports still to come; they are declared here so that their transitions are
+named once, with the others. Accepting a later version that needs acceptance again (an approved
+change to money or scope) keeps the agreement's state: `accept_version`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jobgrant.service.grants.agreement_models import AgreementState as S
+
+
+@dataclass(frozen=True)
+class Transition:
+    action: str
+    sources: frozenset[str]
+    target: str | None  # None: the agreement stays in the state it is in
+
+
+TRANSITIONS: dict[str, Transition] = {
+    t.action: t
+    for t in (
+        Transition("accept", frozenset({S.ISSUED}), S.ACCEPTED),
+        Transition("decline", frozenset({S.ISSUED}), S.DECLINED),
+        Transition("expire", frozenset({S.ISSUED}), S.EXPIRED),
+        Transition("withdraw", frozenset({S.ISSUED}), S.WITHDRAWN),
+        Transition("accept_version", frozenset({S.ACCEPTED, S.ACTIVE}), None),
+        Transition("activate", frozenset({S.ACCEPTED}), S.ACTIVE),
+        Transition("complete", frozenset({S.ACTIVE}), S.COMPLETED),
+        Transition("close", frozenset({S.COMPLETED}), S.CLOSED),
+        Transition("cancel", frozenset({S.ACTIVE}), S.CANCELLED),
+    )
+}
+#: The states in which the offer is over and its commitment has been given back.
+ENDED_OFFER = frozenset({S.DECLINED, S.EXPIRED, S.WITHDRAWN})
+
+
+class IllegalAgreementTransition(Exception):  # noqa: N818 - the domain's word
+    def __init__(self, action: str, state: str) -> None:
+        super().__init__(f"cannot {action} an agreement that is {state}")
+        self.action = action
+        self.state = state
+
+
+def agreement_target_of(action: str, state: str) -> str:
+    """The state `action` leads to from `state`, or IllegalAgreementTransition."""
+    transition = TRANSITIONS[action]
+    if state not in transition.sources:
+        raise IllegalAgreementTransition(action, state)
+    return transition.target or state

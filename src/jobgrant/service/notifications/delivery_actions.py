@@ -1,0 +1,204 @@
+"""Delivering an outbox row: claim it, send it through Django's email backend, record the outcome.
+
+The row's life (declared here once; each arrow is one conditional UPDATE, so two workers never
+both move a row):
+
+    queued  --claim (due)-->            sending   attempts + 1, lease_until = now + lease
+    sending --claim (lease expired)-->  sending   a worker died mid-send: the row is tried again
+    sending --accepted by the server--> sent
+    sending --refused for now-->        queued    next_attempt_at = now + back-off
+    sending --refused for good, or the last attempt failed--> failed   (audited)
+
+Exactly once, honestly: a worker killed after the SMTP server accepted a message but before it
+recorded `sent` leaves a lease that expires, and the row is sent again. Every attempt carries the
+row's stable Message-ID, so the recipient's mail system shows it once; the server may see it
+twice. The guarantee is: every message reaches the server, and each has one Message-ID.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import random
+import smtplib
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMessage, get_connection
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from django_tasks import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
+
+from jobgrant.service.audit.chain import record
+from jobgrant.service.notifications.models import Message, MessageState
+
+log = logging.getLogger("jobgrant.notifications")
+_connection: Any = None  # one open connection to the mail server per worker process
+
+
+def backoff(attempts: int) -> dt.timedelta:
+    """How long to wait after the `attempts`-th failed attempt: doubling from the base, capped,
+    with a jitter of ±20% so that rows refused together are not retried together."""
+    base = settings.JOBGRANT_MESSAGE_BACKOFF_SECONDS
+    seconds = min(base * 2 ** max(attempts - 1, 0), settings.JOBGRANT_MESSAGE_BACKOFF_CAP_SECONDS)
+    return dt.timedelta(seconds=seconds * random.uniform(0.8, 1.2))
+
+
+def _claimable(now: dt.datetime) -> Q:
+    due = Q(state=MessageState.QUEUED, next_attempt_at__lte=now)
+    abandoned = Q(state=MessageState.SENDING, lease_until__lt=now)
+    return due | abandoned
+
+
+def claim(message_id: int) -> Message | None:
+    """Take the row for this worker if it is due (or its last sender's lease ran out)."""
+    now = timezone.now()
+    lease = dt.timedelta(seconds=settings.JOBGRANT_MESSAGE_LEASE_SECONDS)
+    taken = Message.objects.filter(_claimable(now), pk=message_id).update(
+        state=MessageState.SENDING, lease_until=now + lease, attempts=F("attempts") + 1
+    )
+    if not taken:
+        return None
+    return Message.objects.get(pk=message_id)
+
+
+def deliver(message_id: int) -> str:
+    """Claim, send and record one row: "sent", "retry", "failed", or "skipped" (not due, or
+    another worker has it)."""
+    message = claim(message_id)
+    if message is None:
+        return "skipped"
+    try:
+        _send(message)
+    except Exception as error:  # every failure is recorded on the row, none stops the worker
+        return _failed(message, error)
+    mine = Message.objects.filter(
+        pk=message.pk, state=MessageState.SENDING, attempts=message.attempts
+    )
+    if not mine.update(state=MessageState.SENT, sent_at=timezone.now(), lease_until=None):
+        log.warning(
+            "message %s: sent after its lease ran out (may reach the server twice)", message.pk
+        )
+    log.info("message %s (%s) sent, attempt %s", message.pk, message.kind, message.attempts)
+    return "sent"
+
+
+def email_for(message: Message) -> EmailMessage:
+    return EmailMessage(
+        subject=message.subject_line,
+        body=message.body,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[message.recipient],
+        headers={
+            "Message-ID": message.message_id,
+            "Content-Language": f"{message.language}-CA",
+            "Auto-Submitted": "auto-generated",
+        },
+    )
+
+
+def _send(message: Message) -> None:
+    """Send through the process's open connection; one that the server closed while idle is
+    opened again once (the server accepted nothing on it, so this is not a second attempt)."""
+    global _connection
+    reused = _connection is not None
+    for _ in range(2):
+        if _connection is None:
+            _connection = get_connection(fail_silently=False)
+            _connection.open()
+        try:
+            _connection.send_messages([email_for(message)])
+            return
+        except smtplib.SMTPServerDisconnected:
+            _close()
+            if not reused:
+                raise
+            reused = False
+        except Exception:
+            _close()
+            raise
+
+
+def _close() -> None:
+    global _connection
+    if _connection is not None:
+        try:
+            _connection.close()
+        except Exception:  # the connection is being thrown away anyway
+            log.debug("closing a broken mail connection failed")
+    _connection = None
+
+
+def _smtp_code(error: Exception) -> int | None:
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        codes = [code for code, _ in error.recipients.values()]
+        return max(codes) if codes else None
+    return getattr(error, "smtp_code", None)
+
+
+def _describe(error: Exception) -> str:
+    """What the row keeps of a failure: the SMTP code and the error's kind, never the message."""
+    code = _smtp_code(error)
+    return f"{type(error).__name__}" + (f" {code}" if code is not None else "")
+
+
+def _failed(message: Message, error: Exception) -> str:
+    code = _smtp_code(error)
+    permanent = code is not None and 500 <= code < 600
+    last = message.attempts >= settings.JOBGRANT_MESSAGE_MAX_ATTEMPTS
+    described = _describe(error)
+    mine = Message.objects.filter(
+        pk=message.pk, state=MessageState.SENDING, attempts=message.attempts
+    )
+    if permanent or last:
+        with transaction.atomic():
+            if mine.update(state=MessageState.FAILED, lease_until=None, last_error=described):
+                record(
+                    "worker",
+                    "message.failed",
+                    "message",
+                    message.pk,
+                    {"kind": message.kind, "attempts": message.attempts, "error": described},
+                )
+        log.error("message %s (%s) failed for good: %s", message.pk, message.kind, described)
+        return "failed"
+    when = timezone.now() + backoff(message.attempts)
+    if mine.update(
+        state=MessageState.QUEUED, next_attempt_at=when, lease_until=None, last_error=described
+    ):
+        from jobgrant.service.notifications.tasks import deliver_message
+
+        deliver_message.using(run_after=when).enqueue(message.pk)
+    log.warning(
+        "message %s (%s) attempt %s: %s; next at %s",
+        message.pk,
+        message.kind,
+        message.attempts,
+        described,
+        when.isoformat(timespec="seconds"),
+    )
+    return "retry"
+
+
+def sweep(limit: int = 500) -> int:
+    """Hand the worker the rows it may have missed: queued and due for longer than a sweep
+    period (their task was lost: a crash between the commit and the hand-over), or sending under
+    an expired lease (their worker was killed). Returns how many were handed over."""
+    from jobgrant.service.notifications.tasks import deliver_message
+
+    now = timezone.now()
+    late = now - dt.timedelta(seconds=settings.JOBGRANT_MESSAGE_SWEEP_SECONDS)
+    missed = Q(state=MessageState.QUEUED, next_attempt_at__lte=late) | Q(
+        state=MessageState.SENDING, lease_until__lt=now
+    )
+    waiting = DBTaskResult.objects.filter(
+        status=TaskResultStatus.READY, task_path=deliver_message.module_path
+    ).values_list("args_kwargs", flat=True)
+    handed_over = {entry["args"][0] for entry in waiting if entry.get("args")}
+    rows = Message.objects.filter(missed).order_by("next_attempt_at").values_list("pk", flat=True)
+    ids = [pk for pk in rows[: limit + len(handed_over)] if pk not in handed_over][:limit]
+    for pk in ids:
+        deliver_message.enqueue(pk)
+    return len(ids)

@@ -1,0 +1,131 @@
+"""enqueue() and absolute_url(): how an action says "tell this person", inside its transaction.
+
+The row commits or rolls back with the event that caused it (a transactional outbox), so a
+message is never sent for something that did not happen, nor lost for something that did.
+When the transaction commits, the row is handed to the worker as a django-tasks task; the
+worker also sweeps for due rows whose hand-over was lost (a crash between the commit and it).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+from django.conf import settings
+from django.db import IntegrityError, models, transaction
+from django.template import Context, Engine, engines
+from django.utils import translation
+from stdnum import luhn
+
+from jobgrant.service.notifications.models import Message
+
+TEMPLATES = Path(__file__).parent / "templates" / "notifications"
+LANGUAGES = ("en", "fr")
+# Nine digits, grouped by spaces or dashes or not, standing alone (not inside a longer number or
+# a word): a SIN as people write it. Passing the Luhn check is what makes it look like one.
+_NINE_DIGITS = re.compile(r"(?<![0-9A-Za-z])(\d{3})[ -]?(\d{3})[ -]?(\d{3})(?![0-9A-Za-z])")
+
+
+class OutboxError(ValueError):
+    """A programming error in a call to enqueue (never shown to a user)."""
+
+
+def looks_like_sin(value: object) -> bool:
+    return any(
+        luhn.is_valid("".join(match.groups())) for match in _NINE_DIGITS.finditer(str(value))
+    )
+
+
+@cache
+def known_kinds() -> frozenset[str]:
+    """The kinds with a template in both languages."""
+    names = {path.name for path in TEMPLATES.glob("*.txt")}
+    stems = {name.split(".", 1)[0] for name in names}
+    return frozenset(k for k in stems if all(f"{k}.{lang}.txt" in names for lang in LANGUAGES))
+
+
+def render(kind: str, language: str, context: dict[str, str | int]) -> tuple[str, str]:
+    """(subject, body) of a kind's template in a language: its first line is `Subject: …`."""
+    engine: Engine = engines["django"].engine  # type: ignore[attr-defined]
+    template = engine.get_template(f"notifications/{kind}.{language}.txt")
+    with translation.override(language):  # plain text: nothing is HTML-escaped
+        text = template.render(Context(context, autoescape=False))
+    first, _, rest = text.lstrip("\n").partition("\n")
+    if not first.startswith("Subject:"):
+        raise OutboxError(f"notifications/{kind}.{language}.txt must start with 'Subject: '")
+    return first.removeprefix("Subject:").strip(), rest.strip("\n") + "\n"
+
+
+def enqueue(
+    kind: str,
+    *,
+    subject: models.Model,
+    milestone: str = "",
+    to: str,
+    language: str,
+    context: dict[str, str | int],
+) -> Message | None:
+    """Queue one message to `to` about `subject`, in the recipient's `language`.
+
+    Returns None, writing nothing, when this (kind, subject, milestone, recipient) was queued
+    before: an event that happens twice (a retried request, two workers) tells a person once."""
+    if not transaction.get_connection().in_atomic_block:
+        raise OutboxError("enqueue runs inside the transaction of the event that causes it")
+    if kind not in known_kinds():
+        raise OutboxError(f"no templates notifications/{kind}.en.txt and .fr.txt")
+    if language not in LANGUAGES:
+        raise OutboxError(f"language must be one of {LANGUAGES}, not {language!r}")
+    if subject.pk is None:
+        raise OutboxError("the subject of a message must be saved first")
+    for name, value in context.items():
+        if looks_like_sin(value):
+            raise OutboxError(
+                f"context value {name!r} looks like a SIN: never put one in a message"
+            )
+    recipient = to.strip().lower()
+    if "@" not in recipient:
+        raise OutboxError("`to` must be an email address")
+    subject_line, body = render(kind, language, context)
+    message = Message(
+        kind=kind,
+        subject_type=subject._meta.label_lower,
+        subject_id=str(subject.pk),
+        milestone=milestone,
+        recipient=recipient,
+        language=language,
+        subject_line=subject_line[:255],
+        body=body,
+    )
+    try:
+        with transaction.atomic():  # a savepoint: a duplicate leaves the caller's work intact
+            message.save(force_insert=True)
+    except IntegrityError:
+        if _already_queued(message):
+            return None
+        raise
+    transaction.on_commit(lambda: _hand_over(message.pk), robust=True)
+    return message
+
+
+def _already_queued(message: Message) -> bool:
+    return Message.objects.filter(
+        kind=message.kind,
+        subject_type=message.subject_type,
+        subject_id=message.subject_id,
+        milestone=message.milestone,
+        recipient=message.recipient,
+    ).exists()
+
+
+def _hand_over(pk: int) -> None:
+    """Give the committed row to the worker (a django-tasks task). If this is lost, the worker's
+    sweep finds the row anyway."""
+    from jobgrant.service.notifications.tasks import deliver_message
+
+    deliver_message.enqueue(pk)
+
+
+def absolute_url(path: str) -> str:
+    """The address of `path` ("/en/applications/3/") on the service, for links in messages."""
+    return settings.JOBGRANT_BASE_URL.rstrip("/") + "/" + path.lstrip("/")

@@ -1,0 +1,12 @@
+"""The periodic jobs `jobgrant worker` runs, each at its interval.
+
+Each function takes no argument, is idempotent and is safe to run in two workers at once (row
+locks and the state machine decide; a job that finds nothing to do does nothing). An exception in
+one job is logged and the worker goes on with the others.
+"""
+
+from __future__ import annotations
+
+PERIODIC_JOBS: list[tuple[str, str, int]] = [
+    # (name, "dotted.module:function", every_seconds)
+]
