@@ -14,6 +14,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
+__all__ = ["ChangeKind", "ChangeRequest", "ChangeState"]
+
 
 class ChangeKind(models.TextChoices):
     DATES = "dates", gettext_lazy("Training dates")
@@ -39,6 +41,9 @@ class ChangeRequest(models.Model):
     body = models.JSONField(help_text="The change as asked for (the API's body, without kind).")
     diff = models.JSONField(help_text="[{field, before, after}] of exactly what changes.")
     figures = models.JSONField(help_text="The money before and after, in cents, per funder.")
+    request = models.JSONField(
+        help_text="The agreement's request (the quote input) as the change makes it."
+    )
     note = models.TextField(blank=True, help_text="Why the employer asks for the change.")
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
@@ -64,8 +69,8 @@ class ChangeRequest(models.Model):
     )
 
     class Meta:
-        ordering = ["id"]  # noqa: RUF012 - Django reads Meta as it is
-        constraints = [  # noqa: RUF012
+        ordering = ["id"]
+        constraints = [
             # One open change request per agreement at a time, also under concurrent requests.
             models.UniqueConstraint(
                 fields=["agreement"],

@@ -166,3 +166,4 @@ class FormDraft(models.Model):
 
 
 from jobgrant.service.grants.agreement_models import *  # noqa: E402,F403
+from jobgrant.service.grants.change_models import *  # noqa: E402,F403
