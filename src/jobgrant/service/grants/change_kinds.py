@@ -14,6 +14,7 @@ import datetime as dt
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from jobgrant.rules.batch import COST_CATEGORIES
@@ -72,6 +73,7 @@ def propose(kind: Any, body: Any, current: dict[str, Any], year: str) -> Proposa
     """The change `body` of `kind` applied to `current` (an agreement's request, in the
     application's shape), in fiscal year `year`; ServiceError(422) naming every problem."""
     problems = _Problems()
+    body = _plain(body)
     if not isinstance(body, dict):
         raise bad_input([problem("(body)", "must be a JSON object", "doit être un objet JSON")])
     if kind not in FIELDS:
@@ -95,6 +97,17 @@ def propose(kind: Any, body: Any, current: dict[str, Any], year: str) -> Proposa
             [problem("(body)", "changes nothing in the agreement", "ne change rien à l'entente")]
         )
     return Proposal(str(kind), fields, diff, new, paths)
+
+
+def _plain(value: Any) -> Any:
+    """The body as JSON can store it: amounts read as Decimal (api/bodies.py) become text."""
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
 
 
 Proposer = Callable[

@@ -6,12 +6,16 @@ Every route's name is in the "web" namespace, e.g. "web:officer-queue".
 from django.urls import include, path
 
 from jobgrant.service.web.urls import analyst, auditor, employer, finance, officer, public
+from jobgrant.service.web.urls.changes import employer_urlpatterns as employer_changes
+from jobgrant.service.web.urls.changes import officer_urlpatterns as officer_changes
 
 app_name = "web"
 urlpatterns = [
     path("", include(public.urlpatterns)),
     path("employer/", include(employer.urlpatterns)),
     path("officer/", include(officer.urlpatterns)),
+    path("employer/", include(employer_changes)),
+    path("officer/", include(officer_changes)),
     path("finance/", include(finance.urlpatterns)),
     path("analyst/", include(analyst.urlpatterns)),
     path("auditor/", include(auditor.urlpatterns)),
