@@ -107,6 +107,20 @@ WORDINGS: dict[str, Wording] = {
         gettext_lazy("This application is not assigned to you"),
         gettext_lazy("Only the officer an application is assigned to can release it."),
     ),
+    "AGREEMENT_NOT_OPEN": Wording(
+        gettext_lazy("This agreement can no longer be changed this way"),
+        gettext_lazy(
+            "Only an agreement offered and awaiting acceptance can be accepted, declined or "
+            "withdrawn; this one is now “%(state)s”."
+        ),
+    ),
+    "OFFER_EXPIRED": Wording(
+        gettext_lazy("This offer has expired"),
+        gettext_lazy(
+            "The offer had to be accepted by %(date)s. It can no longer be accepted, and the "
+            "money set aside for it is released."
+        ),
+    ),
 }
 #: An illegal transition says what the action needed, by action (`grants.workflow` names them).
 ILLEGAL_TRANSITIONS: dict[str, Lazy] = {

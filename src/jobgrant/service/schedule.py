@@ -9,4 +9,6 @@ from __future__ import annotations
 
 PERIODIC_JOBS: list[tuple[str, str, int]] = [
     # (name, "dotted.module:function", every_seconds)
+    ("expire_offers", "jobgrant.service.grants.agreement_actions:expire_offers", 60),
+    ("offers_expiring", "jobgrant.service.grants.agreement_actions:remind_expiring_offers", 600),
 ]

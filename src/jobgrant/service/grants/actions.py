@@ -20,6 +20,7 @@ from jobgrant.service.audit.chain import record
 from jobgrant.service.choices import Jurisdiction
 from jobgrant.service.errors import ServiceError, bad_input, not_found, problem
 from jobgrant.service.grants import access
+from jobgrant.service.grants.agreement_actions import issue_agreement
 from jobgrant.service.grants.models import (
     Application,
     ApplicationEmployer,
@@ -239,6 +240,7 @@ def approve_application(user: User, application: Application, note: str = "") ->
         _refuse_if_ineligible(application, locked)
         application.decided_by = user
         _save(application)
+        issue_agreement(application, user)  # the offer, in this transaction (agreement_actions)
         # The budget rows are what every approval waits for: lock them last, so that they are
         # held only for the commitments, the audit entry and the end of the transaction.
         _commit_shares(application, locked.stream_code, user)

@@ -5,17 +5,26 @@ Every route's name is in the "web" namespace, e.g. "web:officer-queue".
 
 from django.urls import include, path
 
-from jobgrant.service.web.urls import analyst, auditor, employer, finance, officer, public
-from jobgrant.service.web.urls.changes import employer_urlpatterns as employer_changes
-from jobgrant.service.web.urls.changes import officer_urlpatterns as officer_changes
+from jobgrant.service.web.urls import (
+    agreement,
+    analyst,
+    auditor,
+    changes,
+    employer,
+    finance,
+    officer,
+    public,
+)
 
 app_name = "web"
 urlpatterns = [
     path("", include(public.urlpatterns)),
     path("employer/", include(employer.urlpatterns)),
     path("officer/", include(officer.urlpatterns)),
-    path("employer/", include(employer_changes)),
-    path("officer/", include(officer_changes)),
+    path("employer/", include(agreement.employer_urlpatterns)),
+    path("officer/", include(agreement.officer_urlpatterns)),
+    path("employer/", include(changes.employer_urlpatterns)),
+    path("officer/", include(changes.officer_urlpatterns)),
     path("finance/", include(finance.urlpatterns)),
     path("analyst/", include(analyst.urlpatterns)),
     path("auditor/", include(auditor.urlpatterns)),
