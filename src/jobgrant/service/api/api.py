@@ -8,7 +8,14 @@ from __future__ import annotations
 from jobgrant.service.api import errors
 from jobgrant.service.api.openapi import DocumentedApi
 from jobgrant.service.api.query import OneValueEach
-from jobgrant.service.api.routers import applications, auth, budgets, employers, quote
+from jobgrant.service.api.routers import (
+    applications,
+    auth,
+    budgets,
+    change_requests,
+    employers,
+    quote,
+)
 
 api = DocumentedApi(
     title="jobgrant API",
@@ -26,3 +33,4 @@ api.add_router("/employers", employers.router)
 api.add_router("/applications", applications.router)
 api.add_router("/quote", quote.router)
 api.add_router("/budgets", budgets.router)
+api.add_router("", change_requests.router)  # /applications/{id}/change-requests, /change-requests

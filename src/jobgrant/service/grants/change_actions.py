@@ -263,7 +263,7 @@ def _refuse_if_open(agreement: Agreement) -> None:
             409,
             "CHANGE_ALREADY_OPEN",
             lambda: {"id": open_one},
-            extra={"state": ChangeState.SUBMITTED, "open": open_one},
+            extra={"state": str(ChangeState.SUBMITTED), "open": open_one},
         )
 
 
@@ -389,7 +389,7 @@ def _move_money(application: Application, preview: Preview, by: User) -> dict[st
                     "jurisdiction": Jurisdiction(application.jurisdiction).label,
                     "year": application.fiscal_year,
                 },
-                extra={"state": ChangeState.SUBMITTED, "available": "0.00"},
+                extra={"state": str(ChangeState.SUBMITTED), "available": "0.00"},
             ) from None
         except operations.InsufficientBudget as short:
             raise _budget_exhausted(short) from None

@@ -8,6 +8,7 @@ its values written for people, in the page's language. Nothing here writes to th
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -36,7 +37,8 @@ def trainee_text(trainee: Any, names: dict[str, str]) -> str:
     """A trainee in one line: employer, status and costs."""
     if not isinstance(trainee, dict):
         return ""
-    costs = trainee.get("costs") if isinstance(trainee.get("costs"), dict) else {}
+    found = trainee.get("costs")
+    costs: dict[str, Any] = found if isinstance(found, dict) else {}
     total = sum(_cents(costs.get(category)) for category in COST_CATEGORIES)
     status = labels.status_labels().get(str(trainee.get("status")), str(trainee.get("status")))
     employer = names.get(str(trainee.get("employer_id")), str(trainee.get("employer_id")))
@@ -51,14 +53,20 @@ def trainee_choices(request: dict[str, Any], names: dict[str, str]) -> list[tupl
     """The agreement's trainees as a form offers them: ("0", "Trainee 1: …")."""
     trainees = request.get("trainees") if isinstance(request.get("trainees"), list) else []
     return [
-        (str(index), _("Trainee %(number)s: %(who)s") % {"number": index + 1, "who": trainee_text(t, names)})
+        (
+            str(index),
+            _("Trainee %(number)s: %(who)s") % {"number": index + 1, "who": trainee_text(t, names)},
+        )
         for index, t in enumerate(trainees or [])
     ]
 
 
 def trainee_names(request: dict[str, Any]) -> list[tuple[int, str]]:
     trainees = request.get("trainees") if isinstance(request.get("trainees"), list) else []
-    return [(index, _("Trainee %(number)s") % {"number": index + 1}) for index in range(len(trainees or []))]
+    return [
+        (index, _("Trainee %(number)s") % {"number": index + 1})
+        for index in range(len(trainees or []))
+    ]
 
 
 def diff_rows(diff: list[dict[str, Any]], names: dict[str, str]) -> list[dict[str, str]]:
@@ -68,7 +76,7 @@ def diff_rows(diff: list[dict[str, Any]], names: dict[str, str]) -> list[dict[st
 
 def _row(entry: dict[str, Any], names: dict[str, str]) -> dict[str, str]:
     path, before, after = str(entry.get("field")), entry.get("before"), entry.get("after")
-    fixed = {
+    fixed: dict[str, tuple[str, Callable[[Any], str]]] = {
         "training.start_date": (_("Training start date"), longdate),
         "training.end_date": (_("Training end date"), longdate),
         "training.provider.name": (_("Training provider"), str),
@@ -76,7 +84,11 @@ def _row(entry: dict[str, Any], names: dict[str, str]) -> dict[str, str]:
     }
     if path in fixed:
         label, show = fixed[path]
-        return _shown(label, show(before) if before is not None else "", show(after) if after is not None else "")
+        return _shown(
+            label,
+            show(before) if before is not None else "",
+            show(after) if after is not None else "",
+        )
     cost = _COST.match(path)
     if cost:
         what = labels.cost_labels().get(cost[2], cost[2])
@@ -128,7 +140,9 @@ def figure_rows(figures: dict[str, dict[str, int]]) -> list[dict[str, Any]]:
         }
         for key, label in rows
     ]
-    government = [sum(int(side.get(k, 0)) for k in ("federal", "provincial")) for side in (before, after)]
+    government = [
+        sum(int(side.get(k, 0)) for k in ("federal", "provincial")) for side in (before, after)
+    ]
     shown.insert(
         2,
         {

@@ -9,7 +9,7 @@ here writes to the database.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from django import forms
 from django.utils.translation import gettext as _
@@ -77,15 +77,19 @@ class ChangeForm(WithdrawForm):
         last = re.sub(r"\[\d+\]", "", path).split(".")[-1]
         return self.PATHS.get(path, self.PATHS.get(last))
 
-    PATHS: dict[str, str] = {}
+    PATHS: ClassVar[dict[str, str]] = {}
 
 
 class DatesForm(ChangeForm):
     kind = ChangeKind.DATES
     start_date = IsoDateField(label=gettext_lazy("New training start date"), required=False)
     end_date = IsoDateField(label=gettext_lazy("New training end date"), required=False)
-    PATHS = {"start_date": "start_date", "end_date": "end_date", "(body)": "start_date"}
-    field_order = ["start_date", "end_date", "note"]
+    PATHS: ClassVar[dict[str, str]] = {
+        "start_date": "start_date",
+        "end_date": "end_date",
+        "(body)": "start_date",
+    }
+    field_order = ["start_date", "end_date", "note"]  # noqa: RUF012
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -115,8 +119,12 @@ class ProviderForm(ChangeForm):
         label=gettext_lazy("Is the provider a third party, independent of the employer?"),
         widget=ChoiceRadios,
     )
-    PATHS = {"name": "provider_name", "third_party": "third_party", "(body)": "provider_name"}
-    field_order = ["provider_name", "third_party", "note"]
+    PATHS: ClassVar[dict[str, str]] = {
+        "name": "provider_name",
+        "third_party": "third_party",
+        "(body)": "provider_name",
+    }
+    field_order = ["provider_name", "third_party", "note"]  # noqa: RUF012
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -139,7 +147,9 @@ class ProviderForm(ChangeForm):
 
     def fields_body(self) -> dict[str, Any]:
         data = self.cleaned_data
-        return {"provider": {"name": data["provider_name"], "third_party": data["third_party"] == "yes"}}
+        return {
+            "provider": {"name": data["provider_name"], "third_party": data["third_party"] == "yes"}
+        }
 
 
 class TraineesForm(ChangeForm):
@@ -155,7 +165,7 @@ class TraineesForm(ChangeForm):
     materials = AmountField(required=False)
     exam_fees = AmountField(required=False)
     wages_in_kind = AmountField(required=False)
-    PATHS = {
+    PATHS: ClassVar[dict[str, str]] = {
         **{part: part for part in AMOUNTS},
         "employer_id": "employer",
         "status": "status",
@@ -165,10 +175,14 @@ class TraineesForm(ChangeForm):
         "add": "action",
         "(body)": "action",
     }
-    field_order = ["action", "trainee", "employer", "status", *AMOUNTS, "note"]
+    field_order = ["action", "trainee", "employer", "status", *AMOUNTS, "note"]  # noqa: RUF012
 
     def __init__(
-        self, *args: Any, trainees: list[tuple[str, str]], employers: list[tuple[str, str]], **kw: Any
+        self,
+        *args: Any,
+        trainees: list[tuple[str, str]],
+        employers: list[tuple[str, str]],
+        **kw: Any,
     ) -> None:
         super().__init__(*args, **kw)
         set_choices(
@@ -230,8 +244,13 @@ class CostsForm(ChangeForm):
     from_line = forms.ChoiceField(label=gettext_lazy("Take the money from"))
     to_line = forms.ChoiceField(label=gettext_lazy("Put it on"))
     amount = AmountField(label=gettext_lazy("Amount to move"))
-    PATHS = {"from": "from_line", "to": "to_line", "amount": "amount", "(body)": "from_line"}
-    field_order = ["from_line", "to_line", "amount", "note"]
+    PATHS: ClassVar[dict[str, str]] = {
+        "from": "from_line",
+        "to": "to_line",
+        "amount": "amount",
+        "(body)": "from_line",
+    }
+    field_order = ["from_line", "to_line", "amount", "note"]  # noqa: RUF012
 
     def __init__(self, *args: Any, lines: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -248,7 +267,9 @@ class CostsForm(ChangeForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if not self.errors and data.get("from_line") == data.get("to_line"):
-            self.add_error("to_line", _("Choose another line than the one the money is taken from."))
+            self.add_error(
+                "to_line", _("Choose another line than the one the money is taken from.")
+            )
         if not self.errors and not data.get("amount"):
             self.add_error("amount", _("Enter an amount above zero."))
         return data

@@ -216,7 +216,9 @@ def _refused(
         name = form.field_of(str(found.get("field", "")))
         label = str(form.fields[name].label) if name in form.fields else ""
         message = localized(found)
-        form.add_error(name if name in form.fields else None, f"{label}: {message}" if label else message)
+        form.add_error(
+            name if name in form.fields else None, f"{label}: {message}" if label else message
+        )
     refusal = None if error.problems else refusals.shown(error)
     if refusal and error.code in ("CHANGE_NOT_ELIGIBLE",):
         refusal["text"] = refusals.message(error)

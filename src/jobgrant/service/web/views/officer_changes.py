@@ -24,6 +24,7 @@ from jobgrant.service.grants import change_access, change_actions
 from jobgrant.service.grants.change_models import ChangeRequest, ChangeState
 from jobgrant.service.language import localized
 from jobgrant.service.web import change_display as display
+from jobgrant.service.web import labels
 from jobgrant.service.web.forms.changes import ChangeDecisionForm
 from jobgrant.service.web.pages import error_context, set_notice, take_notice, user_required
 
@@ -62,8 +63,8 @@ def queue(request: HttpRequest, user: User) -> HttpResponse:
                 "change": change,
                 "application": application,
                 "employer": next(iter(names.values()), ""),
-                "kind_label": display.labels.label(display.CHANGE_KIND_LABELS, change.kind),
-                "state_label": display.labels.label(display.CHANGE_STATE_LABELS, change.state),
+                "kind_label": labels.label(display.CHANGE_KIND_LABELS, change.kind),
+                "state_label": labels.label(display.CHANGE_STATE_LABELS, change.state),
             }
         )
     context = {
