@@ -3,6 +3,7 @@ actions."""
 
 from django.urls import path
 
+from jobgrant.service.web.views import employer_changes
 from jobgrant.service.web.views.employer import (
     application_detail,
     application_submit,
@@ -42,4 +43,16 @@ urlpatterns = [
         application_withdraw,
         name="employer-application-withdraw",
     ),
+    # Change requests to the agreement (views/employer_changes.py)
+    path(
+        "applications/<int:application_id>/changes/",
+        employer_changes.changes,
+        name="employer-changes",
+    ),
+    path(
+        "applications/<int:application_id>/changes/new/<str:kind>/",
+        employer_changes.change_new,
+        name="employer-change-new",
+    ),
+    path("changes/<int:change_id>/", employer_changes.change_detail, name="employer-change"),
 ]
