@@ -10,12 +10,14 @@ export UV_PYTHON_DOWNLOADS := never
 
 ASSETS := src/jobgrant/service/web/static/vendor/.done
 CHROMIUM := /usr/bin/chromium
+# WeasyPrint (the agreement's PDF) needs Pango and HarfBuzz's subsetter; this file stands for them.
+PANGO := /usr/lib/x86_64-linux-gnu/libharfbuzz-subset.so.0
 APT_INSTALL := sh -c 'sudo -n apt-get install -y "$$@" 2>/dev/null || apt-get install -y "$$@"' apt-get
 
-run: .venv/.synced $(ASSETS)
+run: .venv/.synced $(ASSETS) $(PANGO)
 	$(RUN) jobgrant serve
 
-test: .venv/.synced $(ASSETS) $(CHROMIUM) lint typecheck contracts pytest fuzz-api
+test: .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO) lint typecheck contracts pytest fuzz-api
 
 lint: .venv/.synced
 	$(RUN) ruff check .
@@ -34,7 +36,7 @@ POSTGRES_URL ?= postgresql://postgres@127.0.0.1:5432/jobgrant
 # Two test processes (pytest-xdist), one per core of our machines; PYTEST_WORKERS=0 runs in one.
 PYTEST_WORKERS ?= 2
 
-pytest: .venv/.synced $(CHROMIUM)
+pytest: .venv/.synced $(CHROMIUM) $(PANGO)
 	$(RUN) pytest -n $(PYTEST_WORKERS)
 	$(MAKE) --no-print-directory pytest-postgres
 
@@ -97,6 +99,11 @@ $(CHROMIUM):
 	$(APT_INSTALL) chromium || { sudo -n apt-get update >/dev/null 2>&1 || apt-get update >/dev/null; \
 		$(APT_INSTALL) chromium; } || { [ -z "$$CI" ] && \
 		echo "Chromium could not be installed: the browser tests will be skipped."; }
+
+# The libraries WeasyPrint loads (the agreement as a PDF), from Debian's packages as Chromium is.
+$(PANGO):
+	$(APT_INSTALL) libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 || { sudo -n apt-get update >/dev/null 2>&1 || apt-get update >/dev/null; \
+		$(APT_INSTALL) libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0; }
 
 clean:
 	rm -rf .venv .tools .mypy_cache .ruff_cache .pytest_cache .import_linter_cache node_modules src/jobgrant/service/web/static/vendor

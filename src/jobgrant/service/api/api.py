@@ -9,6 +9,7 @@ from jobgrant.service.api import errors
 from jobgrant.service.api.openapi import DocumentedApi
 from jobgrant.service.api.query import OneValueEach
 from jobgrant.service.api.routers import (
+    agreements,
     applications,
     auth,
     budgets,
@@ -31,6 +32,7 @@ errors.install(api)
 api.add_router("/auth", auth.router)
 api.add_router("/employers", employers.router)
 api.add_router("/applications", applications.router)
+api.add_router("/applications", agreements.router)
 api.add_router("/quote", quote.router)
 api.add_router("/budgets", budgets.router)
 api.add_router("", change_requests.router)  # /applications/{id}/change-requests, /change-requests

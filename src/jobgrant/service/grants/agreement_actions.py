@@ -45,6 +45,7 @@ from jobgrant.service.grants.agreement_workflow import (
 )
 from jobgrant.service.grants.models import Application, State, StateChange, Stream
 from jobgrant.service.grants.workflow import target_of
+from jobgrant.service.language import ENGLISH, current_language
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.notifications.outbox import absolute_url, enqueue
@@ -193,7 +194,8 @@ def _checked_acceptance(signatory: str, title: str, confirmations: object) -> tu
                     f"doit compter au plus {MAX_TEXT} caractères imprimables",
                 )
             )
-    given = set(confirmations) if isinstance(confirmations, list | tuple | set) else set()
+    listed = confirmations if isinstance(confirmations, list | tuple | set) else []
+    given = {code for code in listed if isinstance(code, str)}
     words = {
         "agreement": ("the agreement", "l'entente"),
         "cost_schedule": ("the schedule of approved costs", "le tableau des coûts approuvés"),
@@ -478,8 +480,8 @@ def _tell(
     person = User.objects.get(pk=agreement.application.created_by_id)
     if "@" not in (person.email or ""):
         return False
-    language = "fr" if person.preferred_language == "fr" else "en"
-    with translation.override(language):
+    with translation.override(person.preferred_language or ENGLISH):
+        language = current_language()  # "en" or "fr", whatever was stored
         path = reverse("web:employer-agreement", args=[agreement.application_id])
     government = version.federal_cents + version.provincial_cents
     context: dict[str, str | int] = {

@@ -140,7 +140,9 @@ def terms_of(application: Application) -> dict[str, Any]:
 
 def _long_date(day: dt.date, language: str) -> str:
     french = "d'er' MMMM y" if day.day == 1 else "long"
-    return format_date(day, format="long" if language == "en" else french, locale=LOCALES[language])
+    with translation.override(language):
+        pattern = in_language(en="long", fr=french)
+    return format_date(day, format=pattern, locale=LOCALES[language])
 
 
 def _document_context(version: AgreementVersion, language: str) -> dict[str, Any]:

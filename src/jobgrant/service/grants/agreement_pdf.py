@@ -16,6 +16,7 @@ from django.utils import translation
 from django.utils.safestring import mark_safe
 
 from jobgrant.service.grants.agreement_models import AgreementVersion
+from jobgrant.service.language import in_language
 
 FONTS = Path(__file__).resolve().parents[1] / "web" / "static" / "vendor" / "gcds-fonts"
 
@@ -39,8 +40,8 @@ def agreement_pdf(version: AgreementVersion, language: str) -> bytes:
     """The PDF of `version` in `language` ("en" or "fr")."""
     from weasyprint import HTML  # type: ignore[import-untyped]
 
-    content = version.content_fr if language == "fr" else version.content_en
     with translation.override(language):
+        content = in_language(en=version.content_en, fr=version.content_fr)
         html = render_to_string(
             "grants/agreement/pdf.html",
             {

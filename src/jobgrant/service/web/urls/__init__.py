@@ -5,23 +5,13 @@ Every route's name is in the "web" namespace, e.g. "web:officer-queue".
 
 from django.urls import include, path
 
-from jobgrant.service.web.urls import (
-    agreement,
-    analyst,
-    auditor,
-    employer,
-    finance,
-    officer,
-    public,
-)
+from jobgrant.service.web.urls import analyst, auditor, employer, finance, officer, public
 
 app_name = "web"
 urlpatterns = [
     path("", include(public.urlpatterns)),
     path("employer/", include(employer.urlpatterns)),
     path("officer/", include(officer.urlpatterns)),
-    path("employer/", include(agreement.employer_urlpatterns)),
-    path("officer/", include(agreement.officer_urlpatterns)),
     path("finance/", include(finance.urlpatterns)),
     path("analyst/", include(analyst.urlpatterns)),
     path("auditor/", include(auditor.urlpatterns)),

@@ -12,6 +12,12 @@ from jobgrant.service.web.views.employer import (
     draft_delete,
     draft_resume,
 )
+from jobgrant.service.web.views.employer_agreement import (
+    agreement_accept,
+    agreement_decline,
+    agreement_page,
+    agreement_pdf_download,
+)
 from jobgrant.service.web.views.employer_apply import (
     apply_organizations,
     apply_quote,
@@ -43,7 +49,28 @@ urlpatterns = [
         application_withdraw,
         name="employer-application-withdraw",
     ),
-    # Change requests to the agreement (views/employer_changes.py)
+]
+# The agreement an approval offers (web/views/employer_agreement.py).
+urlpatterns += [
+    path("applications/<int:application_id>/agreement/", agreement_page, name="employer-agreement"),
+    path(
+        "applications/<int:application_id>/agreement/<str:lang>.pdf",
+        agreement_pdf_download,
+        name="employer-agreement-pdf",
+    ),
+    path(
+        "applications/<int:application_id>/agreement/accept/",
+        agreement_accept,
+        name="employer-agreement-accept",
+    ),
+    path(
+        "applications/<int:application_id>/agreement/decline/",
+        agreement_decline,
+        name="employer-agreement-decline",
+    ),
+]
+# Change requests to the agreement (web/views/employer_changes.py).
+urlpatterns += [
     path(
         "applications/<int:application_id>/changes/",
         employer_changes.changes,

@@ -21,7 +21,12 @@ from jobgrant.service.grants.agreement_models import AgreementState, AgreementVe
 from jobgrant.service.refusals import message
 from jobgrant.service.web.forms.agreement import ReasonForm
 from jobgrant.service.web.pages import error_context, set_notice, user_required
-from jobgrant.service.web.views.agreement import page_context, visible
+from jobgrant.service.web.views.employer_agreement import (
+    page_context,
+    pdf_response,
+    show_agreement,
+    visible,
+)
 
 officer_required = user_required(Role.OFFICER)
 EXPIRING_WITHIN = dt.timedelta(days=2)
@@ -46,6 +51,20 @@ def _rows(user: User, state: str) -> list[dict[str, Any]]:
         }
         for version in found
     ]
+
+
+@officer_required
+@require_GET
+def officer_agreement(request: HttpRequest, user: User, application_id: int) -> HttpResponse:
+    return show_agreement(request, user, application_id)
+
+
+@officer_required
+@require_GET
+def officer_agreement_pdf(
+    request: HttpRequest, user: User, application_id: int, lang: str
+) -> HttpResponse:
+    return pdf_response(user, application_id, lang)
 
 
 @officer_required

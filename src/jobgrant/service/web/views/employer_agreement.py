@@ -29,7 +29,6 @@ from jobgrant.service.web.forms.agreement import AcceptForm, ReasonForm
 from jobgrant.service.web.pages import error_context, set_notice, take_notice, user_required
 
 employer_required = user_required(Role.EMPLOYER)
-readers_required = user_required(Role.EMPLOYER, Role.OFFICER, Role.AUDITOR, Role.FINANCE)
 LANGUAGES = ("en", "fr")
 
 
@@ -84,20 +83,15 @@ def _is_applicant(user: User, agreement: Agreement) -> bool:
     return True
 
 
-@readers_required
-@require_GET
-def agreement_page(request: HttpRequest, user: User, application_id: int) -> HttpResponse:
+def show_agreement(request: HttpRequest, user: User, application_id: int) -> HttpResponse:
+    """The agreement's page, for the employer or the officer (each through their own route)."""
     agreement = visible(user, application_id)
     context = page_context(user, agreement)
     context["notice"] = notice_text(take_notice(request))
     return render(request, "web/agreement/page.html", context)
 
 
-@readers_required
-@require_GET
-def agreement_pdf_download(
-    request: HttpRequest, user: User, application_id: int, lang: str
-) -> HttpResponse:
+def pdf_response(user: User, application_id: int, lang: str) -> HttpResponse:
     """The PDF in `lang`, sent with no-store (the role gate adds it): it names the employer."""
     if lang not in LANGUAGES:
         raise Http404
@@ -107,6 +101,20 @@ def agreement_pdf_download(
     name = f"agreement-{agreement.application_id}-v{version.number}-{lang}.pdf"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
+
+
+@employer_required
+@require_GET
+def agreement_page(request: HttpRequest, user: User, application_id: int) -> HttpResponse:
+    return show_agreement(request, user, application_id)
+
+
+@employer_required
+@require_GET
+def agreement_pdf_download(
+    request: HttpRequest, user: User, application_id: int, lang: str
+) -> HttpResponse:
+    return pdf_response(user, application_id, lang)
 
 
 @employer_required

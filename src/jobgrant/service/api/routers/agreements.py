@@ -1,0 +1,190 @@
+"""An application's agreement: read it (JSON, or a PDF in English or French), accept or decline
+it (the applicant), withdraw the offer (an officer)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from django.http import HttpRequest, HttpResponse
+from ninja import Path, Query, Router
+
+from jobgrant.rules.money import format_amount
+from jobgrant.service.accounts.models import User
+from jobgrant.service.api.agreement_schemas import (
+    AcceptBody,
+    AgreementOut,
+    AgreementTransitioned,
+    ReasonBody,
+)
+from jobgrant.service.api.bodies import json_object, text_field
+from jobgrant.service.api.idempotency import idempotent
+from jobgrant.service.api.openapi import problems, read_by_hand
+from jobgrant.service.api.problems import json_response
+from jobgrant.service.api.schemas import MAX_DATABASE_ID
+from jobgrant.service.api.security import bearer, caller
+from jobgrant.service.grants import agreement_actions
+from jobgrant.service.grants.agreement_access import get_visible_agreement, version_shown
+from jobgrant.service.grants.agreement_models import Agreement, AgreementVersion
+from jobgrant.service.grants.agreement_pdf import agreement_pdf
+
+router = Router(tags=["agreements"], auth=bearer)
+ApplicationId = Annotated[int, Path(ge=1, le=MAX_DATABASE_ID)]
+PDF = {
+    "responses": {
+        "200": {
+            "description": "The agreement's latest version as a PDF.",
+            "content": {"application/pdf": {"schema": {"type": "string", "format": "binary"}}},
+        }
+    }
+}
+
+
+def agreement_json(agreement: Agreement, version: AgreementVersion) -> dict[str, Any]:
+    pdf = f"/api/v1/applications/{agreement.application_id}/agreement.pdf?lang="
+    accepted = None
+    if version.accepted_at is not None and version.accepted_by is not None:
+        accepted = {
+            "signatory": version.signatory_name,
+            "title": version.signatory_title,
+            "by": version.accepted_by.username,
+            "at": version.accepted_at.isoformat(),
+            "sha256": version.accepted_sha256,
+        }
+    return {
+        "application": agreement.application_id,
+        "state": agreement.state,
+        "version": version.number,
+        "accept_by": version.accept_by.isoformat(),
+        "due": {
+            "accept_by": version.accept_by.isoformat(),
+            "participants_by": version.participants_by.isoformat(),
+            "first_claim_by": version.first_claim_by.isoformat(),
+            "completion_report_by": version.completion_report_by.isoformat(),
+        },
+        "cost_lines": [
+            {
+                **{k: line[k] for k in ("trainee", "employer_id", "category")},
+                "amount": format_amount(line["cents"]),
+            }
+            for line in version.cost_lines
+        ],
+        "trainees": [
+            {
+                "trainee": row["trainee"],
+                "employer_id": row["employer_id"],
+                "status": row.get("status", ""),
+                "eligible_cost": format_amount(row["eligible_cost_cents"]),
+                "federal": format_amount(row["federal_cents"]),
+                "provincial": format_amount(row["provincial_cents"]),
+                "employer": format_amount(row["employer_cents"]),
+            }
+            for row in version.trainee_shares
+        ],
+        "shares": {
+            "eligible_cost": format_amount(version.eligible_cents),
+            "federal": format_amount(version.federal_cents),
+            "provincial": format_amount(version.provincial_cents),
+            "employer": format_amount(version.employer_cents),
+        },
+        "schedule": {
+            k: str(version.schedule.get(k, ""))
+            for k in ("course", "provider", "setting", "start_date", "end_date", "hours")
+        },
+        "policy": version.policy,
+        "policy_version": version.policy_version,
+        "sha256": version.content_sha256,
+        "accepted": accepted,
+        "links": {"pdf_en": pdf + "en", "pdf_fr": pdf + "fr"},
+    }
+
+
+@router.get(
+    "/{application_id}/agreement", response={200: AgreementOut, **problems(401, 403, 404, 422)}
+)
+def get_agreement(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
+    """The agreement of an approved application: its state, latest version, due dates, cost
+    lines, shares and hash, with links to its PDF in English and in French."""
+    agreement = get_visible_agreement(caller(request), application_id)
+    return json_response(agreement_json(agreement, version_shown(agreement)))
+
+
+@router.get(
+    "/{application_id}/agreement.pdf",
+    response=problems(401, 403, 404, 422),
+    openapi_extra=PDF,
+)
+def get_agreement_pdf(
+    request: HttpRequest,
+    application_id: ApplicationId,
+    lang: Annotated[str, Query(pattern="^(en|fr)$")] = "en",
+) -> HttpResponse:
+    """The agreement's latest version as a PDF, in English (lang=en) or French (lang=fr)."""
+    agreement = get_visible_agreement(caller(request), application_id)
+    version = version_shown(agreement)
+    response = HttpResponse(agreement_pdf(version, lang), content_type="application/pdf")
+    name = f"agreement-{agreement.application_id}-v{version.number}-{lang}.pdf"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+Answer = Callable[[User, Agreement, dict[str, Any]], Agreement]
+
+
+def _answer_endpoint(name: str, operation: str, body: type[Any], act: Answer, doc: str) -> None:
+    def endpoint(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
+        user = caller(request)
+
+        def work() -> HttpResponse:
+            fields = json_object(request)
+            agreement = get_visible_agreement(user, application_id)
+            changed = act(user, agreement, fields)
+            return json_response(
+                {
+                    "application": changed.application_id,
+                    "state": changed.state,
+                    "version": changed.version,
+                }
+            )
+
+        return idempotent(request, user, work)
+
+    endpoint.__name__ = operation
+    endpoint.__doc__ = doc
+    router.post(
+        f"/{{application_id}}/agreement/{name}",
+        response={200: AgreementTransitioned, **problems(400, 401, 403, 404, 409, 422)},
+        openapi_extra=read_by_hand(body),
+    )(endpoint)
+
+
+def _confirmations(body: dict[str, Any]) -> list[str]:
+    given = body.get("confirmations", [])
+    return [c for c in given if isinstance(c, str)] if isinstance(given, list) else []
+
+
+_answer_endpoint(
+    "accept",
+    "accept_agreement",
+    AcceptBody,
+    lambda u, a, b: agreement_actions.accept_agreement(
+        u, a, text_field(b, "signatory"), text_field(b, "title"), _confirmations(b)
+    ),
+    "Accept the agreement offered (the applicant): the signatory's name and title and the three "
+    "confirmations; refused (409) once the offer has expired.",
+)
+_answer_endpoint(
+    "decline",
+    "decline_agreement",
+    ReasonBody,
+    lambda u, a, b: agreement_actions.decline_agreement(u, a, text_field(b, "reason")),
+    "Decline the agreement offered (the applicant), with a reason; its commitment is released.",
+)
+_answer_endpoint(
+    "withdraw",
+    "withdraw_offer",
+    ReasonBody,
+    lambda u, a, b: agreement_actions.withdraw_offer(u, a, text_field(b, "reason")),
+    "Withdraw the offer (an officer of the file), with a reason; its commitment is released.",
+)
