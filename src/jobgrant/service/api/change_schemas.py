@@ -100,8 +100,8 @@ class FieldChange(Schema):
     field: str = Field(description="Where, as in the application: `training.start_date`.")
     before: Any = Field(description="Null for a trainee added.")
     after: Any = Field(description="Null for a trainee removed.")
-    change: str | None = Field(
-        None, json_schema_extra={"enum": ["add", "remove", "replace"]}, description="Trainees."
+    change: Literal["add", "remove", "replace"] | None = Field(
+        None, description="For trainees: added, removed or replaced (null otherwise)."
     )
 
 
