@@ -170,6 +170,29 @@ def an_administrator(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]
     return {}
 
 
+def an_agreement_offered(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+    """An approved application of the demonstration employer: its agreement is offered."""
+    from jobgrant.service.accounts.models import User
+    from jobgrant.service.grants import actions
+
+    employer = User.objects.get(username="demo-employer")
+    application = actions.create_application(employer, make_body())
+    actions.submit_application(employer, application)
+    actions.recommend_application(User.objects.get(username="demo-officer-on-1"), application)
+    actions.approve_application(User.objects.get(username="demo-officer-on-2"), application)
+    return {"approved": application.pk}
+
+
+def acceptance_confirmation(web: Any) -> None:
+    """The acceptance form filled in: the confirmation step, before anything is recorded."""
+    web.page.fill("#id_signatory", "Ada Tremblay")
+    web.page.fill("#id_title", "Owner")
+    for name in ("agreement", "cost_schedule", "general_terms"):
+        web.page.check(f"#id_{name}")
+    click("#accept-continue")(web)
+    web.page.locator("#accept-confirm-form").wait_for()
+
+
 ID = "application_id"  # the URL argument of an application's pages
 CATALOGUE: tuple[Group, ...] = (
     Group(
@@ -245,6 +268,40 @@ CATALOGUE: tuple[Group, ...] = (
         setup=officer_applications,
     ),
     Group(
+        "agreement-employer",
+        "demo-employer",
+        (
+            Visit("web:employer-application", kwargs=lambda made: {ID: made["approved"]}),
+            Visit("web:employer-agreement", kwargs=lambda made: {ID: made["approved"]}),
+            Visit(
+                "web:employer-agreement-accept",
+                kwargs=lambda made: {ID: made["approved"]},
+                error=click("#accept-continue"),
+                states=(("confirmation step", acceptance_confirmation),),
+            ),
+            Visit(
+                "web:employer-agreement-decline",
+                kwargs=lambda made: {ID: made["approved"]},
+                error=click("#decline"),
+            ),
+        ),
+        setup=an_agreement_offered,
+    ),
+    Group(
+        "agreement-officer",
+        "demo-officer-on-1",
+        (
+            Visit("web:officer-agreements"),
+            Visit("web:officer-agreement", kwargs=lambda made: {ID: made["approved"]}),
+            Visit(
+                "web:officer-agreement-withdraw",
+                kwargs=lambda made: {ID: made["approved"]},
+                error=click("#withdraw"),
+            ),
+        ),
+        setup=an_agreement_offered,
+    ),
+    Group(
         "finance",
         "demo-finance",
         (Visit("web:finance-budgets", error=query("fiscal_year=1999-00&funder=nobody")),),
@@ -284,6 +341,8 @@ EXCLUDED: dict[str, str] = {
     "web:officer-assign": "POST only (Assign to me, Release), redirects to the review, checked "
     "as officer-review with the file assigned",
     "web:finance-budgets-csv": "a CSV download, not a page",
+    "web:employer-agreement-pdf": "a PDF download, not a page (its text is tested with pypdf)",
+    "web:officer-agreement-pdf": "a PDF download, not a page (its text is tested with pypdf)",
     "web:auditor-trail-csv": "a CSV download, not a page",
     "web:analyst-chart": "an SVG image shown in the scenarios page (its text alternative is "
     "checked there)",

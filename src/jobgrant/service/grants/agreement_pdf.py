@@ -25,15 +25,23 @@ class RemoteFetchError(ValueError):
     """The PDF asked for something that is not one of our font files."""
 
 
-def local_only(url: str, timeout: int = 10, ssl_context: Any = None) -> dict[str, Any]:
-    """WeasyPrint's url_fetcher: our font files, nothing else (no network, no other file)."""
-    from weasyprint.urls import default_url_fetcher  # type: ignore[import-untyped]
-
-    if not url.startswith("file://") or not Path(
-        url.removeprefix("file://")
-    ).resolve().is_relative_to(FONTS):
+def refuse_unless_local(url: str) -> str:
+    """`url` if it names one of our font files; RemoteFetchError for anything else."""
+    path = Path(url.removeprefix("file://").split("?")[0])
+    if not url.startswith("file://") or not path.resolve().is_relative_to(FONTS):
         raise RemoteFetchError(f"the agreement PDF fetches nothing but its fonts, not {url[:80]}")
-    return dict(default_url_fetcher(url, timeout=timeout, ssl_context=ssl_context))
+    return url
+
+
+def _local_fetcher() -> Any:
+    """WeasyPrint's fetcher, for file URLs under FONTS only; a refusal stops the rendering."""
+    from weasyprint.urls import URLFetcher  # type: ignore[import-untyped]
+
+    class LocalFonts(URLFetcher):  # type: ignore[misc]
+        def fetch(self, url: str, headers: Any = None) -> Any:
+            return super().fetch(refuse_unless_local(url), headers)
+
+    return LocalFonts(allowed_protocols={"file"}, fail_on_errors=True)
 
 
 def agreement_pdf(version: AgreementVersion, language: str) -> bytes:
@@ -53,5 +61,5 @@ def agreement_pdf(version: AgreementVersion, language: str) -> bytes:
                 "version": version.number,
             },
         )
-    document = HTML(string=html, url_fetcher=local_only, base_url=FONTS.as_uri() + "/")
+    document = HTML(string=html, url_fetcher=_local_fetcher(), base_url=FONTS.as_uri() + "/")
     return bytes(document.write_pdf(pdf_variant="pdf/ua-1") or b"")

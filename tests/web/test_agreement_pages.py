@@ -1,0 +1,143 @@
+"""The agreement's pages: the employer reads it, downloads it, accepts it after a confirmation
+step or declines it; the officer reads it, sees the offers expiring soon and withdraws one.
+Both languages; bad input writes nothing."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from tests.personas import EMPLOYER, OFFICER, OUTSIDER_EMPLOYER
+from tests.service.grants.agreement_helpers import approved, committed
+
+from jobgrant.service.accounts.models import User
+from jobgrant.service.audit.models import AuditEntry
+from jobgrant.service.grants.agreement_models import Agreement, AgreementVersion
+
+pytestmark = pytest.mark.django_db
+ACCEPT = {
+    "signatory": "Ada Tremblay",
+    "title": "Owner",
+    "agreement": "yes",
+    "cost_schedule": "yes",
+    "general_terms": "yes",
+}
+
+
+def signed_in(username: str) -> Client:
+    client = Client()
+    client.force_login(User.objects.get(username=username))
+    return client
+
+
+def url(
+    agreement: Agreement, rest: str = "", language: str = "en", section: str = "employer"
+) -> str:
+    return f"/{language}/{section}/applications/{agreement.application_id}/agreement/{rest}"
+
+
+def test_the_approved_application_leads_to_the_agreement(demo) -> None:
+    agreement = approved()
+    page = signed_in(EMPLOYER.username).get(
+        f"/en/employer/applications/{agreement.application_id}/"
+    )
+    assert 'id="read-agreement"' in page.content.decode()
+    assert url(agreement) in page.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "Schedule of approved costs"), ("fr", "Tableau des coûts approuvés")],
+)
+def test_the_agreement_page_shows_the_stored_document_in_the_page_language(
+    demo, language, words
+) -> None:
+    agreement = approved()
+    page = signed_in(EMPLOYER.username).get(url(agreement, language=language))
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert words in text
+    assert AgreementVersion.objects.get(agreement=agreement).content_sha256 in text
+    assert 'id="accept-agreement"' in text and 'id="decline-agreement"' in text
+    assert page["Cache-Control"].startswith("max-age=0") or "no-store" in page["Cache-Control"]
+
+
+def test_the_pdf_downloads_in_both_languages(demo) -> None:
+    agreement = approved()
+    client = signed_in(EMPLOYER.username)
+    for language in ("en", "fr"):
+        answer = client.get(url(agreement, f"{language}.pdf"))
+        assert answer.status_code == 200 and answer["Content-Type"] == "application/pdf"
+        assert answer.content.startswith(b"%PDF")
+    assert client.get(url(agreement, "de.pdf")).status_code == 404
+
+
+def test_accepting_takes_a_confirmation_step_then_records_the_acceptance(demo) -> None:
+    agreement = approved()
+    client = signed_in(EMPLOYER.username)
+    step = client.post(url(agreement, "accept/"), ACCEPT)
+    assert step.status_code == 200 and 'id="confirm-accept"' in step.content.decode()
+    assert Agreement.objects.get(pk=agreement.pk).state == "issued"  # nothing written yet
+    done = client.post(url(agreement, "accept/"), {**ACCEPT, "confirm": "yes"})
+    assert done.status_code == 302
+    assert Agreement.objects.get(pk=agreement.pk).state == "accepted"
+    version = AgreementVersion.objects.get(agreement=agreement)
+    assert version.signatory_name == "Ada Tremblay"
+    page = client.get(url(agreement)).content.decode()
+    assert 'id="agreement-accepted"' in page and 'id="accept-agreement"' not in page
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("en", "Confirm that you accept the general terms."),
+        ("fr", "Confirmez que vous acceptez les conditions générales."),
+    ],
+)
+def test_a_missing_confirmation_is_named_and_nothing_is_written(demo, language, message) -> None:
+    agreement = approved()
+    entries = AuditEntry.objects.count()
+    body = {k: v for k, v in ACCEPT.items() if k != "general_terms"} | {"confirm": "yes"}
+    answer = signed_in(EMPLOYER.username).post(url(agreement, "accept/", language), body)
+    assert answer.status_code == 422
+    text = answer.content.decode()
+    assert "gcds-error-summary" in text and message in text
+    assert Agreement.objects.get(pk=agreement.pk).state == "issued"
+    assert AuditEntry.objects.count() == entries
+
+
+def test_declining_asks_for_a_reason_then_releases_the_commitment(demo) -> None:
+    before = committed("federal")
+    agreement = approved()
+    client = signed_in(EMPLOYER.username)
+    assert client.get(url(agreement, "decline/")).status_code == 200
+    assert client.post(url(agreement, "decline/"), {"reason": ""}).status_code == 422
+    assert (
+        client.post(url(agreement, "decline/"), {"reason": "Course cancelled."}).status_code == 302
+    )
+    assert Agreement.objects.get(pk=agreement.pk).state == "declined"
+    assert committed("federal") == before
+    page = client.get(url(agreement)).content.decode()
+    assert 'id="accept-agreement"' not in page
+
+
+def test_an_outsider_cannot_read_the_agreement(demo) -> None:
+    agreement = approved()
+    assert signed_in(OUTSIDER_EMPLOYER.username).get(url(agreement)).status_code == 404
+
+
+def test_the_officer_sees_the_offer_expiring_and_withdraws_it_with_a_reason(demo) -> None:
+    agreement = approved()
+    client = signed_in(OFFICER.username)
+    queue = client.get("/fr/officer/agreements/")
+    assert queue.status_code == 200
+    assert (
+        f"/fr/officer/applications/{agreement.application_id}/agreement/" in queue.content.decode()
+    )
+    page = client.get(url(agreement, section="officer")).content.decode()
+    assert 'id="withdraw-offer"' in page and 'id="accept-agreement"' not in page
+    withdraw = url(agreement, "withdraw/", section="officer")
+    assert client.post(withdraw, {"reason": ""}).status_code == 422
+    assert client.post(withdraw, {"reason": "Provider closed."}).status_code == 302
+    assert Agreement.objects.get(pk=agreement.pk).state == "withdrawn"
+    accepted_queue = client.get("/en/officer/agreements/?state=withdrawn").content.decode()
+    assert f"/en/officer/applications/{agreement.application_id}/agreement/" in accepted_queue
