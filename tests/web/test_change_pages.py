@@ -172,3 +172,10 @@ def test_an_officer_of_another_jurisdiction_sees_no_such_change(demo) -> None:
     outsider = signed_in(OTHER_JURISDICTION_OFFICER)
     assert outsider.get(f"/en/officer/changes/{change.pk}/").status_code == 404
     assert f"open-change-{change.pk}" not in text(outsider.get("/en/officer/changes/"))
+
+
+def test_the_accepted_agreement_and_the_officer_queue_lead_to_the_changes(demo) -> None:
+    agreement = accepted()
+    page = signed_in(EMPLOYER).get(f"/en/employer/applications/{agreement.application_id}/")
+    assert f"/en/employer/applications/{agreement.application_id}/changes/" in text(page)
+    assert 'href="/fr/officer/changes/"' in text(signed_in(OFFICER).get("/fr/officer/"))
