@@ -203,6 +203,10 @@ def test_a_denial_needs_a_reason_and_tells_the_applicant_in_their_language(demo)
     with pytest.raises(ServiceError) as caught:
         deny_change(OFFICER.get(), change, "  ")
     assert caught.value.status == 422 and caught.value.problems[0]["field"] == "reason"
+    with pytest.raises(ServiceError) as sin:
+        deny_change(OFFICER.get(), change, "Le stagiaire 046 454 286 n'est pas admissible.")
+    assert sin.value.problems[0]["field"] == "reason"
+    assert not Message.objects.filter(kind="change_denied").exists()
     deny_change(OFFICER.get(), change, "Le cours n'est pas le même.")
     change.refresh_from_db()
     assert change.state == "denied" and change.reason == "Le cours n'est pas le même."

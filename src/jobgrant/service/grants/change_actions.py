@@ -47,7 +47,12 @@ from jobgrant.service.grants.quoting import kernel_request, policy_version, run_
 from jobgrant.service.language import localized
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
-from jobgrant.service.notifications.outbox import LANGUAGES, absolute_url, enqueue
+from jobgrant.service.notifications.outbox import (
+    LANGUAGES,
+    absolute_url,
+    enqueue,
+    looks_like_sin,
+)
 from jobgrant.service.refusals import amount, illegal_transition, refused
 
 NOTE_MAX = 4000
@@ -302,6 +307,16 @@ def _reason(reason: Any, *, required: bool) -> str:
     why = reason.strip() if isinstance(reason, str) else ""
     if required and not why:
         raise bad_input([problem("reason", "is required to deny", "est obligatoire pour refuser")])
+    if looks_like_sin(why):  # the reason goes into the message; a SIN never does
+        raise bad_input(
+            [
+                problem(
+                    "reason",
+                    "must not contain a social insurance number",
+                    "ne doit pas contenir de numéro d'assurance sociale",
+                )
+            ]
+        )
     if len(why) > NOTE_MAX:
         raise bad_input(
             [
