@@ -30,6 +30,7 @@ from jobgrant.service.grants import access
 from jobgrant.service.grants.agreement_document import (
     content_hash,
     due_dates,
+    employers_of,
     render_document,
     terms_of,
 )
@@ -158,8 +159,9 @@ def _make_version(
         due_date_parameters=due.parameters,
         **terms,
     )
-    version.content_en = render_document(version, "en")
-    version.content_fr = render_document(version, "fr")
+    links = employers_of(version)
+    version.content_en = render_document(version, "en", links)
+    version.content_fr = render_document(version, "fr", links)
     version.content_sha256 = content_hash(version.content_en, version.content_fr)
     version.save(force_insert=True)
     if number > 1:

@@ -23,9 +23,11 @@ from django.utils import timezone, translation
 
 from jobgrant.rules.evaluate import default_library
 from jobgrant.rules.money import format_money, parse_amount
+from jobgrant.rules.parameters import ParameterError
+from jobgrant.rules.policies import DEFAULT_POLICY, Policy, PolicyLibrary, UnknownPolicyError
 from jobgrant.service.choices import CostCategory, Setting, TraineeStatus
 from jobgrant.service.grants.agreement_models import AgreementVersion
-from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.models import Application, ApplicationEmployer
 from jobgrant.service.language import LOCALES, in_language
 
 COST_CATEGORIES = ("tuition", "student_fees", "materials", "exam_fees")
@@ -50,7 +52,7 @@ def _parameter(name: str, application: Application, on: dt.date) -> dict[str, An
     """A due-date parameter as the policy of the application sets it there on `on`, with the
     source it cites."""
     library = default_library()
-    policy = library.get(application.policy)
+    policy = _policy_of(library, application)
     region = application.request.get("region") if isinstance(application.request, dict) else None
     layers = library.layers(policy, application.jurisdiction)
     found = library._resolve_one(name, layers, application.jurisdiction, region, on)
@@ -60,6 +62,17 @@ def _parameter(name: str, application: Application, on: dt.date) -> dict[str, An
         "effective": found.effective.isoformat(),
         "reference": [reference.as_dict() for reference in found.reference],
     }
+
+
+def _policy_of(library: PolicyLibrary, application: Application) -> Policy:
+    """The application's policy: by its name, else as its program names it (a scenario file's
+    path), else the default policy (its due dates are the shipped parameters')."""
+    for name in (application.policy, application.stream.program.policy):
+        try:
+            return library.get(name)
+        except (UnknownPolicyError, ParameterError):
+            continue
+    return library.get(DEFAULT_POLICY)
 
 
 def due_dates(
@@ -145,10 +158,11 @@ def _long_date(day: dt.date, language: str) -> str:
     return format_date(day, format=pattern, locale=LOCALES[language])
 
 
-def _document_context(version: AgreementVersion, language: str) -> dict[str, Any]:
+def _document_context(
+    version: AgreementVersion, language: str, links: list[ApplicationEmployer]
+) -> dict[str, Any]:
     """Everything the document shows, already written for `language` (money, dates, labels)."""
     application = version.agreement.application
-    links = list(application.employers.select_related("employer").order_by("position"))
     names = {link.reference: link.employer.name for link in links}
     categories, statuses, settings = (
         dict(CostCategory.choices),
@@ -212,13 +226,23 @@ def _document_context(version: AgreementVersion, language: str) -> dict[str, Any
     }
 
 
-def render_document(version: AgreementVersion, language: str) -> str:
-    """The document of `version` in `language`: the canonical text that is stored and hashed."""
+def render_document(
+    version: AgreementVersion, language: str, links: list[ApplicationEmployer] | None = None
+) -> str:
+    """The document of `version` in `language`: the canonical text that is stored and hashed.
+    `links`, the application's employers in order, are read once for both languages."""
+    if links is None:
+        links = employers_of(version)
     with translation.override(language):
         html = render_to_string(
-            "grants/agreement/document.html", _document_context(version, language)
+            "grants/agreement/document.html", _document_context(version, language, links)
         )
     return "\n".join(line.rstrip() for line in html.strip().splitlines()) + "\n"
+
+
+def employers_of(version: AgreementVersion) -> list[ApplicationEmployer]:
+    application = version.agreement.application
+    return list(application.employers.select_related("employer").order_by("position"))
 
 
 def content_hash(content_en: str, content_fr: str) -> str:
