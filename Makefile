@@ -6,7 +6,8 @@ RUN := $(UV) run --frozen --no-sync
 export UV_PYTHON := $(PYTHON)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: run test lint typecheck contracts pytest pytest-postgres fuzz-api fuzz bench format clean
+.PHONY: run test lint typecheck contracts pytest pytest-postgres fuzz-api fuzz bench format clean \
+	reliability-outbox reliability-outbox-ci t5-all
 
 ASSETS := src/jobgrant/service/web/static/vendor/.done
 CHROMIUM := /usr/bin/chromium
@@ -14,10 +15,13 @@ CHROMIUM := /usr/bin/chromium
 PANGO := /usr/lib/x86_64-linux-gnu/libharfbuzz-subset.so.0
 APT_INSTALL := sh -c 'sudo -n apt-get install -y "$$@" 2>/dev/null || apt-get install -y "$$@"' apt-get
 
+# The server and, beside it, the worker that delivers the outbox's messages (stopped with the
+# server). Messages are written as files to var/mail/ and shown on /en/demo/mail/.
 run: .venv/.synced $(ASSETS) $(PANGO)
-	$(RUN) jobgrant serve
+	JOBGRANT_EMAIL_BACKEND=file JOBGRANT_DEMO_MAIL=1 sh -c '$(RUN) jobgrant worker & worker=$$!; \
+		trap "kill $$worker 2>/dev/null; wait $$worker" EXIT INT TERM; $(RUN) jobgrant serve'
 
-test: .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO) lint typecheck contracts pytest fuzz-api
+test: .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO) lint typecheck contracts pytest fuzz-api reliability-outbox-ci
 
 lint: .venv/.synced
 	$(RUN) ruff check .
@@ -65,6 +69,29 @@ fuzz: .venv/.synced
 bench: .venv/.synced
 	$(RUN) python bench/kernel.py
 	$(RUN) python bench/approvals.py
+	$(RUN) python bench/messages.py
+
+# T5 (conventions.md): messages through the outbox while the SMTP server refuses 30% of the
+# deliveries and the worker is killed with SIGKILL 3 times; on SQLite, on PostgreSQL, and on
+# PostgreSQL with two workers (scale-out), then two workers and no kill (no duplicate allowed).
+# `make test` runs it with T5_CI_MESSAGES; `make reliability-outbox` with T5_MESSAGES.
+T5_MESSAGES ?= 1000
+T5_CI_MESSAGES ?= 100
+T5 := $(RUN) python tests/reliability/outbox_t5.py
+
+reliability-outbox: .venv/.synced
+	$(MAKE) --no-print-directory t5-all T5_COUNT=$(T5_MESSAGES)
+
+reliability-outbox-ci: .venv/.synced
+	$(MAKE) --no-print-directory t5-all T5_COUNT=$(T5_CI_MESSAGES) T5_SEED=--seed=20261201
+
+t5-all:
+	$(T5) --messages $(T5_COUNT) $(T5_SEED)
+	@if [ -n "$$JOBGRANT_SKIP_POSTGRES" ] && [ -z "$$CI" ]; then \
+		echo "Skipping T5 on PostgreSQL (JOBGRANT_SKIP_POSTGRES is set)"; exit 0; fi; \
+	$(T5) --messages $(T5_COUNT) $(T5_SEED) --database $(POSTGRES_URL) && \
+	$(T5) --messages $(T5_COUNT) $(T5_SEED) --database $(POSTGRES_URL) --workers 2 && \
+	$(T5) --messages $(T5_COUNT) $(T5_SEED) --database $(POSTGRES_URL) --workers 2 --kills 0
 
 format: .venv/.synced
 	$(RUN) ruff format .

@@ -107,6 +107,7 @@ def create_personas() -> None:
 def _create(persona: Persona) -> None:
     user = User.objects.create_user(
         username=persona.username,
+        email=f"{persona.username}@example.com",
         password=PASSWORD,
         role=persona.role,
         jurisdiction=persona.jurisdiction,

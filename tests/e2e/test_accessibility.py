@@ -326,6 +326,8 @@ CATALOGUE: tuple[Group, ...] = (
 
 #: Named web routes that are not pages, with the reason they are left out of the axe crawl.
 EXCLUDED: dict[str, str] = {
+    "web:demo-mail": "exists only with JOBGRANT_DEMO_MAIL on: checked with axe, in both languages "
+    "and with messages on it, by tests/e2e/test_demo_mail.py",
     "web:sign-out": "POST only, answers with a redirect; its button is in the header of every "
     "signed-in page, and the flows use it",
     "web:employer-apply": "redirects to the first step still to complete",

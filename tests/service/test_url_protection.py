@@ -37,7 +37,7 @@ PUBLIC_ROUTES = {  # route -> what an anonymous GET answers
     "{lang}/sign-out/": 405,  # POST only; signing out nobody does nothing
 }
 PUBLIC_API_OPERATIONS = {("POST", "/api/v1/auth/token")}
-ANY_SIGNED_IN_PAGES = {"{lang}/home/"}
+ANY_SIGNED_IN_PAGES = {"{lang}/home/", "{lang}/demo/mail/"}
 SECTION_ROLES = {  # pages under /{lang}/<section>/ serve exactly one role
     "employer": "employer",
     "officer": "officer",

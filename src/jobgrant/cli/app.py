@@ -18,6 +18,7 @@ app = typer.Typer(
 app.command()(quote.quote)
 app.command()(quote.policies)
 app.command()(service.serve)
+app.command()(service.worker)
 app.command()(quote.demo)
 app.command()(funding.funding)
 app.add_typer(service.audit, name="audit")

@@ -1,4 +1,5 @@
-"""`jobgrant serve` and `jobgrant audit verify`: the Django service from the command line.
+"""`jobgrant serve`, `jobgrant worker` and `jobgrant audit verify`: the service from the command
+line.
 
 jobgrant.service.commands imports Django only inside the functions that need it, so listing
 these commands (and their defaults) costs every other command nothing.
@@ -6,6 +7,8 @@ these commands (and their defaults) costs every other command nothing.
 
 from __future__ import annotations
 
+import os
+import socket
 from typing import Annotated
 
 import typer
@@ -21,6 +24,18 @@ def serve(
 ) -> None:
     """Migrate the database, load the demonstration data and serve the application."""
     serving.serve(host, port, workers, threads)
+
+
+def worker(
+    interval: Annotated[
+        float, typer.Option(help="Seconds to wait when there is nothing to do.")
+    ] = 1.0,
+    worker_id: Annotated[
+        str, typer.Option(help="A name for this worker, unique among the workers (logs).")
+    ] = "",
+) -> None:
+    """Deliver the outbox's messages (retrying with back-off) and run the periodic jobs."""
+    serving.work(interval, worker_id or f"{socket.gethostname()}-{os.getpid()}")
 
 
 audit = typer.Typer(help="The tamper-evident audit trail.", no_args_is_help=True)

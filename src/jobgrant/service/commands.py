@@ -1,4 +1,5 @@
-"""What `jobgrant serve` and `jobgrant audit verify` do (Django is only imported here)."""
+"""What `jobgrant serve`, `jobgrant worker` and `jobgrant audit verify` do (Django is only
+imported here)."""
 
 from __future__ import annotations
 
@@ -74,3 +75,22 @@ def verify_audit() -> int:
         f"({result.checked} entries verified before it)"
     )
     return 1
+
+
+def work(interval: float, worker_id: str) -> None:
+    """Run the worker: django-tasks' database tasks (the outbox's deliveries), the outbox sweep
+    and the periodic jobs of jobgrant.service.schedule, until SIGTERM or SIGINT."""
+    import logging
+
+    setup_django()
+    from jobgrant.service.notifications.worker import (
+        OutboxWorker,
+        periodic_jobs,
+        relax_commit_durability,
+    )
+    from jobgrant.service.schedule import PERIODIC_JOBS
+
+    relax_commit_durability()
+    logging.getLogger("jobgrant.notifications").setLevel(logging.INFO)
+    worker = OutboxWorker(worker_id, interval, periodic_jobs(PERIODIC_JOBS))
+    worker.run()

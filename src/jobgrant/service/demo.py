@@ -140,7 +140,12 @@ def _user(
     federal: bool = False,
 ) -> User:
     user = User.objects.create_user(
-        username=name, password=DEMO_PASSWORD, role=role, jurisdiction=jurisdiction, federal=federal
+        username=name,
+        password=DEMO_PASSWORD,
+        role=role,
+        jurisdiction=jurisdiction,
+        federal=federal,
+        email=f"{name}@example.com",  # the outbox's messages to them show on /demo/mail/
     )
     if employers:
         user.employers.set(employers)

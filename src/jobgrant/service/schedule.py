@@ -11,4 +11,5 @@ PERIODIC_JOBS: list[tuple[str, str, int]] = [
     # (name, "dotted.module:function", every_seconds)
     ("expire_offers", "jobgrant.service.grants.agreement_actions:expire_offers", 60),
     ("offers_expiring", "jobgrant.service.grants.agreement_actions:remind_expiring_offers", 600),
+    ("prune_task_results", "jobgrant.service.notifications.worker:prune_task_results", 86_400),
 ]

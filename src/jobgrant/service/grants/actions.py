@@ -19,7 +19,7 @@ from jobgrant.service.audit.actions import audited_refusals, audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.choices import Jurisdiction
 from jobgrant.service.errors import ServiceError, bad_input, not_found, problem
-from jobgrant.service.grants import access
+from jobgrant.service.grants import access, application_messages
 from jobgrant.service.grants.agreement_actions import issue_agreement
 from jobgrant.service.grants.models import (
     Application,
@@ -215,6 +215,7 @@ def submit_application(user: User, application: Application) -> Application:
     access.check_applicant(user, application)
     with transaction.atomic():
         _transition(user, application, "submit")
+        application_messages.application_received(application)
         return _finish(user, application, "submit")
 
 
@@ -369,6 +370,7 @@ def deny_application(user: User, application: Application, reason: str) -> Appli
     with transaction.atomic():
         _transition(user, application, "deny", reason)
         application.decided_by, application.decision_reason = user, reason.strip()
+        application_messages.application_denied(application)
         return _finish(user, application, "deny", reason=reason.strip())
 
 

@@ -112,16 +112,16 @@ def _send(message: Message) -> None:
             _connection.send_messages([email_for(message)])
             return
         except smtplib.SMTPServerDisconnected:
-            _close()
+            close_connection()
             if not reused:
                 raise
             reused = False
         except Exception:
-            _close()
+            close_connection()
             raise
 
 
-def _close() -> None:
+def close_connection() -> None:
     global _connection
     if _connection is not None:
         try:
