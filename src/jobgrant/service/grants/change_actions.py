@@ -40,7 +40,7 @@ from jobgrant.service.grants.agreement_document import terms_of
 from jobgrant.service.grants.agreement_models import Agreement, AgreementState, AgreementVersion
 from jobgrant.service.grants.change_kinds import Proposal, kernel_problems, propose
 from jobgrant.service.grants.change_models import ChangeKind, ChangeRequest, ChangeState
-from jobgrant.service.grants.change_refusals import change_not_found
+from jobgrant.service.grants.change_refusals import change_not_found, illegal_change_transition
 from jobgrant.service.grants.change_workflow import IllegalChangeTransition, target_of
 from jobgrant.service.grants.models import Application, ApplicationEmployer
 from jobgrant.service.grants.quoting import kernel_request, policy_version, run_quote
@@ -53,7 +53,7 @@ from jobgrant.service.notifications.outbox import (
     enqueue,
     looks_like_sin,
 )
-from jobgrant.service.refusals import amount, illegal_transition, refused
+from jobgrant.service.refusals import amount, refused
 
 NOTE_MAX = 4000
 #: The agreement's states in which a change can be asked for and approved.
@@ -343,7 +343,8 @@ def _lock_change(user: User, change: ChangeRequest, action: str) -> tuple[Change
     try:
         target_of(action, locked.state)
     except IllegalChangeTransition:
-        raise illegal_transition(action, locked.state, ChangeState(locked.state).label) from None
+        label = ChangeState(locked.state).label
+        raise illegal_change_transition(action, locked.state, label) from None
     return locked, agreement
 
 

@@ -1,7 +1,7 @@
 """The words of a refused change request, defined once, in `service.refusals`' style.
 
-They are added to `refusals.WORDINGS` and `refusals.ILLEGAL_TRANSITIONS` when this module is
-imported (by `change_actions`, which every page and API operation on change requests imports),
+They are added to `refusals.WORDINGS` when this module is imported (by `change_actions`,
+which every page and API operation on change requests imports),
 so that `refusals.shown` reads them like any other; kept here so that the branches adding
 refusals of their own do not all edit one dictionary.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy
 
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.refusals import ILLEGAL_TRANSITIONS, WORDINGS, Wording
+from jobgrant.service.refusals import WORDINGS, Wording, refused
 
 CHANGE_WORDINGS: dict[str, Wording] = {
     "CHANGE_ALREADY_OPEN": Wording(
@@ -61,7 +61,18 @@ CHANGE_TRANSITIONS = {
 }
 
 WORDINGS.update(CHANGE_WORDINGS)
-ILLEGAL_TRANSITIONS.update(CHANGE_TRANSITIONS)
+
+
+def illegal_change_transition(action: str, state: str, state_label: object) -> ServiceError:
+    """A 409 ILLEGAL_TRANSITION for a change request (the application's own sentences stay the
+    application workflow's, in refusals.ILLEGAL_TRANSITIONS)."""
+    return refused(
+        409,
+        "ILLEGAL_TRANSITION",
+        lambda: {"state": state_label},
+        text=CHANGE_TRANSITIONS[action],
+        extra={"state": state},
+    )
 
 
 def change_not_found() -> ServiceError:
