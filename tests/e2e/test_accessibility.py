@@ -22,6 +22,7 @@ import pytest
 from django.urls import get_resolver, reverse
 from django.urls.resolvers import URLPattern, URLResolver
 from django.utils import translation
+from tests.e2e.change_catalogue import CHANGE_EXCLUDED, change_groups
 
 LANGUAGES = ("en", "fr")
 
@@ -406,6 +407,9 @@ EXCLUDED: dict[str, str] = {
     "web:employer-participant-resend": "POST only (Send a new link), redirects to the trainees "
     "page, checked as employer-trainees",
 }
+# The change requests' pages (tests/e2e/change_catalogue.py).
+CATALOGUE += change_groups(Group, Visit, click, fill_and_click)
+EXCLUDED.update(CHANGE_EXCLUDED)
 
 
 def web_routes() -> set[str]:

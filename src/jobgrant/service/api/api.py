@@ -13,6 +13,7 @@ from jobgrant.service.api.routers import (
     applications,
     auth,
     budgets,
+    change_requests,
     employers,
     participants,
     quote,
@@ -36,3 +37,4 @@ api.add_router("/applications", agreements.router)
 api.add_router("/quote", quote.router)
 api.add_router("/budgets", budgets.router)
 api.add_router("", participants.router)
+api.add_router("", change_requests.router)  # /applications/{id}/change-requests, /change-requests

@@ -3,6 +3,7 @@ actions."""
 
 from django.urls import path
 
+from jobgrant.service.web.views import employer_changes
 from jobgrant.service.web.views.employer import (
     application_detail,
     application_submit,
@@ -67,4 +68,18 @@ urlpatterns += [
         agreement_decline,
         name="employer-agreement-decline",
     ),
+]
+# Change requests to the agreement (web/views/employer_changes.py).
+urlpatterns += [
+    path(
+        "applications/<int:application_id>/changes/",
+        employer_changes.changes,
+        name="employer-changes",
+    ),
+    path(
+        "applications/<int:application_id>/changes/new/<str:kind>/",
+        employer_changes.change_new,
+        name="employer-change-new",
+    ),
+    path("changes/<int:change_id>/", employer_changes.change_detail, name="employer-change"),
 ]

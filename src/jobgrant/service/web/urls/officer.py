@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from jobgrant.service.web.views import officer, officer_agreements, officer_queue
+from jobgrant.service.web.views import officer, officer_agreements, officer_changes, officer_queue
 
 urlpatterns = [
     path("", officer_queue.queue, name="officer-queue"),
@@ -28,4 +28,10 @@ urlpatterns += [
         officer_agreements.offer_withdraw,
         name="officer-agreement-withdraw",
     ),
+]
+# Change requests: the queue of those to decide, one request, its decision.
+urlpatterns += [
+    path("changes/", officer_changes.queue, name="officer-changes"),
+    path("changes/<int:change_id>/", officer_changes.review, name="officer-change"),
+    path("changes/<int:change_id>/decision/", officer_changes.decide, name="officer-change-decide"),
 ]

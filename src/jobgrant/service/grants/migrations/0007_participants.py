@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('grants', '0005_agreement'),
+        ('grants', '0006_changes'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
