@@ -13,46 +13,28 @@ change to money or scope) keeps the agreement's state: `accept_version`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from jobgrant.service.grants.agreement_models import AgreementState as S
+from jobgrant.service.grants.workflow import IllegalTransition, Transition, declare, next_state
 
-
-@dataclass(frozen=True)
-class Transition:
-    action: str
-    sources: frozenset[str]
-    target: str | None  # None: the agreement stays in the state it is in
-
-
-TRANSITIONS: dict[str, Transition] = {
-    t.action: t
-    for t in (
-        Transition("accept", frozenset({S.ISSUED}), S.ACCEPTED),
-        Transition("decline", frozenset({S.ISSUED}), S.DECLINED),
-        Transition("expire", frozenset({S.ISSUED}), S.EXPIRED),
-        Transition("withdraw", frozenset({S.ISSUED}), S.WITHDRAWN),
-        Transition("accept_version", frozenset({S.ACCEPTED, S.ACTIVE}), None),
-        Transition("activate", frozenset({S.ACCEPTED}), S.ACTIVE),
-        Transition("complete", frozenset({S.ACTIVE}), S.COMPLETED),
-        Transition("close", frozenset({S.COMPLETED}), S.CLOSED),
-        Transition("cancel", frozenset({S.ACTIVE}), S.CANCELLED),
-    )
-}
+TRANSITIONS = declare(
+    Transition("accept", frozenset({S.ISSUED}), S.ACCEPTED),
+    Transition("decline", frozenset({S.ISSUED}), S.DECLINED),
+    Transition("expire", frozenset({S.ISSUED}), S.EXPIRED),
+    Transition("withdraw", frozenset({S.ISSUED}), S.WITHDRAWN),
+    Transition("accept_version", frozenset({S.ACCEPTED, S.ACTIVE}), None),
+    Transition("activate", frozenset({S.ACCEPTED}), S.ACTIVE),
+    Transition("complete", frozenset({S.ACTIVE}), S.COMPLETED),
+    Transition("close", frozenset({S.COMPLETED}), S.CLOSED),
+    Transition("cancel", frozenset({S.ACTIVE}), S.CANCELLED),
+)
 #: The states in which the offer is over and its commitment has been given back.
 ENDED_OFFER = frozenset({S.DECLINED, S.EXPIRED, S.WITHDRAWN})
 
 
-class IllegalAgreementTransition(Exception):  # noqa: N818 - the domain's word
-    def __init__(self, action: str, state: str) -> None:
-        super().__init__(f"cannot {action} an agreement that is {state}")
-        self.action = action
-        self.state = state
+class IllegalAgreementTransition(IllegalTransition):
+    what = "an agreement"
 
 
 def agreement_target_of(action: str, state: str) -> str:
     """The state `action` leads to from `state`, or IllegalAgreementTransition."""
-    transition = TRANSITIONS[action]
-    if state not in transition.sources:
-        raise IllegalAgreementTransition(action, state)
-    return transition.target or state
+    return next_state(TRANSITIONS, action, state, IllegalAgreementTransition)

@@ -8,23 +8,21 @@ issues add attended and outcome_reported after confirmed.
 from __future__ import annotations
 
 from jobgrant.service.grants.participant_models import ParticipantState as S
-from jobgrant.service.grants.workflow import IllegalTransition, Transition
+from jobgrant.service.grants.workflow import IllegalTransition, Transition, declare, next_state
 
-TRANSITIONS: dict[str, Transition] = {
-    t.action: t
-    for t in (
-        Transition("resend", frozenset({S.INVITED}), S.INVITED),
-        Transition("submit", frozenset({S.INVITED}), S.FORM_SUBMITTED),
-        Transition("confirm", frozenset({S.FORM_SUBMITTED}), S.CONFIRMED),
-        Transition("find_ineligible", frozenset({S.FORM_SUBMITTED}), S.INELIGIBLE),
-        Transition("revoke", frozenset({S.INVITED, S.CONFIRMED, S.INELIGIBLE}), S.WITHDRAWN),
-    )
-}
+TRANSITIONS = declare(
+    Transition("resend", frozenset({S.INVITED}), S.INVITED),
+    Transition("submit", frozenset({S.INVITED}), S.FORM_SUBMITTED),
+    Transition("confirm", frozenset({S.FORM_SUBMITTED}), S.CONFIRMED),
+    Transition("find_ineligible", frozenset({S.FORM_SUBMITTED}), S.INELIGIBLE),
+    Transition("revoke", frozenset({S.INVITED, S.CONFIRMED, S.INELIGIBLE}), S.WITHDRAWN),
+)
 LIVE = frozenset(S) - {S.WITHDRAWN}
 
 
+class IllegalParticipantTransition(IllegalTransition):
+    what = "a participant"
+
+
 def target_of(action: str, state: str) -> str:
-    transition = TRANSITIONS[action]
-    if state not in transition.sources:
-        raise IllegalTransition(action, state)
-    return transition.target
+    return next_state(TRANSITIONS, action, state, IllegalParticipantTransition)
