@@ -13,14 +13,13 @@ from typing import Any, NamedTuple, ParamSpec, TypeVar
 from django.db import connection, transaction
 from django.utils import timezone
 
-from jobgrant.rules.money import format_amount
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals, audited_refusals_of
 from jobgrant.service.audit.chain import record
-from jobgrant.service.choices import Jurisdiction
 from jobgrant.service.errors import ServiceError, bad_input, not_found, problem
 from jobgrant.service.grants import access, application_messages
 from jobgrant.service.grants.agreement_actions import issue_agreement
+from jobgrant.service.grants.budget_refusals import budget_refusal
 from jobgrant.service.grants.models import (
     Application,
     ApplicationEmployer,
@@ -42,7 +41,7 @@ from jobgrant.service.grants.workflow import IllegalTransition, target_of
 from jobgrant.service.language import current_language
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
-from jobgrant.service.refusals import amount, illegal_transition, refused
+from jobgrant.service.refusals import illegal_transition, refused
 from jobgrant.service.registry.models import Employer
 
 P = ParamSpec("P")
@@ -333,33 +332,8 @@ def _commit_shares(application: Application, stream: str, user: User) -> None:
         operations.commit_shares(
             pool, _shares(application), actor=user.username, application=application
         )
-    except operations.NoBudget:
-        raise refused(
-            409,
-            "NO_BUDGET",
-            lambda: {
-                "jurisdiction": Jurisdiction(application.jurisdiction).label,
-                "year": application.fiscal_year,
-            },
-            extra={"state": State.RECOMMENDED, "available": "0.00"},
-        ) from None
-    except operations.InsufficientBudget as short:
-        account, cents, available = short.account, short.requested_cents, short.available_cents
-        raise refused(
-            409,
-            "BUDGET_EXHAUSTED",
-            lambda: {
-                "funder": Funder(account.funder).label,
-                "requested": amount(cents),
-                "available": amount(available),
-            },
-            extra={
-                "state": State.RECOMMENDED,
-                "funder": account.funder,
-                "requested": format_amount(cents),
-                "available": format_amount(available),
-            },
-        ) from None
+    except (operations.NoBudget, operations.InsufficientBudget) as error:
+        raise budget_refusal(error, application, State.RECOMMENDED) from None
 
 
 @audited_refusals

@@ -32,12 +32,12 @@ from jobgrant.rules.requests import InvalidRequestError, parse_quote_request
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
-from jobgrant.service.choices import Jurisdiction
 from jobgrant.service.errors import ServiceError, bad_input, problem
 from jobgrant.service.grants import access
 from jobgrant.service.grants.agreement_actions import current_version, new_version
 from jobgrant.service.grants.agreement_document import terms_of
 from jobgrant.service.grants.agreement_models import Agreement, AgreementState, AgreementVersion
+from jobgrant.service.grants.budget_refusals import budget_refusal
 from jobgrant.service.grants.change_kinds import Proposal, kernel_problems, propose
 from jobgrant.service.grants.change_models import ChangeKind, ChangeRequest, ChangeState
 from jobgrant.service.grants.change_refusals import change_not_found, illegal_change_transition
@@ -53,7 +53,7 @@ from jobgrant.service.notifications.outbox import (
     enqueue,
     looks_like_sin,
 )
-from jobgrant.service.refusals import amount, refused
+from jobgrant.service.refusals import refused
 
 NOTE_MAX = 4000
 #: The agreement's states in which a change can be asked for and approved.
@@ -397,18 +397,8 @@ def _move_money(application: Application, preview: Preview, by: User) -> dict[st
     if more:
         try:
             operations.commit_shares(pool, more, actor=by.username, application=application)
-        except operations.NoBudget:
-            raise refused(
-                409,
-                "NO_BUDGET",
-                lambda: {
-                    "jurisdiction": Jurisdiction(application.jurisdiction).label,
-                    "year": application.fiscal_year,
-                },
-                extra={"state": str(ChangeState.SUBMITTED), "available": "0.00"},
-            ) from None
-        except operations.InsufficientBudget as short:
-            raise _budget_exhausted(short) from None
+        except (operations.NoBudget, operations.InsufficientBudget) as error:
+            raise budget_refusal(error, application, ChangeState.SUBMITTED) from None
     for funder, cents in deltas:
         if cents < 0:
             account = BudgetAccount.objects.get(
@@ -419,25 +409,6 @@ def _move_money(application: Application, preview: Preview, by: User) -> dict[st
             )
             operations.release(account, -cents, actor=by.username, application=application)
     return {f"{funder}_moved_cents": cents for funder, cents in deltas if cents}
-
-
-def _budget_exhausted(short: operations.InsufficientBudget) -> ServiceError:
-    account, cents, available = short.account, short.requested_cents, short.available_cents
-    return refused(
-        409,
-        "BUDGET_EXHAUSTED",
-        lambda: {
-            "funder": Funder(account.funder).label,
-            "requested": amount(cents),
-            "available": amount(available),
-        },
-        extra={
-            "state": ChangeState.SUBMITTED,
-            "funder": account.funder,
-            "requested": _amount(cents),
-            "available": _amount(available),
-        },
-    )
 
 
 def _save_figures(application: Application, preview: Preview) -> None:
