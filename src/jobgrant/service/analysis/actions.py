@@ -137,7 +137,9 @@ def run_slice(run_id: int, first_draw: int) -> str:
 
 def _compute(run: SimulationRun, first_draw: int, count: int) -> bytes:
     spec = spec_of(run)
-    figures = np.stack([run_draw(spec, d) for d in range(first_draw, first_draw + count)])
+    # the worker goes on with other tasks: it gives the draws' memory back (keep_freed=False)
+    draws = range(first_draw, first_draw + count)
+    figures = np.stack([run_draw(spec, d, keep_freed=False) for d in draws])
     buffer = io.BytesIO()
     np.save(buffer, figures, allow_pickle=False)
     return buffer.getvalue()
