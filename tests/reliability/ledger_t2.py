@@ -515,7 +515,9 @@ def race(args: argparse.Namespace, url: str) -> int:
     reader = processes.Process(target=read_until, args=(url, account_ids, stop, answer))
     until = time.monotonic() + args.seconds
     workers = [
-        threading.Thread(target=worker, args=(files[n::args.workers], until, args.seed + n, tally))
+        threading.Thread(
+            target=worker, args=(files[n :: args.workers], until, args.seed + n, tally)
+        )
         for n in range(args.workers)
     ]
     began = time.monotonic()

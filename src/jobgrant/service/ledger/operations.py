@@ -133,8 +133,8 @@ _LEG_SQL = (
     f'INSERT INTO "{Posting._meta.db_table}" ("transaction_id", "account_id", "bucket",'
     ' "amount_cents") VALUES {}'
 )
-# The room left is the `available` bucket of the postings: the allocation less what is committed
-# and less what was paid and then owed back, recovered or written off (BudgetAccount.available_cents).
+# The room left is the postings' `available` bucket: the allocation less what is committed and
+# less what was paid and then owed back, recovered or written off (BudgetAccount.available_cents).
 _COMMIT_SQL = (
     f'UPDATE "{_TABLE}" SET "committed_cents" = "committed_cents" + %s'
     ' WHERE "id" = %s AND "committed_cents" + "receivable_cents" + "recovered_cents"'
