@@ -4,10 +4,13 @@ A claim is numbered per application (1, 2, ...) and versioned: an amendment of a
 claim is a new row with the same number, version n+1, `amends` pointing at the approved one,
 which becomes superseded when the amendment is approved. Lines are per trainee slot and cost
 category; the government money of the claim is kept per funder in `ClaimShare` (claimed when
-submitted, approved when certified), so that a payment is `approved to date - paid to date` per
-funder. Receipts are files in a Django storage (the file system by default, S3 in production),
-with the content type decided from the bytes and their SHA-256. The states and their
-transitions are in `claim_workflow`.
+submitted, approved when certified). Approved to date, per application and funder, is the sum
+of `ClaimShare.approved_cents` over the application's claims in state approved (a superseded
+version no longer counts: its amendment carries the whole figure), so that a payment is
+`approved to date - paid to date` (paid on every version of every claim of the application).
+Receipts are files in a Django storage (the file system by default, S3 in production), with the
+content type decided from the bytes, and their SHA-256. The states and their transitions are in
+`claim_workflow`.
 """
 
 from __future__ import annotations
@@ -88,7 +91,12 @@ class Claim(models.Model):
     employer_approved_cents = models.BigIntegerField(null=True, blank=True)
     caps = models.JSONField(
         default=list,
-        help_text="[{line, rule, before_cents, after_cents, why}]: each figure a cap lowered.",
+        help_text="[{rule, before_cents, after_cents, ...}]: each figure a cap lowered, and why.",
+    )
+    figures = models.JSONField(
+        default=dict,
+        help_text="{trainees: [{trainee, actual, federal, provincial, employer}], rules_version}:"
+        " the file's money to date as this version worked it out.",
     )
 
     class Meta:
@@ -159,6 +167,11 @@ class ClaimShare(models.Model):
     funder = models.CharField(max_length=16, help_text="ledger.Funder: federal or provincial.")
     claimed_cents = models.BigIntegerField(default=0)
     approved_cents = models.BigIntegerField(null=True, blank=True)
+    ledger_claimed_cents = models.BigIntegerField(
+        default=0,
+        help_text="What submitting moved from committed to claimed in the ledger (for an"
+        " amendment, only what it asks above the version it amends).",
+    )
 
     class Meta:
         ordering = ("claim_id", "funder")
