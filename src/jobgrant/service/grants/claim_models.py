@@ -16,6 +16,7 @@ content type decided from the bytes, and their SHA-256. The states and their tra
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.files.storage import Storage, storages
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import pgettext_lazy
@@ -185,6 +186,11 @@ class ClaimShare(models.Model):
         )
 
 
+def receipt_storage() -> Storage:
+    """The receipts' storage (settings.STORAGES["receipts"]: the file system, or S3)."""
+    return storages["receipts"]
+
+
 def receipt_path(receipt: Receipt, filename: str) -> str:
     """Where the bytes go in the storage: never the uploaded name (it is kept in the row)."""
     return f"receipts/{receipt.claim.application_id}/{receipt.claim_id}/{receipt.sha256}"
@@ -192,7 +198,7 @@ def receipt_path(receipt: Receipt, filename: str) -> str:
 
 class Receipt(models.Model):
     claim = models.ForeignKey(Claim, on_delete=models.PROTECT, related_name="receipts")
-    file = models.FileField(upload_to=receipt_path, max_length=255)
+    file = models.FileField(upload_to=receipt_path, storage=receipt_storage, max_length=255)
     original_name = models.CharField(max_length=255)
     content_type = models.CharField(max_length=64, help_text="Decided from the bytes.")
     size = models.PositiveBigIntegerField()

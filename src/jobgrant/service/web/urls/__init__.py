@@ -8,6 +8,7 @@ from django.urls import include, path
 from jobgrant.service.web.urls import (
     analyst,
     auditor,
+    claims,
     employer,
     finance,
     officer,
@@ -21,6 +22,8 @@ urlpatterns = [
     path("", include(participants.urlpatterns)),
     path("employer/", include(employer.urlpatterns)),
     path("officer/", include(officer.urlpatterns)),
+    path("employer/", include(claims.employer_urlpatterns)),
+    path("officer/", include(claims.officer_urlpatterns)),
     path("finance/", include(finance.urlpatterns)),
     path("analyst/", include(analyst.urlpatterns)),
     path("auditor/", include(auditor.urlpatterns)),
