@@ -32,7 +32,7 @@ class ClaimLinesForm(forms.Form):
     )
 
     def __init__(self, data: Any, rows: list[dict[str, Any]], *, final: bool = False) -> None:
-        initial = {"is_final": final}
+        initial: dict[str, Any] = {"is_final": "yes" if final else ""}
         for row in rows:
             initial[self.name_of(row)] = format_amount(int(row["cents"]))
         super().__init__(data, initial=initial, auto_id="%s")
@@ -46,7 +46,8 @@ class ClaimLinesForm(forms.Form):
             field = AmountField(label=label, required=False)
             field.error_messages.update(amount_messages(label))
             self.fields[self.name_of(row)] = field
-            row["field"] = self.name_of(row)
+        for row in rows:
+            row["bound"] = self[self.name_of(row)]
 
     @staticmethod
     def name_of(row: dict[str, Any]) -> str:

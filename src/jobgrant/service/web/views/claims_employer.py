@@ -26,7 +26,7 @@ from jobgrant.service.grants.participant_models import Participant, ParticipantS
 from jobgrant.service.grants.receipt_files import checked, max_files, receipt_response
 from jobgrant.service.language import localized
 from jobgrant.service.web import claim_display as display
-from jobgrant.service.web.forms.claims import ClaimLinesForm, ReceiptsForm
+from jobgrant.service.web.forms.claims import ClaimLinesForm, ReceiptsForm, category_label
 from jobgrant.service.web.pages import error_context, set_notice, take_notice, user_required
 
 employer_required = user_required(Role.EMPLOYER)
@@ -94,12 +94,16 @@ def _rows(claim: Claim) -> list[dict[str, Any]]:
                 "name": f"{slot.given_name} {slot.family_name}".strip() or slot.email,
                 "confirmed": slot.state == ParticipantState.CONFIRMED,
                 "category": category,
+                "category_label": category_label(category),
                 "agreed_cents": agreed,
                 "cents": line["claimed_cents"] if line else 0,
             }
         )
     for line in shown.values():  # a line outside the agreement's (an amendment's, say)
-        rows.append({**line, "confirmed": True, "cents": line["claimed_cents"]})
+        label = category_label(line["category"])
+        rows.append(
+            {**line, "confirmed": True, "cents": line["claimed_cents"], "category_label": label}
+        )
     return rows
 
 

@@ -111,7 +111,7 @@ def decide(request: HttpRequest, user: User, claim_id: int) -> HttpResponse:
     action = request.POST.get("action", "")
     if action not in DECISIONS:
         raise Http404
-    lines = describe(claim)["lines"]
+    lines = display.decorated(describe(claim))["lines"]
     forms = {
         "approve": ApprovalForm(request.POST if action == "approve" else None, lines),
         "return": ReasonForm(request.POST if action == "return" else None, prefix="return"),
