@@ -34,7 +34,9 @@ ALL_CONFIRMED = ["agreement", "cost_schedule", "general_terms"]
 DURING_TRAINING = dt.datetime(2027, 1, 20, 15, 0, tzinfo=dt.UTC)
 
 
-def trainee(tuition: str = "9000.00", status: str = "existing-employee", **costs: str) -> dict[str, Any]:
+def trainee(
+    tuition: str = "9000.00", status: str = "existing-employee", **costs: str
+) -> dict[str, Any]:
     return {
         "employer_id": "acme",
         "status": status,
@@ -52,7 +54,9 @@ def approved_file(trainees: list[dict[str, Any]] | None = None) -> Application:
     """EMPLOYER's application, approved by two officers of Ontario and accepted; its applicant
     has an address for messages."""
     employer = EMPLOYER.get()
-    User.objects.filter(pk=employer.pk).update(email="applicant@example.ca", preferred_language="en")
+    User.objects.filter(pk=employer.pk).update(
+        email="applicant@example.ca", preferred_language="en"
+    )
     body = application_body(trainees=trainees or [trainee(), trainee(materials="600.00")])
     application = actions.create_application(employer, body)
     actions.submit_application(employer, application)
@@ -113,7 +117,10 @@ def pdf_bytes(text: str = "Invoice 1042: tuition, paid in full") -> bytes:
     xref = len(out)
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
     return bytes(out)
 
 
@@ -121,11 +128,15 @@ def png_bytes() -> bytes:
     """A valid 1x1 PNG (signature, IHDR, IDAT, IEND with their CRCs)."""
 
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
 
     header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
     pixels = zlib.compress(b"\x00\xff\xff\xff")
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
+    )
 
 
 def jpeg_bytes() -> bytes:
@@ -156,7 +167,9 @@ def upload(content: bytes, name: str = "invoice.pdf") -> SimpleUploadedFile:
 
 
 def attach(claim: Claim, content: bytes | None = None, name: str = "invoice.pdf") -> None:
-    claim_actions.add_receipts(EMPLOYER.get(), claim, [checked(upload(content or pdf_bytes(), name))])
+    claim_actions.add_receipts(
+        EMPLOYER.get(), claim, [checked(upload(content or pdf_bytes(), name))]
+    )
 
 
 def sha(content: bytes) -> str:

@@ -236,7 +236,11 @@ def test_the_file_is_capped_at_the_agreement_then_each_funder_at_its_own_commitm
     agreement = Agreement.objects.get(application=application)
     version = current_version(agreement)
     version.federal_cents = 500000  # in memory only: a commitment below the actuals' shares
-    lines = [LineIn(0, "tuition", 900000), LineIn(1, "tuition", 900000), LineIn(1, "materials", 60000)]
+    lines = [
+        LineIn(0, "tuition", 900000),
+        LineIn(1, "tuition", 900000),
+        LineIn(1, "materials", 60000),
+    ]
     figures = work_out(application, version, lines, claim=None, request=current_request(agreement))
     assert figures.caps == [
         {"rule": "agreement", "before_cents": 1240000, "after_cents": 1120000},
@@ -371,7 +375,11 @@ def test_an_amendment_lowering_an_unpaid_approval_gives_the_difference_back() ->
     assert entry.summary["federal_lowered_cents"] == 20000
     from jobgrant.service.grants.claim_view import describe
 
-    assert describe(amendment)["delta"] == {"federal": -20000, "provincial": -20000, "employer": -20000}
+    assert describe(amendment)["delta"] == {
+        "federal": -20000,
+        "provincial": -20000,
+        "employer": -20000,
+    }
 
 
 def test_an_amendment_raising_a_claim_claims_only_the_difference() -> None:
@@ -397,7 +405,9 @@ def test_approving_the_final_claim_releases_the_unused_commitment() -> None:
     $3,200.00 per funder committed to trainee 2 goes back to the budget."""
     application, (first, _second) = ready()
     with during_training():
-        claim = submitted(application, {"is_final": True, "lines": [line(first, "tuition", "9000.00")]})
+        claim = submitted(
+            application, {"is_final": True, "lines": [line(first, "tuition", "9000.00")]}
+        )
         claim_actions.approve_claim(OFFICER.get(), claim, {})
         after = refusal(lambda: claim_actions.start_claim(EMPLOYER.get(), application, {}))
     held = balances(application)["federal"]

@@ -39,7 +39,7 @@ from jobgrant.service.api.claim_schemas import (
 from jobgrant.service.api.idempotency import idempotent
 from jobgrant.service.api.openapi import problems, read_by_hand
 from jobgrant.service.api.problems import json_response
-from jobgrant.service.api.schemas import MAX_DATABASE_ID
+from jobgrant.service.api.schemas import MAX_DATABASE_ID, EmptyBody
 from jobgrant.service.api.security import bearer, caller
 from jobgrant.service.errors import bad_input, problem
 from jobgrant.service.grants import access, claim_access, claim_actions
@@ -287,14 +287,14 @@ def _multipart_digest(request: HttpRequest) -> Callable[[], str]:
 
 @router.get(
     "/claims/{claim_id}/receipts/{receipt_id}",
-    response={200: None, **problems(401, 403, 404, 422)},
+    response=problems(401, 403, 404, 422),
     openapi_extra={
         "responses": {
-            200: {
+            "200": {
                 "description": "The receipt, as an attachment, with the type found at upload.",
                 "content": {
-                    t: {"schema": {"type": "string", "format": "binary"}}
-                    for t in ("application/pdf", "image/png", "image/jpeg")
+                    kind: {"schema": {"type": "string", "format": "binary"}}
+                    for kind in ("application/pdf", "image/png", "image/jpeg")
                 },
             }
         }
@@ -309,6 +309,7 @@ def get_receipt(request: HttpRequest, claim_id: ClaimId, receipt_id: ReceiptId) 
 @router.post(
     "/claims/{claim_id}/submit",
     response={200: ClaimOut, **problems(400, 401, 403, 404, 409, 422)},
+    openapi_extra=read_by_hand(EmptyBody, required=False),
 )
 def submit_claim(request: HttpRequest, claim_id: ClaimId) -> HttpResponse:
     """Submit the claim: every trainee confirmed, a receipt attached; its figures are worked out
