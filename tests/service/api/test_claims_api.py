@@ -5,6 +5,7 @@ employer ever shown to another."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -239,10 +240,8 @@ def test_patch_replaces_the_lines_and_bad_input_names_each_field(as_user) -> Non
     with during_training():
         claim = as_user(EMPLOYER).post(f"/applications/{application.pk}/claims", {}).json()
         path = f"/api/v1/claims/{claim['id']}"
-        body = (
-            '{"lines": [{"participant": %d, "category": "exam_fees", "amount": "120.5"}]}'
-            % first.pk
-        )
+        line = {"participant": first.pk, "category": "exam_fees", "amount": "120.5"}
+        body = json.dumps({"lines": [line]})
         answer = client.patch(path, body, content_type="application/json", headers=headers)
         api_contract().check("PATCH", path, answer)
         assert answer.status_code == 200, answer.content

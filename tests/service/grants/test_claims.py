@@ -232,7 +232,7 @@ def test_the_file_is_capped_at_the_agreement_then_each_funder_at_its_own_commitm
     the actuals' $12,400.00 is first held to $11,200.00 in proportion ($5,600.00 each), then
     federal to its $5,000.00; the employer's share takes the $1,800.00 the government does not
     pay ($6,200.00 + $1,200.00 + $600.00)."""
-    application, (first, second) = ready()
+    application, (_first, _second) = ready()
     agreement = Agreement.objects.get(application=application)
     version = current_version(agreement)
     version.federal_cents = 500000  # in memory only: a commitment below the actuals' shares
@@ -349,7 +349,7 @@ def test_denying_needs_a_reason_and_gives_the_money_back() -> None:
 def test_an_amendment_lowering_an_unpaid_approval_gives_the_difference_back() -> None:
     """Claim 1 approved at $6,200.00 per funder; its amendment drops trainee 2's $600 of
     materials: $6,000.00 per funder, $200.00 less, moved from payable back to the commitment."""
-    application, (_first, second) = ready()
+    application, (_first, _second) = ready()
     with during_training():
         one = submitted(application)
         claim_actions.approve_claim(OFFICER.get(), one, {})
