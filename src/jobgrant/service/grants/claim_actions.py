@@ -308,15 +308,19 @@ def _set_lines(claim: Claim, lines: list[LineBody]) -> None:
 def _refuse_unconfirmed(claim: Claim) -> None:
     """A claim for a trainee whose participant form is not confirmed is refused, naming them."""
     for line in ClaimLine.objects.filter(claim=claim).select_related("participant"):
-        slot = line.participant
-        if slot.state != ParticipantState.CONFIRMED:
-            name = f"{slot.given_name} {slot.family_name}".strip() or slot.email
-            raise refused(
-                409,
-                "TRAINEE_NOT_CONFIRMED",
-                lambda slot=slot, name=name: {"trainee": slot.position + 1, "name": name},
-                extra={"trainee": slot.position + 1, "participant": slot.pk, "state": slot.state},
-            )
+        if line.participant.state != ParticipantState.CONFIRMED:
+            raise _not_confirmed(line.participant)
+
+
+def _not_confirmed(slot: Participant) -> ServiceError:
+    name = f"{slot.given_name} {slot.family_name}".strip() or slot.email
+    named = {"trainee": slot.position + 1, "name": name}
+    return refused(
+        409,
+        "TRAINEE_NOT_CONFIRMED",
+        lambda: named,
+        extra={"trainee": slot.position + 1, "participant": slot.pk, "state": slot.state},
+    )
 
 
 @audited_refusals_of("claim")
@@ -673,14 +677,18 @@ def _ledger_approve(
     for funder in FUNDERS:
         account, claimed = accounts[funder], shares[funder].ledger_claimed_cents
         up = approved[funder] - base.get(funder, 0)
-        kwargs = {"actor": user.username, "application": application, "reference": reference}
-        operations.approve_claim(account, claimed, max(up, 0), **kwargs)
+        actor = user.username
+        operations.approve_claim(
+            account, claimed, max(up, 0), actor=actor, application=application, reference=reference
+        )
         if up < 0:
             held = balances.get(funder, operations.Balances())
             unpaid = max(held.payable - held.disbursed, 0)
             lowered = min(-up, unpaid)
             if lowered:
-                operations.lower_approval(account, lowered, **kwargs)
+                operations.lower_approval(
+                    account, lowered, actor=actor, application=application, reference=reference
+                )
             if -up > lowered:
                 moved[f"{funder}_overpaid_cents"] = -up - lowered
                 _overpaid(claim, funder, -up - lowered)

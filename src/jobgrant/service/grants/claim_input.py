@@ -91,11 +91,8 @@ def claim_lines(body: dict[str, Any], application_id: int) -> list[LineBody]:
         if not isinstance(entry, dict):
             found.append(problem(path, "must be an object", "doit être un objet"))
             continue
-        slot = (
-            slots.get(entry.get("participant"))
-            if isinstance(entry.get("participant"), int)
-            else None
-        )
+        given = entry.get("participant")
+        slot = slots.get(given) if isinstance(given, int) else None
         if slot is None:
             found.append(
                 problem(

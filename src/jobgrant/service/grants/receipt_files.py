@@ -57,7 +57,7 @@ def detected_type(head: bytes) -> str | None:
     return found if signature is not None and head.startswith(signature) else None
 
 
-def checked(upload: UploadedFile, field: str = "file") -> CheckedFile:
+def checked(upload: UploadedFile[bytes], field: str = "file") -> CheckedFile:
     """The upload read whole, or 422 naming `field` (too large, empty, or not PDF/PNG/JPEG)."""
     limit = max_bytes()
     if upload.size is not None and upload.size > limit:

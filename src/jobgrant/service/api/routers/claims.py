@@ -20,7 +20,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse
 from django.http.multipartparser import MultiPartParserError
 from django.urls import reverse
 from ninja import Path, Router
@@ -300,7 +300,7 @@ def _multipart_digest(request: HttpRequest) -> Callable[[], str]:
         }
     },
 )
-def get_receipt(request: HttpRequest, claim_id: ClaimId, receipt_id: ReceiptId) -> HttpResponse:
+def get_receipt(request: HttpRequest, claim_id: ClaimId, receipt_id: ReceiptId) -> FileResponse:
     """A receipt's file, only to those who may read the claim."""
     receipt = claim_access.get_visible_receipt(caller(request), claim_id, receipt_id)
     return receipt_response(receipt)

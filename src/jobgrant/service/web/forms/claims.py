@@ -108,8 +108,8 @@ class ReasonForm(forms.Form):
         error_messages={"required": gettext_lazy("Write the reason the employer will read.")},
     )
 
-    def __init__(self, *args: Any, prefix: str, **kwargs: Any) -> None:
-        super().__init__(*args, prefix=prefix, **kwargs)
+    def __init__(self, data: Any = None, *, prefix: str) -> None:
+        super().__init__(data, prefix=prefix)
 
 
 class ApprovalForm(forms.Form):

@@ -8,7 +8,7 @@ checks and refusals as the API); a refusal is shown on the page, nothing written
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -233,4 +233,5 @@ def receipt_download(
         receipt = claim_access.get_visible_receipt(user, claim_id, receipt_id)
     except ServiceError:
         raise Http404 from None
-    return receipt_response(receipt)
+    # A file streamed as it is read: not an HttpResponse, but answered the same way.
+    return cast(HttpResponse, receipt_response(receipt))

@@ -7,7 +7,7 @@ Only the officer the file is assigned to decides (grants.claim_actions refuses a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
@@ -129,7 +129,9 @@ def decide(request: HttpRequest, user: User, claim_id: int) -> HttpResponse:
         return _confirm(request, claim, action, form)
     try:
         if action == "approve":
-            claim_actions.approve_claim(user, claim, forms["approve"].as_body())  # type: ignore[union-attr]
+            approval = forms["approve"]
+            assert isinstance(approval, ApprovalForm)
+            claim_actions.approve_claim(user, claim, approval.as_body())
         elif action == "return":
             claim_actions.return_claim(user, claim, form.cleaned_data["reason"])
         else:
@@ -180,4 +182,5 @@ def receipt_download(
         receipt = claim_access.get_visible_receipt(user, claim_id, receipt_id)
     except ServiceError:
         raise Http404 from None
-    return receipt_response(receipt)
+    # A file streamed as it is read: not an HttpResponse, but answered the same way.
+    return cast(HttpResponse, receipt_response(receipt))
