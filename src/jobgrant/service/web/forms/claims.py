@@ -152,6 +152,7 @@ class ApprovalForm(forms.Form):
             line["reason_field"] = self[f"reason-{line['id']}"]
 
     def as_body(self) -> dict[str, Any]:
+        """The approval's body; a line whose amount was left blank is approved as it counts."""
         return {
             "reason": self.cleaned_data["reason"],
             "lines": [
@@ -161,6 +162,7 @@ class ApprovalForm(forms.Form):
                     "reason": self.cleaned_data[f"reason-{line['id']}"],
                 }
                 for line in self.lines
+                if str(self.data.get(self.add_prefix(f"amount-{line['id']}"), "")).strip()
             ],
         }
 
