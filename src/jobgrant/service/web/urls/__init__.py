@@ -8,7 +8,6 @@ from django.urls import include, path
 from jobgrant.service.web.urls import (
     analyst,
     auditor,
-    claims,
     employer,
     finance,
     officer,
@@ -22,8 +21,6 @@ urlpatterns = [
     path("", include(participants.urlpatterns)),
     path("employer/", include(employer.urlpatterns)),
     path("officer/", include(officer.urlpatterns)),
-    path("employer/", include(claims.employer_urlpatterns)),
-    path("officer/", include(claims.officer_urlpatterns)),
     path("finance/", include(finance.urlpatterns)),
     path("analyst/", include(analyst.urlpatterns)),
     path("auditor/", include(auditor.urlpatterns)),
