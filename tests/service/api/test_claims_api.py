@@ -253,3 +253,36 @@ def test_patch_replaces_the_lines_and_bad_input_names_each_field(as_user) -> Non
         )
         api_contract().check("PATCH", path, bad)
     assert bad.status_code == 422 and bad.json()["errors"][0]["field"] == "is_final"
+
+
+def test_unreadable_bodies_are_refused_as_problems(as_user) -> None:
+    application = ready()
+    headers = {"Authorization": f"Bearer {token_for(EMPLOYER)}"}
+    client = Client()
+    with during_training():
+        claim = as_user(EMPLOYER).post(f"/applications/{application.pk}/claims", {}).json()
+        path = f"/api/v1/claims/{claim['id']}"
+        broken = client.patch(path, "{", content_type="application/json", headers=headers)
+        api_contract().check("PATCH", path, broken)
+        assert broken.status_code == 400 and broken.json()["code"] == "MALFORMED_BODY"
+        receipts = f"{path}/receipts"
+        as_json = client.post(receipts, "{}", content_type="application/json", headers=headers)
+        api_contract().check("POST", receipts, as_json)
+        assert as_json.status_code == 422 and as_json.json()["errors"][0]["field"] == "(body)"
+        empty = client.post(receipts, {}, headers=headers)
+        api_contract().check("POST", receipts, empty)
+    assert empty.status_code == 422 and empty.json()["errors"][0]["field"] == "file"
+    assert not Receipt.objects.exists()
+
+
+def test_an_upload_retried_with_its_key_stores_the_files_once(as_user) -> None:
+    application = ready()
+    with during_training():
+        claim = as_user(EMPLOYER).post(f"/applications/{application.pk}/claims", {}).json()
+        first = upload(EMPLOYER, claim["id"], ("invoice.pdf", pdf_bytes()), key="receipts-1")
+        again = upload(EMPLOYER, claim["id"], ("invoice.pdf", pdf_bytes()), key="receipts-1")
+        other = upload(EMPLOYER, claim["id"], ("other.pdf", pdf_bytes("other")), key="receipts-1")
+    assert first.status_code == 201 and again.content == first.content
+    assert again["Idempotent-Replayed"] == "true"
+    assert other.status_code == 422 and other.json()["code"] == "IDEMPOTENCY_KEY_REUSED"
+    assert Receipt.objects.count() == 1

@@ -416,3 +416,40 @@ def test_approving_the_final_claim_releases_the_unused_commitment() -> None:
     assert entry.summary["federal_released_cents"] == 320000
     assert after.code == "FINAL_CLAIM_MADE"
     assert operations.verify() == []
+
+
+def test_an_amendment_below_what_was_paid_lowers_nothing_paid_and_names_the_excess() -> None:
+    """Claim 1 approved at $6,200.00 per funder and paid in full (the ledger's disbursement, as
+    a confirmed payment makes it); its amendment at $6,000.00 cannot lower what was paid: the
+    $200.00 per funder is owed back (recovery's receivable), none of it lowered as unpaid."""
+    application, (_first, second) = ready()
+    with during_training():
+        one = submitted(application)
+        claim_actions.approve_claim(OFFICER.get(), one, {})
+        from django.db import transaction
+
+        accounts = operations.pool_accounts(
+            operations.Pool(
+                application.jurisdiction, application.fiscal_year, application.stream.code
+            )
+        )
+        with transaction.atomic():
+            for funder in ("federal", "provincial"):
+                operations.disburse(
+                    accounts[funder],
+                    620000,
+                    actor="finance",
+                    application=application,
+                    reference="payment:test",
+                )
+        body = {"amends": one.pk, "lines": [line(second, "tuition", "9000.00")]}
+        first_line = one.lines.get(participant__position=0)
+        body["lines"].append(line(first_line.participant, "tuition", "9000.00"))
+        amendment = claim_actions.start_claim(EMPLOYER.get(), application, body)
+        attach(amendment)
+        amendment = claim_actions.submit_claim(EMPLOYER.get(), amendment)
+        amendment = claim_actions.approve_claim(OFFICER.get(), amendment, {})
+    entry = AuditEntry.objects.get(action="claim.approve", object_id=str(amendment.pk))
+    assert entry.summary["federal_lowered_cents"] == 0
+    assert entry.summary["federal_overpaid_cents"] == 20000
+    assert shares(amendment, "approved") == {"federal": 600000, "provincial": 600000}
