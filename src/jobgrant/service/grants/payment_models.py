@@ -51,6 +51,7 @@ class RequestState(models.TextChoices):
     EXPORTED = "exported", pgettext_lazy("payment state", "Sent to the paying system")
     PAID = "paid", pgettext_lazy("payment state", "Paid")
     HELD = "held", pgettext_lazy("payment state", "Held")
+    CANCELLED = "cancelled", pgettext_lazy("payment state", "Hold lifted: paid in a later batch")
 
 
 #: A request in one of these states still holds its claim's money: no other batch may take it.
@@ -69,6 +70,7 @@ class PaymentBatch(models.Model):
     authorized_at = models.DateTimeField(null=True, blank=True)
     exported_at = models.DateTimeField(null=True, blank=True)
     export_sha256 = models.CharField(max_length=64, blank=True)
+    export_csv = models.TextField(blank=True, help_text="The file exported, kept byte for byte.")
     total_cents = models.BigIntegerField(default=0, help_text="What the paying system pays.")
     requests_count = models.PositiveIntegerField(default=0)
 
@@ -119,6 +121,9 @@ class PaymentRequest(models.Model):
         max_length=16, choices=RequestState.choices, default=RequestState.BATCHED
     )
     held_reason = models.TextField(blank=True)
+    held_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     paid_on = models.DateField(null=True, blank=True)
     paid_at = models.DateTimeField(null=True, blank=True)
     payment_reference = models.CharField(max_length=64, blank=True)
