@@ -124,11 +124,10 @@ def parse_confirmation_file(content: bytes) -> list[ConfirmationRow]:
     header = [cell.strip().lower() for cell in rows[0]]
     missing = [c for c in REQUIRED_CONFIRMATION_COLUMNS if c not in header]
     if missing:
-        names = ", ".join(missing)
+        names, expected = ", ".join(missing), ", ".join(CONFIRMATION_COLUMNS)
         raise _file_error(
-            f"has no column {names} on its first line (expected: {', '.join(CONFIRMATION_COLUMNS)})",
-            f"n'a pas de colonne {names} sur sa première ligne (attendu : "
-            f"{', '.join(CONFIRMATION_COLUMNS)})",
+            f"has no column {names} on its first line (expected: {expected})",
+            f"n'a pas de colonne {names} sur sa première ligne (attendu : {expected})",
         )
     if len(rows) - 1 > MAX_CONFIRMATION_LINES:
         raise _file_error(

@@ -62,7 +62,9 @@ class PaymentBatch(models.Model):
     jurisdiction = models.CharField(max_length=2, choices=JURISDICTION_CHOICES)
     fiscal_year = models.CharField(max_length=7)
     state = models.CharField(max_length=16, choices=BatchState.choices, default=BatchState.BUILT)
-    built_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    built_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
     built_at = models.DateTimeField()
     authorized_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
