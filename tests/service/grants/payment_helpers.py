@@ -121,4 +121,6 @@ def exported_rows(content: bytes) -> list[dict[str, str]]:
 
 def confirm_all(content: bytes) -> bytes:
     """The paying system's answer to an export: every line paid as asked."""
-    return confirmation_file([(row["document_number"], row["amount"]) for row in exported_rows(content)])
+    return confirmation_file(
+        [(row["document_number"], row["amount"]) for row in exported_rows(content)]
+    )

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from tests.personas import EMPLOYER, SECOND_OFFICER
 from tests.service.grants.payment_helpers import (
-    account,
     accepted_file,
+    account,
     certified_claim,
     confirm_all,
     confirmation_file,

@@ -9,8 +9,8 @@ import datetime as dt
 import pytest
 from tests.personas import OFFICER, SECOND_OFFICER
 from tests.service.grants.payment_helpers import (
-    account,
     accepted_file,
+    account,
     certified_claim,
     confirm_all,
     finance,
@@ -177,8 +177,12 @@ def test_an_officer_of_another_file_cannot_raise_and_bad_input_names_each_field(
     with pytest.raises(ServiceError) as missing_reason:
         recovery_actions.raise_by_hand(
             OFFICER.get(),
-            {"application": application.pk, "funder": "federal", "cause": "not_completed",
-             "amount": "1.00"},
+            {
+                "application": application.pk,
+                "funder": "federal",
+                "cause": "not_completed",
+                "amount": "1.00",
+            },
         )
     assert missing_reason.value.problems[0]["field"] == "reason"
     assert not Receivable.objects.exists()

@@ -16,6 +16,7 @@ from jobgrant.service.api.routers import (
     change_requests,
     employers,
     participants,
+    payments,
     quote,
 )
 
@@ -38,3 +39,4 @@ api.add_router("/quote", quote.router)
 api.add_router("/budgets", budgets.router)
 api.add_router("", participants.router)
 api.add_router("", change_requests.router)  # /applications/{id}/change-requests, /change-requests
+api.add_router("", payments.router)  # /payment-batches, /receivables

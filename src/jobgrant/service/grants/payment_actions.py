@@ -436,7 +436,7 @@ def _recount(batch: PaymentBatch) -> None:
 
 
 @audited_refusals_of("paymentbatch")
-def authorize_batch(user: User, batch: PaymentBatch) -> PaymentBatch:
+def authorize_batch(user: User, batch: PaymentBatch, note: str = "") -> PaymentBatch:
     """s.33: a second finance officer authorizes the batch: never its builder, never the
     certifier of a claim it pays, never someone affiliated with an employer it pays."""
     access.require_role(user, Role.FINANCE)
@@ -472,7 +472,11 @@ def authorize_batch(user: User, batch: PaymentBatch) -> PaymentBatch:
             "payment_batch.authorize",
             "paymentbatch",
             locked.pk,
-            {"requests": locked.requests_count, "total": format_amount(locked.total_cents)},
+            {
+                "requests": locked.requests_count,
+                "total": format_amount(locked.total_cents),
+                "note": note[:MAX_REASON],
+            },
         )
     return locked
 
