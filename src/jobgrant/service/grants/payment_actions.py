@@ -572,7 +572,10 @@ def _import(user: User, batch: PaymentBatch, content: bytes, filename: str) -> I
         return Imported(earlier, replayed=True)
     rows = parse_confirmation_file(content)
     with transaction.atomic():
-        earlier = ConfirmationImport.objects.select_for_update().filter(sha256=digest).first()
+        # Imports of one batch take turns (its row locked); the file is looked for again once
+        # the lock is held, so a concurrent import of the same file is found, not repeated.
+        PaymentBatch.objects.select_for_update().filter(pk=batch.pk).first()
+        earlier = ConfirmationImport.objects.filter(sha256=digest).first()
         if earlier is not None:
             return Imported(earlier, replayed=True)
         requests = _lock_requests_named(rows)
