@@ -70,7 +70,9 @@ def test_a_batch_from_build_to_reconciled_through_the_pages(demo: None, language
     assert f"open-budget-{federal.pk}" in budgets
     drill = builder.get(f"/{language}/finance/budgets/{federal.pk}/")
     assert drill.status_code == 200 and f'id="file-{application.pk}"' in drill.content.decode()
-    file_page = builder.get(f"/{language}/finance/budgets/{federal.pk}/applications/{application.pk}/")
+    file_page = builder.get(
+        f"/{language}/finance/budgets/{federal.pk}/applications/{application.pk}/"
+    )
     shown = text(file_page)
     amount = "$1,234.56" if language == "en" else "1 234,56 $"
     assert re.search(r'id="file-disbursed">' + re.escape(amount), shown), shown[:2000]
