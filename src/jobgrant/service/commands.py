@@ -1,5 +1,5 @@
-"""What `jobgrant serve`, `jobgrant migrate`, `jobgrant worker` and `jobgrant audit verify` do
-(Django is only imported here)."""
+"""What `jobgrant serve`, `jobgrant migrate`, `jobgrant worker`, `jobgrant audit verify` and
+`jobgrant ledger verify` do (Django is only imported here)."""
 
 from __future__ import annotations
 
@@ -183,6 +183,26 @@ def verify_audit() -> int:
         f"({result.checked} entries verified before it)"
     )
     return 1
+
+
+def verify_ledger() -> int:
+    """Recompute every budget balance from its postings; name each difference (exit 1), or say
+    how much was checked (exit 0)."""
+    setup_django()
+    from jobgrant.service.ledger import operations
+    from jobgrant.service.ledger.models import BudgetAccount, Posting
+
+    differences = operations.verify()
+    for difference in differences:
+        print(difference)
+    if differences:
+        print(f"ledger: {len(differences)} differences")
+        return 1
+    print(
+        f"ledger balanced: {BudgetAccount.objects.count()} budget accounts, "
+        f"{Posting.objects.count()} postings, every balance equals its postings"
+    )
+    return 0
 
 
 def work(interval: float, worker_id: str) -> None:
