@@ -187,7 +187,8 @@ class Server:
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.process is not None and self.process.poll() is not None:
-                raise RuntimeError(f"the server exited ({self.process.returncode}): see {self.log}")
+                tail = self.log.read_text(errors="replace")[-3000:]
+                raise RuntimeError(f"the server exited ({self.process.returncode}):\n{tail}")
             with contextlib.suppress(requests.RequestException):
                 if requests.get(self.base + "/healthz", timeout=5).status_code == 200:
                     return
