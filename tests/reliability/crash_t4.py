@@ -617,16 +617,18 @@ def file_effects(
 
 
 def verifications(env: dict[str, str]) -> list[str]:
+    """`operations.verify()` in this process, then `jobgrant ledger verify` and `jobgrant audit
+    verify` as an operator runs them."""
     from jobgrant.service.ledger import operations
 
     found = [f"ledger: {difference}" for difference in operations.verify()]
-    audit = subprocess.run(
-        [str(JOBGRANT), "audit", "verify"], env=env, capture_output=True, text=True, check=False
-    )
-    if audit.returncode != 0:
-        found.append(f"audit verify: {audit.stdout.strip()} {audit.stderr.strip()[-300:]}")
-    found_text = audit.stdout.strip()
-    print(f"  jobgrant audit verify: {found_text}")
+    for command in (["ledger", "verify"], ["audit", "verify"]):
+        done = subprocess.run(
+            [str(JOBGRANT), *command], env=env, capture_output=True, text=True, check=False
+        )
+        print(f"  jobgrant {' '.join(command)}: {done.stdout.strip()[-300:]}")
+        if done.returncode != 0:
+            found.append(f"{' '.join(command)}: {done.stdout.strip()} {done.stderr[-300:]}")
     return found
 
 

@@ -28,6 +28,7 @@ def test_files_ready_to_claim_are_accepted_with_confirmed_trainees(demo: None) -
     for application in Application.objects.filter(pk__in=ids):
         assert application.state == State.APPROVED
         assert application.created_by.username == "demo-employer"
+        assert application.assigned_to.username == "demo-officer-on-1"
         agreement = Agreement.objects.get(application=application)
         assert agreement.state == "accepted"
         training = application.request["training"]

@@ -186,11 +186,17 @@ def seed_ready_to_claim(today: dt.date | None = None) -> list[int]:
     """A few files of demo-employer's Acme ready to claim, walked as people would walk them:
     applied for 50 days ago, training started 20 days ago, recommended by one Ontario officer
     and approved by the other (the budget committed, the agreement issued), the agreement
-    accepted, and both trainees invited and confirmed through their form. Returns their ids.
+    accepted, both trainees invited and confirmed through their form, and the file assigned to
+    demo-officer-on-1, who assesses its claims. Returns their ids.
 
     Apart from `seed` (which the tests load before each test), for `jobgrant serve` and the
     tests that want such files: each file costs an approval and four form submissions."""
-    from jobgrant.service.grants import actions, agreement_actions, participant_actions
+    from jobgrant.service.grants import (
+        actions,
+        agreement_actions,
+        assignment_actions,
+        participant_actions,
+    )
     from jobgrant.service.grants.agreement_models import Agreement
 
     today = today or timezone.localdate()
@@ -224,6 +230,8 @@ def seed_ready_to_claim(today: dt.date | None = None) -> list[int]:
             participant_actions.submit_participant_form(
                 _link_token(participant.pk), _answers(trainee), today=today
             )
+        # The officer who will assess the claims (s.34): assigned to the file.
+        assignment_actions.assign_application(recommender, application, recommender)
         ids.append(application.pk)
     return ids
 
