@@ -116,7 +116,7 @@ reliability-ledger: .venv/.synced
 	$(MAKE) --no-print-directory t2-all T2_RUN=$(T2_SECONDS) T2_READS=5001
 
 reliability-ledger-ci: .venv/.synced
-	$(MAKE) --no-print-directory t2-all T2_RUN=$(T2_CI_SECONDS) T2_READS=$$(( $(T2_CI_SECONDS) * 40 )) \
+	$(MAKE) --no-print-directory t2-all T2_RUN=$(T2_CI_SECONDS) T2_READS=$$(( $(T2_CI_SECONDS) * 10 )) \
 		T2_SEED=--seed=20261201
 
 t2-all:

@@ -218,7 +218,10 @@ class Step:
     body: Callable[[dict[str, Any]], dict[str, Any]]
     status: int
     # What the answer tells the rest of the file (the application's id, ...).
-    learn: Callable[[dict[str, Any], dict[str, Any]], None] = lambda file, answer: None
+    learn: Callable[[dict[str, Any], Any], None] = lambda file, answer: None
+    # A body that is not JSON: (bytes, content type) from the file.
+    raw: Callable[[dict[str, Any]], tuple[bytes, str]] | None = None
+    method: str = "POST"  # a GET is sent until answered, with no key and not logged
 
 
 def application_body(file: dict[str, Any]) -> dict[str, Any]:
@@ -271,6 +274,106 @@ STEPS: list[Step] = [
 ]
 
 
+# --- The money's way out: on the demonstration's files ready to claim ------------------------
+
+FINANCE, SECOND_FINANCE = "demo-finance", "demo-finance-2"
+BOUNDARY = "t4-receipt-boundary"
+
+
+def _receipt(file: dict[str, Any]) -> tuple[bytes, str]:
+    """One PDF receipt as multipart/form-data, the same bytes at every retry."""
+    from tests.service.grants.claim_helpers import pdf_bytes
+
+    head = (
+        f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; '
+        f'filename="invoice-{file["application"]}.pdf"\r\nContent-Type: application/pdf\r\n\r\n'
+    )
+    body = (
+        head.encode()
+        + pdf_bytes(f"Invoice {file['application']}")
+        + f"\r\n--{BOUNDARY}--\r\n".encode()
+    )
+    return body, f"multipart/form-data; boundary={BOUNDARY}"
+
+
+def _on_claim(suffix: str) -> Callable[[dict[str, Any]], str]:
+    return lambda file: f"/claims/{file['claim']}{suffix}"
+
+
+def _learn_claim(file: dict[str, Any], answer: dict[str, Any]) -> None:
+    file["claim"] = answer["id"]
+
+
+CLAIM_STEPS: list[Step] = [
+    Step("claim", EMPLOYER, _on_application("/claims"), lambda f: {}, 201, _learn_claim),
+    Step("receipt", EMPLOYER, _on_claim("/receipts"), lambda f: {}, 201, raw=_receipt),
+    Step("claim_submit", EMPLOYER, _on_claim("/submit"), lambda f: {}, 200),
+    Step("claim_approve", RECOMMENDER, _on_claim("/approve"), lambda f: {}, 200),
+]
+
+
+def _learn_batch(file: dict[str, Any], answer: dict[str, Any]) -> None:
+    file["batch"] = answer["id"]
+
+
+def _learn_export(file: dict[str, Any], answer: bytes) -> None:
+    file["export"] = answer
+
+
+def _confirmation(file: dict[str, Any]) -> tuple[bytes, str]:
+    """The paying system's file for the export: every payment made as asked."""
+    import csv
+    import io
+
+    rows = list(csv.DictReader(io.StringIO(file["export"].decode("utf-8"))))
+    lines = ["document_number,amount,paid_on,payment_reference"] + [
+        f"{row['document_number']},{row['amount']},2026-12-01,EFT-{n:05d}"
+        for n, row in enumerate(rows, start=1)
+    ]
+    return ("\r\n".join(lines) + "\r\n").encode(), "text/csv"
+
+
+def _on_batch(suffix: str) -> Callable[[dict[str, Any]], str]:
+    return lambda file: f"/payment-batches/{file['batch']}{suffix}"
+
+
+PAYMENT_STEPS: list[Step] = [
+    Step(
+        "batch",
+        FINANCE,
+        lambda f: "/payment-batches",
+        lambda f: {"jurisdiction": "ON", "fiscal_year": f["fiscal_year"]},
+        201,
+        _learn_batch,
+    ),
+    Step("authorize", SECOND_FINANCE, _on_batch("/authorize"), lambda f: {}, 200),
+    Step(
+        "export", FINANCE, _on_batch("/export.csv"), lambda f: {}, 200, _learn_export, method="GET"
+    ),
+    Step("confirm", FINANCE, _on_batch("/confirmations"), lambda f: {}, 200, raw=_confirmation),
+]
+
+
+def money_thread(client: Client, ready: list[int], fiscal_year: str, until: float) -> None:
+    """Claim on each file ready to claim, certify, then pay them in one batch."""
+    history = client.history
+    try:
+        for application in ready:
+            file = {"number": f"ready{application}", "application": application}
+            with history.lock:
+                history.money.append(file)
+            client.walk(file, until, CLAIM_STEPS)
+            if file.get("done") != "claim_approve":
+                return
+        payments = {"number": "payments", "fiscal_year": fiscal_year}
+        with history.lock:
+            history.money.append(payments)
+        client.walk(payments, until, PAYMENT_STEPS)
+    except Exception as error:
+        with history.lock:
+            history.crashes.append(f"money: {type(error).__name__}: {error}")
+
+
 @dataclass(frozen=True)
 class Acknowledged:
     file: int
@@ -289,6 +392,7 @@ class History:
     unknown: Counter[str] = field(default_factory=Counter)  # attempts without an answer, by step
     replayed: Counter[str] = field(default_factory=Counter)  # retries answered from the record
     files: list[dict[str, Any]] = field(default_factory=list)
+    money: list[dict[str, Any]] = field(default_factory=list)  # claims and their payment
     crashes: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -305,17 +409,26 @@ class Client:
     def post(self, file: dict[str, Any], step: Step, until: float) -> Acknowledged | None:
         """Send the step until it is acknowledged (retrying the same key and body)."""
         key = f"t4-{self.run}-{file['number']}-{step.name}"
-        path, body = step.path(file), json.dumps(step.body(file)).encode()
+        path = step.path(file)
+        body, content_type = (
+            step.raw(file)
+            if step.raw
+            else (json.dumps(step.body(file)).encode(), "application/json")
+        )
         headers = {
             "Authorization": f"Bearer {self.tokens[step.who]}",
             "Idempotency-Key": key,
-            "Content-Type": "application/json",
+            "Content-Type": content_type,
         }
         retried = False
         while time.monotonic() < until:
             try:
-                answer = self.session.post(
-                    f"{self.base}/api/v1{path}", data=body, headers=headers, timeout=REQUEST_SECONDS
+                answer = self.session.request(
+                    step.method,
+                    f"{self.base}/api/v1{path}",
+                    data=body if step.method == "POST" else None,
+                    headers=headers,
+                    timeout=REQUEST_SECONDS,
                 )
             except requests.RequestException:
                 answer = None
@@ -326,6 +439,17 @@ class Client:
                 self.session = requests.Session()  # the old connection may be half-closed
                 time.sleep(0.2)
                 continue
+            if step.method != "POST":
+                return Acknowledged(
+                    file["number"],
+                    step.name,
+                    step.who,
+                    "",
+                    path,
+                    b"",
+                    answer.status_code,
+                    answer.content,
+                )
             logged = Acknowledged(
                 file["number"],
                 step.name,
@@ -343,8 +467,8 @@ class Client:
             return logged
         return None
 
-    def walk(self, file: dict[str, Any], until: float) -> None:
-        for step in STEPS:
+    def walk(self, file: dict[str, Any], until: float, steps: list[Step] | None = None) -> None:
+        for step in steps or STEPS:
             logged = self.post(file, step, until)
             if logged is None:
                 file["unfinished"] = step.name
@@ -352,7 +476,8 @@ class Client:
             if logged.status != step.status:
                 file["refused"] = (step.name, logged.status, logged.content[:300])
                 return
-            step.learn(file, json.loads(logged.content))
+            content = logged.content
+            step.learn(file, json.loads(content) if content[:1] in (b"{", b"[") else content)
             file["done"] = step.name
 
 
@@ -425,9 +550,24 @@ def make_employers(count: int) -> list[str]:
     return [employer.business_number for employer in employers]
 
 
+def ready_to_claim() -> tuple[list[int], str]:
+    """The demonstration's files ready to claim (`jobgrant serve` loaded them), and their
+    fiscal year."""
+    from django.db import connections
+
+    from jobgrant.service.grants.models import Application
+
+    files = Application.objects.filter(agreement__state="accepted", claims__isnull=True)
+    found = sorted(files.values_list("pk", "fiscal_year"))
+    connections.close_all()
+    if not found:
+        raise SystemExit("T4: the demonstration data has no file ready to claim")
+    return [pk for pk, _ in found], found[0][1]
+
+
 def issue_tokens(base: str) -> dict[str, str]:
     tokens = {}
-    for username in (EMPLOYER, RECOMMENDER, APPROVER):
+    for username in (EMPLOYER, RECOMMENDER, APPROVER, FINANCE, SECOND_FINANCE):
         answer = requests.post(
             f"{base}/api/v1/auth/token",
             json={"username": username, "password": DEMO_PASSWORD},
@@ -505,8 +645,100 @@ def check(history: History, env: dict[str, str], employers: list[str]) -> dict[s
     half, duplicate = effects_once_each(history, employers)
     problems["half"] += half
     problems["duplicate"] += duplicate
+    half, duplicate = money_once_each(history)
+    problems["half"] += half
+    problems["duplicate"] += duplicate
     problems["verify"] += verifications(env)
     return problems
+
+
+def money_once_each(history: History) -> tuple[list[str], list[str]]:
+    """(half-applied or lost, duplicates) on the way out: one claim per file ready to claim, in
+    the state its last acknowledged step left, one receipt, its ledger movements once per funder;
+    one batch, authorized, each of its payments disbursed once, one confirmation import."""
+    from jobgrant.service.audit.models import AuditEntry
+    from jobgrant.service.grants.claim_models import Claim, Receipt
+    from jobgrant.service.grants.payment_models import (
+        ConfirmationImport,
+        PaymentBatch,
+        PaymentRequest,
+    )
+    from jobgrant.service.ledger.models import LedgerTransaction
+
+    half: list[str] = []
+    duplicate: list[str] = []
+    state_after = {
+        "claim": "draft",
+        "receipt": "draft",
+        "claim_submit": "submitted",
+        "claim_approve": "approved",
+    }
+    for file in history.money:
+        if "application" not in file or "claim" not in file:
+            continue
+        claims = list(Claim.objects.filter(application_id=file["application"]))
+        receipts = Receipt.objects.filter(claim__in=claims).count()
+        if len(claims) != 1:
+            duplicate.append(f"{file['number']}: {len(claims)} claims")
+            continue
+        claim, done = claims[0], file["done"]
+        if claim.state != state_after[done]:
+            half.append(f"{file['number']}: claim {claim.state}, acknowledged {done}")
+        if receipts != (0 if done == "claim" else 1):
+            (duplicate if receipts > 1 else half).append(f"{file['number']}: {receipts} receipts")
+        kinds = Counter(
+            LedgerTransaction.objects.filter(reference=f"claim:{claim.pk}").values_list(
+                "kind", flat=True
+            )
+        )
+        expected = Counter()
+        if done in ("claim_submit", "claim_approve"):
+            expected["claim"] = 2
+        if done == "claim_approve":
+            expected["approve_claim"] = 2
+        if kinds != expected:
+            (duplicate if sum(kinds.values()) > sum(expected.values()) else half).append(
+                f"{file['number']}: ledger {dict(kinds)}, expected {dict(expected)}"
+            )
+        actions = Counter(
+            AuditEntry.objects.filter(object_type="claim", object_id=str(claim.pk)).values_list(
+                "action", flat=True
+            )
+        )
+        for action in ("claim.start", "claim.submit", "claim.approve"):
+            if actions[action] > 1:
+                duplicate.append(f"{file['number']}: {actions[action]} {action}")
+    payments = next((f for f in history.money if f["number"] == "payments"), None)
+    batches = PaymentBatch.objects.count()
+    if payments is None or "batch" not in payments:
+        if batches:
+            duplicate.append(f"{batches} payment batches, none acknowledged")
+        return half, duplicate
+    if batches != 1:
+        duplicate.append(f"{batches} payment batches for one acknowledged")
+    batch = PaymentBatch.objects.get(pk=payments["batch"])
+    requests_ = list(PaymentRequest.objects.filter(batch=batch))
+    done = payments["done"]
+    expected_state = {
+        "batch": "built",
+        "authorize": "authorized",
+        "export": "exported",
+        "confirm": "reconciled",
+    }[done]
+    if batch.state != expected_state:
+        half.append(f"batch {batch.state}, acknowledged {done}")
+    imports = ConfirmationImport.objects.count()
+    if imports != (1 if done == "confirm" else 0):
+        (duplicate if imports > 1 else half).append(f"{imports} confirmation imports")
+    for request in requests_:
+        disbursed = LedgerTransaction.objects.filter(
+            kind="disburse", reference=f"payment:{request.document_number}"
+        ).count()
+        if disbursed != (1 if done == "confirm" else 0):
+            (duplicate if disbursed > 1 else half).append(
+                f"{request.document_number}: disbursed {disbursed} times"
+            )
+    return half, duplicate
 
 
 def acknowledged_are_recorded(history: History) -> list[str]:
@@ -667,6 +899,18 @@ def run(args: argparse.Namespace) -> int:
                 )
                 for _ in range(args.clients)
             ]
+            ready, fiscal_year = ready_to_claim()
+            clients.append(
+                threading.Thread(
+                    target=money_thread,
+                    args=(
+                        Client(server.base, tokens, history, str(args.seed)),
+                        ready,
+                        fiscal_year,
+                        until,
+                    ),
+                )
+            )
             for thread in clients:
                 thread.start()
             crash_at_random(server, cluster, history, args, kills)
@@ -696,8 +940,9 @@ def report(
 ) -> int:
     steps = Counter(answer.step for answer in history.acknowledged)
     statuses = Counter(answer.status for answer in history.acknowledged)
-    unfinished = [f for f in history.files if "unfinished" in f]
-    refused = [f["refused"] for f in history.files if "refused" in f]
+    unfinished = [f for f in history.files + history.money if "unfinished" in f]
+    refused = [f["refused"] for f in history.files + history.money if "refused" in f]
+    money = {f["number"]: f.get("done") for f in history.money}
     print(
         f"T4 crash on PostgreSQL (a cluster of its own): {kills.app} app-server SIGKILLs, "
         f"{kills.postgres} postmaster SIGKILLs, {args.clients} clients, seed {args.seed}\n"
@@ -709,6 +954,7 @@ def report(
         f"  lost {len(problems['lost'])}, half-applied {len(problems['half'])}, "
         f"duplicates {len(problems['duplicate'])}, verify problems {len(problems['verify'])}, "
         f"unfinished files {len(unfinished)}, refused {len(refused)}\n"
+        f"  claims and payments, last acknowledged step: {money}\n"
         f"  elapsed {elapsed:.1f} s; load average {os.getloadavg()[0]:.1f}"
     )
     for moment in kills.moments:
