@@ -23,6 +23,7 @@ from django.urls import get_resolver, reverse
 from django.urls.resolvers import URLPattern, URLResolver
 from django.utils import translation
 from tests.e2e.change_catalogue import CHANGE_EXCLUDED, change_groups
+from tests.e2e.claim_catalogue import CLAIM_EXCLUDED, claim_groups
 
 LANGUAGES = ("en", "fr")
 
@@ -447,6 +448,9 @@ EXCLUDED: dict[str, str] = {
 # The change requests' pages (tests/e2e/change_catalogue.py).
 CATALOGUE += change_groups(Group, Visit, click, fill_and_click)
 EXCLUDED.update(CHANGE_EXCLUDED)
+# The claims' pages (tests/e2e/claim_catalogue.py).
+CATALOGUE += claim_groups(Group, Visit, click, fill_and_click)
+EXCLUDED.update(CLAIM_EXCLUDED)
 
 
 def web_routes() -> set[str]:
