@@ -162,3 +162,12 @@ def test_a_receipt_is_served_as_an_attachment_only_to_those_who_may_read_the_cla
         mine_path = f"/en/employer/claims/{claim.pk}/receipts/{receipt.pk}/"
         assert outsider.get(mine_path).status_code == 404
         assert outsider.get(f"/en/employer/claims/{claim.pk}/").status_code == 404
+
+
+def test_starting_a_claim_before_the_training_shows_why_on_the_page(demo) -> None:
+    application = ready()
+    client = signed_in(EMPLOYER)
+    answer = client.post(f"/fr/employer/applications/{application.pk}/claims/")
+    assert answer.status_code == 409 and 'id="refusal"' in text(answer)
+    assert "dès le début de la formation, le 2027-01-11" in text(answer)
+    assert not Claim.objects.exists()
