@@ -23,6 +23,7 @@ from django.urls import get_resolver, reverse
 from django.urls.resolvers import URLPattern, URLResolver
 from django.utils import translation
 from tests.e2e.change_catalogue import CHANGE_EXCLUDED, change_groups
+from tests.e2e.payment_catalogue import PAYMENT_EXCLUDED, payment_groups
 
 LANGUAGES = ("en", "fr")
 
@@ -410,6 +411,9 @@ EXCLUDED: dict[str, str] = {
 # The change requests' pages (tests/e2e/change_catalogue.py).
 CATALOGUE += change_groups(Group, Visit, click, fill_and_click)
 EXCLUDED.update(CHANGE_EXCLUDED)
+# The finance officer's payments and receivables (tests/e2e/payment_catalogue.py).
+CATALOGUE += payment_groups(Group, Visit, click, fill_and_click)
+EXCLUDED.update(PAYMENT_EXCLUDED)
 
 
 def web_routes() -> set[str]:

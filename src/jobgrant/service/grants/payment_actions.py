@@ -746,22 +746,30 @@ def _recover_set_offs(user: User, requests: list[PaymentRequest]) -> None:
 
 
 def _tell_paid(confirmation: ConfirmationImport, requests: list[PaymentRequest]) -> None:
-    """One message per file and application: what was paid on it, in the employer's language."""
-    per_application: dict[int, list[PaymentRequest]] = defaultdict(list)
+    """One message per file, employer paid and person told: what was paid, in their language
+    (a file of 10,000 payments to 200 employers sends 200 messages, not 10,000)."""
+    applications = Application.objects.select_related("created_by").in_bulk(
+        list({request.application_id for request in requests})
+    )
+    grouped: dict[tuple[int, int], list[PaymentRequest]] = defaultdict(list)
     for request in requests:
-        per_application[request.application_id].append(request)
-    applications = Application.objects.select_related("created_by").in_bulk(list(per_application))
-    for application_id, paid in per_application.items():
-        application = applications[application_id]
+        person = applications[request.application_id].created_by_id
+        grouped[(request.payee_id, person)].append(request)
+    for (payee_id, _person), paid in grouped.items():
+        application = applications[paid[0].application_id]
         set_off = sum(r.set_off_cents for r in paid)
+        numbers = sorted({r.application_id for r in paid})
         tell_employer(
             application,
             "payment_sent",
-            application,
+            confirmation,
             amount_cents=sum(r.net_cents for r in paid),
-            milestone=f"confirmation:{confirmation.pk}",
+            milestone=f"payee:{payee_id}",
             extra={
-                "documents": ", ".join(r.document_number for r in paid),
+                "reference": ", ".join(str(n) for n in numbers[:20])
+                + (" …" if len(numbers) > 20 else ""),
+                "documents": ", ".join(r.document_number for r in paid[:20])
+                + (" …" if len(paid) > 20 else ""),
                 "set_off": format_money(set_off, employer_language(application)),
                 "has_set_off": "yes" if set_off else "",
             },
