@@ -16,8 +16,8 @@ def payments_to_make(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]
     a receivable on the paid file."""
     from tests.personas import OFFICER
     from tests.service.grants.payment_helpers import (
-        account,
         accepted_file,
+        account,
         certified_claim,
         confirm_all,
     )

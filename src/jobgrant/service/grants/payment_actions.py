@@ -202,7 +202,9 @@ def dues(jurisdiction: str, year: str) -> list[_Due]:
         key = (application_id, number, funder)
         if key in held:
             continue
-        cents = int(approved or 0) - paid.get(key, 0) + taken_back.get(key, 0) - on_the_way.get(key, 0)
+        cents = (
+            int(approved or 0) - paid.get(key, 0) + taken_back.get(key, 0) - on_the_way.get(key, 0)
+        )
         if cents:
             found.append(_Due(claim_id, application_id, number, funder, stream, cents))
     return found
