@@ -60,7 +60,7 @@ def collect_static() -> None:
     stamp = Path(settings.STATIC_ROOT) / ".jobgrant-collected"
     digest = _static_sources_digest()
     manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
-    needs_manifest = "Manifest" in settings.STORAGES["staticfiles"]["BACKEND"]
+    needs_manifest = "Manifest" in str(settings.STORAGES["staticfiles"]["BACKEND"])
     if stamp.exists() and stamp.read_text() == digest and (manifest.exists() or not needs_manifest):
         return
     call_command("collectstatic", interactive=False, verbosity=0)
@@ -73,7 +73,7 @@ def _static_sources_digest() -> str:
     from django.conf import settings
     from django.contrib.staticfiles.finders import get_finders
 
-    digest = hashlib.sha256(settings.STORAGES["staticfiles"]["BACKEND"].encode())
+    digest = hashlib.sha256(str(settings.STORAGES["staticfiles"]["BACKEND"]).encode())
     sources = []
     for finder in get_finders():
         for path, storage in finder.list([]):

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from django.db import connection, transaction
 from django.db.models import F, Q, Sum
+from django.db.models.expressions import CombinedExpression
 from django.utils import timezone
 
 from jobgrant.service.ledger.models import (
@@ -241,9 +242,9 @@ def _holds(bucket: str, cents: int) -> Q:
     column, minus = _BUCKET_BALANCE[bucket]
     if not minus:
         return Q(**{f"{column}__gte": cents})
-    others = F(minus[0])
+    others: F | CombinedExpression = F(minus[0])
     for name in minus[1:]:
-        others += F(name)
+        others = others + F(name)
     return Q(**{f"{column}__gte": others + cents})
 
 
