@@ -12,7 +12,7 @@ government money from the commitment to claimed (`claim`); returning or denying 
 (`approve_claim`). An amendment claims only what it asks above the version it amends; when it is
 approved below that version, the unpaid difference goes back to the commitment
 (`lower_approval`) and anything already paid above the new figure is left to recovery
-(`grants.recovery_hooks.overpaid`, when that module exists). Approving a final claim releases
+(`grants.recovery_hooks.overpaid`). Approving a final claim releases
 what the agreement committed and no claim used (`release_unused_commitment`).
 
 The employer's side is here; the officer's is in `claim_assessment_actions` and the ledger's

@@ -1,16 +1,14 @@
 """The ledger's movements of a claim, per funder, inside the caller's transaction (the claim's
 actions call them): `claim` at submission, `unclaim` on return or denial, `approve_claim` at
 certification, `lower_approval` when an amendment lowers an unpaid approval (what was paid above
-the new figure goes to `grants.recovery_hooks.overpaid` when payments are built), and the final
+the new figure goes to `grants.recovery_hooks.overpaid`, a receivable), and the final
 claim's release of the unused commitment."""
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
 from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
+from jobgrant.service.grants import recovery_hooks
 from jobgrant.service.grants.claim_figures import (
     FUNDERS,
 )
@@ -20,7 +18,7 @@ from jobgrant.service.grants.claim_models import (
 )
 from jobgrant.service.grants.models import Application
 from jobgrant.service.ledger import operations
-from jobgrant.service.ledger.models import Funder
+from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.refusals import amount, refused
 
 
@@ -33,34 +31,24 @@ def amended_shares(claim: Claim) -> dict[str, int]:
     }
 
 
-def accounts_of(application: Application) -> dict[str, Any]:
+def accounts_of(application: Application) -> dict[str, BudgetAccount]:
     pool = operations.Pool(
         application.jurisdiction, application.fiscal_year, application.stream.code
     )
     return operations.pool_accounts(pool)
 
 
-#: What a bucket a claim's movements draw on holds, from the budget row's nested balances.
-_HOLDS = {
-    "committed": ("committed_cents", "claimed_cents"),
-    "claimed": ("claimed_cents", "payable_cents"),
-    "payable": ("payable_cents", "disbursed_cents"),
-}
-
-
 def ledger_short(error: operations.BucketShort) -> ServiceError:
     """A movement the ledger refused (the source bucket short): 409, naming the funder, what was
     needed and what the bucket holds."""
     funder = Funder(error.account.funder).label
-    column, minus = _HOLDS.get(error.bucket, ("committed_cents", "claimed_cents"))
-    holds = int(getattr(error.account, column)) - int(getattr(error.account, minus))
     return refused(
         409,
         "CLAIM_BUDGET_SHORT",
         lambda: {
             "funder": funder,
             "requested": amount(error.requested_cents),
-            "available": amount(max(holds, 0)),
+            "available": amount(error.held_cents),
         },
         extra={"funder": error.account.funder, "bucket": error.bucket},
     )
@@ -134,14 +122,6 @@ def ledger_approve(
     return moved
 
 
-def _recovery_hooks() -> Any | None:
-    """grants.recovery_hooks when payments are built (branch `pay`), else None."""
-    try:
-        return importlib.import_module("jobgrant.service.grants.recovery_hooks")
-    except ImportError:
-        return None
-
-
 def _unpaid(
     claim: Claim, funder: str, approved_before: int, balances: dict[str, operations.Balances]
 ) -> int:
@@ -150,18 +130,12 @@ def _unpaid(
     file's payable money not disbursed."""
     held = balances.get(funder, operations.Balances())
     unpaid = max(held.payable - held.disbursed, 0)
-    hooks = _recovery_hooks()
-    if hooks is not None and hasattr(hooks, "paid_to_date"):
-        unpaid = min(unpaid, max(approved_before - int(hooks.paid_to_date(claim, funder)), 0))
-    return unpaid
+    return min(unpaid, max(approved_before - recovery_hooks.paid_to_date(claim, funder), 0))
 
 
 def _overpaid(claim: Claim, funder: str, cents: int) -> None:
-    """Paid above an amendment's new figure: a receivable, raised by recovery if it is built."""
-    hooks = _recovery_hooks()
-    if hooks is None:
-        return  # no recovery yet: the audit entry names the overpaid cents
-    hooks.overpaid(claim, funder, cents)
+    """Paid above an amendment's new figure: a receivable (grants.recovery_hooks)."""
+    recovery_hooks.overpaid(claim, funder, cents)
 
 
 def release_unused_commitment(application: Application, user: User) -> dict[str, int]:

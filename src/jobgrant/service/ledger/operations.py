@@ -219,6 +219,11 @@ class BucketShort(Exception):  # noqa: N818 - the business name of the refusal
     bucket: str
     requested_cents: int
 
+    @property
+    def held_cents(self) -> int:
+        """What the bucket held when the movement was refused (never below zero)."""
+        return max(_balance_of(self.account, self.bucket), 0)
+
 
 # A disjoint bucket's balance in terms of the row's nested balances: (column, minus columns).
 _BUCKET_BALANCE: dict[str, tuple[str, tuple[str, ...]]] = {
