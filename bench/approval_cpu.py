@@ -30,7 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from approvals import application_body, database  # noqa: E402
+from approvals import application_body, database
 
 
 def _median_p90(samples: list[float]) -> str:
@@ -81,9 +81,7 @@ def run(approvals: int, profile: str | None) -> None:
     recommender = User.objects.get(username="demo-officer-on-1")
     approver = User.objects.get(username="demo-officer-on-2")
     today = timezone.localdate()
-    made = [
-        actions.create_application(employer, application_body(vars(e), today)) for e in created
-    ]
+    made = [actions.create_application(employer, application_body(vars(e), today)) for e in created]
     submits = _timed([lambda a=a: actions.submit_application(employer, a) for a in made], None)
     for application in made:
         actions.recommend_application(recommender, application)

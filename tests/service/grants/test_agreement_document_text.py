@@ -44,7 +44,7 @@ HERE = Path(__file__).parent
 GOLDEN = HERE / "agreement_documents"
 REFERENCE = HERE / "agreement_document_reference.html"
 TORONTO = dt.timezone(dt.timedelta(hours=-5))
-NASTY = "Tremblay & Fils <Ltée> \"l'atelier\" 100% {{ x }} %(number)s"
+NASTY = 'Tremblay & Fils <Ltée> "l\'atelier" 100% {{ x }} %(number)s'
 
 
 def _employer(name: str, bn: str, reference: str) -> ApplicationEmployer:
@@ -227,9 +227,7 @@ def _versions(draw: st.DrawFn) -> tuple[AgreementVersion, list[ApplicationEmploy
         {
             "trainee": t + 1,
             "employer_id": draw(st.sampled_from(references)),
-            "category": draw(
-                st.sampled_from(["tuition", "exam_fees", "wages_in_kind", "what"])
-            ),
+            "category": draw(st.sampled_from(["tuition", "exam_fees", "wages_in_kind", "what"])),
             "cents": draw(_CENTS),
         }
         for t in range(trainees)
@@ -248,7 +246,11 @@ def _versions(draw: st.DrawFn) -> tuple[AgreementVersion, list[ApplicationEmploy
     ]
     start = draw(st.dates(dt.date(2026, 1, 1), dt.date(2030, 12, 31)))
     created = draw(
-        st.datetimes(dt.datetime(2026, 1, 1), dt.datetime(2030, 12, 31), timezones=st.just(dt.UTC))
+        st.datetimes(
+            dt.datetime(2026, 1, 1),  # noqa: DTZ001 (Hypothesis's bounds are naive)
+            dt.datetime(2030, 12, 31),  # noqa: DTZ001
+            timezones=st.just(dt.UTC),
+        )
     )
     day = st.dates(dt.date(2026, 1, 1), dt.date(2031, 12, 31))
     version = version_of(
@@ -280,9 +282,7 @@ def test_any_version_is_written_as_the_template_writes_it(
     case: tuple[AgreementVersion, list[ApplicationEmployer]], language: str
 ) -> None:
     version, links = case
-    assert render_document(version, language, links) == reference_document(
-        version, language, links
-    )
+    assert render_document(version, language, links) == reference_document(version, language, links)
 
 
 def test_the_versions_approvals_store_are_the_templates_text_and_hash(demo: None) -> None:
