@@ -35,7 +35,7 @@ from jobgrant.service.grants.models import Application, State
 
 pytestmark = pytest.mark.django_db(transaction=True)
 log = logging.getLogger(__name__)
-PAIRS = 30
+PAIRS = 16
 
 
 @dataclass
