@@ -23,7 +23,16 @@ run: .venv/.synced $(ASSETS) $(PANGO)
 	JOBGRANT_EMAIL_BACKEND=file JOBGRANT_DEMO_MAIL=1 sh -c '$(RUN) jobgrant worker & worker=$$!; \
 		trap "kill $$worker 2>/dev/null; wait $$worker" EXIT INT TERM; $(RUN) jobgrant serve'
 
-test: .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO) lint typecheck contracts pytest fuzz-api reliability-outbox-ci
+# The checks, then the three test stages side by side (TEST_JOBS at once; TEST_JOBS=1 runs them
+# one after the other): pytest, Schemathesis and T5 use databases of their own (pytest's test_*,
+# a temporary SQLite file, jobgrant_t5), and T5 and Schemathesis spend much of their time waiting
+# (on the SMTP server's refusals, the back-off, the killed worker, the live server), time the
+# pytest processes use. Each stage's output is printed whole when it ends (--output-sync).
+TEST_JOBS ?= 3
+
+test: .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO)
+	$(MAKE) --no-print-directory -j3 --output-sync=target lint typecheck contracts
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target pytest fuzz-api reliability-outbox-ci
 
 lint: .venv/.synced
 	$(RUN) ruff check .
