@@ -44,7 +44,8 @@ typecheck: .venv/.synced
 contracts: .venv/.synced
 	$(RUN) lint-imports
 
-# The service and web tests run twice: on SQLite (with everything else) and on PostgreSQL. PostgreSQL
+# The service and web tests run twice: on SQLite (with everything else) and on PostgreSQL (but
+# the tests that use no database: JOBGRANT_POSTGRES_PASS, tests/conftest.py). PostgreSQL
 # must be reachable; only outside CI may JOBGRANT_SKIP_POSTGRES=1 skip that pass. The tests marked
 # `postgres` (tests/scale: two `jobgrant serve` on one database) run in the PostgreSQL pass only,
 # in one process: they start their own servers, which share the cores with everything else.
@@ -62,7 +63,8 @@ pytest-postgres: .venv/.synced
 		echo "Skipping the PostgreSQL pass (JOBGRANT_SKIP_POSTGRES is set)"; exit 0; fi; \
 	$(RUN) python -c "import psycopg, sys; psycopg.connect('$(POSTGRES_URL)'.rsplit('/', 1)[0] + '/postgres').close()" \
 		|| { echo "PostgreSQL is not reachable at $(POSTGRES_URL): the service tests must run on it."; exit 1; }; \
-	JOBGRANT_DATABASE_URL=$(POSTGRES_URL) $(RUN) pytest -n $(PYTEST_WORKERS) tests/service $(wildcard tests/web) \
+	JOBGRANT_DATABASE_URL=$(POSTGRES_URL) JOBGRANT_POSTGRES_PASS=1 \
+		$(RUN) pytest -n $(PYTEST_WORKERS) tests/service $(wildcard tests/web) \
 	&& JOBGRANT_DATABASE_URL=$(POSTGRES_URL) $(RUN) pytest -n 0 tests/scale
 
 # Schemathesis against the live server (jobgrant serve, demonstration data, a temporary SQLite
