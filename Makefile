@@ -23,8 +23,19 @@ run: .venv/.synced $(ASSETS) $(PANGO)
 	JOBGRANT_EMAIL_BACKEND=file JOBGRANT_DEMO_MAIL=1 sh -c '$(RUN) jobgrant worker & worker=$$!; \
 		trap "kill $$worker 2>/dev/null; wait $$worker" EXIT INT TERM; $(RUN) jobgrant serve'
 
-test: .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO) lint typecheck contracts pytest fuzz-api reliability-outbox-ci \
-	reliability-ledger-ci reliability-crash-ci
+# The checks, then the three test stages side by side (TEST_JOBS at once; TEST_JOBS=1 runs them
+# one after the other): pytest, Schemathesis and T5 use databases of their own (pytest's test_*,
+# a temporary SQLite file, jobgrant_t5), and T5 and Schemathesis spend much of their time waiting
+# (on the SMTP server's refusals, the back-off, the killed worker, the live server), time the
+# pytest processes use. Each stage's output is printed whole when it ends (--output-sync). T2 and
+# T4 (the ledger under 16 workers, the crashes) run last, alone: their CI sizes take seconds, and
+# T2's reader has a minimum rate to keep.
+TEST_JOBS ?= 3
+
+test: .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO)
+	$(MAKE) --no-print-directory -j3 --output-sync=target lint typecheck contracts
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target pytest fuzz-api reliability-outbox-ci
+	$(MAKE) --no-print-directory reliability-ledger-ci reliability-crash-ci
 
 lint: .venv/.synced
 	$(RUN) ruff check .
@@ -36,7 +47,8 @@ typecheck: .venv/.synced
 contracts: .venv/.synced
 	$(RUN) lint-imports
 
-# The service and web tests run twice: on SQLite (with everything else) and on PostgreSQL. PostgreSQL
+# The service and web tests run twice: on SQLite (with everything else) and on PostgreSQL (but
+# the tests that use no database: JOBGRANT_POSTGRES_PASS, tests/conftest.py). PostgreSQL
 # must be reachable; only outside CI may JOBGRANT_SKIP_POSTGRES=1 skip that pass. The tests marked
 # `postgres` (tests/scale: two `jobgrant serve` on one database) run in the PostgreSQL pass only,
 # in one process: they start their own servers, which share the cores with everything else.
@@ -54,7 +66,8 @@ pytest-postgres: .venv/.synced
 		echo "Skipping the PostgreSQL pass (JOBGRANT_SKIP_POSTGRES is set)"; exit 0; fi; \
 	$(RUN) python -c "import psycopg, sys; psycopg.connect('$(POSTGRES_URL)'.rsplit('/', 1)[0] + '/postgres').close()" \
 		|| { echo "PostgreSQL is not reachable at $(POSTGRES_URL): the service tests must run on it."; exit 1; }; \
-	JOBGRANT_DATABASE_URL=$(POSTGRES_URL) $(RUN) pytest -n $(PYTEST_WORKERS) tests/service $(wildcard tests/web) \
+	JOBGRANT_DATABASE_URL=$(POSTGRES_URL) JOBGRANT_POSTGRES_PASS=1 \
+		$(RUN) pytest -n $(PYTEST_WORKERS) tests/service $(wildcard tests/web) \
 	&& JOBGRANT_DATABASE_URL=$(POSTGRES_URL) $(RUN) pytest -n 0 tests/scale
 
 # Schemathesis against the live server (jobgrant serve, demonstration data, a temporary SQLite

@@ -49,7 +49,7 @@ from jobgrant.service.commands import THREADS, WORKERS, gunicorn_arguments
 
 ROOT = Path(__file__).resolve().parents[1]
 POSTGRES_SERVER = os.environ.get("JOBGRANT_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432")
-BENCH_DATABASE = "jobgrant_bench"
+BENCH_DATABASE = os.environ.get("JOBGRANT_BENCH_DATABASE", "jobgrant_bench")
 PASSWORD = "jobgrant-demo"
 
 
@@ -57,19 +57,20 @@ PASSWORD = "jobgrant-demo"
 
 
 @contextlib.contextmanager
-def database(kind: str) -> Iterator[dict[str, str]]:
-    """The environment for a fresh database of `kind`, removed afterwards."""
+def database(kind: str, name: str = BENCH_DATABASE) -> Iterator[dict[str, str]]:
+    """The environment for a fresh database of `kind` (on PostgreSQL, named `name`), removed
+    afterwards."""
     with tempfile.TemporaryDirectory(prefix="jobgrant-bench-") as var:
         env = {**os.environ, "JOBGRANT_VAR_DIR": var, "JOBGRANT_ENV": "development"}
         if kind == "sqlite":
             yield {**env, "JOBGRANT_DATABASE_URL": f"sqlite:///{var}/bench.sqlite3"}
             return
-        _postgres(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
-        _postgres(f"CREATE DATABASE {BENCH_DATABASE}")
+        _postgres(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        _postgres(f"CREATE DATABASE {name}")
         try:
-            yield {**env, "JOBGRANT_DATABASE_URL": f"{POSTGRES_SERVER}/{BENCH_DATABASE}"}
+            yield {**env, "JOBGRANT_DATABASE_URL": f"{POSTGRES_SERVER}/{name}"}
         finally:
-            _postgres(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
+            _postgres(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def _postgres(statement: str) -> None:
@@ -174,7 +175,7 @@ def _free_port() -> int:
 
 
 def _wait_until_up(port: int, process: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 300  # a loaded machine starts slowly
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(
@@ -186,7 +187,7 @@ def _wait_until_up(port: int, process: subprocess.Popen[str]) -> None:
             if connection.getresponse().status == 200:
                 return
         time.sleep(0.2)
-    raise RuntimeError("the server did not answer within 120 s")
+    raise RuntimeError("the server did not answer within 300 s")
 
 
 # --- Clients --------------------------------------------------------------------------------

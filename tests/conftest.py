@@ -8,6 +8,7 @@ import copy
 import datetime as dt
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from types import FrameType
@@ -155,6 +156,48 @@ TRAINING_STEP: dict[str, str] = {
 
 
 SERVER_TESTS = ("tests/service/", "tests/web/", "tests/e2e/")
+
+# --- The PostgreSQL pass runs only what can differ on PostgreSQL ------------------------------
+# `make pytest-postgres` runs tests/service and tests/web again on PostgreSQL, after the SQLite
+# pass ran them (JOBGRANT_POSTGRES_PASS=1). A test that asks for no database (no `db`,
+# `transactional_db`, `live_server` fixture, no django_db mark) cannot reach one (pytest-django
+# refuses it), so it proves the same thing on both: that pass leaves it out and says how many.
+DATABASE_FIXTURES = frozenset(
+    {
+        "db",
+        "transactional_db",
+        "django_db_reset_sequences",
+        "django_db_serialized_rollback",
+        "live_server",
+    }
+)
+
+
+def uses_database(item: pytest.Item) -> bool:
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return bool(DATABASE_FIXTURES & fixtures) or item.get_closest_marker("django_db") is not None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if os.environ.get("JOBGRANT_POSTGRES_PASS") != "1":
+        return
+    once = [item for item in items if not uses_database(item)]
+    if once:
+        config.hook.pytest_deselected(items=once)
+        items[:] = [item for item in items if uses_database(item)]
+        config.stash[_LEFT_TO_SQLITE] = len(once)
+
+
+_LEFT_TO_SQLITE = pytest.StashKey[int]()
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    left = config.stash.get(_LEFT_TO_SQLITE, 0)
+    if left:
+        terminalreporter.write_line(
+            f"{left} tests that use no database were left to the SQLite pass"
+            " (JOBGRANT_POSTGRES_PASS=1)"
+        )
 
 
 @pytest.fixture(autouse=True)

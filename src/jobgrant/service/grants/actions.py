@@ -232,11 +232,15 @@ def recommend_application(user: User, application: Application, note: str = "") 
 
 @audited_refusals
 def approve_application(user: User, application: Application, note: str = "") -> Application:
-    """Approve and commit the government shares against their budgets, all or nothing."""
+    """Approve and commit the government shares against their budgets, all or nothing.
+
+    Separation of duties is checked on the recommender read with the row lock: a
+    recommendation by the same officer that commits while this approval waits for the lock is
+    seen, and refused (403, audited), never left to the database's constraint (a 500)."""
     access.check_officer(user, application)
-    access.check_not_recommender(user, application)
     with transaction.atomic():
         locked = _transition(user, application, "approve", note)
+        access.check_not_recommender(user, application)
         _refuse_if_ineligible(application, locked)
         application.decided_by = user
         _save(application)

@@ -17,11 +17,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone, translation
 
 from jobgrant.rules.money import format_money
+from jobgrant.service import rows
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.actions import audited_refusals
 from jobgrant.service.audit.chain import record
@@ -91,9 +92,10 @@ def issue_agreement(application: Application, by: User) -> Agreement:
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("an agreement is issued in the transaction of its approval")
     now = timezone.now()
-    agreement = Agreement.objects.create(
+    agreement = Agreement(
         application=application, state=AgreementState.ISSUED, issued_at=now, issued_by=by
     )
+    rows.insert(agreement)
     version = _make_version(agreement, terms_of(application), by=by, at=now)
     record(by.username, "agreement.issue", "agreement", agreement.pk, _summary(agreement, version))
     _tell("agreement_issued", agreement, version, f"version-{version.number}")
@@ -163,7 +165,7 @@ def _make_version(
     version.content_en = render_document(version, "en", links)
     version.content_fr = render_document(version, "fr", links)
     version.content_sha256 = content_hash(version.content_en, version.content_fr)
-    version.save(force_insert=True)
+    rows.insert(version)
     if number > 1:
         Agreement.objects.filter(pk=agreement.pk).update(version=number, updated_at=at)
         agreement.version = number
@@ -474,15 +476,22 @@ def _give_back(agreement: Agreement, actor: str, user: User, note: str) -> int:
 # --- Messages ----------------------------------------------------------------------------------
 
 
+_RECIPIENT_SQL = (
+    f'SELECT "email", "preferred_language" FROM "{User._meta.db_table}" WHERE "id" = %s'
+)
+
+
 def _tell(
     kind: str, agreement: Agreement, version: AgreementVersion, milestone: str, **also: str
 ) -> bool:
     """Queue `kind` to the person who made the application, in their language; nothing when
     they have no address. True when a message was queued (not a repeat)."""
-    person = User.objects.get(pk=agreement.application.created_by_id)
-    if "@" not in (person.email or ""):
+    with connection.cursor() as cursor:  # a plain statement: every approval asks
+        cursor.execute(_RECIPIENT_SQL, [agreement.application.created_by_id])
+        email, preferred = cursor.fetchone()
+    if "@" not in (email or ""):
         return False
-    with translation.override(person.preferred_language or ENGLISH):
+    with translation.override(preferred or ENGLISH):
         language = current_language()  # "en" or "fr", whatever was stored
         path = reverse("web:employer-agreement", args=[agreement.application_id])
     government = version.federal_cents + version.provincial_cents
@@ -499,7 +508,7 @@ def _tell(
         kind,
         subject=agreement,
         milestone=milestone,
-        to=person.email,
+        to=email,
         language=language,
         context=context,
     )

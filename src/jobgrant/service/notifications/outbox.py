@@ -13,11 +13,12 @@ from functools import cache
 from pathlib import Path
 
 from django.conf import settings
-from django.db import IntegrityError, models, transaction
+from django.db import models, transaction
 from django.template import Context, Engine, engines
 from django.utils import translation
 from stdnum import luhn
 
+from jobgrant.service import rows
 from jobgrant.service.notifications.models import Message
 
 TEMPLATES = Path(__file__).parent / "templates" / "notifications"
@@ -97,25 +98,16 @@ def enqueue(
         subject_line=subject_line[:255],
         body=body,
     )
-    try:
-        with transaction.atomic():  # a savepoint: a duplicate leaves the caller's work intact
-            message.save(force_insert=True)
-    except IntegrityError:
-        if _already_queued(message):
-            return None
-        raise
+    if not rows.insert(message, unless_exists=_ONCE):
+        return None
     transaction.on_commit(lambda: _hand_over(message.pk), robust=True)
     return message
 
 
-def _already_queued(message: Message) -> bool:
-    return Message.objects.filter(
-        kind=message.kind,
-        subject_type=message.subject_type,
-        subject_id=message.subject_id,
-        milestone=message.milestone,
-        recipient=message.recipient,
-    ).exists()
+#: The fields of the constraint that keeps a message to one (one_message_per_event_and_recipient):
+#: a duplicate is not inserted, in one statement (where a savepoint, an INSERT and a release
+#: were three; every submit and approval queues a message).
+_ONCE = ("kind", "subject_type", "subject_id", "milestone", "recipient")
 
 
 def _hand_over(pk: int) -> None:
