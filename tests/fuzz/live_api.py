@@ -39,7 +39,7 @@ from pathlib import Path
 BIN = Path(sys.executable).parent
 PERSONAS = ("demo-employer", "demo-officer-on-1")
 DEMO_PASSWORD = "jobgrant-demo"  # jobgrant.service.demo.DEMO_PASSWORD (Django is not set up here)
-OPERATIONS = 25  # 12, then 5 for the agreement, 4 for participants, 4 for change requests
+OPERATIONS = 27  # 12, then 5 for the agreement, 4 for participants, 4 for change requests, 2 tokens
 # What Schemathesis made on this API, both tokens together: about FIXED_REQUESTS whatever
 # --max-examples is (the examples and coverage phases), plus REQUESTS_PER_EXAMPLE per operation,
 # token and unit of --max-examples (measured: 2,225 requests at 21, 2,926 at 42, 9,227 at 208).
@@ -170,7 +170,13 @@ def _print_tracebacks(log: Path) -> None:
 def token(base: str, username: str) -> str:
     host, port = base.removeprefix("http://").split(":")
     connection = http.client.HTTPConnection(host, int(port), timeout=30)
-    body = json.dumps({"username": username, "password": DEMO_PASSWORD})
+    # Staff pass the second factor: the code of the published demonstration secret (README).
+    from jobgrant.service.accounts.demo_credentials import demo_code
+
+    credentials = {"username": username, "password": DEMO_PASSWORD, "client": "fuzz"}
+    body = json.dumps(
+        {**credentials, **({} if username == "demo-employer" else {"otp": demo_code()})}
+    )
     connection.request("POST", "/api/v1/auth/token", body, {"Content-Type": "application/json"})
     answer = connection.getresponse()
     if answer.status != 201:

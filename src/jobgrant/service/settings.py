@@ -277,6 +277,10 @@ LOGGING = {
     "loggers": {
         # What the worker did with each message (id, kind, attempt, outcome; never the body).
         "jobgrant.notifications": {"level": "INFO"},
+        # Lockouts and rate limits: our own line for each (accounts/lockout.py, limits.py);
+        # django-axes' lines repeat them with the username and address masked.
+        "jobgrant.security": {"level": "WARNING"},
+        "axes": {"level": "ERROR"},
         **{
             name: {"filters": ["link_tokens"]}
             for name in ("django.request", "django.server", "django.security")
@@ -301,6 +305,7 @@ AXES_CLIENT_IP_CALLABLE = "jobgrant.service.accounts.limits.client_ip"
 AXES_USERNAME_CALLABLE = "jobgrant.service.accounts.lockout.username_of"
 AXES_VERBOSE = False  # our own log line and audit entry say it (accounts/lockout.py)
 AXES_ENABLE_ADMIN = False
+AXES_DISABLE_ACCESS_LOG = True  # successful sign-ins are not axes' business: only failures count
 JOBGRANT_CLIENT_IP_PROXIES = int(os.environ.get("JOBGRANT_CLIENT_IP_PROXIES", "0"))
 
 _cache_url = os.environ.get("JOBGRANT_CACHE_URL", "db")
