@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import re
+from pathlib import Path
 
 import pytest
 import time_machine
@@ -132,7 +133,7 @@ def test_the_api_asks_staff_for_the_code(as_user) -> None:
 def test_the_demonstration_code_is_the_published_secret(demo: None) -> None:
     device = TOTPDevice.objects.get(user__username="demo-officer-on-1")
     assert device.key == DEMO_TOTP_KEY_HEX and device.confirmed
-    assert DEMO_TOTP_SECRET in open("README.md", encoding="utf-8").read()
+    assert DEMO_TOTP_SECRET in Path("README.md").read_text(encoding="utf-8")
     client = Client()
     client.post("/en/sign-in/", {"username": "demo-officer-on-1", "password": DEMO_PASSWORD})
     assert client.post("/en/sign-in/code/", {"code": demo_code()}).status_code == 302
