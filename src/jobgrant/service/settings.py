@@ -346,6 +346,8 @@ SESSION_ABSOLUTE_SECONDS = 12 * 3600
 API_TOKEN_DEFAULT_DAYS = 30
 API_TOKEN_MAX_DAYS = 90
 OTP_TOTP_ISSUER = "Canada Job Grant"
+# No drift learning: a code is accepted for its 30-second step and one either side, once.
+OTP_TOTP_SYNC = False
 if ENVIRONMENT == "test":
     # Still Argon2, at the smallest cost, so that the test suite does not spend its time hashing.
     PASSWORD_HASHERS = ["jobgrant.service.accounts.hashers.QuickArgon2PasswordHasher"]
