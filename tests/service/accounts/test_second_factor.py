@@ -107,8 +107,11 @@ def test_staff_without_a_device_set_one_up_at_first_sign_in(demo: None) -> None:
 def test_an_employer_is_not_asked_until_they_set_one_up(demo: None) -> None:
     client = password_step(EMPLOYER.username)
     assert client.get("/en/employer/").status_code == 200
-    setup = client.get("/en/sign-in/set-up/")
-    assert setup.status_code == 200  # the first one needs no confirmation
+    asked = client.get("/en/sign-in/set-up/")
+    assert "/en/account/confirm/" in asked["Location"]  # the password again first
+    body = {"password": PASSWORD, "next": "/en/sign-in/set-up/"}
+    assert client.post("/en/account/confirm/", body)["Location"] == "/en/sign-in/set-up/"
+    assert client.get("/en/sign-in/set-up/").status_code == 200
     device = TOTPDevice.objects.get(user__username=EMPLOYER.username, confirmed=False)
     code = f"{TOTP(device.bin_key).token():06d}"
     assert client.post("/en/sign-in/set-up/", {"code": code}).status_code == 302
@@ -151,3 +154,16 @@ def test_production_refuses_the_demo_password_and_the_demo_secret(demo: None, se
     assert not second_factor_actions.check_code(officer, demo_code())
     settings.PRODUCTION = False
     assert second_factor_actions.check_code(officer, demo_code())
+
+
+def test_an_administrator_resets_a_lost_second_factor(demo: None) -> None:
+    admin = User.objects.create_user("admin-2", password=PASSWORD, role=Role.ADMIN)
+    officer = OFFICER.get()
+    with pytest.raises(PermissionError):
+        second_factor_actions.reset_for(officer, officer)
+    second_factor_actions.reset_for(admin, officer)
+    assert not TOTPDevice.objects.filter(user=officer).exists()
+    entry = AuditEntry.objects.filter(action="second_factor.reset").last()
+    assert entry is not None and entry.actor == "admin-2"
+    client = password_step(OFFICER.username)
+    assert "/sign-in/set-up/" in client.get("/en/officer/", follow=True).redirect_chain[-1][0]

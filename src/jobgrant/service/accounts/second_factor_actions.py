@@ -109,6 +109,18 @@ def remove_second_factor(user: User) -> None:
         record(user.username, "second_factor.removed", "user", user.pk, {"role": user.role})
 
 
+def reset_for(administrator: User, user: User) -> None:
+    """An administrator clears someone's second factor (a lost phone and lost codes): staff set
+    a new one up at their next sign-in. Nobody resets their own."""
+    if administrator.role != "admin" or administrator.pk == user.pk:
+        raise PermissionError("only an administrator resets someone else's second factor")
+    with transaction.atomic():
+        TOTPDevice.objects.filter(user=user).delete()
+        StaticDevice.objects.filter(user=user).delete()
+        summary = {"user": user.username, "role": user.role}
+        record(administrator.username, "second_factor.reset", "user", user.pk, summary)
+
+
 def _new_codes(user: User) -> list[str]:
     device, _ = StaticDevice.objects.get_or_create(user=user, name=RECOVERY_DEVICE)
     device.token_set.all().delete()

@@ -83,9 +83,13 @@ def second_factor_setup(request: HttpRequest) -> HttpResponse:
     if user is None:
         return redirect("web:sign-in")
     first_time = app_device(user) is None
-    if not first_time and not (
-        is_verified(request) and account_actions.recently_reauthenticated(request)
-    ):
+    # Staff who have none yet set one up right after the password; anyone else (replacing an
+    # app, or an employer adding one) confirms the password, and any code, first.
+    owes_first = first_time and needs_second_factor(user)
+    confirmed = account_actions.recently_reauthenticated(request) and (
+        is_verified(request) or not needs_second_factor(user)
+    )
+    if not owes_first and not confirmed:
         return redirect(with_next("account/confirm/", request.path))
     form = SetupForm(request.POST if request.method == "POST" else None)
     device = second_factor_actions.pending_or_new(user)
