@@ -94,13 +94,18 @@ def _second_factor_for_token(user: User, code: str) -> None:
         )
 
 
-def revoke_api_token(actor: User, token_id: int) -> ApiToken:
+def revoke_api_token(actor: User, token_id: int, reason: str = "") -> ApiToken:
     """Revoke a token: its owner may, and so may an administrator (anyone's)."""
     with transaction.atomic():
         found = ApiToken.objects.select_related("user").filter(pk=token_id).first()
         if found is None or (found.user_id != actor.pk and actor.role != "admin"):
             raise ServiceError(404, "NOT_FOUND", "No such token.", "Aucun jeton de ce genre.")
-        summary = {"client": found.name, "prefix": found.prefix, "owner": found.user.username}
+        summary = {
+            "client": found.name,
+            "prefix": found.prefix,
+            "owner": found.user.username,
+            "reason": reason,
+        }
         record(actor.username, "token.revoke", "user", found.user_id, summary)
         found.delete()
     return found

@@ -99,6 +99,10 @@ class TokenOut(Schema):
     owner: str
 
 
+class RevokeBody(Schema):
+    reason: str = Field(default="", max_length=500, description="Why (kept in the audit trail).")
+
+
 class Revoked(Schema):
     id: int
     revoked: bool

@@ -10,15 +10,17 @@ from ninja import Path, Query, Router
 
 from jobgrant.service.accounts import actions
 from jobgrant.service.accounts.models import ApiToken, Role
+from jobgrant.service.api.bodies import json_object, text_field
 from jobgrant.service.api.idempotency import idempotent
 from jobgrant.service.api.limits import throttle
-from jobgrant.service.api.openapi import problems
+from jobgrant.service.api.openapi import problems, read_by_hand
 from jobgrant.service.api.problems import json_response
-from jobgrant.service.api.schemas import Credentials, Revoked, Token, TokenOut
+from jobgrant.service.api.schemas import Credentials, RevokeBody, Revoked, Token, TokenOut
 from jobgrant.service.api.security import bearer, caller
-from jobgrant.service.errors import ServiceError
+from jobgrant.service.errors import ServiceError, bad_input, problem
 
 router = Router(tags=["auth"])
+REASON_MAX = 500
 TokenId = Annotated[int, Path(ge=1, le=2**63 - 1)]
 
 
@@ -77,7 +79,8 @@ def list_tokens(
 @router.post(
     "/tokens/{token_id}/revoke",
     auth=bearer,
-    response={200: Revoked, **problems(401, 404, 422)},
+    response={200: Revoked, **problems(400, 401, 404, 422)},
+    openapi_extra=read_by_hand(RevokeBody, required=False),
 )
 def revoke_token(request: HttpRequest, token_id: TokenId) -> HttpResponse:
     """Revoke one of the caller's tokens (an administrator: anyone's); it stops working at once
@@ -85,7 +88,10 @@ def revoke_token(request: HttpRequest, token_id: TokenId) -> HttpResponse:
     user = caller(request)
 
     def work() -> HttpResponse:
-        actions.revoke_api_token(user, token_id)
+        reason = text_field(json_object(request), "reason")
+        if len(reason) > REASON_MAX:
+            raise bad_input([problem("reason", "is too long", "est trop long")])
+        actions.revoke_api_token(user, token_id, reason)
         return json_response({"id": token_id, "revoked": True})
 
     return idempotent(request, user, work)
