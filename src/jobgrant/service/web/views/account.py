@@ -24,7 +24,7 @@ from jobgrant.service.accounts.second_factor import app_device, recovery_codes_l
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.web.forms.account import EmailForm, NewPasswordForm, ReauthenticateForm
 from jobgrant.service.web.pages import error_context, set_notice, take_notice, user_required
-from jobgrant.service.web.views.sign_in_steps import CODES_KEY, next_page, with_next
+from jobgrant.service.web.views.public_sign_in import CODES_KEY, next_page, with_next
 
 EVERY_ROLE = tuple(Role.values)
 NOTICES = {
