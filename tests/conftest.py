@@ -19,7 +19,7 @@ import requests
 import schemathesis
 from django.http import HttpResponse
 from django.test import Client
-from tests.personas import APPLICANT, Persona, create_personas
+from tests.personas import APPLICANT, CLOCK, Persona, create_personas, totp_code
 
 from jobgrant.service.accounts.models import ApiToken, User
 from jobgrant.service.demo import seed
@@ -39,6 +39,31 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
 def demo(db: None) -> None:
     seed(TODAY)  # a no-op unless a transactional test emptied the database
     create_personas()
+
+
+# --- Signing in with the second factor -------------------------------------------------------
+# Staff pass a second factor after their password (accounts/second_factor.py); Django's
+# force_login() only does the password's part. Every test client's force_login() also passes
+# the second step, honestly: the real code page, with a real TOTP code of the person's device.
+
+_force_login = Client.force_login
+
+
+def force_login_with_second_factor(self: Client, user: Any, backend: str | None = None) -> None:
+    from jobgrant.service.accounts.second_factor import app_device, needs_second_factor
+
+    _force_login(self, user, backend)
+    if not needs_second_factor(user) or app_device(user) is None:
+        return
+    self.get("/en/sign-in/code/")
+    csrf = self.cookies["csrftoken"].value
+    answer = self.post(
+        "/en/sign-in/code/", {"code": totp_code(user.username), "csrfmiddlewaretoken": csrf}
+    )
+    assert answer.status_code == 302, f"{user.username}'s code was refused"
+
+
+Client.force_login = force_login_with_second_factor  # type: ignore[method-assign]
 
 
 def token_for(who: str | Persona) -> str:
@@ -208,8 +233,12 @@ def frozen_today(request: pytest.FixtureRequest) -> Any:
     if not any(part in request.node.path.as_posix() for part in SERVER_TESTS):
         yield
         return
-    with time_machine.travel(dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.UTC), tick=True):
-        yield
+    with time_machine.travel(dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.UTC), tick=True) as clock:
+        CLOCK.append(clock)  # a staff sign-in past 3 in 30 s moves it on (personas.totp_code)
+        try:
+            yield
+        finally:
+            CLOCK.remove(clock)
 
 
 @pytest.fixture
@@ -250,6 +279,7 @@ FRAMEWORK_WRITERS = (
     "django.contrib.sessions.",  # the session a sign-in or a wizard step stores
     "django.contrib.auth.",  # last_login, written by Django's login()
     "jobgrant.service.api.idempotency",  # the stored answer to an Idempotency-Key
+    "django.core.cache.",  # a rate limit's counter (django-ratelimit, in the database cache)
 )
 
 

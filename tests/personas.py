@@ -8,15 +8,52 @@ employers', so the figures the tests expect are the same.
 
 from __future__ import annotations
 
+import hashlib
+import time
 from dataclasses import dataclass
 
 from django.db import transaction
+from django_otp.oath import hotp
+from django_otp.plugins.otp_totp.models import TOTPDevice
 from stdnum import luhn
 
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import STAFF_ROLES, Role, User
+from jobgrant.service.accounts.second_factor import APP_DEVICE
 from jobgrant.service.registry.models import Employer
 
 PASSWORD = "persona-password"
+
+
+def totp_key(username: str) -> str:
+    """Each staff persona's authenticator secret (hex), as its phone would hold it."""
+    return hashlib.sha1(f"persona-totp-{username}".encode()).hexdigest()
+
+
+#: The test's moved clock (time_machine's coordinates, set by tests/conftest.frozen_today).
+CLOCK: list = []
+
+
+def totp_code(username: str, key: str | None = None) -> str:
+    """A code the person's authenticator shows and the service still accepts: the current
+    30-second step's, or (when that one was used, since a code works once) the next step's,
+    which the service accepts too (one step of tolerance either side). A person cannot sign in
+    more than 3 times in 30 s: past that, as their phone would, the code waits for the clock
+    (the test's clock moves on 90 s, or the test waits for the next step)."""
+    device = TOTPDevice.objects.get(user__username=username, confirmed=True)
+    while True:
+        now = int((time.time() - device.t0) // device.step)
+        usable = [
+            t
+            for t in range(now - device.tolerance, now + device.tolerance + 1)
+            if t > device.last_t
+        ]
+        if usable:
+            code = hotp(bytes.fromhex(key or device.key), usable[0], device.digits)
+            return f"{code:0{device.digits}d}"
+        if CLOCK:
+            CLOCK[-1].shift(3 * device.step)
+        else:
+            time.sleep(1)
 
 
 @dataclass(frozen=True)
@@ -114,3 +151,7 @@ def _create(persona: Persona) -> None:
         federal=persona.federal,
     )
     user.employers.set([organization.get() for organization in persona.organizations])
+    if persona.role in STAFF_ROLES:  # staff pass a second factor: an authenticator app
+        TOTPDevice.objects.create(
+            user=user, name=APP_DEVICE, key=totp_key(persona.username), confirmed=True
+        )

@@ -180,6 +180,13 @@ class Web:
         with self.page.expect_navigation():
             self.page.click("main button[type=submit]")
         self.settle()
+        if "/sign-in/code/" in self.page.url:  # staff: the code of their authenticator app
+            from tests.personas import totp_code
+
+            self.page.fill("#id_code", totp_code(username))
+            with self.page.expect_navigation():
+                self.page.click("main button[type=submit]")
+            self.settle()
         assert "/sign-in/" not in self.page.url, f"{username} could not sign in"
 
     def lang(self) -> str:

@@ -140,6 +140,12 @@ def keyboard_sign_in(web: Any, keyboard: Any, username: str, language: str = "en
     assert keyboard.is_on("#id_password")
     keyboard.type("jobgrant-demo")
     keyboard.press("Enter", navigates=True)
+    if "/sign-in/code/" in web.page.url:  # staff: the code of their authenticator app
+        from tests.personas import totp_code
+
+        keyboard.tab_to("#id_code")
+        keyboard.type(totp_code(username))
+        keyboard.press("Enter", navigates=True)
     assert "/sign-in/" not in web.page.url, f"{username} could not sign in"
 
 

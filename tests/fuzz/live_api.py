@@ -39,8 +39,8 @@ from pathlib import Path
 BIN = Path(sys.executable).parent
 PERSONAS = ("demo-employer", "demo-officer-on-1")
 DEMO_PASSWORD = "jobgrant-demo"  # jobgrant.service.demo.DEMO_PASSWORD (Django is not set up here)
-OPERATIONS = 44  # 12; 5 for the agreement, 4 participants, 4 change requests, 9 claims,
-# 10 for payments and receivables
+OPERATIONS = 46  # 12; 5 for the agreement, 4 participants, 4 change requests, 9 claims,
+# 10 for payments and receivables, 2 tokens
 # What Schemathesis made on this API, both tokens together: about FIXED_REQUESTS whatever
 # --max-examples is (the examples and coverage phases), plus REQUESTS_PER_EXAMPLE per operation,
 # token and unit of --max-examples (measured: 2,225 requests at 21, 2,926 at 42, 9,227 at 208).
@@ -78,8 +78,12 @@ def main() -> int:
             "JOBGRANT_VAR_DIR": var,
             "JOBGRANT_ENV": "development",
             "JOBGRANT_DATABASE_URL": database,
+            # What is fuzzed is every operation's handling of its input, not the rate limits
+            # (tests/service/accounts/test_rate_limits.py): they would answer most requests 429.
+            **{f"JOBGRANT_RATE_{name}": "1000000/m" for name in ("TOKEN", "SUBMIT")},
         }
         with live_server(env, options.workers) as base:
+            decoy_tokens(base)
             examples = max_examples(options.requests)
             print(
                 f"Schemathesis against {base}/api/v1 (jobgrant serve, {options.workers} "
@@ -168,10 +172,27 @@ def _print_tracebacks(log: Path) -> None:
         print("The server logged:\n" + "\n".join(lines[noted[0] :][:200]))
 
 
-def token(base: str, username: str) -> str:
+DECOYS = 30
+
+
+def decoy_tokens(base: str) -> None:
+    """Tokens 1 to 30, so that the ids Schemathesis tries first on POST /auth/tokens/{id}/revoke
+    (1, 2, ...) revoke one of these, never the token it fuzzes with (which would turn every
+    later request into a 401)."""
+    for i in range(DECOYS):
+        token(base, "demo-employer", client=f"decoy-{i}")
+
+
+def token(base: str, username: str, client: str = "fuzz") -> str:
     host, port = base.removeprefix("http://").split(":")
     connection = http.client.HTTPConnection(host, int(port), timeout=30)
-    body = json.dumps({"username": username, "password": DEMO_PASSWORD})
+    # Staff pass the second factor: the code of the published demonstration secret (README).
+    from jobgrant.service.accounts.demo_credentials import demo_code
+
+    credentials = {"username": username, "password": DEMO_PASSWORD, "client": client}
+    body = json.dumps(
+        {**credentials, **({} if username == "demo-employer" else {"otp": demo_code()})}
+    )
     connection.request("POST", "/api/v1/auth/token", body, {"Content-Type": "application/json"})
     answer = connection.getresponse()
     if answer.status != 201:

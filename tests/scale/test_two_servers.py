@@ -53,7 +53,8 @@ from urllib.parse import urlencode
 
 import psycopg
 import pytest
-from tests.personas import OFFICER, PASSWORD, SECOND_OFFICER
+from django_otp.oath import hotp
+from tests.personas import OFFICER, PASSWORD, SECOND_OFFICER, totp_key
 
 pytestmark = pytest.mark.postgres
 
@@ -183,13 +184,38 @@ def request(
     return response.status, response.headers, response.read()
 
 
+# The officers pass a second factor: a code of their authenticator (tests/personas.totp_key). A
+# code works once, so this process remembers the last 30-second step each one used, and waits
+# for the next step when the tolerance's three are spent.
+_last_step: dict[str, int] = {}
+_tokens: dict[tuple[int, str], str] = {}
+
+
+def second_factor_code(username: str) -> str:
+    while True:
+        now = int(time.time() // 30)
+        step = max(now - 1, _last_step.get(username, now - 2) + 1)
+        if step <= now + 1:
+            _last_step[username] = step
+            return f"{hotp(bytes.fromhex(totp_key(username)), step, 6):06d}"
+        time.sleep(1)
+
+
 def api_token(server: Server, username: str) -> str:
-    body = json.dumps({"username": username, "password": PASSWORD}).encode()
-    status, _, answer = request(
-        server, "POST", "/api/v1/auth/token", body, {"Content-Type": "application/json"}
-    )
-    assert status == 201, answer
-    return str(json.loads(answer)["token"])
+    """The officer's token issued by `server` (once per server: a client per server)."""
+    if (server.port, username) not in _tokens:
+        credentials = {
+            "username": username,
+            "password": PASSWORD,
+            "client": f"server-{server.port}",
+        }
+        body = json.dumps({**credentials, "otp": second_factor_code(username)}).encode()
+        status, _, answer = request(
+            server, "POST", "/api/v1/auth/token", body, {"Content-Type": "application/json"}
+        )
+        assert status == 201, answer
+        _tokens[server.port, username] = str(json.loads(answer)["token"])
+    return _tokens[server.port, username]
 
 
 # --- The scene, set and read in the fresh database ---------------------------------------------
@@ -417,7 +443,23 @@ def sign_in(form_from: Server, post_to: Server) -> str:
         },
     )
     assert status == 302, "the sign-in posted to the other server was refused"
-    return _cookie(headers, "sessionid")
+    session, csrf = _cookie(headers, "sessionid"), _cookie(headers, "csrftoken")
+    code = {"code": second_factor_code(OFFICER.username), "csrfmiddlewaretoken": csrf}
+    status, headers, _ = request(
+        form_from,
+        "POST",
+        "/en/sign-in/code/",
+        urlencode(code).encode(),
+        {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Cookie": f"csrftoken={csrf}; sessionid={session}",
+            "Origin": f"https://127.0.0.1:{form_from.port}",
+            "Referer": f"https://127.0.0.1:{form_from.port}/en/sign-in/code/",
+            "X-Forwarded-Proto": "https",
+        },
+    )
+    assert status == 302, "the second factor posted to the first server was refused"
+    return session
 
 
 def test_signed_in_on_one_server_is_signed_in_on_the_other(

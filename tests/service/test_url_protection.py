@@ -36,11 +36,32 @@ PUBLIC_ROUTES = {  # route -> what an anonymous GET answers
     "{lang}/": 200,
     "{lang}/sign-in/": 200,
     "{lang}/sign-out/": 405,  # POST only; signing out nobody does nothing
+    # Signing in's second step: to the sign-in page (or home) when nobody has signed in.
+    "{lang}/sign-in/code/": 302,
+    "{lang}/sign-in/set-up/": 302,
+    "{lang}/sign-in/recovery-codes/": 302,
+    # A forgotten password: asking for the link, and the link ("1"/"1": one that does not work).
+    "{lang}/password-reset/": 200,
+    "{lang}/password-reset/sent/": 200,
+    "{lang}/password-reset/done/": 200,
+    "{lang}/password-reset/<uidb64>/<token>/": 200,
     # A trainee's participant form: the link's token is the key (no account); "1" is no token.
     "{lang}/participate/<str:token>/": 404,
 }
 PUBLIC_API_OPERATIONS = {("POST", "/api/v1/auth/token")}
-ANY_SIGNED_IN_PAGES = {"{lang}/home/", "{lang}/demo/mail/"}
+ANY_SIGNED_IN_PAGES = {
+    "{lang}/home/",
+    "{lang}/demo/mail/",
+    # One's own account (the last two: an employer's, an administrator's).
+    "{lang}/account/",
+    "{lang}/account/confirm/",
+    "{lang}/account/password/",
+    "{lang}/account/email/",
+    "{lang}/account/recovery-codes/",
+    "{lang}/account/tokens/<int:token_id>/revoke/",
+    "{lang}/account/second-factor/off/",
+    "{lang}/account/tokens/",
+}
 SECTION_ROLES = {  # pages under /{lang}/<section>/ serve exactly one role
     "employer": "employer",
     "officer": "officer",

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from axes.utils import reset as axes_reset
 from django.apps import apps
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
@@ -405,8 +406,13 @@ def bodies(draw: st.DrawFn, form: Form) -> dict[str, str]:
 
 
 def row_counts() -> dict[str, int]:
-    """The number of rows of every table of the project."""
-    return {model._meta.db_table: model._default_manager.count() for model in apps.get_models()}
+    """The number of rows of every table of the project, but the lockout's count of failed
+    sign-ins (django-axes): counting a wrong password is what it is for."""
+    return {
+        model._meta.db_table: model._default_manager.count()
+        for model in apps.get_models()
+        if model._meta.app_label != "axes"
+    }
 
 
 def valid_draft() -> dict[str, Any]:
@@ -487,6 +493,8 @@ def test_bad_bodies_never_fail_always_explain_and_write_nothing(
             session[DRAFT_KEY] = draft.pk
             session.save()
         url = form.url(made).format(lang=lang)
+        if form.name == "sign-in":  # each body meets the form, not the lockout (test_lockout.py)
+            axes_reset()
         before = row_counts()
         if form.method == "get":
             response = client.get(url, body)

@@ -1,7 +1,8 @@
 """Demonstration data for `make run`: budgets from the funding model, programs, accounts.
 
-Demonstration only: the accounts share one published password, so seeding refuses to run (and
-the accounts refuse to sign in) when JOBGRANT_ENV=production.
+Demonstration only: the accounts share one published password, and the staff accounts one
+published second-factor secret (accounts/demo_credentials.py), so seeding refuses to run (and
+neither the accounts, the password nor the secret sign in) when JOBGRANT_ENV=production.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django_otp.plugins.otp_totp.models import TOTPDevice
 from stdnum import luhn
 
 from jobgrant.funding.model import FundingModel
@@ -24,14 +26,15 @@ from jobgrant.rules.codes import (
     fiscal_year_start,
 )
 from jobgrant.rules.evaluate import default_library
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.demo_credentials import DEMO_PASSWORD, DEMO_TOTP_KEY_HEX
+from jobgrant.service.accounts.models import STAFF_ROLES, Role, User
+from jobgrant.service.accounts.second_factor import APP_DEVICE
 from jobgrant.service.audit.chain import record
 from jobgrant.service.grants.models import Intake, Program, Stream
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.registry.models import Employer
 
-DEMO_PASSWORD = "jobgrant-demo"
 SCENARIO = Path(__file__).resolve().parents[3] / "scenarios" / "budget-2013.yaml"
 FIRST_YEAR = 2014
 LAST_MODEL_YEAR = 2019  # after 2019-20 the agreements are assumed renewed at that level
@@ -153,6 +156,8 @@ def _user(
     )
     if employers:
         user.employers.set(employers)
+    if role in STAFF_ROLES:  # the published secret (README), refused in production anyway
+        TOTPDevice.objects.create(user=user, name=APP_DEVICE, key=DEMO_TOTP_KEY_HEX, confirmed=True)
     record("demo-seed", "user.create", "user", user.pk, {"username": name, "role": role})
     return user
 

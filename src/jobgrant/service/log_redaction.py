@@ -14,7 +14,8 @@ from typing import Any
 
 from gunicorn.glogging import Logger  # type: ignore[import-untyped]
 
-_TOKEN = re.compile(r"(/participate/)[^/?#\s\"']+")
+# The participant link's token, and a password-reset link's (/password-reset/<user>/<token>/).
+_TOKEN = re.compile(r"(/participate/|/password-reset/[^/?#\s\"']+/)[^/?#\s\"']+")
 REDACTED = r"\1[redacted]"
 
 

@@ -26,6 +26,11 @@ JOBGRANT_RECEIPTS_STORAGE  file (default: var/receipts/) | s3 (django-storages' 
                            usual AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (boto3 reads them)
 JOBGRANT_DEMO_MAIL         1: serve /demo/mail/, the messages of the outbox (make run; never in
                            production)
+JOBGRANT_CLIENT_IP_PROXIES behind a proxy: how many proxies append to X-Forwarded-For (default 0:
+                           the address is REMOTE_ADDR); lockouts and rate limits count per address
+JOBGRANT_CACHE_URL         the cache the rate limits count in, shared by every server: db (default,
+                           a table in the database) or redis://host:port/n
+JOBGRANT_RATE_<NAME>       a rate limit, e.g. JOBGRANT_RATE_SIGN_IN=20/m (accounts/limits.py)
 """
 
 from __future__ import annotations
@@ -124,6 +129,11 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.staticfiles",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
+    "axes",
+    "django_ratelimit",
     "ninja",  # serves its Swagger UI from our static files, not from a CDN
     "jobgrant.service.accounts",
     "jobgrant.service.registry",
@@ -145,7 +155,14 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
+    # After the user is known: end a session past its idle or absolute limit, then send a
+    # signed-in person who still owes a second factor to that step (accounts/sessions.py).
+    "jobgrant.service.accounts.sessions.SessionLimitsMiddleware",
+    "jobgrant.service.accounts.second_factor.SecondFactorMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, so that it sees the sign-in's answer: a locked-out attempt becomes the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 ROOT_URLCONF = "jobgrant.service.urls"
 WSGI_APPLICATION = "jobgrant.service.wsgi.application"
@@ -166,9 +183,18 @@ TEMPLATES = [
 AUTH_USER_MODEL = "accounts.User"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.Argon2PasswordHasher"]
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": 12},
+    },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # The passwords of a leaked list (zxcvbn's, from Mark Burnett's 10 million): see ADR 0019.
+    {"NAME": "jobgrant.service.accounts.passwords.BreachedPasswordValidator"},
 ]
+# A reset link works for an hour, once (Django's token changes with the password it resets).
+PASSWORD_RESET_TIMEOUT = 3600
 LANGUAGE_CODE = "en"
 LOCALE_PATHS = [Path(__file__).parent / "web" / "locale"]
 LOGIN_URL = "web:sign-in"
@@ -286,13 +312,81 @@ LOGGING = {
     "loggers": {
         # What the worker did with each message (id, kind, attempt, outcome; never the body).
         "jobgrant.notifications": {"level": "INFO"},
+        # Lockouts and rate limits: our own line for each (accounts/lockout.py, limits.py);
+        # django-axes' lines repeat them with the username and address masked.
+        "jobgrant.security": {"level": "WARNING"},
+        "axes": {"level": "ERROR"},
         **{
             name: {"filters": ["link_tokens"]}
             for name in ("django.request", "django.server", "django.security")
         },
     },
 }
-AUTHENTICATION_BACKENDS = ["jobgrant.service.accounts.backends.JobgrantBackend"]
+# django-axes first: it refuses a locked-out account or address before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "jobgrant.service.accounts.backends.JobgrantBackend",
+]
+
+# --- Sign-in, lockout, rate limits, sessions (ADR 0019) ----------------------------------------
+# Lockout: 10 failures for one username (from anywhere) or from one address (for any username)
+# lock that username or address for 15 minutes; a failure during the lockout starts it again.
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = 0.25  # hours: 15 minutes
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True  # the right password clears the count (before any lockout)
+AXES_LOCKOUT_CALLABLE = "jobgrant.service.accounts.lockout.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "jobgrant.service.accounts.limits.client_ip"
+AXES_USERNAME_CALLABLE = "jobgrant.service.accounts.lockout.username_of"
+AXES_VERBOSE = False  # our own log line and audit entry say it (accounts/lockout.py)
+AXES_ENABLE_ADMIN = False
+AXES_DISABLE_ACCESS_LOG = True  # successful sign-ins are not axes' business: only failures count
+JOBGRANT_CLIENT_IP_PROXIES = int(os.environ.get("JOBGRANT_CLIENT_IP_PROXIES", "0"))
+
+_cache_url = os.environ.get("JOBGRANT_CACHE_URL", "db")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
+        if _cache_url.startswith(("redis://", "rediss://"))
+        else {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "jobgrant_cache",
+        }
+    )
+}
+# The database cache is what every server already shares (docs/deployment.md); its increment is
+# a read and a write, so two servers counting the same request at the same instant may count it
+# once: the limits below are exact on Redis, and at worst a few requests generous on the database.
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+RATELIMIT_USE_CACHE = "default"
+JOBGRANT_RATES = {
+    name: os.environ.get(f"JOBGRANT_RATE_{name.upper()}", default)
+    for name, default in {
+        "sign_in": "20/m",  # sign-in form posts per address
+        "token": "20/m",  # POST /api/v1/auth/token per address
+        "password_reset": "5/h",  # reset requests per address, and per email address
+        "register": "10/h",  # registrations per address
+        "submit": "30/h",  # applications created or submitted per user (page or API)
+        "second_factor": "10/m",  # codes typed per signed-in person
+    }.items()
+}
+PRODUCTION_RATES = dict(JOBGRANT_RATES)  # the figures outside the test suite (see below)
+
+# Sessions: staff 30 minutes idle, 12 hours in all; employers 2 hours idle, 12 hours in all.
+SESSION_COOKIE_AGE = 12 * 3600
+SESSION_STAFF_IDLE_SECONDS = 30 * 60
+SESSION_EMPLOYER_IDLE_SECONDS = 2 * 3600
+SESSION_ABSOLUTE_SECONDS = 12 * 3600
+# API tokens: 30 days unless the client asks for fewer (at most 90).
+API_TOKEN_DEFAULT_DAYS = 30
+API_TOKEN_MAX_DAYS = 90
+OTP_TOTP_ISSUER = "Canada Job Grant"
+# No drift learning: a code is accepted for its 30-second step and one either side, once.
+OTP_TOTP_SYNC = False
 if ENVIRONMENT == "test":
     # Still Argon2, at the smallest cost, so that the test suite does not spend its time hashing.
     PASSWORD_HASHERS = ["jobgrant.service.accounts.hashers.QuickArgon2PasswordHasher"]
+    # The suite signs the same people in hundreds of times a minute from 127.0.0.1; the tests
+    # of the limits themselves (tests/service/accounts/test_rate_limits.py) put the production
+    # figures back. The lockout (django-axes) keeps its production figures everywhere.
+    JOBGRANT_RATES = dict.fromkeys(JOBGRANT_RATES, "100000/m")

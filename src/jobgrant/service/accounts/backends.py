@@ -1,4 +1,4 @@
-"""Authentication that refuses the demonstration accounts in production."""
+"""Authentication that refuses the demonstration credentials in production."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
 from django.http import HttpRequest
+
+from jobgrant.service.accounts.demo_credentials import is_demo_password
 
 
 class JobgrantBackend(ModelBackend):
@@ -17,6 +19,10 @@ class JobgrantBackend(ModelBackend):
         password: str | None = None,
         **kwargs: Any,
     ) -> Any:
-        if settings.PRODUCTION and (username or "").startswith("demo-"):
+        # In production neither a demo-* account nor the published password opens anything,
+        # even on an account someone gave that password by hand.
+        if settings.PRODUCTION and (
+            (username or "").startswith("demo-") or is_demo_password(password)
+        ):
             return None
         return super().authenticate(request, username=username, password=password, **kwargs)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import secrets
 import time
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models.signals import post_delete, post_save
+from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from jobgrant.service.choices import JURISDICTION_CHOICES
@@ -24,6 +27,10 @@ class Role(models.TextChoices):
     ANALYST = "analyst", gettext_lazy("policy analyst")
     AUDITOR = "auditor", gettext_lazy("auditor")
     ADMIN = "admin", gettext_lazy("administrator")
+
+
+#: The roles that must pass a second factor (TOTP or a recovery code) at every sign-in.
+STAFF_ROLES = frozenset({Role.OFFICER, Role.FINANCE, Role.ANALYST, Role.AUDITOR, Role.ADMIN})
 
 
 class User(AbstractUser):
@@ -45,44 +52,79 @@ TOKEN_PREFIX_LENGTH = 8
 # process that made the change). Each API request would otherwise cost a database round trip.
 TOKEN_CACHE_SECONDS = 5.0
 TOKEN_CACHE_SIZE = 10_000
-_known_tokens: dict[str, tuple[float, User]] = {}  # digest -> (trusted until, user)
+# digest -> (trusted until, on the monotonic clock; user; the token's expiry)
+_known_tokens: dict[str, tuple[float, User, dt.datetime]] = {}
 
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+#: The name a token gets when its client gives none.
+DEFAULT_CLIENT = "default"
+CLIENT_NAME_MAX = 64
+
+
 class ApiToken(models.Model):
-    """A bearer token; only its SHA-256 is stored, so a database leak reveals no usable token."""
+    """A bearer token for one named client of one user (a script, an integration), with an
+    expiry; only its SHA-256 is stored, so a database leak reveals no usable token. Asking
+    again for the same client replaces its token, so a user has one per client, not one per
+    sign-in."""
 
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=CLIENT_NAME_MAX, default=DEFAULT_CLIENT)
     prefix = models.CharField(max_length=TOKEN_PREFIX_LENGTH, db_index=True)
     digest = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
     last_used_at = models.DateTimeField(null=True, blank=True)
 
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "name"], name="one_token_per_client")
+        ]
+
     @classmethod
-    def issue(cls, user: User) -> str:
-        """Create a token for `user` and return it (the only time it is ever seen)."""
+    def issue(cls, user: User, name: str | None = None, days: int | None = None) -> str:
+        """Create (or replace) the token of `user`'s client `name`, valid `days` days (the
+        default from settings), and return it: the only time it is ever seen. Without a name
+        (code that hands out tokens itself, such as the tests' helpers) the token gets a name
+        of its own, its prefix."""
+        return cls.issue_row(user, name, days)[1]
+
+    @classmethod
+    def issue_row(
+        cls, user: User, name: str | None = None, days: int | None = None
+    ) -> tuple[ApiToken, str]:
         token = secrets.token_urlsafe(32)
-        cls.objects.create(user=user, prefix=token[:TOKEN_PREFIX_LENGTH], digest=hash_token(token))
-        return token
+        lifetime = dt.timedelta(days=days or settings.API_TOKEN_DEFAULT_DAYS)
+        name = name or f"token-{token[:TOKEN_PREFIX_LENGTH]}"
+        cls.objects.filter(user=user, name=name).delete()
+        row = cls.objects.create(
+            user=user,
+            name=name,
+            prefix=token[:TOKEN_PREFIX_LENGTH],
+            digest=hash_token(token),
+            expires_at=timezone.now() + lifetime,
+        )
+        return row, token
 
     @classmethod
     def user_for(cls, token: str) -> User | None:
-        """The active user the token belongs to (looked up at most every TOKEN_CACHE_SECONDS
-        per process; the user returned is shared by those requests and must not be changed)."""
+        """The active user an unexpired token belongs to (looked up at most every
+        TOKEN_CACHE_SECONDS per process, never trusted past its expiry; the user returned is
+        shared by those requests and must not be changed)."""
         digest, now = hash_token(token), time.monotonic()
         known = _known_tokens.get(digest)
-        if known is not None and now < known[0]:
+        if known is not None and now < known[0] and timezone.now() < known[2]:
             return known[1]
         found = cls.objects.select_related("user").filter(digest=digest).first()
-        if found is None or not found.user.is_active:
+        if found is None or not found.user.is_active or found.expires_at <= timezone.now():
             _known_tokens.pop(digest, None)
             return None
         if len(_known_tokens) >= TOKEN_CACHE_SIZE:
             _known_tokens.clear()
-        _known_tokens[digest] = (now + TOKEN_CACHE_SECONDS, found.user)
+        _known_tokens[digest] = (now + TOKEN_CACHE_SECONDS, found.user, found.expires_at)
         return found.user
 
 

@@ -24,9 +24,12 @@ def problem_response(error: ServiceError) -> HttpResponse:
     if error.problems:
         body["errors"] = error.problems
     body.update(error.extra)
-    return HttpResponse(
+    response = HttpResponse(
         json.dumps(body, ensure_ascii=False), status=error.status, content_type=PROBLEM_JSON
     )
+    if "retry_after" in error.extra:  # a lockout or a rate limit: when to try again (RFC 9110)
+        response["Retry-After"] = str(error.extra["retry_after"])
+    return response
 
 
 def json_response(data: Any, status: int = 200) -> HttpResponse:

@@ -65,10 +65,47 @@ class Credentials(Schema):
     # Django's own username rule; it also keeps NUL characters (refused by PostgreSQL) out.
     username: str = Field(min_length=1, max_length=150, pattern=r"^[\w.@+-]+$")
     password: str = Field(min_length=1, max_length=4096)
+    otp: str = Field(
+        default="",
+        max_length=32,
+        pattern=r"^[0-9a-z -]*$",
+        description="The code of the account's authenticator app, or one of its recovery "
+        "codes: required for staff, and for an employer who set a second factor up.",
+    )
+    client: str = Field(
+        default="default",
+        min_length=1,
+        max_length=64,
+        pattern=r"^[\w.@+ -]+$",
+        description="The name of the client the token is for: asking again for the same "
+        "client replaces its token (one token per client, not one per sign-in).",
+    )
+    days: int = Field(default=30, ge=1, le=90, description="How long the token works, in days.")
 
 
 class Token(Schema):
     token: str
+    client: str
+    expires_at: str
+
+
+class TokenOut(Schema):
+    id: int
+    client: str
+    prefix: str = Field(description="The token's first characters, to recognize it by.")
+    created_at: str
+    expires_at: str
+    last_used_at: str | None
+    owner: str
+
+
+class RevokeBody(Schema):
+    reason: str = Field(default="", max_length=500, description="Why (kept in the audit trail).")
+
+
+class Revoked(Schema):
+    id: int
+    revoked: bool
 
 
 # --- Registry -------------------------------------------------------------------------------

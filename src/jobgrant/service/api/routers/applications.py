@@ -12,6 +12,7 @@ from jobgrant.rules.money import format_amount
 from jobgrant.service.accounts.models import User
 from jobgrant.service.api.bodies import json_body, json_object, text_field
 from jobgrant.service.api.idempotency import idempotent
+from jobgrant.service.api.limits import throttle
 from jobgrant.service.api.openapi import links_to_the_application, problems, read_by_hand
 from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import (
@@ -70,15 +71,17 @@ def application_json(application: Application, *, detail: bool = False) -> dict[
 
 @router.post(
     "",
-    response={201: ApplicationOut, **problems(400, 401, 403, 422)},
+    response={201: ApplicationOut, **problems(400, 401, 403, 422, 429)},
     openapi_extra={
         **read_by_hand(ApplicationBody),
         "responses": {201: {"links": links_to_the_application(*OPERATIONS_ON_ONE)}},
     },
 )
 def create_application(request: HttpRequest) -> HttpResponse:
-    """Apply: the grant is computed by the rules kernel and stored with the application."""
+    """Apply: the grant is computed by the rules kernel and stored with the application.
+    An employer creates or submits at most 30 applications an hour (429 beyond)."""
     user = caller(request)
+    throttle(request, "submit", user)
 
     def work() -> HttpResponse:
         created = actions.create_application(user, json_body(request))
@@ -93,6 +96,8 @@ Transition = Callable[[User, Application, dict[str, Any]], Application]
 def _transition_endpoint(name: str, act: Transition) -> None:
     def endpoint(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
         user = caller(request)
+        if name == "submit":
+            throttle(request, "submit", user)
 
         def work() -> HttpResponse:
             body = json_object(request)
@@ -109,7 +114,10 @@ def _transition_endpoint(name: str, act: Transition) -> None:
     endpoint.__doc__ = f"{name.capitalize()} the application (an illegal transition answers 409)."
     router.post(
         f"/{{application_id}}/{name}",
-        response={200: Transitioned, **problems(400, 401, 403, 404, 409, 422)},
+        response={
+            200: Transitioned,
+            **problems(400, 401, 403, 404, 409, 422, *((429,) if name == "submit" else ())),
+        },
         openapi_extra=read_by_hand(NoteBody, required=False),
     )(endpoint)
 

@@ -6,6 +6,7 @@ Every route's name is in the "web" namespace, e.g. "web:officer-queue".
 from django.urls import include, path
 
 from jobgrant.service.web.urls import (
+    account,
     analyst,
     auditor,
     employer,
@@ -24,4 +25,5 @@ urlpatterns = [
     path("finance/", include(finance.urlpatterns)),
     path("analyst/", include(analyst.urlpatterns)),
     path("auditor/", include(auditor.urlpatterns)),
+    path("account/", include(account.urlpatterns)),
 ]

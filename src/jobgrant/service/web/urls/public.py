@@ -1,13 +1,29 @@
-"""Pages anyone can open, and signing in and out."""
+"""Pages anyone can open, signing in (the password, then the second factor) and out, and a
+forgotten password."""
 
 from django.urls import path
 
-from jobgrant.service.web.views import public, public_demo
+from jobgrant.service.web.views import public, public_demo, public_sign_in
 
 urlpatterns = [
     path("", public.landing, name="landing"),
     path("sign-in/", public.SignInView.as_view(), name="sign-in"),
+    path("sign-in/code/", public_sign_in.second_factor, name="second-factor"),
+    path("sign-in/set-up/", public_sign_in.second_factor_setup, name="second-factor-setup"),
+    path(
+        "sign-in/recovery-codes/",
+        public_sign_in.recovery_codes,
+        name="second-factor-recovery-codes",
+    ),
     path("sign-out/", public.sign_out, name="sign-out"),
+    path("password-reset/", public_sign_in.password_reset, name="password-reset"),
+    path("password-reset/sent/", public_sign_in.password_reset_sent, name="password-reset-sent"),
+    path("password-reset/done/", public_sign_in.password_reset_done, name="password-reset-done"),
+    path(
+        "password-reset/<uidb64>/<token>/",
+        public_sign_in.ResetConfirmView.as_view(),
+        name="password-reset-confirm",
+    ),
     path("home/", public.home, name="home"),
     path("demo/mail/", public_demo.demo_mail, name="demo-mail"),
 ]

@@ -24,6 +24,7 @@ from jobgrant.service.grants.workflow import TRANSITIONS
 from jobgrant.service.language import localized
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms import employer as forms
+from jobgrant.service.web.limits import limited
 from jobgrant.service.web.pages import error_context, set_notice, take_notice
 from jobgrant.service.web.views.employer_apply import DRAFT_KEY, employer_required
 
@@ -257,6 +258,8 @@ def application_submit(request: HttpRequest, user: User, application_id: int) ->
     that is not eligible is submitted only once the applicant says they understand it will
     likely be refused."""
     application = _visible(user, application_id)
+    if too_many := limited(request, "submit", user):
+        return too_many
     if not application.eligible and request.POST.get("understood") != "yes":
         set_notice(request, "not-understood")
         return redirect("web:employer-application", application_id=application.pk)

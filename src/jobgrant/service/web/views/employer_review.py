@@ -15,6 +15,7 @@ from jobgrant.service.grants import actions
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms import employer as shared
 from jobgrant.service.web.forms.employer_draft import ReviewForm, payload
+from jobgrant.service.web.limits import limited
 from jobgrant.service.web.pages import set_notice
 from jobgrant.service.web.views import employer_steps as steps
 from jobgrant.service.web.views.employer_apply import (
@@ -39,6 +40,8 @@ def apply_review(request: HttpRequest, user: User) -> HttpResponse:
     eligible = quote is None or bool(quote.get("eligible"))
     form = ReviewForm(request.POST if request.method == "POST" else None, eligible=eligible)
     if request.method == "POST" and form.is_valid() and not problems:
+        if too_many := limited(request, "submit", user):
+            return too_many
         try:
             application = actions.create_application(user, payload(organizations, training, rows))
             actions.submit_application(user, application)

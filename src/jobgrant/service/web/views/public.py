@@ -15,6 +15,8 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from jobgrant.service.accounts.models import Role
+from jobgrant.service.accounts.sessions import take_ended_reason
+from jobgrant.service.web.limits import limited
 
 
 def landing(request: HttpRequest) -> HttpResponse:
@@ -34,14 +36,29 @@ class SignInForm(AuthenticationForm):
         self.fields["password"].error_messages["required"] = _("Enter your password.")
 
 
+SESSION_ENDED = {
+    "idle": _("You were signed out after a while without activity. Sign in again to go on."),
+    "absolute": _("Your session reached its longest length. Sign in again to go on."),
+}
+
+
 class SignInView(LoginView):
+    """The password step. Past the address's rate limit: the 429 page; an account or address
+    locked out (django-axes): the lockout page (AxesMiddleware, accounts/lockout.py)."""
+
     template_name = "web/sign_in.html"
     form_class = SignInForm
     redirect_authenticated_user = True
 
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if too_many := limited(request, "sign_in"):
+            return too_many
+        return super().post(request, *args, **kwargs)
+
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         context["title"] = _("Sign in")
+        context["ended"] = SESSION_ENDED.get(take_ended_reason(self.request))
         form = context["form"]
         links = [
             (f"#id_{name if name in form.fields else 'username'}", str(message))

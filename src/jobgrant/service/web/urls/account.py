@@ -1,0 +1,16 @@
+"""A person's own account (email, password, second factor, API tokens)."""
+
+from django.urls import path
+
+from jobgrant.service.web.views import account
+
+urlpatterns = [
+    path("", account.account, name="account"),
+    path("confirm/", account.confirm, name="account-confirm"),
+    path("password/", account.change_password, name="account-password"),
+    path("email/", account.change_email, name="account-email"),
+    path("recovery-codes/", account.new_recovery_codes, name="account-recovery-codes"),
+    path("second-factor/off/", account.remove_second_factor, name="account-second-factor-off"),
+    path("tokens/<int:token_id>/revoke/", account.revoke_token, name="account-token-revoke"),
+    path("tokens/", account.all_tokens, name="account-all-tokens"),
+]

@@ -1,0 +1,158 @@
+"""A person's own account: email, password, second factor and API tokens.
+
+Changing the email, the password or the second factor asks for the password (and the code)
+again first: `reauthentication_required` sends the person to confirm it, and back, and what
+they confirm lasts 5 minutes (accounts.actions.REAUTHENTICATION_SECONDS). An administrator
+also sees and revokes anyone's API tokens.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_http_methods
+
+from jobgrant.service.accounts import actions, second_factor_actions
+from jobgrant.service.accounts.models import STAFF_ROLES, ApiToken, Role, User
+from jobgrant.service.accounts.second_factor import app_device, recovery_codes_left
+from jobgrant.service.errors import ServiceError
+from jobgrant.service.web.forms.account import EmailForm, NewPasswordForm, ReauthenticateForm
+from jobgrant.service.web.pages import error_context, set_notice, take_notice, user_required
+from jobgrant.service.web.views.public_sign_in import CODES_KEY, next_page, with_next
+
+EVERY_ROLE = tuple(Role.values)
+NOTICES = {
+    "email-changed": _("Your email address is changed."),
+    "password-changed": _("Your password is changed. Your API tokens were revoked."),
+    "token-revoked": _("The token is revoked: it no longer opens the API."),
+    "second-factor-removed": _("The second factor is turned off."),
+}
+
+
+def reauthentication_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    @wraps(view)
+    def wrapper(request: HttpRequest, user: User, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not actions.recently_reauthenticated(request):
+            return redirect(with_next("account/confirm/", request.path))
+        return view(request, user, *args, **kwargs)
+
+    return wrapper
+
+
+@user_required(*EVERY_ROLE)
+def account(request: HttpRequest, user: User) -> HttpResponse:
+    notice = take_notice(request)
+    context = {
+        "title": _("Your account"),
+        "notice": NOTICES.get(notice["kind"]) if notice else None,
+        "has_app": app_device(user) is not None,
+        "codes_left": recovery_codes_left(user),
+        "may_remove": user.role not in STAFF_ROLES,
+        "tokens": ApiToken.objects.filter(user=user).order_by("name"),
+    }
+    return render(request, "web/account/account.html", context)
+
+
+@user_required(*EVERY_ROLE)
+@require_http_methods(["GET", "POST"])
+def confirm(request: HttpRequest, user: User) -> HttpResponse:
+    """The password (and the code) again, before a change to the account's keys."""
+    form = ReauthenticateForm(request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        data = form.cleaned_data
+        if actions.reauthenticate(request, user, data["password"], data["code"]):
+            return redirect(next_page(request))
+        form.add_error("password", _("The password or the code is wrong."))
+    context = {
+        "title": _("Confirm it is you"),
+        "form": form,
+        "next": next_page(request),
+        "asks_code": app_device(user) is not None,
+    }
+    return render(request, "web/account/confirm.html", {**context, **error_context(form)})
+
+
+@user_required(*EVERY_ROLE)
+@require_http_methods(["GET", "POST"])
+@reauthentication_required
+def change_password(request: HttpRequest, user: User) -> HttpResponse:
+    form = NewPasswordForm(user, request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        actions.change_password(request, user, form.cleaned_data["new_password"])
+        set_notice(request, "password-changed")
+        return redirect("web:account")
+    context = {"title": _("Change your password"), "form": form}
+    return render(request, "web/account/password.html", {**context, **error_context(form)})
+
+
+@user_required(*EVERY_ROLE)
+@require_http_methods(["GET", "POST"])
+@reauthentication_required
+def change_email(request: HttpRequest, user: User) -> HttpResponse:
+    form = EmailForm(request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        actions.change_email(user, form.cleaned_data["email"])
+        set_notice(request, "email-changed")
+        return redirect("web:account")
+    context = {"title": _("Change your email address"), "form": form}
+    return render(request, "web/account/email.html", {**context, **error_context(form)})
+
+
+@user_required(*EVERY_ROLE)
+@require_http_methods(["GET", "POST"])
+@reauthentication_required
+def new_recovery_codes(request: HttpRequest, user: User) -> HttpResponse:
+    """GET asks (the old codes stop working), POST makes them and shows them once."""
+    if request.method == "POST":
+        request.session[CODES_KEY] = second_factor_actions.new_recovery_codes(user)
+        return redirect(with_next("sign-in/recovery-codes/", f"/{request.LANGUAGE_CODE}/account/"))
+    context = {"title": _("Make new recovery codes")}
+    return render(request, "web/account/new_codes.html", context)
+
+
+@user_required(Role.EMPLOYER)
+@require_http_methods(["GET", "POST"])
+@reauthentication_required
+def remove_second_factor(request: HttpRequest, user: User) -> HttpResponse:
+    if request.method == "POST":
+        second_factor_actions.remove_second_factor(user)
+        set_notice(request, "second-factor-removed")
+        return redirect("web:account")
+    context = {"title": _("Turn the second factor off")}
+    return render(request, "web/account/remove_second_factor.html", context)
+
+
+@user_required(*EVERY_ROLE)
+@require_http_methods(["GET", "POST"])
+def revoke_token(request: HttpRequest, user: User, token_id: int) -> HttpResponse:
+    """GET asks for confirmation; POST revokes (the owner's token, or for an administrator
+    anyone's)."""
+    token = ApiToken.objects.select_related("user").filter(pk=token_id).first()
+    if token is None or (token.user_id != user.pk and user.role != Role.ADMIN):
+        return render(request, "404.html", {"title": _("Page not found")}, status=404)
+    back = "web:account-all-tokens" if token.user_id != user.pk else "web:account"
+    if request.method == "POST":
+        with contextlib.suppress(ServiceError):  # revoked meanwhile: the same outcome
+            actions.revoke_api_token(user, token_id)
+        set_notice(request, "token-revoked")
+        return redirect(back)
+    context = {"title": _("Revoke this token?"), "token": token, "back": back}
+    return render(request, "web/account/revoke_token.html", context)
+
+
+@user_required(Role.ADMIN)
+def all_tokens(request: HttpRequest, user: User) -> HttpResponse:
+    """An administrator's view of every API token, each revocable."""
+    notice = take_notice(request)
+    context = {
+        "title": _("Everyone's API tokens"),
+        "notice": NOTICES.get(notice["kind"]) if notice else None,
+        "tokens": ApiToken.objects.select_related("user").order_by("user__username", "name"),
+    }
+    return render(request, "web/account/all_tokens.html", context)

@@ -1,0 +1,183 @@
+"""Signing in's second step (the code, or setting an app up), and a forgotten password.
+
+The password step is public.SignInView; SecondFactorMiddleware sends a signed-in person who
+owes a second factor here, with the page they asked for as `next`.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+from urllib.parse import urlencode
+
+import segno
+from django.contrib.auth.tokens import default_token_generator
+from django.contrib.auth.views import PasswordResetConfirmView
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_http_methods
+
+from jobgrant.service.accounts import actions as account_actions
+from jobgrant.service.accounts import second_factor_actions
+from jobgrant.service.accounts.models import User
+from jobgrant.service.accounts.second_factor import app_device, is_verified, needs_second_factor
+from jobgrant.service.language import current_language
+from jobgrant.service.notifications.account_actions import send_password_reset
+from jobgrant.service.web.forms.account import (
+    CodeForm,
+    NewPasswordForm,
+    ResetRequestForm,
+    SetupForm,
+)
+from jobgrant.service.web.limits import limited
+from jobgrant.service.web.pages import error_context
+
+CODES_KEY = "jobgrant.recovery_codes"  # shown once, on the page after they are made
+
+
+def next_page(request: HttpRequest) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        return target
+    return f"/{current_language()}/home/"
+
+
+def with_next(path: str, target: str) -> str:
+    return f"/{current_language()}/{path}?{urlencode({'next': target})}"
+
+
+def _signed_in(request: HttpRequest) -> User | None:
+    user = request.user
+    return user if isinstance(user, User) and user.is_authenticated else None
+
+
+@require_http_methods(["GET", "POST"])
+def second_factor(request: HttpRequest) -> HttpResponse:
+    """The code from the app (or a recovery code), after the password."""
+    user = _signed_in(request)
+    if user is None:
+        return redirect("web:sign-in")
+    if not needs_second_factor(user) or is_verified(request):
+        return redirect(next_page(request))
+    if app_device(user) is None:
+        return redirect(with_next("sign-in/set-up/", next_page(request)))
+    form = CodeForm(request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        if too_many := limited(request, "second_factor", user):
+            return too_many
+        if second_factor_actions.verify(request, user, form.cleaned_data["code"]):
+            return redirect(next_page(request))
+        form.add_error("code", _("This code is wrong or was already used. Try the next one."))
+    context = {"title": _("Enter your code"), "form": form, "next": next_page(request)}
+    return render(request, "web/second_factor.html", {**context, **error_context(form)})
+
+
+@require_http_methods(["GET", "POST"])
+def second_factor_setup(request: HttpRequest) -> HttpResponse:
+    """Set an authenticator app up: the key (as a QR code and as text), then a first code.
+    Open to a person who owes a first second factor, or who re-authenticated just now."""
+    user = _signed_in(request)
+    if user is None:
+        return redirect("web:sign-in")
+    first_time = app_device(user) is None
+    # Staff who have none yet set one up right after the password; anyone else (replacing an
+    # app, or an employer adding one) confirms the password, and any code, first.
+    owes_first = first_time and needs_second_factor(user)
+    confirmed = account_actions.recently_reauthenticated(request) and (
+        is_verified(request) or not needs_second_factor(user)
+    )
+    if not owes_first and not confirmed:
+        return redirect(with_next("account/confirm/", request.path))
+    form = SetupForm(request.POST if request.method == "POST" else None)
+    device = second_factor_actions.pending_or_new(user)
+    if form.is_valid():
+        if too_many := limited(request, "second_factor", user):
+            return too_many
+        codes = second_factor_actions.confirm_app(request, user, form.cleaned_data["code"])
+        if codes is not None:
+            if codes:
+                request.session[CODES_KEY] = codes
+                return redirect(with_next("sign-in/recovery-codes/", next_page(request)))
+            return redirect(next_page(request))
+        form.add_error("code", _("This code does not match the key: check the app and try again."))
+    secret = device.config_url.split("secret=")[1].split("&")[0]
+    context = {
+        "title": _("Set up your second factor"),
+        "form": form,
+        "next": next_page(request),
+        "secret_groups": [secret[i : i + 4] for i in range(0, len(secret), 4)],
+        "qr_svg": _qr_svg(device.config_url),
+        "first_time": first_time,
+    }
+    return render(request, "web/second_factor_setup.html", {**context, **error_context(form)})
+
+
+def _qr_svg(url: str) -> str:
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=5, xmldecl=False, svgns=True)
+    return mark_safe(out.getvalue().decode())
+
+
+def recovery_codes(request: HttpRequest) -> HttpResponse:
+    """The recovery codes just made, shown this once."""
+    codes = request.session.pop(CODES_KEY, None)
+    if not codes:
+        return redirect(next_page(request))
+    context = {"title": _("Your recovery codes"), "codes": codes, "next": next_page(request)}
+    return render(request, "web/recovery_codes.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def password_reset(request: HttpRequest) -> HttpResponse:
+    """Ask for a reset link by email; the answer is the same whether the address is known."""
+    form = ResetRequestForm(request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        email = form.cleaned_data["email"].strip().lower()
+        if too_many := limited(request, "password_reset") or limited(
+            request, "password_reset", value=f"email:{email}"
+        ):
+            return too_many
+        send_password_reset(email, current_language())
+        return redirect("web:password-reset-sent")
+    context = {"title": _("Reset your password"), "form": form}
+    return render(request, "web/password_reset.html", {**context, **error_context(form)})
+
+
+def password_reset_sent(request: HttpRequest) -> HttpResponse:
+    return render(request, "web/password_reset_sent.html", {"title": _("Check your email")})
+
+
+class ResetConfirmView(PasswordResetConfirmView):
+    """Django's checks of the link (its token moved into the session, off the address bar);
+    the new password through the accounts action, audited."""
+
+    template_name = "web/password_reset_confirm.html"
+    token_generator = default_token_generator
+    post_reset_login = False
+
+    def get_form_class(self) -> type:
+        return _ResetForm
+
+    def get_context_data(self, **kwargs: object) -> dict[str, object]:
+        context = super().get_context_data(**kwargs)
+        context["title"] = _("Choose a new password")
+        form = context.get("form")
+        if form is not None:
+            context.update(error_context(form))
+        return context
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        account_actions.reset_password(form.user, form.cleaned_data["new_password"])
+        del self.request.session["_password_reset_token"]
+        return redirect("web:password-reset-done")
+
+
+class _ResetForm(NewPasswordForm):
+    """PasswordResetConfirmView hands its form the user as the first argument."""
+
+
+def password_reset_done(request: HttpRequest) -> HttpResponse:
+    return render(request, "web/password_reset_done.html", {"title": _("Your password is changed")})
