@@ -130,6 +130,7 @@ INSTALLED_APPS = [
     "jobgrant.service.grants",
     "jobgrant.service.ledger",
     "jobgrant.service.notifications",
+    "jobgrant.service.analysis",
     "django_tasks",
     "django_tasks_db",
     "jobgrant.service.audit",

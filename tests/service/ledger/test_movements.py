@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection, transaction
+from django.db.models import Sum
 
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, LedgerTransaction, Posting
@@ -122,3 +123,31 @@ def test_verify_names_a_balance_that_differs_from_its_postings(account: BudgetAc
     assert differences == [
         f"{account}: claimed is 90000 cents on the budget row, 100000 by its postings"
     ]
+
+
+def test_money_owed_back_is_not_available_to_commit_again(account: BudgetAccount) -> None:
+    """A receivable leaves the commitment, but the money is with the employer: the room to
+    commit stays what it was until the allocation grows (found by T2: the postings' available
+    bucket went negative when a new commitment took it)."""
+    move("claim", account, 300_000)
+    move("approve_claim", account, 300_000, 300_000)
+    move("disburse", account, 300_000)
+    move("raise_receivable", account, 100_000)
+    move("recover", account, 60_000)
+    move("write_off", account, 40_000)
+    account.refresh_from_db()
+    assert account.committed_cents == 500_000
+    assert account.available_cents == 400_000  # 1,000,000 allocated - 600,000 as before
+    with pytest.raises(operations.InsufficientBudget), transaction.atomic():
+        operations.commit(account, 400_001, actor="test", application=None)
+    with transaction.atomic():
+        operations.commit(account, 400_000, actor="test", application=None)
+    account.refresh_from_db()
+    assert account.available_cents == 0
+    buckets = dict(
+        Posting.objects.filter(account=account, bucket="available")
+        .values_list("bucket")
+        .annotate(total=Sum("amount_cents"))
+    )
+    assert buckets == {"available": 0}
+    assert operations.verify() == []

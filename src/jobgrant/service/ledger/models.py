@@ -74,7 +74,16 @@ class BudgetAccount(models.Model):
 
     @property
     def available_cents(self) -> int:
-        return self.allocated_cents - self.committed_cents
+        """What is left to commit. Money paid and then owed back (receivable), and whatever
+        became of it (recovered, written off), left the commitment but is not available again:
+        it is in its own bucket of the postings, not in `available` (ADR 0023)."""
+        return (
+            self.allocated_cents
+            - self.committed_cents
+            - self.receivable_cents
+            - self.recovered_cents
+            - self.written_off_cents
+        )
 
     def __str__(self) -> str:
         return f"{self.funder} {self.jurisdiction} {self.fiscal_year} {self.stream}"

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from django.db import connection, transaction
 from django.db.models import F, Q, Sum
+from django.db.models.expressions import CombinedExpression
 from django.utils import timezone
 
 from jobgrant.service.ledger.models import (
@@ -133,9 +134,12 @@ _LEG_SQL = (
     f'INSERT INTO "{Posting._meta.db_table}" ("transaction_id", "account_id", "bucket",'
     ' "amount_cents") VALUES {}'
 )
+# The room left is the postings' `available` bucket: the allocation less what is committed and
+# less what was paid and then owed back, recovered or written off (BudgetAccount.available_cents).
 _COMMIT_SQL = (
     f'UPDATE "{_TABLE}" SET "committed_cents" = "committed_cents" + %s'
-    ' WHERE "id" = %s AND "committed_cents" <= "allocated_cents" - %s RETURNING "id"'
+    ' WHERE "id" = %s AND "committed_cents" + "receivable_cents" + "recovered_cents"'
+    ' + "written_off_cents" <= "allocated_cents" - %s RETURNING "id"'
 )
 
 
@@ -216,16 +220,19 @@ class BucketShort(Exception):  # noqa: N818 - the business name of the refusal
     requested_cents: int
 
 
-# A disjoint bucket's balance in terms of the row's nested balances: (column, minus column).
-_BUCKET_BALANCE: dict[str, tuple[str, str | None]] = {
-    Bucket.AVAILABLE: ("allocated_cents", "committed_cents"),
-    Bucket.COMMITTED: ("committed_cents", "claimed_cents"),
-    Bucket.CLAIMED: ("claimed_cents", "payable_cents"),
-    Bucket.PAYABLE: ("payable_cents", "disbursed_cents"),
-    Bucket.DISBURSED: ("disbursed_cents", None),
-    Bucket.RECEIVABLE: ("receivable_cents", None),
-    Bucket.RECOVERED: ("recovered_cents", None),
-    Bucket.WRITTEN_OFF: ("written_off_cents", None),
+# A disjoint bucket's balance in terms of the row's nested balances: (column, minus columns).
+_BUCKET_BALANCE: dict[str, tuple[str, tuple[str, ...]]] = {
+    Bucket.AVAILABLE: (
+        "allocated_cents",
+        ("committed_cents", "receivable_cents", "recovered_cents", "written_off_cents"),
+    ),
+    Bucket.COMMITTED: ("committed_cents", ("claimed_cents",)),
+    Bucket.CLAIMED: ("claimed_cents", ("payable_cents",)),
+    Bucket.PAYABLE: ("payable_cents", ("disbursed_cents",)),
+    Bucket.DISBURSED: ("disbursed_cents", ()),
+    Bucket.RECEIVABLE: ("receivable_cents", ()),
+    Bucket.RECOVERED: ("recovered_cents", ()),
+    Bucket.WRITTEN_OFF: ("written_off_cents", ()),
 }
 
 
@@ -233,12 +240,17 @@ def _holds(bucket: str, cents: int) -> Q:
     """The condition, on the budget row itself, that `bucket` holds at least `cents`: plain
     columns, so that PostgreSQL re-checks it on the newest row version under concurrency."""
     column, minus = _BUCKET_BALANCE[bucket]
-    return Q(**{f"{column}__gte": F(minus) + cents if minus else cents})
+    if not minus:
+        return Q(**{f"{column}__gte": cents})
+    others: F | CombinedExpression = F(minus[0])
+    for name in minus[1:]:
+        others = others + F(name)
+    return Q(**{f"{column}__gte": others + cents})
 
 
 def _balance_of(account: BudgetAccount, bucket: str) -> int:
     column, minus = _BUCKET_BALANCE[bucket]
-    return int(getattr(account, column)) - (int(getattr(account, minus)) if minus else 0)
+    return int(getattr(account, column)) - sum(int(getattr(account, name)) for name in minus)
 
 
 def _nested_deltas(legs: dict[str, int]) -> dict[str, int]:
