@@ -418,33 +418,31 @@ def test_approving_the_final_claim_releases_the_unused_commitment() -> None:
     assert operations.verify() == []
 
 
-def test_an_amendment_below_what_was_paid_lowers_nothing_paid_and_names_the_excess() -> None:
-    """Claim 1 approved at $6,200.00 per funder and paid in full (the ledger's disbursement, as
-    a confirmed payment makes it); its amendment at $6,000.00 cannot lower what was paid: the
-    $200.00 per funder is owed back (recovery's receivable), none of it lowered as unpaid."""
-    application, (_first, second) = ready()
+def test_an_amendment_below_what_was_paid_is_owed_back_not_lowered() -> None:
+    """Claim 1 approved at $6,200.00 per funder and paid in full (a batch built, authorized by a
+    second finance officer, exported and confirmed); its amendment at $6,000.00 cannot lower
+    what was paid: the $200.00 per funder becomes a receivable (recovery_hooks.overpaid), none
+    of it lowered as unpaid, and the file's payable money is the new approval."""
+    from tests.service.grants.payment_helpers import confirm_all, finance, second_finance
+
+    from jobgrant.service.grants import payment_actions
+    from jobgrant.service.grants.payment_models import Receivable
+
+    application, (first, second) = ready()
     with during_training():
         one = submitted(application)
         claim_actions.approve_claim(OFFICER.get(), one, {})
-        from django.db import transaction
-
-        accounts = operations.pool_accounts(
-            operations.Pool(
-                application.jurisdiction, application.fiscal_year, application.stream.code
-            )
+        batch = payment_actions.build_batch(
+            finance(), {"jurisdiction": "ON", "fiscal_year": "2026-27"}
         )
-        with transaction.atomic():
-            for funder in ("federal", "provincial"):
-                operations.disburse(
-                    accounts[funder],
-                    620000,
-                    actor="finance",
-                    application=application,
-                    reference="payment:test",
-                )
-        body = {"amends": one.pk, "lines": [line(second, "tuition", "9000.00")]}
-        first_line = one.lines.get(participant__position=0)
-        body["lines"].append(line(first_line.participant, "tuition", "9000.00"))
+        payment_actions.authorize_batch(second_finance(), batch)
+        content = payment_actions.export_batch(finance(), batch)
+        payment_actions.import_confirmations(finance(), batch, confirm_all(content))
+        assert balances(application)["federal"].disbursed == 620000
+        body = {
+            "amends": one.pk,
+            "lines": [line(first, "tuition", "9000.00"), line(second, "tuition", "9000.00")],
+        }
         amendment = claim_actions.start_claim(EMPLOYER.get(), application, body)
         attach(amendment)
         amendment = claim_actions.submit_claim(EMPLOYER.get(), amendment)
@@ -453,6 +451,14 @@ def test_an_amendment_below_what_was_paid_lowers_nothing_paid_and_names_the_exce
     assert entry.summary["federal_lowered_cents"] == 0
     assert entry.summary["federal_overpaid_cents"] == 20000
     assert shares(amendment, "approved") == {"federal": 600000, "provincial": 600000}
+    owed = Receivable.objects.filter(application=application)
+    assert sorted(owed.values_list("funder", "amount_cents")) == [
+        ("federal", 20000),
+        ("provincial", 20000),
+    ]
+    held = balances(application)["federal"]
+    assert (held.payable, held.disbursed) == (600000, 600000)
+    assert operations.verify() == []
 
 
 def test_a_submission_the_ledger_cannot_hold_is_refused_and_writes_nothing() -> None:
