@@ -24,17 +24,15 @@ from tests.service.grants.claim_helpers import (
     refusal,
     trainee,
 )
-from tests.service.grants.payment_helpers import confirm_all, finance, second_finance
 
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.grants import claim_actions, payment_actions
+from jobgrant.service.grants import claim_actions
 from jobgrant.service.grants.agreement_actions import current_version
 from jobgrant.service.grants.agreement_models import Agreement
 from jobgrant.service.grants.change_actions import current_request, request_change
 from jobgrant.service.grants.claim_figures import LineIn, work_out
 from jobgrant.service.grants.claim_models import Claim, ClaimState
 from jobgrant.service.grants.models import Application
-from jobgrant.service.grants.payment_models import Receivable
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import Posting
 from jobgrant.service.notifications.models import Message
@@ -420,22 +418,31 @@ def test_approving_the_final_claim_releases_the_unused_commitment() -> None:
     assert operations.verify() == []
 
 
-def test_an_amendment_below_what_was_paid_lowers_nothing_paid_and_raises_the_excess() -> None:
-    """Claim 1 approved at $6,200.00 per funder and paid in full through a payment batch; its
-    amendment at $6,000.00 cannot lower what was paid: the $200.00 per funder is owed back (a
-    receivable per funder), none of it lowered as unpaid."""
-    application, (_first, second) = ready()
+def test_an_amendment_below_what_was_paid_is_owed_back_not_lowered() -> None:
+    """Claim 1 approved at $6,200.00 per funder and paid in full (a batch built, authorized by a
+    second finance officer, exported and confirmed); its amendment at $6,000.00 cannot lower
+    what was paid: the $200.00 per funder becomes a receivable (recovery_hooks.overpaid), none
+    of it lowered as unpaid, and the file's payable money is the new approval."""
+    from tests.service.grants.payment_helpers import confirm_all, finance, second_finance
+
+    from jobgrant.service.grants import payment_actions
+    from jobgrant.service.grants.payment_models import Receivable
+
+    application, (first, second) = ready()
     with during_training():
         one = submitted(application)
         claim_actions.approve_claim(OFFICER.get(), one, {})
-        pool = {"jurisdiction": application.jurisdiction, "fiscal_year": application.fiscal_year}
-        batch = payment_actions.build_batch(finance(), pool)
+        batch = payment_actions.build_batch(
+            finance(), {"jurisdiction": "ON", "fiscal_year": "2026-27"}
+        )
         payment_actions.authorize_batch(second_finance(), batch)
         content = payment_actions.export_batch(finance(), batch)
         payment_actions.import_confirmations(finance(), batch, confirm_all(content))
-        body = {"amends": one.pk, "lines": [line(second, "tuition", "9000.00")]}
-        first_line = one.lines.get(participant__position=0)
-        body["lines"].append(line(first_line.participant, "tuition", "9000.00"))
+        assert balances(application)["federal"].disbursed == 620000
+        body = {
+            "amends": one.pk,
+            "lines": [line(first, "tuition", "9000.00"), line(second, "tuition", "9000.00")],
+        }
         amendment = claim_actions.start_claim(EMPLOYER.get(), application, body)
         attach(amendment)
         amendment = claim_actions.submit_claim(EMPLOYER.get(), amendment)
@@ -444,13 +451,13 @@ def test_an_amendment_below_what_was_paid_lowers_nothing_paid_and_raises_the_exc
     assert entry.summary["federal_lowered_cents"] == 0
     assert entry.summary["federal_overpaid_cents"] == 20000
     assert shares(amendment, "approved") == {"federal": 600000, "provincial": 600000}
-    owed = Receivable.objects.filter(application=application).order_by("funder")
-    assert [(r.funder, r.amount_cents) for r in owed] == [
+    owed = Receivable.objects.filter(application=application)
+    assert sorted(owed.values_list("funder", "amount_cents")) == [
         ("federal", 20000),
         ("provincial", 20000),
     ]
-    balances = operations.application_balances(application)
-    assert balances["federal"].disbursed == 600000 and balances["federal"].receivable == 20000
+    held = balances(application)["federal"]
+    assert (held.payable, held.disbursed) == (600000, 600000)
     assert operations.verify() == []
 
 
