@@ -22,6 +22,7 @@ from jobgrant.service.api.schemas import (
     ApplicationOut,
     ApplicationPage,
     Jurisdiction,
+    NOTE_MAX,
     NoteBody,
     Transitioned,
     one_of,
@@ -97,7 +98,7 @@ def _transition_endpoint(name: str, act: Transition) -> None:
         def work() -> HttpResponse:
             body = json_object(request)
             for key in NoteBody.model_fields:  # each is text, whichever the transition reads
-                text_field(body, key)
+                text_field(body, key, NOTE_MAX)
             # The stored quote and explanation are not needed to change the state.
             application = access.get_visible(user, application_id, without=("quote", "explanation"))
             changed = act(user, application, body)
