@@ -16,13 +16,13 @@ from jobgrant.service.api.openapi import links_to_the_application, problems, rea
 from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import (
     MAX_DATABASE_ID,
+    NOTE_MAX,
     STATES,
     ApplicationBody,
     ApplicationDetail,
     ApplicationOut,
     ApplicationPage,
     Jurisdiction,
-    NOTE_MAX,
     NoteBody,
     Transitioned,
     one_of,
