@@ -112,6 +112,7 @@ def gunicorn_arguments(bind: str, workers: int = WORKERS, threads: int = THREADS
         "--access-logfile": "-",
         "--logger-class": "jobgrant.service.log_redaction.RedactingGunicornLogger",
         "--graceful-timeout": "10",
+        "--config": "python:jobgrant.service.gunicorn_config",  # no Server: banner
     }
     flags_and_values = [part for option in options.items() for part in option]
     return ["gunicorn", "jobgrant.service.wsgi:application", *flags_and_values]

@@ -118,6 +118,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.staticfiles",
+    "csp",
     "ninja",  # serves its Swagger UI from our static files, not from a CDN
     "jobgrant.service.accounts",
     "jobgrant.service.registry",
@@ -132,6 +133,8 @@ INSTALLED_APPS = [
 ]
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "jobgrant.service.security_headers.SecurityHeaders",  # Permissions-Policy, API no-store
+    "csp.middleware.CSPMiddleware",  # Content-Security-Policy (below)
     "jobgrant.service.api.limits.ApiBodyLimit",  # 413 problem+json before any body is read
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -203,6 +206,24 @@ CSRF_COOKIE_SECURE = PRODUCTION
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Scripts, styles, fonts and images from this origin only: no inline script or style anywhere
+# (templates load static files; tests/service/hardening/test_headers.py holds them to it).
+# GC Design System's components style their shadow roots with constructed style sheets, which
+# style-src does not govern.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 if PRODUCTION:
     SECURE_HSTS_SECONDS = 31_536_000
     SESSION_COOKIE_NAME = "__Host-sessionid"

@@ -1,0 +1,73 @@
+"""Issue 14's header findings, each reproduced first: no Content-Security-Policy, no
+Permissions-Policy, API answers without Cache-Control: no-store; and no inline script or style
+in any template, so that the policy needs no 'unsafe-inline'."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from tests.personas import EMPLOYER
+
+import jobgrant.service
+
+pytestmark = pytest.mark.django_db
+TEMPLATES = Path(jobgrant.service.__file__).parent
+#: Rendered to PDF on the server, never served to a browser.
+SERVER_SIDE_ONLY = {"grants/templates/grants/agreement/pdf.html"}
+INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>", re.I)
+INLINE_STYLE = re.compile(r"<style\b|\sstyle\s*=|\son[a-z]+\s*=", re.I)
+
+
+def policy(answer) -> dict[str, str]:
+    header = answer["Content-Security-Policy"]
+    return dict([*part.strip().split(" ", 1), ""][:2] for part in header.split(";") if part.strip())
+
+
+@pytest.mark.parametrize("path", ["/en/", "/fr/", "/en/sign-in/", "/api/v1/docs"])
+def test_pages_carry_a_content_security_policy_without_unsafe_inline(demo, path: str) -> None:
+    answer = Client().get(path)
+    assert answer.status_code == 200
+    directives = policy(answer)
+    assert directives["default-src"] == "'self'"
+    assert directives["script-src"] == "'self'"
+    assert directives["object-src"] == "'none'"
+    assert directives["frame-ancestors"] == "'none'"
+    assert "unsafe-inline" not in answer["Content-Security-Policy"]
+    assert "unsafe-eval" not in answer["Content-Security-Policy"]
+
+
+@pytest.mark.parametrize("path", ["/en/", "/api/v1/openapi.json", "/healthz", "/nowhere"])
+def test_every_answer_carries_a_permissions_policy(demo, path: str) -> None:
+    answer = Client().get(path)
+    features = dict(item.split("=") for item in answer["Permissions-Policy"].split(", "))
+    for feature in ("camera", "microphone", "geolocation", "payment", "usb"):
+        assert features[feature] == "()"
+
+
+def test_api_answers_are_never_stored(as_user) -> None:
+    for answer in (
+        as_user(EMPLOYER).get("/applications"),
+        as_user(None).get("/applications"),  # a refusal too
+        Client().get("/api/v1/openapi.json"),
+    ):
+        assert answer["Cache-Control"] == "no-store"
+
+
+def test_pages_are_not_marked_no_store(demo) -> None:
+    """no-store is for the API; the pages keep Django's own caching headers."""
+    assert "no-store" not in Client().get("/en/").get("Cache-Control", "")
+
+
+def test_no_template_served_to_a_browser_has_inline_script_or_style() -> None:
+    found = []
+    for template in sorted(TEMPLATES.rglob("templates/**/*.html")):
+        name = template.relative_to(TEMPLATES).as_posix()
+        if name in SERVER_SIDE_ONLY:
+            continue
+        text = template.read_text()
+        found += [f"{name}: {m.group(0)}" for m in INLINE_SCRIPT.finditer(text)]
+        found += [f"{name}: {m.group(0)}" for m in INLINE_STYLE.finditer(text)]
+    assert found == []
