@@ -24,9 +24,11 @@ def problem_response(error: ServiceError) -> HttpResponse:
     if error.problems:
         body["errors"] = error.problems
     body.update(error.extra)
-    return HttpResponse(
+    response = HttpResponse(
         json.dumps(body, ensure_ascii=False), status=error.status, content_type=PROBLEM_JSON
     )
+    response.refusal = error  # type: ignore[attr-defined]  # for api/refusal_audit.py
+    return response
 
 
 def json_response(data: Any, status: int = 200) -> HttpResponse:
