@@ -57,3 +57,12 @@ audit = typer.Typer(help="The tamper-evident audit trail.", no_args_is_help=True
 def audit_verify() -> None:
     """Check the whole hash chain; name the first broken entry (exit 1) if any."""
     raise typer.Exit(serving.verify_audit())
+
+
+sin = typer.Typer(help="The Social Insurance Numbers held, encrypted.", no_args_is_help=True)
+
+
+@sin.command("rekey")
+def sin_rekey() -> None:
+    """Re-encrypt every SIN under the first key of JOBGRANT_SIN_KEYS (after a rotation)."""
+    raise typer.Exit(serving.rekey_sins())

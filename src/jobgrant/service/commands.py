@@ -150,6 +150,16 @@ def verify_audit() -> int:
     return 0
 
 
+def rekey_sins() -> int:
+    """Re-encrypt every SIN under the current key and recompute its blind index."""
+    setup_django()
+    from jobgrant.service.grants.sin_key_actions import rekey_sins as rekey
+
+    done = rekey()
+    print(f"{done.rows} SINs held; {done.rewritten} re-encrypted under the current key")
+    return 0
+
+
 def work(interval: float, worker_id: str) -> None:
     """Run the worker: django-tasks' database tasks (the outbox's deliveries), the outbox sweep
     and the periodic jobs of jobgrant.service.schedule, until SIGTERM or SIGINT."""

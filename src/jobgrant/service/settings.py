@@ -6,7 +6,11 @@ JOBGRANT_PROXY_SSL_HEADER  behind a TLS-terminating proxy: the header it sets to
                            X-Forwarded-Proto); never set it unless only the proxy reaches us
 JOBGRANT_USE_X_FORWARDED_HOST  true: the host is the proxy's X-Forwarded-Host (default: Host)
 JOBGRANT_SECRET_KEY        required in production; development generates one in var/
-JOBGRANT_SIN_KEYS          key-id:base64-32-bytes[,...] for SIN encryption (the first encrypts)
+JOBGRANT_SIN_KEYS          key-id:base64-32-bytes[,...] for SIN encryption (the first encrypts;
+                           `jobgrant sin rekey` re-encrypts every SIN under it)
+JOBGRANT_SIN_INDEX_KEY     base64-32-bytes: the SIN blind index's HMAC key, which never rotates
+                           with the encryption keys (a rotated index would let a SIN register
+                           twice); required in production
 JOBGRANT_ALLOWED_HOSTS     comma-separated (production)
 JOBGRANT_POLICY            the rules policy new programs use (default cjg-2013)
 JOBGRANT_BASE_URL          the service's public address, for links in messages (default
@@ -64,6 +68,9 @@ SIN_KEYS = _secret(
     "JOBGRANT_SIN_KEYS",
     "sin-keys",
     "k1:" + base64.b64encode(secrets.token_bytes(32)).decode(),
+)
+SIN_INDEX_KEY = _secret(
+    "JOBGRANT_SIN_INDEX_KEY", "sin-index-key", base64.b64encode(secrets.token_bytes(32)).decode()
 )
 DEBUG = False
 ALLOWED_HOSTS = (
