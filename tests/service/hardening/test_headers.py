@@ -71,3 +71,53 @@ def test_no_template_served_to_a_browser_has_inline_script_or_style() -> None:
         found += [f"{name}: {m.group(0)}" for m in INLINE_SCRIPT.finditer(text)]
         found += [f"{name}: {m.group(0)}" for m in INLINE_STYLE.finditer(text)]
     assert found == []
+
+
+def test_pages_carry_the_browser_headers(demo) -> None:
+    answer = Client().get("/en/")
+    assert answer["X-Content-Type-Options"] == "nosniff"
+    assert answer["Referrer-Policy"] == "same-origin"
+    assert answer["Cross-Origin-Opener-Policy"] == "same-origin"
+    assert answer["X-Frame-Options"] == "DENY"
+
+
+def test_the_session_cookie_is_http_only_and_same_site(demo) -> None:
+    from tests.personas import PASSWORD
+
+    client = Client()
+    signed = client.post("/en/sign-in/", {"username": EMPLOYER.username, "password": PASSWORD})
+    assert signed.status_code == 302
+    cookie = signed.cookies["sessionid"]
+    assert cookie["httponly"] is True
+    assert cookie["samesite"] == "Lax"
+
+
+@pytest.mark.parametrize(
+    "missing", ["JOBGRANT_SECRET_KEY", "JOBGRANT_SIN_KEYS", "JOBGRANT_SIN_INDEX_KEY"]
+)
+def test_production_refuses_to_start_without_each_secret(missing: str, tmp_path) -> None:
+    import base64
+    import os
+    import secrets
+    import subprocess
+    import sys
+
+    key = base64.b64encode(secrets.token_bytes(32)).decode()
+    env = {
+        **os.environ,
+        "JOBGRANT_ENV": "production",
+        "JOBGRANT_VAR_DIR": str(tmp_path),
+        "JOBGRANT_SECRET_KEY": secrets.token_urlsafe(50),
+        "JOBGRANT_SIN_KEYS": f"k1:{key}",
+        "JOBGRANT_SIN_INDEX_KEY": base64.b64encode(secrets.token_bytes(32)).decode(),
+    }
+    del env[missing]
+    done = subprocess.run(
+        [sys.executable, "-c", "import jobgrant.service.settings"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert f"{missing} is required in production" in done.stderr
