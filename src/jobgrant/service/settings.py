@@ -214,15 +214,16 @@ CSRF_COOKIE_SECURE = PRODUCTION
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-# Scripts, styles, fonts and images from this origin only: no inline script or style anywhere
-# (templates load static files; tests/service/hardening/test_headers.py holds them to it).
-# GC Design System's components style their shadow roots with constructed style sheets, which
-# style-src does not govern.
+# Scripts, fonts and images from this origin only: no inline script anywhere (templates load
+# static files; tests/service/hardening/test_headers.py holds them to it, and the browser tests
+# fail on any violation). Styles: this origin, and inline styles, which GC Design System's
+# runtime (Stencil) injects as it renders its components; our own templates have none (the same
+# test), and a style cannot run a script.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
         "script-src": ["'self'"],
-        "style-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
         "img-src": ["'self'", "data:"],
         "font-src": ["'self'"],
         "connect-src": ["'self'"],
