@@ -38,7 +38,9 @@ def history_notes() -> Iterator[str]:
     rows = StateChange.objects.exclude(from_state="", to_state=State.DRAFT).order_by("id")
     for application_id, note in rows.values_list("application_id", "note"):
         changes[str(application_id)].append(note)
-    for key in sorted(set(entries) | set(changes), key=int):
+    # An entry names an application by id; one whose row is gone has no history to compare.
+    existing = {str(pk) for pk in Application.objects.values_list("pk", flat=True)}
+    for key in sorted(set(changes) | (set(entries) & existing), key=int):
         recorded = [str(s.get("note_sha256", NO_NOTE)) for s in entries.get(key, [])]
         stored = [digest(note) for note in changes.get(key, [])]
         if recorded != stored:
