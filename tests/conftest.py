@@ -317,3 +317,11 @@ def guard(execute: Callable[..., Any], sql: str, params: Any, many: bool, contex
     if sql.lstrip()[:7].upper().startswith(WRITES):
         check_writer(sql, sys._getframe(1))
     return execute(sql, params, many, context)
+
+
+def changes_audited() -> int:
+    """The audit entries of changes: what a refused request must leave as it was (its refusal
+    is recorded too, as `refused.<action>`, whatever its status)."""
+    from jobgrant.service.audit.models import AuditEntry
+
+    return AuditEntry.objects.exclude(action__startswith="refused.").count()

@@ -79,6 +79,7 @@ PERSONA = {
 REFUSED_ANONYMOUS = {401, 403}
 SAMPLE_VALUES = {
     "int": "1",
+    "id": "1",  # web/converters.py: a database id
     "str": "1",
     "slug": "x",
     "path": "x",

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from tests.conftest import changes_audited
 from tests.personas import EMPLOYER, OFFICER, OUTSIDER_EMPLOYER
 from tests.service.grants.agreement_helpers import approved, committed
 
 from jobgrant.service.accounts.models import User
-from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.grants.agreement_models import Agreement, AgreementVersion
 
 pytestmark = pytest.mark.django_db
@@ -95,14 +95,14 @@ def test_accepting_takes_a_confirmation_step_then_records_the_acceptance(demo) -
 )
 def test_a_missing_confirmation_is_named_and_nothing_is_written(demo, language, message) -> None:
     agreement = approved()
-    entries = AuditEntry.objects.count()
+    entries = changes_audited()
     body = {k: v for k, v in ACCEPT.items() if k != "general_terms"} | {"confirm": "yes"}
     answer = signed_in(EMPLOYER.username).post(url(agreement, "accept/", language), body)
     assert answer.status_code == 422
     text = answer.content.decode()
     assert "gcds-error-summary" in text and message in text
     assert Agreement.objects.get(pk=agreement.pk).state == "issued"
-    assert AuditEntry.objects.count() == entries
+    assert changes_audited() == entries
 
 
 def test_declining_asks_for_a_reason_then_releases_the_commitment(demo) -> None:

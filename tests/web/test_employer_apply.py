@@ -7,11 +7,10 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from tests.conftest import TRAINING_STEP
+from tests.conftest import TRAINING_STEP, changes_audited
 from tests.personas import APPLICANT, EMPLOYER, OFFICER, PARTNER
 
 from jobgrant.service.accounts.models import Role, User
-from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.demo import business_number
 from jobgrant.service.grants.models import Application, ApplicationEmployer, FormDraft, StateChange
 from jobgrant.service.registry.models import Employer
@@ -27,7 +26,7 @@ def rows_written() -> tuple[int, int, int, int]:
         Application.objects.count(),
         ApplicationEmployer.objects.count(),
         StateChange.objects.count(),
-        AuditEntry.objects.count(),
+        changes_audited(),
     )
 
 

@@ -13,7 +13,7 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.conftest import TRAINING_STEP
+from tests.conftest import TRAINING_STEP, changes_audited
 from tests.personas import APPLICANT, EMPLOYER, PARTNER, PARTNER_EMPLOYER
 
 from jobgrant.service.accounts.models import Role, User
@@ -117,7 +117,7 @@ def rows_written() -> tuple[int, int, int, int]:
         Application.objects.count(),
         ApplicationEmployer.objects.count(),
         StateChange.objects.count(),
-        AuditEntry.objects.count(),
+        changes_audited(),
     )
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.utils import translation
+from tests.conftest import changes_audited
 from tests.personas import APPLICANT, EMPLOYER, FEDERAL_OFFICER, OFFICER, SECOND_OFFICER, Persona
 
 from jobgrant.service.accounts.models import User
@@ -127,14 +128,14 @@ def test_releasing_a_file_held_by_someone_else_is_refused_and_writes_nothing(
 ) -> None:
     application = submitted(make_body)
     assigned(application, ON_1)
-    entries = AuditEntry.objects.count()
+    entries = changes_audited()
     response = press(signed_in(ON_2), application, "en", "release")
     assert response.status_code == 409
     page = text(response)
     assert 'id="refusal"' in page and "This application is not assigned to you" in page
     assert "Nothing was changed." in page
     assert assignee(application) == ON_1
-    assert AuditEntry.objects.count() == entries
+    assert changes_audited() == entries
 
 
 @pytest.mark.parametrize(

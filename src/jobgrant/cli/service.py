@@ -66,3 +66,12 @@ ledger = typer.Typer(help="The budgets' double-entry ledger.", no_args_is_help=T
 def ledger_verify() -> None:
     """Recompute every budget balance from the postings; name each difference (exit 1) if any."""
     raise typer.Exit(serving.verify_ledger())
+
+
+sin = typer.Typer(help="The Social Insurance Numbers held, encrypted.", no_args_is_help=True)
+
+
+@sin.command("rekey")
+def sin_rekey() -> None:
+    """Re-encrypt every SIN under the first key of JOBGRANT_SIN_KEYS (after a rotation)."""
+    raise typer.Exit(serving.rekey_sins())

@@ -32,6 +32,7 @@ from jobgrant.rules.money import AmountError, parse_amount
 T = TypeVar("T")
 
 COURSE_MAX = 200  # characters in a course's name, once trimmed
+EMPLOYER_ID_MAX = 100  # characters in an employer's id (the service stores it in 100)
 #: C0 and C1 control characters and DEL: nobody types them, and a page cannot show them.
 _CONTROL_CHARACTERS = frozenset(map(chr, (*range(0x20), *range(0x7F, 0xA0))))
 
@@ -50,6 +51,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "too_long": (
         f"must have at most {COURSE_MAX} characters",
         f"doit compter au plus {COURSE_MAX} caractères",
+    ),
+    "id_too_long": (
+        f"must have at most {EMPLOYER_ID_MAX} characters",
+        f"doit compter au plus {EMPLOYER_ID_MAX} caractères",
     ),
     "not_a_boolean": ("must be true or false", "doit être true ou false"),
     "not_a_count": ("must be a whole number, 0 or more", "doit être un nombre entier, 0 ou plus"),
@@ -333,6 +338,8 @@ def _employers(r: _Reader, raw: object) -> tuple[EmployerInput, ...]:
         path = f"employers[{i}]"
         fields = r.obj(item, path, {"id", "employees"}, {"approved_this_fiscal_year"})
         employer_id = r.field(fields, "id", path, r.text) or ""
+        if len(employer_id) > EMPLOYER_ID_MAX:
+            r.problem(f"{path}.id", "id_too_long")
         if employer_id in seen:
             r.problem(f"{path}.id", "duplicate_employer")
         seen.add(employer_id)

@@ -15,6 +15,8 @@ class ServiceError(Exception):
     message_fr: str
     extra: dict[str, object] = field(default_factory=dict)
     problems: list[dict[str, str]] = field(default_factory=list)  # field-level problems
+    # Set once the refusal is in the audit trail, so that no later net records it twice.
+    audited: bool = field(default=False, compare=False, repr=False)
 
 
 def forbidden(code: str, en: str, fr: str) -> ServiceError:

@@ -6,7 +6,11 @@ JOBGRANT_PROXY_SSL_HEADER  behind a TLS-terminating proxy: the header it sets to
                            X-Forwarded-Proto); never set it unless only the proxy reaches us
 JOBGRANT_USE_X_FORWARDED_HOST  true: the host is the proxy's X-Forwarded-Host (default: Host)
 JOBGRANT_SECRET_KEY        required in production; development generates one in var/
-JOBGRANT_SIN_KEYS          key-id:base64-32-bytes[,...] for SIN encryption (the first encrypts)
+JOBGRANT_SIN_KEYS          key-id:base64-32-bytes[,...] for SIN encryption (the first encrypts;
+                           `jobgrant sin rekey` re-encrypts every SIN under it)
+JOBGRANT_SIN_INDEX_KEY     base64-32-bytes: the SIN blind index's HMAC key, which never rotates
+                           with the encryption keys (a rotated index would let a SIN register
+                           twice); required in production
 JOBGRANT_ALLOWED_HOSTS     comma-separated (production)
 JOBGRANT_POLICY            the rules policy new programs use (default cjg-2013)
 JOBGRANT_BASE_URL          the service's public address, for links in messages (default
@@ -76,6 +80,9 @@ SIN_KEYS = _secret(
     "sin-keys",
     "k1:" + base64.b64encode(secrets.token_bytes(32)).decode(),
 )
+SIN_INDEX_KEY = _secret(
+    "JOBGRANT_SIN_INDEX_KEY", "sin-index-key", base64.b64encode(secrets.token_bytes(32)).decode()
+)
 DEBUG = False
 ALLOWED_HOSTS = (
     os.environ.get("JOBGRANT_ALLOWED_HOSTS", "").split(",")
@@ -134,6 +141,7 @@ INSTALLED_APPS = [
     "django_otp.plugins.otp_static",
     "axes",
     "django_ratelimit",
+    "csp",
     "ninja",  # serves its Swagger UI from our static files, not from a CDN
     "jobgrant.service.accounts",
     "jobgrant.service.registry",
@@ -149,6 +157,9 @@ INSTALLED_APPS = [
 ]
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "jobgrant.service.security_headers.SecurityHeaders",  # Permissions-Policy, API no-store
+    "csp.middleware.CSPMiddleware",  # Content-Security-Policy (below)
+    "jobgrant.service.api.body_limit.ApiBodyLimit",  # 413 problem+json before any body is read
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -160,6 +171,7 @@ MIDDLEWARE = [
     # signed-in person who still owes a second factor to that step (accounts/sessions.py).
     "jobgrant.service.accounts.sessions.SessionLimitsMiddleware",
     "jobgrant.service.accounts.second_factor.SecondFactorMiddleware",
+    "jobgrant.service.api.refusal_audit.AuditApiRefusals",  # every API refusal audited
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, so that it sees the sign-in's answer: a locked-out attempt becomes the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -263,6 +275,25 @@ CSRF_COOKIE_SECURE = PRODUCTION
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Scripts, fonts and images from this origin only: no inline script anywhere (templates load
+# static files; tests/service/hardening/test_headers.py holds them to it, and the browser tests
+# fail on any violation). Styles: this origin, and inline styles, which GC Design System's
+# runtime (Stencil) injects as it renders its components; our own templates have none (the same
+# test), and a style cannot run a script.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 if PRODUCTION:
     SECURE_HSTS_SECONDS = 31_536_000
     SESSION_COOKIE_NAME = "__Host-sessionid"

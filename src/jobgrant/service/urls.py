@@ -19,3 +19,9 @@ urlpatterns = [
     path("", root),
     *i18n_patterns(path("", include("jobgrant.service.web.urls")), prefix_default_language=True),
 ]
+
+# Every error nothing handled: 503 while the database cannot be reached, 500 problem+json on
+# the API (service/outage.py).
+handler500 = "jobgrant.service.outage.server_error"
+# A page that is not found, recorded in the audit trail for a signed-in person (not_found.py).
+handler404 = "jobgrant.service.not_found.page_not_found"

@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from tests.conftest import changes_audited
 from tests.personas import ANALYST, EMPLOYER, OFFICER
 
 from jobgrant.service.accounts.models import Role, User
@@ -31,7 +32,8 @@ WRITTEN_BY_APPLYING = (
 
 
 def row_counts() -> dict[str, int]:
-    return {model.__name__: model.objects.count() for model in WRITTEN_BY_APPLYING}
+    counts = {model.__name__: model.objects.count() for model in WRITTEN_BY_APPLYING}
+    return {**counts, "AuditEntry": changes_audited()}  # a refusal is recorded, not a change
 
 
 @contextmanager

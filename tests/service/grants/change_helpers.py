@@ -5,10 +5,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from tests.conftest import changes_audited
 from tests.personas import EMPLOYER
 from tests.service.grants.agreement_helpers import ALL_CONFIRMED, approved
 
-from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.grants.agreement_actions import accept_agreement
 from jobgrant.service.grants.agreement_models import Agreement, AgreementVersion
 from jobgrant.service.grants.change_models import ChangeRequest
@@ -50,6 +50,6 @@ def counts() -> tuple[int, int, int, int]:
     return (
         ChangeRequest.objects.count(),
         AgreementVersion.objects.count(),
-        AuditEntry.objects.count(),
+        changes_audited(),
         Message.objects.count(),
     )

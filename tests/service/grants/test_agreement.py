@@ -11,6 +11,7 @@ import pytest
 import time_machine
 from django.db import transaction
 from django.utils import timezone
+from tests.conftest import changes_audited
 from tests.personas import EMPLOYER, OFFICER, OTHER_JURISDICTION_OFFICER, SECOND_OFFICER
 from tests.service.grants.agreement_helpers import ALL_CONFIRMED, approved, committed, recommended
 
@@ -101,7 +102,7 @@ def test_the_applicant_accepts_with_name_title_and_the_three_confirmations(demo)
 
 def test_each_missing_field_is_named_in_both_languages_and_nothing_is_written(demo) -> None:
     agreement = approved()
-    entries = AuditEntry.objects.count()
+    entries = changes_audited()
     with pytest.raises(ServiceError) as refused:
         accept_agreement(EMPLOYER.get(), agreement, " ", "", ["agreement"])
     fields = [p["field"] for p in refused.value.problems]
@@ -115,7 +116,7 @@ def test_each_missing_field_is_named_in_both_languages_and_nothing_is_written(de
     assert "conditions générales" in refused.value.problems[-1]["message_fr"]
     assert Agreement.objects.get(pk=agreement.pk).state == "issued"
     assert version_of(agreement).accepted_at is None
-    assert AuditEntry.objects.count() == entries
+    assert changes_audited() == entries
 
 
 def test_only_the_applicant_may_accept_and_the_refusal_is_audited(demo) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from tests.conftest import changes_audited
 from tests.personas import EMPLOYER, FINANCE, OFFICER, SECOND_OFFICER
 
 from jobgrant.service.audit.chain import verify
@@ -84,7 +85,7 @@ def test_an_illegal_transition_answers_409_with_the_current_state(as_user, make_
 def test_bad_input_names_the_field_and_writes_nothing(as_user, make_body) -> None:
     body = make_body()
     body["trainees"][0]["costs"]["tuition"] = "-1"
-    entries_before = AuditEntry.objects.count()
+    entries_before = changes_audited()
     response = as_user(EMPLOYER).post("/applications", body)
     assert response.status_code == 422
     errors = response.json()["errors"]
@@ -92,7 +93,7 @@ def test_bad_input_names_the_field_and_writes_nothing(as_user, make_body) -> Non
     assert "non-negative" in errors[0]["message_en"]
     assert errors[0]["message_fr"]
     assert Application.objects.count() == 0
-    assert AuditEntry.objects.count() == entries_before
+    assert changes_audited() == entries_before
 
 
 def test_the_program_decides_policy_and_delivery(as_user, make_body) -> None:

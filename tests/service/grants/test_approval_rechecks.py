@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.conftest import changes_audited
 from tests.personas import EMPLOYER, OFFICER, SECOND_OFFICER
 
-from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.grants.models import Application, Program, StateChange
 
 pytestmark = pytest.mark.django_db
@@ -70,7 +70,7 @@ def test_an_ineligible_application_cannot_be_recommended_and_nothing_is_written(
     created = as_user(EMPLOYER).post("/applications", body)
     application_id = int(created.json()["id"])
     as_user(EMPLOYER).post(f"/applications/{application_id}/submit")
-    history, entries = StateChange.objects.count(), AuditEntry.objects.count()
+    history, entries = StateChange.objects.count(), changes_audited()
     refused = as_user(OFFICER).post(f"/applications/{application_id}/recommend")
     assert refused.status_code == 409
     problem = refused.json()
@@ -78,6 +78,6 @@ def test_an_ineligible_application_cannot_be_recommended_and_nothing_is_written(
     assert problem["reasons"] == ["PROVIDER_NOT_THIRD_PARTY"]
     assert "in-house training is not eligible" in problem["detail"]
     assert "la formation à l'interne n'est pas admissible" in problem["detail_fr"]
-    assert (StateChange.objects.count(), AuditEntry.objects.count()) == (history, entries)
+    assert (StateChange.objects.count(), changes_audited()) == (history, entries)
     application = Application.objects.get(pk=application_id)
     assert application.state == "submitted" and application.recommended_by is None

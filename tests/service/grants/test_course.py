@@ -7,9 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from tests.conftest import changes_audited
 from tests.personas import EMPLOYER
 
-from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants import actions
 from jobgrant.service.grants.models import Application
@@ -51,7 +51,7 @@ def test_the_course_is_stored_with_the_application_and_changes_no_figure(
 def test_a_bad_course_is_refused_naming_the_field_and_nothing_is_written(
     make_body: Body, course: Any, english: str, french: str
 ) -> None:
-    entries_before = AuditEntry.objects.count()
+    entries_before = changes_audited()
     with pytest.raises(ServiceError) as refused:
         actions.create_application(EMPLOYER.get(), with_course(make_body, course))
     assert refused.value.status == 422
@@ -59,4 +59,4 @@ def test_a_bad_course_is_refused_naming_the_field_and_nothing_is_written(
         {"field": "training.course", "message_en": english, "message_fr": french}
     ]
     assert Application.objects.count() == 0
-    assert AuditEntry.objects.count() == entries_before
+    assert changes_audited() == entries_before

@@ -50,8 +50,19 @@ def json_object(request: HttpRequest) -> dict[str, Any]:
     return body
 
 
-def text_field(body: dict[str, Any], key: str) -> str:
+def text_field(body: dict[str, Any], key: str, max_length: int | None = None) -> str:
+    """Text at `key` ("" when absent), of at most `max_length` characters."""
     value = body.get(key, "")
     if not isinstance(value, str):
         raise bad_input([problem(key, "must be text", "doit être du texte")])
+    if max_length is not None and len(value) > max_length:
+        raise bad_input(
+            [
+                problem(
+                    key,
+                    f"must have at most {max_length} characters",
+                    f"doit compter au plus {max_length} caractères",
+                )
+            ]
+        )
     return value

@@ -15,11 +15,10 @@ from ninja import Schema
 from pydantic import Field, RootModel
 
 from jobgrant.rules.batch import COST_CATEGORIES
-from jobgrant.service.api.schemas import Amount, AmountIn, Provider, Trainee
+from jobgrant.service.api.schemas import NOTE_MAX, Amount, AmountIn, Provider, Trainee
 from jobgrant.service.grants.change_kinds import MAX_ENTRIES
 from jobgrant.service.grants.change_models import ChangeKind, ChangeState
 
-NOTE_MAX = 4000
 TraineeIndex = Annotated[int, Field(ge=0, le=10_000, description="0 for the agreement's first.")]
 Note = Annotated[
     str, Field(max_length=NOTE_MAX, description="Why the change is asked for (optional).")

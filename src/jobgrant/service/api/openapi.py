@@ -27,6 +27,18 @@ REF_TEMPLATE = "#/components/schemas/{model}"
 # gunicorn refuses a request line over 4,094 bytes before the application sees it, with a page
 # of its own: any operation may answer it, and not as problem+json.
 URI_TOO_LONG = {"description": "URI Too Long: the HTTP server refused the request line."}
+_PROBLEM_CONTENT = {PROBLEM_JSON: {"schema": {"$ref": REF_TEMPLATE.format(model="Problem")}}}
+# api/body_limit.py: a body over the bound, refused before it is read (any POST).
+TOO_LARGE = {
+    "description": "Content Too Large: the body is over the API's bound (1 MiB).",
+    "content": _PROBLEM_CONTENT,
+}
+# service/outage.py: the database cannot be reached; try again after Retry-After seconds.
+UNAVAILABLE = {
+    "description": "Service Unavailable: the database cannot be reached for now.",
+    "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds."}},
+    "content": _PROBLEM_CONTENT,
+}
 _documented: dict[str, type[Schema]] = {}
 
 
@@ -61,9 +73,15 @@ class DocumentedApi(NinjaAPI):
             components.update(schema.pop("$defs", {}))
             components[model.__name__] = schema
         components["ApplicationBody"]["examples"] = [example_application(timezone.localdate())]
-        for operation in _operations(document):
+        components["Problem"] = components.get("Problem") or Problem.model_json_schema(
+            ref_template=REF_TEMPLATE
+        )
+        for method, operation in _operations_by_method(document):
             _problems_as_problem_json(operation)
             operation["responses"]["414"] = URI_TOO_LONG
+            operation["responses"]["503"] = UNAVAILABLE
+            if method == "post":
+                operation["responses"]["413"] = TOO_LARGE
         return document
 
 
@@ -113,8 +131,9 @@ def example_application(today: dt.date) -> dict[str, Any]:
     }
 
 
-def _operations(document: dict[str, Any]) -> list[dict[str, Any]]:
-    return [op for item in document.get("paths", {}).values() for op in item.values()]
+def _operations_by_method(document: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    paths = document.get("paths", {}).values()
+    return [(method, op) for item in paths for method, op in item.items()]
 
 
 def _problems_as_problem_json(operation: dict[str, Any]) -> None:

@@ -29,6 +29,7 @@ def problem_response(error: ServiceError) -> HttpResponse:
     )
     if "retry_after" in error.extra:  # a lockout or a rate limit: when to try again (RFC 9110)
         response["Retry-After"] = str(error.extra["retry_after"])
+    response.refusal = error  # type: ignore[attr-defined]  # for api/refusal_audit.py
     return response
 
 

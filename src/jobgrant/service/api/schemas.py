@@ -23,6 +23,10 @@ AMOUNT_OUT = r"^-?\d+\.\d{2}$"
 FISCAL_YEAR = r"^\d{4}-\d{2}$"
 #: Ids are the database's 64-bit integers: anything outside 1..2^63-1 cannot name a row.
 MAX_DATABASE_ID = 2**63 - 1
+#: A note or a reason, in characters: a page of text (a 2 MB note was stored before, issue 14).
+NOTE_MAX = 4000
+#: An employer's reference inside a body: what ApplicationEmployer.reference holds.
+EMPLOYER_REF_MAX = 100
 STATES: tuple[str, ...] = tuple(State.values)
 
 
@@ -125,7 +129,12 @@ class EmployerOut(Schema):
 
 
 class EmployerRef(Schema):
-    id: str = Field(description="The employer's reference inside this body.", examples=["acme"])
+    id: str = Field(
+        min_length=1,
+        max_length=EMPLOYER_REF_MAX,
+        description="The employer's reference inside this body.",
+        examples=["acme"],
+    )
     business_number: str = Field(description="A registered employer's business number (BN9).")
 
 
@@ -177,8 +186,10 @@ class ApplicationBody(Schema):
 
 
 class NoteBody(Schema):
-    note: str = ""
-    reason: str = Field("", description="Why the application is denied (required to deny).")
+    note: str = Field("", max_length=NOTE_MAX)
+    reason: str = Field(
+        "", max_length=NOTE_MAX, description="Why the application is denied (required to deny)."
+    )
 
 
 # --- Quotes and applications ----------------------------------------------------------------

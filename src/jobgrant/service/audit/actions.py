@@ -1,5 +1,5 @@
-"""The audit trail's own actions: every refusal recorded, a 403 and a 404 alike, in a
-transaction of its own.
+"""The audit trail's own actions: every refusal recorded, whatever its status (a 403, a 404, a
+409 or a 422 alike), in a transaction of its own.
 
 A refused action writes nothing itself; what the trail keeps is who asked, for what, and the
 refusal's code. A 404 is recorded too: to an outsider it says "no such file" (it learns nothing),
@@ -19,11 +19,10 @@ from jobgrant.service.errors import ServiceError
 
 P = ParamSpec("P")
 R = TypeVar("R")
-AUDITED_STATUSES = (403, 404)
 
 
 def audited_refusals(action: Callable[P, R]) -> Callable[P, R]:
-    """Record every 403 and 404 `action(user, target, ...)` raises, then let it propagate.
+    """Record every refusal `action(user, target, ...)` raises, then let it propagate.
 
     `target`, the second argument, is the object acted on (a model instance) or an
     application's id."""
@@ -40,13 +39,14 @@ def audited_refusals_of(kind: str) -> Callable[[Callable[P, R]], Callable[P, R]]
             try:
                 return action(*args, **kwargs)
             except ServiceError as error:
-                if error.status in AUDITED_STATUSES:
+                if not error.audited:  # an inner action already recorded it
                     actor = str(getattr(args[0], "username", ""))
                     target = args[1] if len(args) > 1 else None
                     found_kind, target_id = _kind_and_id(target, kind)
                     record_refusal(
                         actor, action.__name__, found_kind, target_id, error.code, error.status
                     )
+                    error.audited = True
                 raise
 
         return wrapper

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals, audited_refusals_of
+from jobgrant.service.audit.anchors import anchored
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, not_found, problem
 from jobgrant.service.grants import access, application_messages
@@ -227,7 +228,7 @@ def recommend_application(user: User, application: Application, note: str = "") 
         # Refused here, the whole transaction rolls back: the state change is not kept either.
         _refuse_if_ineligible(application, locked)
         application.recommended_by = user
-        return _finish(user, application, "recommend")
+        return _finish(user, application, "recommend", **anchored(note))
 
 
 @audited_refusals
@@ -248,7 +249,7 @@ def approve_application(user: User, application: Application, note: str = "") ->
         # The budget rows are what every approval waits for: lock them last, so that they are
         # held only for the commitments, the audit entry and the end of the transaction.
         _commit_shares(application, locked.stream_code, user)
-        return _audit(user, application, "approve")
+        return _audit(user, application, "approve", **anchored(note))
 
 
 def _refuse_if_ineligible(application: Application, locked: Locked) -> None:
@@ -349,7 +350,7 @@ def deny_application(user: User, application: Application, reason: str) -> Appli
         _transition(user, application, "deny", reason)
         application.decided_by, application.decision_reason = user, reason.strip()
         application_messages.application_denied(application)
-        return _finish(user, application, "deny", reason=reason.strip())
+        return _finish(user, application, "deny", reason=reason.strip(), **anchored(reason))
 
 
 @audited_refusals
@@ -362,7 +363,9 @@ def withdraw_application(user: User, application: Application, note: str = "") -
             for account, cents in _government_shares(application, locked.stream_code):
                 if account is not None:
                     operations.release(account, cents, actor=user.username, application=application)
-        return _finish(user, application, "withdraw", **({"reason": note} if note else {}))
+        return _finish(
+            user, application, "withdraw", **({"reason": note} if note else {}), **anchored(note)
+        )
 
 
 # --- The web form's drafts: what an employer typed, before it is an application ---------------

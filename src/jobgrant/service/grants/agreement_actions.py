@@ -25,6 +25,7 @@ from jobgrant.rules.money import format_money
 from jobgrant.service import rows
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.actions import audited_refusals
+from jobgrant.service.audit.anchors import anchored
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, not_found, problem
 from jobgrant.service.grants import access
@@ -468,7 +469,7 @@ def _give_back(agreement: Agreement, actor: str, user: User, note: str) -> int:
         "application.withdraw",
         "application",
         application.pk,
-        {"state": application.state, "reason": note},
+        {"state": application.state, "reason": note, **anchored(note)},
     )
     return released
 

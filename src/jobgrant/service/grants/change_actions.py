@@ -31,6 +31,7 @@ from jobgrant.rules.money import format_amount, parse_amount
 from jobgrant.rules.requests import InvalidRequestError, parse_quote_request
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
+from jobgrant.service.audit.anchors import anchored
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, problem
 from jobgrant.service.grants import access
@@ -182,7 +183,7 @@ def request_change(
         _refuse_if_open(locked)
         preview = _worked_out(locked, kind, body)
         change = _create(user, locked, preview, note)
-        summary = _summary(change)
+        summary = {**_summary(change), **anchored(note)}  # the note, bound (audit.anchors)
         record(user.username, "change_request.submit", "changerequest", change.pk, summary)
         if preview.proposal.kind == ChangeKind.DATES and not preview.moves_money:
             _approve(change, locked, preview, by=user, decider=None, reason="")

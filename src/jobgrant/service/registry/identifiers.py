@@ -74,7 +74,28 @@ def decrypt_sin(key_id: str, blob: bytes) -> str:
     return AESGCM(key).decrypt(blob[:12], blob[12:], b"sin").decode()
 
 
+@cache
+def _index_key() -> bytes:
+    key = base64.b64decode(settings.SIN_INDEX_KEY)
+    if len(key) != 32:
+        raise ValueError("JOBGRANT_SIN_INDEX_KEY must be a 32-byte key")
+    return key
+
+
 def sin_blind_index(value: str) -> str:
-    """HMAC-SHA256 of the SIN under the current key: equal SINs match, the SIN is not revealed."""
-    keys = _keys()
-    return hmac.new(keys.keys[keys.current], value.encode(), hashlib.sha256).hexdigest()
+    """HMAC-SHA256 of the SIN under the index key: equal SINs match, the SIN is not revealed.
+
+    The index key is not an encryption key and never rotates with them (issue 14): under the
+    current encryption key, the same SIN registered before and after a rotation had two indexes,
+    and the uniqueness constraint let it in twice."""
+    return hmac.new(_index_key(), value.encode(), hashlib.sha256).hexdigest()
+
+
+def current_key_id() -> str:
+    return _keys().current
+
+
+def forget_keys() -> None:
+    """Read the keys from the settings again (after a rotation, in the same process)."""
+    _keys.cache_clear()
+    _index_key.cache_clear()

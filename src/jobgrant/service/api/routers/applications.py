@@ -17,6 +17,7 @@ from jobgrant.service.api.openapi import links_to_the_application, problems, rea
 from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import (
     MAX_DATABASE_ID,
+    NOTE_MAX,
     STATES,
     ApplicationBody,
     ApplicationDetail,
@@ -28,6 +29,7 @@ from jobgrant.service.api.schemas import (
     one_of,
 )
 from jobgrant.service.api.security import bearer, caller
+from jobgrant.service.api.visibility import actor_name, note_shown
 from jobgrant.service.grants import access, actions
 from jobgrant.service.grants.models import Application
 
@@ -39,7 +41,10 @@ TRANSITIONS = ("submit", "recommend", "approve", "deny", "withdraw")
 OPERATIONS_ON_ONE = ("get_application", *(f"{name}_application" for name in TRANSITIONS))
 
 
-def application_json(application: Application, *, detail: bool = False) -> dict[str, Any]:
+def application_json(
+    application: Application, *, detail: bool = False, viewer: User | None = None
+) -> dict[str, Any]:
+    """The application's answer; with `detail`, its history as `viewer` may read it."""
     data: dict[str, Any] = {
         "id": application.pk,
         "state": application.state,
@@ -54,15 +59,16 @@ def application_json(application: Application, *, detail: bool = False) -> dict[
         "quote": application.quote,
     }
     if detail:
+        assert viewer is not None, "the history depends on who reads it"
         data["policy_version"] = application.policy_version
         data["explanation"] = application.explanation
         data["history"] = [
             {
                 "from": c.from_state,
                 "to": c.to_state,
-                "by": c.actor.username,
+                "by": actor_name(viewer, c.actor),
                 "at": c.at.isoformat(),
-                "note": c.note,
+                "note": note_shown(viewer, c.actor, c.to_state, c.note),
             }
             for c in application.history.select_related("actor")
         ]
@@ -102,7 +108,7 @@ def _transition_endpoint(name: str, act: Transition) -> None:
         def work() -> HttpResponse:
             body = json_object(request)
             for key in NoteBody.model_fields:  # each is text, whichever the transition reads
-                text_field(body, key)
+                text_field(body, key, NOTE_MAX)
             # The stored quote and explanation are not needed to change the state.
             application = access.get_visible(user, application_id, without=("quote", "explanation"))
             changed = act(user, application, body)
@@ -144,8 +150,9 @@ _transition_endpoint(
 )
 def get_application(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
     """One application with its quote, explanation and state history."""
+    user = caller(request)
     return json_response(
-        application_json(access.get_visible(caller(request), application_id), detail=True)
+        application_json(access.get_visible(user, application_id), detail=True, viewer=user)
     )
 
 

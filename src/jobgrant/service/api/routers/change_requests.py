@@ -25,6 +25,7 @@ from jobgrant.service.api.openapi import problems, read_by_hand
 from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import MAX_DATABASE_ID
 from jobgrant.service.api.security import bearer, caller
+from jobgrant.service.api.visibility import actor_name
 from jobgrant.service.grants import access, change_access, change_actions
 from jobgrant.service.grants.agreement_models import Agreement
 from jobgrant.service.grants.change_models import ChangeRequest
@@ -36,7 +37,7 @@ ChangeId = Annotated[int, Path(ge=1, le=MAX_DATABASE_ID)]
 OPERATIONS_ON_ONE = ("get_change_request", "approve_change_request", "deny_change_request")
 
 
-def change_json(change: ChangeRequest) -> dict[str, Any]:
+def change_json(change: ChangeRequest, viewer: User) -> dict[str, Any]:
     def money(figures: dict[str, int]) -> dict[str, str]:
         return {key: format_amount(int(cents)) for key, cents in figures.items()}
 
@@ -57,9 +58,9 @@ def change_json(change: ChangeRequest) -> dict[str, Any]:
         ],
         "figures": {side: money(change.figures[side]) for side in ("before", "after")},
         "note": change.note,
-        "requested_by": change.requested_by.username,
+        "requested_by": actor_name(viewer, change.requested_by),
         "requested_at": change.requested_at.isoformat(),
-        "decided_by": change.decided_by.username if change.decided_by else None,
+        "decided_by": actor_name(viewer, change.decided_by),
         "decided_at": change.decided_at.isoformat() if change.decided_at else None,
         "reason": change.reason,
         "self_service": change.self_service,
@@ -99,7 +100,7 @@ def create_change_request(request: HttpRequest, application_id: ApplicationId) -
         agreement.application = application
         kind = body.get("kind")
         change = change_actions.request_change(user, agreement, kind, body)
-        return json_response(change_json(_fresh(user, change.pk)), status=201)
+        return json_response(change_json(_fresh(user, change.pk), user), status=201)
 
     return idempotent(request, user, work)
 
@@ -115,7 +116,8 @@ def _fresh(user: User, change_id: int) -> ChangeRequest:
 )
 def get_change_request(request: HttpRequest, change_id: ChangeId) -> HttpResponse:
     """One change request: what it changes (before and after), its money, its decision."""
-    return json_response(change_json(_fresh(caller(request), change_id)))
+    user = caller(request)
+    return json_response(change_json(_fresh(user, change_id), user))
 
 
 Decision = Callable[[User, ChangeRequest, str], ChangeRequest]
@@ -130,7 +132,7 @@ def _decision_endpoint(name: str, decide: Decision) -> None:
             reason = text_field(body, "reason")
             change = _fresh(user, change_id)
             decide(user, change, reason)
-            return json_response(change_json(_fresh(user, change_id)))
+            return json_response(change_json(_fresh(user, change_id), user))
 
         return idempotent(request, user, work)
 

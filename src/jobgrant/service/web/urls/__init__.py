@@ -5,6 +5,7 @@ Every route's name is in the "web" namespace, e.g. "web:officer-queue".
 
 from django.urls import include, path
 
+from jobgrant.service.web import converters  # noqa: F401  (<id:...>, before the routes)
 from jobgrant.service.web.urls import (
     account,
     analyst,

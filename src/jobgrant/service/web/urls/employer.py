@@ -36,35 +36,35 @@ urlpatterns = [
     path("apply/quote/", apply_quote, name="employer-apply-quote"),
     path("apply/review/", apply_review, name="employer-apply-review"),
     path("apply/cancel/", apply_cancel, name="employer-apply-cancel"),
-    path("drafts/<int:draft_id>/resume/", draft_resume, name="employer-draft-resume"),
-    path("drafts/<int:draft_id>/delete/", draft_delete, name="employer-draft-delete"),
-    path("applications/<int:application_id>/", application_detail, name="employer-application"),
+    path("drafts/<id:draft_id>/resume/", draft_resume, name="employer-draft-resume"),
+    path("drafts/<id:draft_id>/delete/", draft_delete, name="employer-draft-delete"),
+    path("applications/<id:application_id>/", application_detail, name="employer-application"),
     path(
-        "applications/<int:application_id>/submit/",
+        "applications/<id:application_id>/submit/",
         application_submit,
         name="employer-application-submit",
     ),
     path(
-        "applications/<int:application_id>/withdraw/",
+        "applications/<id:application_id>/withdraw/",
         application_withdraw,
         name="employer-application-withdraw",
     ),
 ]
 # The agreement an approval offers (web/views/employer_agreement.py).
 urlpatterns += [
-    path("applications/<int:application_id>/agreement/", agreement_page, name="employer-agreement"),
+    path("applications/<id:application_id>/agreement/", agreement_page, name="employer-agreement"),
     path(
-        "applications/<int:application_id>/agreement/<str:lang>.pdf",
+        "applications/<id:application_id>/agreement/<str:lang>.pdf",
         agreement_pdf_download,
         name="employer-agreement-pdf",
     ),
     path(
-        "applications/<int:application_id>/agreement/accept/",
+        "applications/<id:application_id>/agreement/accept/",
         agreement_accept,
         name="employer-agreement-accept",
     ),
     path(
-        "applications/<int:application_id>/agreement/decline/",
+        "applications/<id:application_id>/agreement/decline/",
         agreement_decline,
         name="employer-agreement-decline",
     ),
@@ -72,16 +72,16 @@ urlpatterns += [
 # Change requests to the agreement (web/views/employer_changes.py).
 urlpatterns += [
     path(
-        "applications/<int:application_id>/changes/",
+        "applications/<id:application_id>/changes/",
         employer_changes.changes,
         name="employer-changes",
     ),
     path(
-        "applications/<int:application_id>/changes/new/<str:kind>/",
+        "applications/<id:application_id>/changes/new/<str:kind>/",
         employer_changes.change_new,
         name="employer-change-new",
     ),
-    path("changes/<int:change_id>/", employer_changes.change_detail, name="employer-change"),
+    path("changes/<id:change_id>/", employer_changes.change_detail, name="employer-change"),
 ]
 # Claims, with their receipts (web/views/employer_claims.py).
 urlpatterns += [

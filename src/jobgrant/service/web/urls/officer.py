@@ -12,25 +12,25 @@ from jobgrant.service.web.views import (
 
 urlpatterns = [
     path("", officer_queue.queue, name="officer-queue"),
-    path("applications/<int:application_id>/", officer.review, name="officer-review"),
-    path("applications/<int:application_id>/decision/", officer.decide, name="officer-decide"),
-    path("applications/<int:application_id>/assignment/", officer.assign, name="officer-assign"),
+    path("applications/<id:application_id>/", officer.review, name="officer-review"),
+    path("applications/<id:application_id>/decision/", officer.decide, name="officer-decide"),
+    path("applications/<id:application_id>/assignment/", officer.assign, name="officer-assign"),
 ]
 # Agreements: the queue by state, an agreement, its PDF, withdrawing an offer.
 urlpatterns += [
     path("agreements/", officer_agreements.agreements_queue, name="officer-agreements"),
     path(
-        "applications/<int:application_id>/agreement/",
+        "applications/<id:application_id>/agreement/",
         officer_agreements.officer_agreement,
         name="officer-agreement",
     ),
     path(
-        "applications/<int:application_id>/agreement/<str:lang>.pdf",
+        "applications/<id:application_id>/agreement/<str:lang>.pdf",
         officer_agreements.officer_agreement_pdf,
         name="officer-agreement-pdf",
     ),
     path(
-        "applications/<int:application_id>/agreement/withdraw/",
+        "applications/<id:application_id>/agreement/withdraw/",
         officer_agreements.offer_withdraw,
         name="officer-agreement-withdraw",
     ),
@@ -38,8 +38,8 @@ urlpatterns += [
 # Change requests: the queue of those to decide, one request, its decision.
 urlpatterns += [
     path("changes/", officer_changes.queue, name="officer-changes"),
-    path("changes/<int:change_id>/", officer_changes.review, name="officer-change"),
-    path("changes/<int:change_id>/decision/", officer_changes.decide, name="officer-change-decide"),
+    path("changes/<id:change_id>/", officer_changes.review, name="officer-change"),
+    path("changes/<id:change_id>/decision/", officer_changes.decide, name="officer-change-decide"),
 ]
 # Claims to assess (web/views/officer_claims.py).
 urlpatterns += [

@@ -8,23 +8,23 @@ from jobgrant.service.web.views import participants
 urlpatterns = [
     path("participate/<str:token>/", participants.participate, name="participate"),
     path(
-        "employer/applications/<int:application_id>/trainees/",
+        "employer/applications/<id:application_id>/trainees/",
         participants.trainees,
         name="employer-trainees",
     ),
     path(
-        "employer/participants/<int:participant_id>/resend/",
+        "employer/participants/<id:participant_id>/resend/",
         participants.resend,
         name="employer-participant-resend",
     ),
     path(
-        "employer/participants/<int:participant_id>/revoke/",
+        "employer/participants/<id:participant_id>/revoke/",
         participants.revoke,
         name="employer-participant-revoke",
     ),
     path("officer/participant-flags/", participants.flags, name="officer-participant-flags"),
     path(
-        "officer/participants/<int:participant_id>/sin/",
+        "officer/participants/<id:participant_id>/sin/",
         participants.flag_sin,
         name="officer-participant-sin",
     ),

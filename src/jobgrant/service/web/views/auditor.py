@@ -53,7 +53,7 @@ def entries(chosen: dict[str, Any]) -> QuerySet[AuditEntry]:
             found = found.filter(**{name: chosen[name]})
     if chosen.get("since"):
         found = found.filter(at__gte=_start_of(chosen["since"]))
-    if chosen.get("until"):
+    if chosen.get("until") and chosen["until"] < dt.date.max:  # the calendar's last day: no end
         found = found.filter(at__lt=_start_of(chosen["until"] + dt.timedelta(days=1)))
     return found.order_by("-sequence")
 

@@ -1,0 +1,61 @@
+"""Every refusal the API answers a signed-in caller is in the audit trail, whatever its status.
+
+The actions record their own refusals (audit.actions.audited_refusals), with what was asked for.
+What they never see is refused here, once the answer is made: a parameter or body that fails its
+schema (422), a body that cannot be read (400), a refusal of the handler itself. A refusal that
+an action already recorded is marked `audited` and is not recorded twice.
+
+Anonymous refusals (no token, or a token that is not valid) go to the request log, not to the
+chain: every entry takes the chain's one lock, and a client with no account could otherwise
+queue every officer's decision behind a flood of its own requests. Failed sign-ins are the
+accounts' to record (lockout).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+
+from jobgrant.service.accounts.models import User
+from jobgrant.service.audit.actions import record_refusal
+from jobgrant.service.errors import ServiceError
+
+API_PREFIX = "/api/"
+
+
+class AuditApiRefusals:
+    """Listed in MIDDLEWARE: records the refusals no action recorded."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        refusal = getattr(response, "refusal", None)
+        caller = getattr(request, "auth", None)
+        if isinstance(refusal, ServiceError) and not refusal.audited and isinstance(caller, User):
+            record_refusal(
+                caller.username,
+                _operation(request),
+                "request",
+                _target(request),
+                refusal.code,
+                refusal.status,
+            )
+            refusal.audited = True
+        return response
+
+
+def _operation(request: HttpRequest) -> str:
+    """The operation's name (`get_application`), or the path when no route matched."""
+    match = request.resolver_match
+    name = match.url_name if match and match.url_name else request.path
+    return str(name)[:55]
+
+
+def _target(request: HttpRequest) -> str:
+    """The first id in the path, if any (the application, change request or participant)."""
+    match = request.resolver_match
+    values = [str(value) for value in (match.kwargs.values() if match else ())]
+    return values[0][:64] if values else ""

@@ -1,0 +1,272 @@
+"""T8: every case of the authorization matrix (authorization_matrix.py), over the API and the
+pages, checked against the table: at least 1,000 cases, 100% agreement; and every refusal a
+signed-in persona meets writes exactly one audit entry.
+
+The objects are made once, in the states the actions need; each case runs in a savepoint that is
+rolled back, so an allowed action changes nothing the next case sees.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import tests.service.hardening.authorization_matrix as matrix
+from django.db import transaction
+from django.test import Client
+from tests.conftest import application_body, token_for
+from tests.personas import (
+    ANALYST,
+    APPLICANT,
+    AUDITOR,
+    EMPLOYER,
+    FEDERAL_OFFICER,
+    FINANCE,
+    OFFICER,
+    OTHER_JURISDICTION_OFFICER,
+    OUTSIDER_EMPLOYER,
+    PARTNER,
+    PARTNER_EMPLOYER,
+    SECOND_OFFICER,
+    Persona,
+)
+from tests.service.grants.agreement_helpers import ALL_CONFIRMED
+
+from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.audit.models import AuditEntry
+from jobgrant.service.grants import actions, agreement_actions, assignment_actions, change_actions
+from jobgrant.service.grants.models import Agreement, Application
+
+pytestmark = pytest.mark.django_db
+ASSIGNED_OFFICER = Persona("assigned-officer-on", Role.OFFICER, jurisdiction="ON")
+AFFILIATED_OFFICER = Persona(
+    "affiliated-officer-on", Role.OFFICER, jurisdiction="ON", organizations=(APPLICANT,)
+)
+SIGNED_IN = (
+    EMPLOYER,
+    PARTNER_EMPLOYER,
+    OUTSIDER_EMPLOYER,
+    OFFICER,
+    SECOND_OFFICER,
+    ASSIGNED_OFFICER,
+    AFFILIATED_OFFICER,
+    OTHER_JURISDICTION_OFFICER,
+    FEDERAL_OFFICER,
+    FINANCE,
+    ANALYST,
+    AUDITOR,
+)
+PERSONAS: tuple[Persona | None, ...] = (*SIGNED_IN, None)
+LANGUAGES = ("en", "fr")
+
+
+@dataclass(frozen=True)
+class Fixture:
+    application: int
+    federal: bool = False
+    recommended_by: str = ""
+    assigned_to: str = ""
+    change: int | None = None
+
+
+def relationship(persona: Persona | None, fixture: Fixture) -> str:
+    """The persona's relationship to the object, in the table's words."""
+    if persona is None:
+        return matrix.ANONYMOUS
+    by_role = {Role.FINANCE: matrix.FINANCE, Role.ANALYST: matrix.ANALYST}
+    if persona.role in by_role:
+        return by_role[persona.role]
+    if persona.role == Role.AUDITOR:
+        return matrix.AUDITOR
+    if persona.role == Role.EMPLOYER:
+        names = {organization.name for organization in persona.organizations}
+        if APPLICANT.name in names:
+            return matrix.OWN
+        return matrix.PARTNER if PARTNER.name in names else matrix.OTHER
+    if persona.jurisdiction not in ("", "ON"):
+        return matrix.OTHER_JURISDICTION
+    if persona.federal != fixture.federal:
+        return matrix.FEDERAL_ON_PROVINCIAL if persona.federal else matrix.PROVINCIAL_ON_FEDERAL
+    if persona.organizations:
+        return matrix.AFFILIATED
+    if persona.username == fixture.recommended_by:
+        return matrix.RECOMMENDER
+    if persona.username == fixture.assigned_to:
+        return matrix.ASSIGNED
+    return matrix.IN_SCOPE
+
+
+def _consortium() -> dict[str, Any]:
+    body = application_body()
+    body["employers"].append({"id": "harbour", "business_number": PARTNER.business_number})
+    body["trainees"].append({**body["trainees"][0], "employer_id": "harbour"})
+    return body
+
+
+def make_fixtures() -> dict[str, Fixture]:
+    """The objects, each in the state its actions need (provincial unless `federal`)."""
+    employer, recommender = EMPLOYER.get(), SECOND_OFFICER.get()
+
+    def new(*, federal: bool = False) -> Application:
+        application = actions.create_application(employer, _consortium())
+        if federal:
+            Application.objects.filter(pk=application.pk).update(delivery="federal-direct")
+            application.refresh_from_db()
+        return application
+
+    def submitted(*, federal: bool = False) -> Application:
+        application = new(federal=federal)
+        actions.submit_application(employer, application)
+        return application
+
+    def recommended() -> Application:
+        application = submitted()
+        actions.recommend_application(recommender, application)
+        return application
+
+    def approved() -> Application:
+        application = recommended()
+        actions.approve_application(OFFICER.get(), application)
+        return application
+
+    def accepted() -> Application:
+        application = approved()
+        agreement = Agreement.objects.get(application=application)
+        agreement_actions.accept_agreement(employer, agreement, "Pat Birch", "Owner", ALL_CONFIRMED)
+        return application
+
+    open_submission = submitted()
+    assigned = ASSIGNED_OFFICER.get()
+    assignment_actions.assign_application(assigned, open_submission, assigned)
+    with_change = accepted()
+    change = change_actions.request_change(
+        employer,
+        Agreement.objects.get(application=with_change),
+        "provider",
+        {"provider": {"name": "Niagara College", "third_party": True}},
+    )
+    by = SECOND_OFFICER.username
+    return {
+        "draft": Fixture(new().pk),
+        "submitted": Fixture(open_submission.pk, assigned_to=assigned.username),
+        "recommended": Fixture(recommended().pk, recommended_by=by),
+        "approved": Fixture(approved().pk, recommended_by=by),
+        "accepted": Fixture(accepted().pk, recommended_by=by),
+        "change": Fixture(with_change.pk, recommended_by=by, change=change.pk),
+        "federal draft": Fixture(new(federal=True).pk, federal=True),
+        "federal submitted": Fixture(submitted(federal=True).pk, federal=True),
+    }
+
+
+@dataclass(frozen=True)
+class Case:
+    persona: Persona | None
+    action: matrix.Action
+    object_name: str
+    language: str = "en"
+
+    def __str__(self) -> str:
+        who = self.persona.username if self.persona else "anonymous"
+        where = f" ({self.language})" if self.action.channel == "page" else ""
+        return f"{who} · {self.action.name}{where} · {self.object_name}"
+
+
+def cases() -> list[Case]:
+    made = []
+    for action in matrix.ACTIONS:
+        languages = LANGUAGES if action.channel == "page" else ("en",)
+        for object_name in action.objects:
+            for language in languages:
+                made += [Case(p, action, object_name, language) for p in PERSONAS]
+    return made
+
+
+class Callers:
+    """One API token and one signed-in browser per persona, made before any case runs."""
+
+    def __init__(self) -> None:
+        self.tokens = {p.username: token_for(p) for p in SIGNED_IN}
+        self.browsers: dict[str, Client] = {}
+        for persona in SIGNED_IN:
+            browser = Client(raise_request_exception=False)
+            browser.force_login(persona.get())
+            self.browsers[persona.username] = browser
+
+    def ask(self, case: Case, fixture: Fixture) -> tuple[int, Any]:
+        action, persona = case.action, case.persona
+        path = action.path.format(
+            application=fixture.application, change=fixture.change, lang=case.language
+        )
+        if action.channel == "page":
+            browser = self.browsers[persona.username] if persona else Client()
+            answer = getattr(browser, action.method)(path)
+            return answer.status_code, answer
+        headers = {"Authorization": f"Bearer {self.tokens[persona.username]}"} if persona else {}
+        client = Client(raise_request_exception=False)
+        url = "/api/v1" + path + ("?limit=100" if action.listing else "")
+        if action.method == "post":
+            answer = client.post(
+                url, json.dumps(action.body or {}), content_type="application/json", headers=headers
+            )
+        else:
+            answer = client.get(url, headers=headers)
+        return answer.status_code, answer
+
+
+def outcome(case: Case, fixture: Fixture, status: int, answer: Any) -> str | int:
+    """What the service did, in the table's terms."""
+    if case.action.listing and status == 200:
+        listed = {item["id"] for item in answer.json()["items"]}
+        return matrix.ALLOWED if fixture.application in listed else 404
+    return matrix.ALLOWED if 200 <= status < 300 else status
+
+
+def refusals() -> int:
+    return AuditEntry.objects.filter(action__startswith="refused.").count()
+
+
+def test_the_matrix_has_at_least_a_thousand_cases_over_api_and_pages() -> None:
+    made = cases()
+    channels = Counter(case.action.channel for case in made)
+    assert len(made) >= 1000, len(made)
+    assert channels["api"] and channels["page"]
+    relationships = {
+        relationship(c.persona, Fixture(0, federal=c.object_name.startswith("f"))) for c in made
+    }
+    assert set(matrix.RELATIONSHIPS) - {matrix.RECOMMENDER, matrix.ASSIGNED} <= relationships
+
+
+def test_every_case_agrees_with_the_table(demo: None, record_property: Any) -> None:
+    from tests.personas import _create
+
+    for persona in (ASSIGNED_OFFICER, AFFILIATED_OFFICER):
+        if not User.objects.filter(username=persona.username).exists():
+            _create(persona)
+    fixtures = make_fixtures()
+    callers = Callers()
+    disagreements, unaudited, checked = [], [], 0
+    seen_relationships: Counter[str] = Counter()
+    for case in cases():
+        fixture = fixtures[case.object_name]
+        related = relationship(case.persona, fixture)
+        seen_relationships[related] += 1
+        expected = case.action.expected(related)
+        with transaction.atomic():
+            before = refusals()
+            status, answer = callers.ask(case, fixture)
+            got = outcome(case, fixture, status, answer)
+            written = refusals() - before
+            transaction.set_rollback(True)
+        checked += 1
+        if got != expected:
+            disagreements.append(f"{case} [{related}]: expected {expected}, got {got}")
+        elif expected in (403, 404) and case.persona and not case.action.listing and written != 1:
+            unaudited.append(f"{case} [{related}]: {expected} with {written} audit entries")
+    record_property("t8_cases", checked)
+    record_property("t8_relationships", dict(seen_relationships))
+    assert checked >= 1000
+    assert disagreements == [], f"{len(disagreements)} of {checked}:\n" + "\n".join(disagreements)
+    assert unaudited == [], "\n".join(unaudited)
