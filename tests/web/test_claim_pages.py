@@ -162,3 +162,38 @@ def test_a_receipt_is_served_as_an_attachment_only_to_those_who_may_read_the_cla
         mine_path = f"/en/employer/claims/{claim.pk}/receipts/{receipt.pk}/"
         assert outsider.get(mine_path).status_code == 404
         assert outsider.get(f"/en/employer/claims/{claim.pk}/").status_code == 404
+
+
+def test_starting_a_claim_before_the_training_shows_why_on_the_page(demo) -> None:
+    application = ready()
+    client = signed_in(EMPLOYER)
+    answer = client.post(f"/fr/employer/applications/{application.pk}/claims/")
+    assert answer.status_code == 409 and 'id="refusal"' in text(answer)
+    assert "dès le début de la formation, le 2027-01-11" in text(answer)
+    assert not Claim.objects.exists()
+
+
+def test_a_trainee_not_yet_confirmed_can_be_left_at_zero(demo) -> None:
+    """The page lists every trainee's agreed lines; one whose form is not confirmed yet is left
+    at zero and the others are claimed. Claiming for them is refused, naming them."""
+    from tests.service.grants.claim_helpers import invited
+
+    application = approved_file()
+    confirm(application, 0)
+    waiting = invited(application, 1)
+    assign(application)
+    with during_training():
+        client = signed_in(EMPLOYER)
+        claim = started(client, application)
+        page = text(client.get(f"/en/employer/claims/{claim.pk}/"))
+        assert "participant form not confirmed" in page
+        first = claim.lines.get()
+        fields = {f"amount-{first.participant_id}-tuition": "8000.00"}
+        saved = client.post(f"/en/employer/claims/{claim.pk}/lines/", fields)
+        assert saved.status_code == 302
+        fields[f"amount-{waiting.pk}-tuition"] = "100.00"
+        refused = client.post(f"/en/employer/claims/{claim.pk}/lines/", fields)
+    assert refused.status_code == 409 and "Trainee 2 (trainee1@example.com)" in text(refused)
+    assert [(x.participant_id, x.claimed_cents) for x in claim.lines.all()] == [
+        (first.participant_id, 800000)
+    ]

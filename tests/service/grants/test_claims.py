@@ -453,3 +453,26 @@ def test_an_amendment_below_what_was_paid_lowers_nothing_paid_and_names_the_exce
     assert entry.summary["federal_lowered_cents"] == 0
     assert entry.summary["federal_overpaid_cents"] == 20000
     assert shares(amendment, "approved") == {"federal": 600000, "provincial": 600000}
+
+
+def test_a_submission_the_ledger_cannot_hold_is_refused_and_writes_nothing() -> None:
+    """The file's commitment lowered below the claim (here released by hand, $6,000.00 of the
+    provincial $6,200.00 committed): claiming $6,200.00 of it is refused, nothing written."""
+    from django.db import transaction
+
+    application, _slots = ready()
+    accounts = operations.pool_accounts(
+        operations.Pool(application.jurisdiction, application.fiscal_year, application.stream.code)
+    )
+    with transaction.atomic():
+        operations.release(accounts["provincial"], 600000, actor="test", application=application)
+    with during_training():
+        claim = claim_actions.start_claim(EMPLOYER.get(), application, {})
+        attach(claim)
+        postings = Posting.objects.count()
+        error = refusal(lambda: claim_actions.submit_claim(EMPLOYER.get(), claim))
+    assert (error.status, error.code) == (409, "CLAIM_BUDGET_SHORT")
+    assert "$6,200.00" in error.message_en and "$200.00" in error.message_en
+    assert Posting.objects.count() == postings
+    claim.refresh_from_db()
+    assert claim.state == ClaimState.DRAFT and not claim.shares.exists()

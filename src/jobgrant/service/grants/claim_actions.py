@@ -306,8 +306,10 @@ def _set_lines(claim: Claim, lines: list[LineBody]) -> None:
 
 
 def _refuse_unconfirmed(claim: Claim) -> None:
-    """A claim for a trainee whose participant form is not confirmed is refused, naming them."""
-    for line in ClaimLine.objects.filter(claim=claim).select_related("participant"):
+    """A claim for a trainee whose participant form is not confirmed is refused, naming them (a
+    line at zero claims nothing, and is let be)."""
+    lines = ClaimLine.objects.filter(claim=claim, claimed_cents__gt=0).select_related("participant")
+    for line in lines:
         if line.participant.state != ParticipantState.CONFIRMED:
             raise _not_confirmed(line.participant)
 

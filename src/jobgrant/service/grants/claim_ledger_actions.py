@@ -20,6 +20,7 @@ from jobgrant.service.grants.claim_models import (
 )
 from jobgrant.service.grants.models import Application
 from jobgrant.service.ledger import operations
+from jobgrant.service.ledger.models import Funder
 from jobgrant.service.refusals import amount, refused
 
 
@@ -39,17 +40,27 @@ def accounts_of(application: Application) -> dict[str, Any]:
     return operations.pool_accounts(pool)
 
 
-def ledger_short(error: operations.BucketShort) -> ServiceError:
-    from jobgrant.service.ledger.models import Funder
+#: What a bucket a claim's movements draw on holds, from the budget row's nested balances.
+_HOLDS = {
+    "committed": ("committed_cents", "claimed_cents"),
+    "claimed": ("claimed_cents", "payable_cents"),
+    "payable": ("payable_cents", "disbursed_cents"),
+}
 
+
+def ledger_short(error: operations.BucketShort) -> ServiceError:
+    """A movement the ledger refused (the source bucket short): 409, naming the funder, what was
+    needed and what the bucket holds."""
     funder = Funder(error.account.funder).label
+    column, minus = _HOLDS.get(error.bucket, ("committed_cents", "claimed_cents"))
+    holds = int(getattr(error.account, column)) - int(getattr(error.account, minus))
     return refused(
         409,
         "CLAIM_BUDGET_SHORT",
         lambda: {
             "funder": funder,
             "requested": amount(error.requested_cents),
-            "available": amount(0),
+            "available": amount(max(holds, 0)),
         },
         extra={"funder": error.account.funder, "bucket": error.bucket},
     )

@@ -37,6 +37,7 @@ class ClaimLinesForm(forms.Form):
             initial[self.name_of(row)] = format_amount(int(row["cents"]))
         super().__init__(data, initial=initial, auto_id="%s")
         self.rows = rows
+        self.posted: list[dict[str, Any]] = []  # the rows sent, in the body's order
         for row in rows:
             label = _("Trainee %(number)s (%(name)s): %(category)s") % {
                 "number": row["trainee"],
@@ -54,13 +55,15 @@ class ClaimLinesForm(forms.Form):
         return f"amount-{row['participant']}-{row['category']}"
 
     def as_body(self) -> dict[str, Any]:
+        """The claim's lines: the amounts above zero (a line left at zero claims nothing)."""
+        self.posted = [row for row in self.rows if self.cleaned_data[self.name_of(row)]]
         lines = [
             {
                 "participant": row["participant"],
                 "category": row["category"],
-                "amount": format_amount(int(self.cleaned_data[self.name_of(row)] or 0)),
+                "amount": format_amount(int(self.cleaned_data[self.name_of(row)])),
             }
-            for row in self.rows
+            for row in self.posted
         ]
         return {"is_final": bool(self.cleaned_data["is_final"]), "lines": lines}
 
@@ -68,8 +71,8 @@ class ClaimLinesForm(forms.Form):
         """The field a service problem at `lines[i].…` is about."""
         if path.startswith("lines["):
             index = path[6:].split("]", 1)[0]
-            if index.isdigit() and int(index) < len(self.rows):
-                return self.name_of(self.rows[int(index)])
+            if index.isdigit() and int(index) < len(self.posted):
+                return self.name_of(self.posted[int(index)])
         return None
 
 

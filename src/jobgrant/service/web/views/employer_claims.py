@@ -47,7 +47,7 @@ def claims(request: HttpRequest, user: User, application_id: int) -> HttpRespons
         application = access.get_visible(user, application_id)
     except ServiceError:
         raise Http404 from None
-    refusal = None
+    refusal, status = None, 200
     if request.method == "POST":
         body: dict[str, Any] = {}
         amends = request.POST.get("amends", "")
@@ -58,7 +58,7 @@ def claims(request: HttpRequest, user: User, application_id: int) -> HttpRespons
         except ServiceError as error:
             if error.status == 404:
                 raise Http404 from None
-            refusal = refusals.shown(error)
+            refusal, status = refusals.shown(error), error.status
         else:
             set_notice(request, "started", claim=claim.pk)
             return redirect("web:employer-claim", claim_id=claim.pk)
@@ -70,7 +70,7 @@ def claims(request: HttpRequest, user: User, application_id: int) -> HttpRespons
         "refusal": refusal,
         "may_amend": ClaimState.APPROVED,
     }
-    return render(request, "web/claims/employer_list.html", context, status=409 if refusal else 200)
+    return render(request, "web/claims/employer_list.html", context, status=status)
 
 
 def _rows(claim: Claim) -> list[dict[str, Any]]:
