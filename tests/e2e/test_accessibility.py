@@ -24,6 +24,7 @@ from django.urls.resolvers import URLPattern, URLResolver
 from django.utils import translation
 from tests.e2e.change_catalogue import CHANGE_EXCLUDED, change_groups
 from tests.e2e.claim_catalogue import CLAIM_EXCLUDED, claim_groups
+from tests.e2e.payment_catalogue import PAYMENT_EXCLUDED, payment_groups
 
 LANGUAGES = ("en", "fr")
 
@@ -414,6 +415,9 @@ EXCLUDED.update(CHANGE_EXCLUDED)
 # The claims' pages (tests/e2e/claim_catalogue.py).
 CATALOGUE += claim_groups(Group, Visit, click, fill_and_click)
 EXCLUDED.update(CLAIM_EXCLUDED)
+# The finance officer's payments and receivables (tests/e2e/payment_catalogue.py).
+CATALOGUE += payment_groups(Group, Visit, click, fill_and_click)
+EXCLUDED.update(PAYMENT_EXCLUDED)
 
 
 def web_routes() -> set[str]:

@@ -14,8 +14,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from tests.personas import FINANCE, OFFICER
 from tests.service.grants.payment_helpers import (
-    account,
     accepted_file,
+    account,
     certified_claim,
     confirm_all,
     second_finance,

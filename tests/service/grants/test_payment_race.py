@@ -19,8 +19,8 @@ from django.test import Client
 from tests.personas import FINANCE
 from tests.service.grants.payment_helpers import (
     SECOND_FINANCE,
-    account,
     accepted_file,
+    account,
     certified_claim,
     confirm_all,
     finance,

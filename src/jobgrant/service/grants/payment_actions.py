@@ -20,8 +20,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Count, Q, Sum
+from django.db import connection, transaction
+from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
 
 from jobgrant.rules.codes import JURISDICTION_CODES
@@ -84,7 +84,7 @@ Lineage = tuple[int, int, str]  # (application id, claim number, funder)
 # --- Reading -----------------------------------------------------------------------------------
 
 
-def visible_batches(user: User) -> Any:
+def visible_batches(user: User) -> QuerySet[PaymentBatch]:
     if user.role in (Role.FINANCE, Role.AUDITOR, Role.ADMIN):
         return PaymentBatch.objects.select_related("built_by", "authorized_by")
     return PaymentBatch.objects.none()
@@ -202,7 +202,9 @@ def dues(jurisdiction: str, year: str) -> list[_Due]:
         key = (application_id, number, funder)
         if key in held:
             continue
-        cents = int(approved) - paid.get(key, 0) + taken_back.get(key, 0) - on_the_way.get(key, 0)
+        cents = (
+            int(approved or 0) - paid.get(key, 0) + taken_back.get(key, 0) - on_the_way.get(key, 0)
+        )
         if cents:
             found.append(_Due(claim_id, application_id, number, funder, stream, cents))
     return found
@@ -674,11 +676,7 @@ def _pay(
         request.paid_on = row.paid_on or timezone.localdate()
         request.paid_at = now
         request.payment_reference = row.payment_reference
-    PaymentRequest.objects.bulk_update(
-        [request for request, _ in paid],
-        ["state", "paid_on", "paid_at", "payment_reference"],
-        batch_size=CHUNK,
-    )
+    _mark_paid([request for request, _ in paid], now)
     per_account: dict[int, list[bulk.Cause]] = defaultdict(list)
     accounts: dict[int, BudgetAccount] = {}
     for request, _ in paid:
@@ -694,6 +692,32 @@ def _pay(
         )
     _recover_set_offs(user, [request for request, _ in paid if request.set_off_cents])
     _tell_paid(confirmation, [request for request, _ in paid])
+
+
+_TABLE = PaymentRequest._meta.db_table
+# One statement per chunk of payments, each row its own day and reference (Django's bulk_update
+# writes a CASE per column and row: 30 s of CPU for 2,000 payments).
+_PAID_SQL = (
+    f'UPDATE "{_TABLE}" SET "state" = %s, "paid_at" = %s, "paid_on" = v."column2"::date,'
+    ' "payment_reference" = v."column3" FROM (VALUES {}) AS v'
+    f' WHERE "{_TABLE}"."id" = v."column1"::bigint'
+)
+
+
+def _mark_paid(requests: list[PaymentRequest], now: Any) -> None:
+    if connection.vendor != "postgresql":
+        PaymentRequest.objects.bulk_update(
+            requests, ["state", "paid_on", "paid_at", "payment_reference"], batch_size=CHUNK
+        )
+        return
+    with connection.cursor() as cursor:
+        for start in range(0, len(requests), CHUNK):
+            chunk = requests[start : start + CHUNK]
+            values = ", ".join(["(%s, %s, %s)"] * len(chunk))
+            parameters: list[Any] = [RequestState.PAID, now]
+            for request in chunk:
+                parameters += [request.pk, request.paid_on, request.payment_reference]
+            cursor.execute(_PAID_SQL.format(values), parameters)
 
 
 def _recover_set_offs(user: User, requests: list[PaymentRequest]) -> None:
@@ -746,22 +770,30 @@ def _recover_set_offs(user: User, requests: list[PaymentRequest]) -> None:
 
 
 def _tell_paid(confirmation: ConfirmationImport, requests: list[PaymentRequest]) -> None:
-    """One message per file and application: what was paid on it, in the employer's language."""
-    per_application: dict[int, list[PaymentRequest]] = defaultdict(list)
+    """One message per file, employer paid and person told: what was paid, in their language
+    (a file of 10,000 payments to 200 employers sends 200 messages, not 10,000)."""
+    applications = Application.objects.select_related("created_by").in_bulk(
+        list({request.application_id for request in requests})
+    )
+    grouped: dict[tuple[int, int], list[PaymentRequest]] = defaultdict(list)
     for request in requests:
-        per_application[request.application_id].append(request)
-    applications = Application.objects.select_related("created_by").in_bulk(list(per_application))
-    for application_id, paid in per_application.items():
-        application = applications[application_id]
+        person = applications[request.application_id].created_by_id
+        grouped[(request.payee_id, person)].append(request)
+    for (payee_id, _person), paid in grouped.items():
+        application = applications[paid[0].application_id]
         set_off = sum(r.set_off_cents for r in paid)
+        numbers = sorted({r.application_id for r in paid})
         tell_employer(
             application,
             "payment_sent",
-            application,
+            confirmation,
             amount_cents=sum(r.net_cents for r in paid),
-            milestone=f"confirmation:{confirmation.pk}",
+            milestone=f"payee:{payee_id}",
             extra={
-                "documents": ", ".join(r.document_number for r in paid),
+                "reference": ", ".join(str(n) for n in numbers[:20])
+                + (" …" if len(numbers) > 20 else ""),
+                "documents": ", ".join(r.document_number for r in paid[:20])
+                + (" …" if len(paid) > 20 else ""),
                 "set_off": format_money(set_off, employer_language(application)),
                 "has_set_off": "yes" if set_off else "",
             },

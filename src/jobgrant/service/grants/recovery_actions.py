@@ -15,7 +15,7 @@ from typing import Any
 
 from babel.dates import format_date
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import QuerySet, Sum
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -84,7 +84,7 @@ def paid_back_owed(application: Application, funder: str) -> tuple[int, int]:
     return int(paid or 0), int(owed or 0)
 
 
-def visible_receivables(user: User) -> Any:
+def visible_receivables(user: User) -> QuerySet[Receivable]:
     """Finance, auditors and administrators see every receivable; officers those of their
     files; employers those of the employers they act for."""
     everything = Receivable.objects.select_related("application", "debtor")

@@ -43,15 +43,15 @@ def move_many(kind: str, account: BudgetAccount, causes: Sequence[Cause], *, act
     total = sum(cause.cents for cause in causes)
     if not total:
         return
-    legs = {source: -total, target: total}
+    legs: dict[str, int] = {str(source): -total, str(target): total}
     updates = {
         f"{balance}_cents": F(f"{balance}_cents") + delta
         for balance, delta in operations._nested_deltas(legs).items()
     }
-    condition = Q(pk=account.pk) & operations._holds(source, total)
+    condition = Q(pk=account.pk) & operations._holds(str(source), total)
     with transaction.atomic():
         if BudgetAccount.objects.filter(condition).update(**updates) != 1:
-            raise operations._short_bucket(account, {source: total})
+            raise operations._short_bucket(account, {str(source): total})
         entries = LedgerTransaction.objects.bulk_create(
             [
                 LedgerTransaction(
