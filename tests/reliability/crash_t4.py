@@ -693,7 +693,7 @@ def money_once_each(history: History) -> tuple[list[str], list[str]]:
         )
         # One movement per funder whose share the submission moved to claimed (a share the
         # caps brought to nothing moves nothing).
-        funders = ClaimShare.objects.filter(claim=claim, ledger_claimed_cents__gt=0).count()
+        funders = ClaimShare.objects.filter(claim=claim, claimed_cents__gt=0).count()
         expected: Counter[str] = Counter()
         if done in ("claim_submit", "claim_approve"):
             expected["claim"] = funders
