@@ -151,7 +151,7 @@ reliability-crash: .venv/.synced
 	$(T4) --app-kills 10 --postgres-kills 5 --files 30 --timeout 1800
 
 reliability-crash-ci: .venv/.synced
-	$(T4) --app-kills 2 --postgres-kills 1 --files 6 --seed 20261201 --timeout 900
+	$(T4) --app-kills 2 --postgres-kills 1 --files 6 --seed 20261201 --timeout 1500
 
 format: .venv/.synced
 	$(RUN) ruff format .

@@ -232,8 +232,9 @@ def seed_ready_to_claim(today: dt.date | None = None) -> list[int]:
                 "language": "en",
             }
             participant = participant_actions.invite_participant(employer, application, invite)
+            answers = _answers(trainee) | {"sin": _demo_sin(number, position)}
             participant_actions.submit_participant_form(
-                _link_token(participant.pk), _answers(trainee), today=today
+                _link_token(participant.pk), answers, today=today
             )
         # The officer who will assess the claims (s.34): assigned to the file.
         assignment_actions.assign_application(recommender, application, recommender)
@@ -266,6 +267,13 @@ def _ready_body(business_number: str, tuition: str, today: dt.date) -> dict[str,
             for trainee in READY_TRAINEES
         ],
     }
+
+
+def _demo_sin(number: int, position: int) -> str:
+    """A valid SIN (Luhn) of its own for each demonstration trainee: the caps per trainee across
+    files (by SIN) would otherwise leave a later file's claim with nothing to pay."""
+    stem = f"1{number:02d}{position:02d}{len(READY_TUITIONS):03d}"
+    return stem + luhn.calc_check_digit(stem)
 
 
 def _link_token(participant_id: int) -> str:
