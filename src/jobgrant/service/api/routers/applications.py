@@ -27,7 +27,7 @@ from jobgrant.service.api.schemas import (
     one_of,
 )
 from jobgrant.service.api.security import bearer, caller
-from jobgrant.service.grants import access, actions
+from jobgrant.service.grants import access, actions, partner_view
 from jobgrant.service.grants.models import Application
 
 router = Router(tags=["applications"], auth=bearer)
@@ -38,7 +38,12 @@ TRANSITIONS = ("submit", "recommend", "approve", "deny", "withdraw")
 OPERATIONS_ON_ONE = ("get_application", *(f"{name}_application" for name in TRANSITIONS))
 
 
-def application_json(application: Application, *, detail: bool = False) -> dict[str, Any]:
+def application_json(
+    application: Application, *, detail: bool = False, viewer: User | None = None
+) -> dict[str, Any]:
+    """An application as the API shows it; a consortium partner (`viewer` acting only for
+    partners) gets its own share of the quote and figures, and no explanation."""
+    own = partner_view.own_share(viewer, application) if viewer is not None else None
     data: dict[str, Any] = {
         "id": application.pk,
         "state": application.state,
@@ -65,7 +70,18 @@ def application_json(application: Application, *, detail: bool = False) -> dict[
             }
             for c in application.history.select_related("actor")
         ]
-    return data
+    return data if own is None else _partner_share(data, own)
+
+
+def _partner_share(data: dict[str, Any], own: set[str]) -> dict[str, Any]:
+    quote = partner_view.partner_quote(data["quote"], own)
+    totals = quote["totals"]
+    shown = {**data, "quote": quote}
+    shown.update(federal=totals["federal"], provincial=totals["provincial"])
+    shown["employer"] = totals["employer"]
+    if "explanation" in shown:
+        shown["explanation"] = []
+    return shown
 
 
 @router.post(
@@ -82,7 +98,7 @@ def create_application(request: HttpRequest) -> HttpResponse:
 
     def work() -> HttpResponse:
         created = actions.create_application(user, json_body(request))
-        return json_response(application_json(created), status=201)
+        return json_response(application_json(created, viewer=user), status=201)
 
     return idempotent(request, user, work)
 
@@ -137,7 +153,9 @@ _transition_endpoint(
 def get_application(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
     """One application with its quote, explanation and state history."""
     return json_response(
-        application_json(access.get_visible(caller(request), application_id), detail=True)
+        application_json(
+            access.get_visible(user := caller(request), application_id), detail=True, viewer=user
+        )
     )
 
 
@@ -150,7 +168,8 @@ def list_applications(
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = PAGE_SIZE,
 ) -> HttpResponse:
     """The applications the caller may see, filtered, oldest first, paginated."""
-    found = access.visible_applications(caller(request))
+    user = caller(request)
+    found = access.visible_applications(user)
     if state:
         found = found.filter(state=state)
     if jurisdiction:
@@ -161,6 +180,6 @@ def list_applications(
             "count": found.count(),
             "offset": offset,
             "limit": limit,
-            "items": [application_json(a) for a in page],
+            "items": [application_json(a, viewer=user) for a in page],
         }
     )

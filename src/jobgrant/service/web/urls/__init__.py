@@ -11,6 +11,7 @@ from jobgrant.service.web.urls import (
     employer,
     finance,
     officer,
+    organizations,
     participants,
     public,
 )
@@ -19,6 +20,9 @@ app_name = "web"
 urlpatterns = [
     path("", include(public.urlpatterns)),
     path("", include(participants.urlpatterns)),
+    path("", include(organizations.public)),
+    path("employer/", include(organizations.employer)),
+    path("staff/", include(organizations.administrator)),
     path("employer/", include(employer.urlpatterns)),
     path("officer/", include(officer.urlpatterns)),
     path("finance/", include(finance.urlpatterns)),
