@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from stdnum import luhn
 
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import OrganizationRole, Role, User
 from jobgrant.service.registry.models import Employer
 
 PASSWORD = "persona-password"
@@ -72,6 +72,8 @@ FEDERAL_OFFICER = Persona("federal-officer", Role.OFFICER, federal=True)
 FINANCE = Persona("finance", Role.FINANCE)
 ANALYST = Persona("analyst", Role.ANALYST)
 AUDITOR = Persona("auditor", Role.AUDITOR)
+#: Manages the staff accounts.
+ADMIN = Persona("staff-admin", Role.ADMIN)
 PERSONAS = (
     EMPLOYER,
     PARTNER_EMPLOYER,
@@ -83,6 +85,7 @@ PERSONAS = (
     FINANCE,
     ANALYST,
     AUDITOR,
+    ADMIN,
 )
 
 
@@ -113,4 +116,8 @@ def _create(persona: Persona) -> None:
         jurisdiction=persona.jurisdiction,
         federal=persona.federal,
     )
-    user.employers.set([organization.get() for organization in persona.organizations])
+    # An employer's people administer their organizations (they answer partner requests).
+    role = {"role": OrganizationRole.ADMIN if persona.role == Role.EMPLOYER else "member"}
+    user.employers.set(
+        [organization.get() for organization in persona.organizations], through_defaults=role
+    )

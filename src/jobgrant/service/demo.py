@@ -23,7 +23,7 @@ from jobgrant.rules.codes import (
     fiscal_year_start,
 )
 from jobgrant.rules.evaluate import default_library
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import OrganizationRole, Role, User
 from jobgrant.service.audit.chain import record
 from jobgrant.service.grants.models import Intake, Program, Stream
 from jobgrant.service.ledger import operations
@@ -129,6 +129,7 @@ def _accounts() -> None:
     _user("demo-finance", Role.FINANCE)
     _user("demo-analyst", Role.ANALYST)
     _user("demo-auditor", Role.AUDITOR)
+    _user("demo-admin", Role.ADMIN)  # staff accounts (web:staff-list)
 
 
 def _user(
@@ -147,7 +148,7 @@ def _user(
         federal=federal,
         email=f"{name}@example.com",  # the outbox's messages to them show on /demo/mail/
     )
-    if employers:
-        user.employers.set(employers)
+    if employers:  # the demonstration employer administers both organizations
+        user.employers.set(employers, through_defaults={"role": OrganizationRole.ADMIN})
     record("demo-seed", "user.create", "user", user.pk, {"username": name, "role": role})
     return user

@@ -82,6 +82,10 @@ class EmployerOut(Schema):
     employees: int
 
 
+class NoBody(Schema):
+    """A POST that reads nothing from its body (a JSON object, or no body at all)."""
+
+
 class PartnerRequestOut(Schema):
     """A request to be named as a consortium partner in an application."""
 

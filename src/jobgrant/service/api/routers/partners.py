@@ -9,9 +9,10 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Path, Router
 
 from jobgrant.service.api.idempotency import idempotent
-from jobgrant.service.api.openapi import problems
+from jobgrant.service.api.bodies import json_object
+from jobgrant.service.api.openapi import problems, read_by_hand
 from jobgrant.service.api.problems import json_response
-from jobgrant.service.api.schemas import MAX_DATABASE_ID, PartnerRequestOut
+from jobgrant.service.api.schemas import MAX_DATABASE_ID, NoBody, PartnerRequestOut
 from jobgrant.service.api.security import bearer, caller
 from jobgrant.service.grants import partner_actions
 from jobgrant.service.grants.partner_models import PartnerConsent
@@ -49,6 +50,7 @@ def _answer_endpoint(name: str) -> None:
         user = caller(request)
 
         def work() -> HttpResponse:
+            json_object(request)  # no field is read, but a body, if sent, is a JSON object
             consent = partner_actions.get_partner_request(user, consent_id)
             return json_response(request_json(decide(user, consent)))
 
@@ -62,6 +64,7 @@ def _answer_endpoint(name: str) -> None:
     router.post(
         f"/partner-requests/{{consent_id}}/{name}",
         response={200: PartnerRequestOut, **problems(401, 404, 409, 422)},
+        openapi_extra=read_by_hand(NoBody, required=False),
     )(endpoint)
 
 
