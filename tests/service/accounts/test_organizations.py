@@ -121,9 +121,7 @@ def test_a_business_number_or_an_address_registered_already_is_refused(demo: Non
         )
     assert (refused.value.status, refused.value.code) == (409, "DUPLICATE_BUSINESS_NUMBER")
     with pytest.raises(ServiceError) as taken:
-        organizations.register_organization(
-            registration(email=EMPLOYER.get().email), language="en"
-        )
+        organizations.register_organization(registration(email=EMPLOYER.get().email), language="en")
     assert taken.value.code == "EMAIL_TAKEN"
 
 

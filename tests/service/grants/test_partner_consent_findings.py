@@ -46,9 +46,9 @@ def test_naming_a_partner_does_not_let_the_application_be_submitted_without_its_
     answer = api.post(f"/applications/{created.json()['id']}/submit")
     assert answer.status_code == 409, answer.content  # before: 200, submitted
     assert answer.json()["code"] == "PARTNER_CONSENT_PENDING"
-    assert as_user(applicant_only.username).get(
-        f"/applications/{created.json()['id']}"
-    ).json()["state"] == ("draft")
+    assert as_user(applicant_only.username).get(f"/applications/{created.json()['id']}").json()[
+        "state"
+    ] == ("draft")
 
 
 def test_a_partner_sees_only_its_own_share_through_the_api(

@@ -8,8 +8,8 @@ from typing import Annotated, Any
 from django.http import HttpRequest, HttpResponse
 from ninja import Path, Router
 
-from jobgrant.service.api.idempotency import idempotent
 from jobgrant.service.api.bodies import json_object
+from jobgrant.service.api.idempotency import idempotent
 from jobgrant.service.api.openapi import problems, read_by_hand
 from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import MAX_DATABASE_ID, NoBody, PartnerRequestOut
