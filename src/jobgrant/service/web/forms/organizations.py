@@ -11,6 +11,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.password_validation import password_validators_help_texts
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from jobgrant.rules.codes import JURISDICTION_CODES
@@ -188,7 +189,10 @@ def show_problems(form: forms.Form, error: ServiceError) -> list[tuple[str, str]
         name = item.get("field", "")
         message = localized(item)
         if name in form.fields:
-            form.add_error(name, f"{form.fields[name].label}: {message}")
+            label = form.fields[name].label
+            form.add_error(
+                name, gettext("%(field)s: %(problem)s") % {"field": label, "problem": message}
+            )
         else:
             elsewhere.append(("#main-content", message))
     if not error.problems:
