@@ -23,6 +23,7 @@ from django.urls import get_resolver, reverse
 from django.urls.resolvers import URLPattern, URLResolver
 from django.utils import translation
 from tests.e2e.change_catalogue import CHANGE_EXCLUDED, change_groups
+from tests.e2e.org_catalogue import ORG_EXCLUDED, org_groups
 
 LANGUAGES = ("en", "fr")
 
@@ -162,7 +163,7 @@ def officer_applications(make_body: Callable[..., dict[str, Any]]) -> dict[str, 
 
 
 def an_administrator(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
-    """An administrator: the one role without a start page of its own sees web/home.html."""
+    """An administrator: their start page is the staff accounts."""
     from jobgrant.service.accounts.models import Role, User
     from jobgrant.service.demo import DEMO_PASSWORD
 
@@ -410,6 +411,9 @@ EXCLUDED: dict[str, str] = {
 # The change requests' pages (tests/e2e/change_catalogue.py).
 CATALOGUE += change_groups(Group, Visit, click, fill_and_click)
 EXCLUDED.update(CHANGE_EXCLUDED)
+# Registration, organizations, partner requests, staff accounts (tests/e2e/org_catalogue.py).
+CATALOGUE += org_groups(Group, Visit, click, fill_and_click)
+EXCLUDED.update(ORG_EXCLUDED)
 
 
 def web_routes() -> set[str]:
