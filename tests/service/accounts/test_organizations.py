@@ -156,6 +156,7 @@ def test_an_unverified_user_cannot_act_on_the_pages_or_the_api(demo: None) -> No
     )
     assert answer.status_code == 200
     assert "Confirm your email address first" in answer.content.decode()
+    assert Message.objects.filter(kind="email_verification", recipient=user.email).count() == 2
     assert client.get("/en/employer/").status_code == 302
     token = client.post(
         "/api/v1/auth/token",
@@ -165,6 +166,7 @@ def test_an_unverified_user_cannot_act_on_the_pages_or_the_api(demo: None) -> No
     assert token.status_code == 401
     wrong = client.post("/en/sign-in/", {"username": user.username, "password": "not-it"})
     assert "Confirm your email" not in wrong.content.decode()  # only the right password learns
+    assert Message.objects.filter(kind="email_verification", recipient=user.email).count() == 2
 
 
 # --- Invitations ------------------------------------------------------------------------------

@@ -283,6 +283,14 @@ def verify_email(uidb64: str, token: str) -> User:
     return user
 
 
+def send_verification_again(user: User) -> None:
+    """A new confirmation link for an account still waiting for it (asked by signing in with
+    the right password: the message may have been lost or the link expired)."""
+    with transaction.atomic():
+        _send_verification(user)
+        record(user.username, "user.verification_resent", "user", user.pk, {})
+
+
 def awaits_verification(user: User) -> bool:
     return EmailVerification.objects.filter(user=user, verified_at__isnull=True).exists()
 

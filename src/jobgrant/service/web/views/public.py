@@ -16,7 +16,10 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from jobgrant.service.accounts.models import Role, User
-from jobgrant.service.grants.organization_actions import awaits_verification
+from jobgrant.service.grants.organization_actions import (
+    awaits_verification,
+    send_verification_again,
+)
 
 
 def landing(request: HttpRequest) -> HttpResponse:
@@ -41,8 +44,9 @@ class SignInForm(AuthenticationForm):
         username, password = self.cleaned_data.get("username"), self.cleaned_data.get("password")
         found = User.objects.filter(username=username).first() if username else None
         if found and awaits_verification(found) and found.check_password(password or ""):
+            send_verification_again(found)
             return ValidationError(
-                _("Confirm your email address first: open the link we sent to it."),
+                _("Confirm your email address first: we sent the link to it again."),
                 code="unverified",
             )
         return super().get_invalid_login_error()
