@@ -38,6 +38,9 @@ def test_every_page_area_has_its_views_and_its_routes() -> None:
             "analyst",
             "auditor",
             "participants",
+            "organizations",
+            "partners",
+            "staff",
         }
     )
 

@@ -13,7 +13,9 @@ from jobgrant.service.web.urls import (
     officer,
     organizations,
     participants,
+    partners,
     public,
+    staff,
 )
 
 app_name = "web"
@@ -21,8 +23,10 @@ urlpatterns = [
     path("", include(public.urlpatterns)),
     path("", include(participants.urlpatterns)),
     path("", include(organizations.public)),
+    path("", include(staff.public)),
     path("employer/", include(organizations.employer)),
-    path("staff/", include(organizations.administrator)),
+    path("employer/", include(partners.urlpatterns)),
+    path("staff/", include(staff.urlpatterns)),
     path("employer/", include(employer.urlpatterns)),
     path("officer/", include(officer.urlpatterns)),
     path("finance/", include(finance.urlpatterns)),

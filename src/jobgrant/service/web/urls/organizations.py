@@ -1,9 +1,8 @@
-"""Registration, invitations, an organization's people, partner requests, and staff accounts
-(the administrator's pages, under /staff/)."""
+"""Registering an organization, the links its messages carry, and an organization's people."""
 
 from django.urls import path
 
-from jobgrant.service.web.views import organizations, partners, staff
+from jobgrant.service.web.views import organizations
 
 #: Pages anyone can open: the links in messages carry their own key.
 public = [
@@ -16,7 +15,6 @@ public = [
     ),
     path("register/verified/", organizations.verify_email_done, name="verify-email-done"),
     path("invitation/<str:token>/", organizations.invitation, name="invitation"),
-    path("account/setup/<str:uidb64>/<str:token>/", staff.account_setup, name="account-setup"),
 ]
 #: The employer's pages (under /employer/).
 employer = [
@@ -36,19 +34,4 @@ employer = [
         organizations.member_remove,
         name="organization-member-remove",
     ),
-    path("partner-requests/", partners.partner_requests, name="partner-requests"),
-    path("partner-requests/<int:consent_id>/", partners.partner_request, name="partner-request"),
-    path(
-        "partner-requests/<int:consent_id>/decline/",
-        partners.partner_request_decline,
-        name="partner-request-decline",
-    ),
-]
-#: The administrator's pages (under /staff/).
-administrator = [
-    path("", staff.staff_list, name="staff-list"),
-    path("new/", staff.staff_new, name="staff-new"),
-    path("<int:user_id>/", staff.staff_edit, name="staff-edit"),
-    path("<int:user_id>/deactivate/", staff.staff_deactivate, name="staff-deactivate"),
-    path("<int:user_id>/reactivate/", staff.staff_reactivate, name="staff-reactivate"),
 ]
