@@ -7,7 +7,7 @@ export UV_PYTHON := $(PYTHON)
 export UV_PYTHON_DOWNLOADS := never
 
 .PHONY: run test lint typecheck contracts pytest pytest-postgres fuzz-api fuzz bench format clean \
-	reliability-outbox reliability-outbox-ci t5-all
+	reliability-outbox reliability-outbox-ci t5-all reliability-ledger reliability-ledger-ci t2-all
 
 ASSETS := src/jobgrant/service/web/static/vendor/.done
 NUMBA_CACHE := src/jobgrant/rules/__pycache__/.precompiled
@@ -23,7 +23,8 @@ run: .venv/.synced $(ASSETS) $(PANGO)
 	JOBGRANT_EMAIL_BACKEND=file JOBGRANT_DEMO_MAIL=1 sh -c '$(RUN) jobgrant worker & worker=$$!; \
 		trap "kill $$worker 2>/dev/null; wait $$worker" EXIT INT TERM; $(RUN) jobgrant serve'
 
-test: .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO) lint typecheck contracts pytest fuzz-api reliability-outbox-ci
+test: .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO) lint typecheck contracts pytest fuzz-api reliability-outbox-ci \
+	reliability-ledger-ci reliability-crash-ci
 
 lint: .venv/.synced
 	$(RUN) ruff check .
@@ -79,6 +80,8 @@ bench: .venv/.synced $(NUMBA_CACHE)
 	$(RUN) python bench/simulate_population.py
 	$(RUN) python bench/simulate.py
 	$(RUN) python bench/messages.py
+	$(RUN) python bench/claims.py
+	$(RUN) python bench/payments.py
 
 # T5 (conventions.md): messages through the outbox while the SMTP server refuses 30% of the
 # deliveries and the worker is killed with SIGKILL 3 times; on SQLite, on PostgreSQL, and on
@@ -101,6 +104,41 @@ t5-all:
 	$(T5) --messages $(T5_COUNT) $(T5_SEED) --database $(POSTGRES_URL) && \
 	$(T5) --messages $(T5_COUNT) $(T5_SEED) --database $(POSTGRES_URL) --workers 2 && \
 	$(T5) --messages $(T5_COUNT) $(T5_SEED) --database $(POSTGRES_URL) --workers 2 --kills 0
+
+# T2 (conventions.md): 16 workers move money through the ledger (commit, claim, approve, pay,
+# receivable, recover, write off, release) on 8 shared budget accounts while a reader sums the
+# ledger every 10 ms: 0 violations in over 5,000 reads, then `operations.verify()` empty. On
+# PostgreSQL with 16 workers, and on SQLite with 4 (its writers take turns). `make test` runs it
+# for a few seconds (T2_CI_SECONDS); `make reliability-ledger` for T2_SECONDS.
+T2_SECONDS ?= 60
+T2_CI_SECONDS ?= 4
+T2 := $(RUN) python tests/reliability/ledger_t2.py
+
+reliability-ledger: .venv/.synced
+	$(MAKE) --no-print-directory t2-all T2_RUN=$(T2_SECONDS) T2_READS=5001
+
+reliability-ledger-ci: .venv/.synced
+	$(MAKE) --no-print-directory t2-all T2_RUN=$(T2_CI_SECONDS) T2_READS=$$(( $(T2_CI_SECONDS) * 10 )) \
+		T2_SEED=--seed=20261201
+
+t2-all:
+	$(T2) --workers 4 --seconds $(T2_RUN) --min-reads $(T2_READS) $(T2_SEED)
+	@if [ -n "$$JOBGRANT_SKIP_POSTGRES" ] && [ -z "$$CI" ]; then \
+		echo "Skipping T2 on PostgreSQL (JOBGRANT_SKIP_POSTGRES is set)"; exit 0; fi; \
+	$(T2) --workers 16 --seconds $(T2_RUN) --min-reads $(T2_READS) $(T2_SEED) --database $(POSTGRES_URL)
+
+# T4 (conventions.md): a client walks files through the API with Idempotency-Keys while the app
+# server (`jobgrant serve`, its whole process group) and the PostgreSQL postmaster are killed with
+# SIGKILL at random moments; unacknowledged requests are retried with their keys. 0 acknowledged
+# effects lost, 0 half-applied, 0 duplicates, `jobgrant ledger verify` and `jobgrant audit verify`
+# clean. A PostgreSQL cluster of its own (initdb in a temporary directory, never the shared one).
+T4 := $(RUN) python tests/reliability/crash_t4.py
+
+reliability-crash: .venv/.synced
+	$(T4) --app-kills 10 --postgres-kills 5 --files 30 --timeout 1800
+
+reliability-crash-ci: .venv/.synced
+	$(T4) --app-kills 2 --postgres-kills 1 --files 6 --seed 20261201 --timeout 900
 
 format: .venv/.synced
 	$(RUN) ruff format .

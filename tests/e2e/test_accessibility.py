@@ -23,7 +23,9 @@ from django.urls import get_resolver, reverse
 from django.urls.resolvers import URLPattern, URLResolver
 from django.utils import translation
 from tests.e2e.change_catalogue import CHANGE_EXCLUDED, change_groups
+from tests.e2e.claim_catalogue import CLAIM_EXCLUDED, claim_groups
 from tests.e2e.org_catalogue import ORG_EXCLUDED, org_groups
+from tests.e2e.payment_catalogue import PAYMENT_EXCLUDED, payment_groups
 
 LANGUAGES = ("en", "fr")
 
@@ -186,6 +188,21 @@ def with_a_trainee_invited(make_body: Callable[..., dict[str, Any]]) -> dict[str
     )
     token = link_in_outbox().rstrip("/").rsplit("/", 1)[-1]
     return {"approved": application.pk, "participant": slot.pk, "token": token}
+
+
+def simulation_runs(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+    """Two runs of one fiscal year and two draws: one the real worker has finished, one still
+    waiting for it."""
+    from tests.e2e.test_simulation_flow import run_the_worker
+
+    from jobgrant.service.accounts.models import User
+    from jobgrant.service.analysis.actions import RunRequest, request_run
+
+    analyst = User.objects.get(username="demo-analyst")
+    asked = RunRequest("budget-2013", "2017-18", "2017-18", 2, 2013)
+    finished = request_run(analyst, asked)
+    run_the_worker()
+    return {"finished": finished.pk, "waiting": request_run(analyst, asked).pk}
 
 
 def an_agreement_offered(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
@@ -362,7 +379,24 @@ CATALOGUE: tuple[Group, ...] = (
     Group(
         "analyst",
         "demo-analyst",
-        (Visit("web:analyst-scenarios", error=query("policy=nonsense&fiscal_year=1900-01")),),
+        (
+            Visit("web:analyst-scenarios", error=query("policy=nonsense&fiscal_year=1900-01")),
+            Visit(
+                "web:analyst-simulations",
+                error=fill_and_click({"#id_draws": "0"}, "#simulation-run-button"),
+            ),
+            Visit(
+                "web:analyst-simulation",
+                kwargs=lambda made: {"pk": made["finished"]},
+                label="a finished simulation",
+            ),
+            Visit(
+                "web:analyst-simulation",
+                kwargs=lambda made: {"pk": made["waiting"]},
+                label="a simulation waiting for the worker",
+            ),
+        ),
+        setup=simulation_runs,
     ),
     Group(
         "auditor",
@@ -401,6 +435,11 @@ EXCLUDED: dict[str, str] = {
     "web:auditor-trail-csv": "a CSV download, not a page",
     "web:analyst-chart": "an SVG image shown in the scenarios page (its text alternative is "
     "checked there)",
+    "web:analyst-simulation-plot": "an SVG image shown in a finished simulation's page (its "
+    "text alternative is checked there)",
+    "web:analyst-simulation-csv": "a CSV download, not a page",
+    "web:analyst-simulation-progress": "htmx fragment: the progress block of a simulation's "
+    "page, checked inside it (analyst-simulation [a simulation waiting for the worker])",
     "web:auditor-verify": "POST only, redirects to the trail (checked as auditor-trail after "
     "verifying the chain)",
     "web:officer-participant-sin": "POST only (Show the SIN), renders the flags page with one "
@@ -411,6 +450,12 @@ EXCLUDED: dict[str, str] = {
 # The change requests' pages (tests/e2e/change_catalogue.py).
 CATALOGUE += change_groups(Group, Visit, click, fill_and_click)
 EXCLUDED.update(CHANGE_EXCLUDED)
+# The claims' pages (tests/e2e/claim_catalogue.py).
+CATALOGUE += claim_groups(Group, Visit, click, fill_and_click)
+EXCLUDED.update(CLAIM_EXCLUDED)
+# The finance officer's payments and receivables (tests/e2e/payment_catalogue.py).
+CATALOGUE += payment_groups(Group, Visit, click, fill_and_click)
+EXCLUDED.update(PAYMENT_EXCLUDED)
 # Registration, organizations, partner requests, staff accounts (tests/e2e/org_catalogue.py).
 CATALOGUE += org_groups(Group, Visit, click, fill_and_click)
 EXCLUDED.update(ORG_EXCLUDED)

@@ -44,7 +44,10 @@ def test_a_run_prints_the_bands_and_writes_tables_and_a_plot(tmp_path: Path) -> 
         (["--draws", "0"], "--draws: must be a whole number, 1 or more"),
         (["--format", "xlsx"], "--format: must be csv or parquet"),
         (["--plot", "out.jpg"], "--plot: 'out.jpg' must end in .png or .svg"),
-        (["--compare", "nowhere.yaml"], "--compare: --scenario: no such file"),
+        (["--compare", "nowhere.yaml"], "--compare: no such file 'nowhere.yaml'"),
+        (["--draws", "many"], "--draws: must be a whole number, 1 or more, not 'many'"),
+        (["--seed", "-1"], "--seed: must be a whole number, 0 or more, not '-1'"),
+        (["--lang", "de"], "--lang: must be en or fr, not 'de'"),
     ],
 )
 def test_bad_input_exits_2_naming_the_option(args: list[str], message: str) -> None:
@@ -52,6 +55,66 @@ def test_bad_input_exits_2_naming_the_option(args: list[str], message: str) -> N
     assert result.exit_code == 2
     assert message in result.stderr
     assert result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "env"), [(["--lang", "fr"], {"LANG": "C"}), ([], {"LANG": "fr_CA.UTF-8"})]
+)
+def test_bad_input_is_said_in_french_by_the_option_or_the_locale(
+    args: list[str], env: dict[str, str]
+) -> None:
+    bad = ["--draws", "0", "--years", "2013-14", "--plot", "out.jpg", "--compare", "nowhere.yaml"]
+    result = runner.invoke(
+        app,
+        ["simulate", "--scenario", str(FINAL_DEAL), *bad, *args],
+        env={**env, "JOBGRANT_LANG": ""},
+    )
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "--years : '2013-14' n'est pas un exercice du modèle (2014-15 à 2019-20)",
+        "--draws : doit être un nombre entier, 1 ou plus, et non '0'",
+        "--plot : 'out.jpg' doit se terminer par .png ou .svg",
+        "--compare : le fichier 'nowhere.yaml' n'existe pas",
+    ]
+
+
+def test_a_log_gets_plain_progress_lines_in_its_language() -> None:
+    args = ["simulate", "--scenario", str(FINAL_DEAL), "--years", "2017-18", "--draws", "1"]
+    result = runner.invoke(app, [*args, "--lang", "fr"])
+    assert result.exit_code == 0, result.output
+    assert "simulate : 1 tirages faits sur 1" in result.stderr
+
+
+def test_a_terminal_gets_a_progress_bar(tmp_path: Path) -> None:
+    """stderr on a real pseudo-terminal: the bar, not the log lines."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    controller, terminal = pty.openpty()
+    args = ["--scenario", str(FINAL_DEAL), "--years", "2017-18", "--draws", "2"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "jobgrant.cli", "simulate", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=terminal,
+        env={**os.environ, "LANG": "C", "JOBGRANT_LANG": ""},
+    )
+    os.close(terminal)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(controller, 4096)
+        except OSError:  # the terminal closed: the process is gone
+            break
+        if not chunk:
+            break
+        seen += chunk
+    assert process.wait(timeout=120) == 0
+    os.close(controller)
+    text = seen.decode(errors="replace")
+    assert "Simulating" in text and "100%" in text
+    assert "draws done" not in text
 
 
 def test_a_missing_scenario_and_a_rules_overlay_are_named() -> None:

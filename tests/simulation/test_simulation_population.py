@@ -30,6 +30,20 @@ def test_the_shipped_counts_add_up_to_the_published_totals() -> None:
     assert table.height == len(JURISDICTION_CODES) * len(SIZE_CLASSES) * len(sectors())
 
 
+def test_the_shipped_counts_keep_every_other_published_figure() -> None:
+    """Key Small Business Statistics, August 2013 (population.yaml): medium and large
+    businesses nationally, and the small businesses of four provinces."""
+    table = shipped()
+    by_size = dict(table.group_by("size_class").agg(pl.col("businesses").sum()).iter_rows())
+    assert by_size["100-199"] + by_size["200-499"] == 18_169
+    assert by_size["500+"] == 1_568
+    assert round(by_size["1-4"] / PUBLISHED_TOTAL, 3) == 0.551
+    small = table.filter(pl.col("size_class").is_in(list(SIZE_CLASSES[:5])))
+    per_province = dict(small.group_by("jurisdiction").agg(pl.col("businesses").sum()).iter_rows())
+    published = {"ON": 381_001, "QC": 232_531, "BC": 169_178, "AB": 151_866}
+    assert {j: per_province[j] for j in published} == published
+
+
 def test_the_shipped_csv_is_what_the_derivation_gives() -> None:
     assert COUNTS_CSV.read_text(encoding="utf-8") == counts_csv()
 

@@ -96,11 +96,24 @@ def test_the_csv_export_has_a_bom_a_header_decimal_strings_and_the_filters_in_it
         "Stream",
         "Allocated",
         "Committed",
+        "Claimed",
+        "Payable",
         "Disbursed",
+        "Recovered",
         "Available",
     ]
+    nothing_paid = ["0.00"] * 4  # claimed, payable, disbursed, recovered
     assert rows[1:] == [
-        ["2026-27", "Ontario", "Federal", "CJG", "115170913.98", "0.00", "0.00", "115170913.98"],
+        [
+            "2026-27",
+            "Ontario",
+            "Federal",
+            "CJG",
+            "115170913.98",
+            "0.00",
+            *nothing_paid,
+            "115170913.98",
+        ],
         [
             "2026-27",
             "Ontario",
@@ -108,7 +121,7 @@ def test_the_csv_export_has_a_bom_a_header_decimal_strings_and_the_filters_in_it
             "CJG",
             "115170913.98",
             "5000.00",
-            "0.00",
+            *nothing_paid,
             "115165913.98",
         ],
     ]
@@ -123,7 +136,7 @@ def test_the_csv_export_in_french_and_unfiltered(demo: None) -> None:
     # the values are in French too: the jurisdictions', the funders' and the stream's names
     federal = [r for r in rows[1:] if r[:3] == ["2017-18", "Ontario", "Fédéral"]]
     assert federal == [
-        ["2017-18", "Ontario", "Fédéral", "SCE", "115170913.98", "0.00", "0.00", "115170913.98"]
+        ["2017-18", "Ontario", "Fédéral", "SCE", "115170913.98", *["0.00"] * 5, "115170913.98"]
     ]
     assert {r[2] for r in rows[1:]} == {"Fédéral", "Provincial ou territorial"}
     assert "Québec" in {r[1] for r in rows[1:]}

@@ -57,3 +57,12 @@ audit = typer.Typer(help="The tamper-evident audit trail.", no_args_is_help=True
 def audit_verify() -> None:
     """Check the whole hash chain; name the first broken entry (exit 1) if any."""
     raise typer.Exit(serving.verify_audit())
+
+
+ledger = typer.Typer(help="The budgets' double-entry ledger.", no_args_is_help=True)
+
+
+@ledger.command("verify")
+def ledger_verify() -> None:
+    """Recompute every budget balance from the postings; name each difference (exit 1) if any."""
+    raise typer.Exit(serving.verify_ledger())

@@ -1,5 +1,5 @@
-"""What `jobgrant serve`, `jobgrant migrate`, `jobgrant worker` and `jobgrant audit verify` do
-(Django is only imported here)."""
+"""What `jobgrant serve`, `jobgrant migrate`, `jobgrant worker`, `jobgrant audit verify` and
+`jobgrant ledger verify` do (Django is only imported here)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 
 def setup_django() -> None:
@@ -29,17 +30,58 @@ def prepare_database(*, with_demo: bool, migrate: bool = True) -> None:
 
     # The static files are each host's own (STATIC_ROOT is under JOBGRANT_VAR_DIR); their
     # hashed names depend only on their content, so every server links the same URLs.
-    call_command("collectstatic", interactive=False, verbosity=0)
+    collect_static()
     if not migrate:
         _refuse_unapplied_migrations()
         return
     with one_at_a_time():
         call_command("migrate", verbosity=0)
         if with_demo and not settings.PRODUCTION:
-            from jobgrant.service.demo import seed
+            from jobgrant.service.demo import seed, seed_ready_to_claim
 
             if seed():
-                print("Loaded the demonstration data (accounts demo-*, password jobgrant-demo).")
+                ready = seed_ready_to_claim()
+                print(
+                    "Loaded the demonstration data (accounts demo-*, password jobgrant-demo; "
+                    f"applications {', '.join(map(str, ready))} are ready to claim)."
+                )
+
+
+def collect_static() -> None:
+    """collectstatic, unless STATIC_ROOT already holds this very set of source files.
+
+    Collecting hashes, rewrites and compresses (gzip and Brotli) every file each time, changed
+    or not: about a minute of CPU for the vendored design system, which a server restarted
+    after a crash would spend before answering again (T4). The set is named by a digest of
+    every source file's path, size and modification time, kept beside the collected files."""
+    from django.conf import settings
+    from django.core.management import call_command
+
+    stamp = Path(settings.STATIC_ROOT) / ".jobgrant-collected"
+    digest = _static_sources_digest()
+    manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
+    needs_manifest = "Manifest" in str(settings.STORAGES["staticfiles"]["BACKEND"])
+    if stamp.exists() and stamp.read_text() == digest and (manifest.exists() or not needs_manifest):
+        return
+    call_command("collectstatic", interactive=False, verbosity=0)
+    stamp.write_text(digest)
+
+
+def _static_sources_digest() -> str:
+    import hashlib
+
+    from django.conf import settings
+    from django.contrib.staticfiles.finders import get_finders
+
+    digest = hashlib.sha256(str(settings.STORAGES["staticfiles"]["BACKEND"]).encode())
+    sources = []
+    for finder in get_finders():
+        for path, storage in finder.list([]):
+            found = os.stat(storage.path(path))
+            sources.append(f"{path}\0{found.st_size}\0{found.st_mtime_ns}")
+    for source in sorted(sources):
+        digest.update(source.encode() + b"\n")
+    return digest.hexdigest()
 
 
 # The key of the PostgreSQL advisory lock that migrating and seeding hold ("jobgrant" in ASCII).
@@ -141,6 +183,26 @@ def verify_audit() -> int:
         f"({result.checked} entries verified before it)"
     )
     return 1
+
+
+def verify_ledger() -> int:
+    """Recompute every budget balance from its postings; name each difference (exit 1), or say
+    how much was checked (exit 0)."""
+    setup_django()
+    from jobgrant.service.ledger import operations
+    from jobgrant.service.ledger.models import BudgetAccount, Posting
+
+    differences = operations.verify()
+    for difference in differences:
+        print(difference)
+    if differences:
+        print(f"ledger: {len(differences)} differences")
+        return 1
+    print(
+        f"ledger balanced: {BudgetAccount.objects.count()} budget accounts, "
+        f"{Posting.objects.count()} postings, every balance equals its postings"
+    )
+    return 0
 
 
 def work(interval: float, worker_id: str) -> None:

@@ -7,6 +7,7 @@ the accounts refuse to sign in) when JOBGRANT_ENV=production.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from pathlib import Path
 
 from django.conf import settings
@@ -127,6 +128,9 @@ def _accounts() -> None:
     _user("demo-officer-on-2", Role.OFFICER, jurisdiction="ON")
     _user("demo-officer-federal", Role.OFFICER, federal=True)
     _user("demo-finance", Role.FINANCE)
+    # A second person in finance: a payment batch is authorized by someone other than its
+    # builder (and than the claim's certifier), so the demo path needs two.
+    _user("demo-finance-2", Role.FINANCE)
     _user("demo-analyst", Role.ANALYST)
     _user("demo-auditor", Role.AUDITOR)
     _user("demo-admin", Role.ADMIN)  # staff accounts (web:staff-list)
@@ -152,3 +156,154 @@ def _user(
         user.employers.set(employers, through_defaults={"role": OrganizationRole.ADMIN})
     record("demo-seed", "user.create", "user", user.pk, {"username": name, "role": role})
     return user
+
+
+# --- Files ready to claim (post-award.md section 4) ------------------------------------------
+
+#: Two trainees per file, as the participant form is answered: an employee, then a new hire.
+READY_TRAINEES = (
+    {
+        "given_name": "Amélie",
+        "family_name": "Tremblay",
+        "status": "existing-employee",
+        "employment_status": "employed-full-time",
+        "sin": "130 692 544",
+    },
+    {
+        "given_name": "Jonah",
+        "family_name": "Clarke",
+        "status": "unemployed",
+        "employment_status": "unemployed",
+        "sin": "193 456 787",
+    },
+)
+READY_TUITIONS = ("6000.00", "4500.00", "9000.00")
+_LINK = re.compile(r"/participate/([0-9a-f]{64})/")
+#: How long before today the files were applied for (their training began 20 days ago).
+TODAY_DEFAULT_OFFSET = dt.timedelta(days=50)
+
+
+def seed_ready_to_claim(today: dt.date | None = None) -> list[int]:
+    """A few files of demo-employer's Acme ready to claim, walked as people would walk them:
+    applied for 50 days ago, training started 20 days ago, recommended by one Ontario officer
+    and approved by the other (the budget committed, the agreement issued), the agreement
+    accepted, both trainees invited and confirmed through their form, and the file assigned to
+    demo-officer-on-1, who assesses its claims. Returns their ids.
+
+    Apart from `seed` (which the tests load before each test), for `jobgrant serve` and the
+    tests that want such files: each file costs an approval and four form submissions."""
+    from jobgrant.service.grants import (
+        actions,
+        agreement_actions,
+        assignment_actions,
+        participant_actions,
+    )
+    from jobgrant.service.grants.agreement_models import Agreement
+
+    today = today or timezone.localdate()
+    employer = User.objects.get(username="demo-employer")
+    recommender = User.objects.get(username="demo-officer-on-1")
+    approver = User.objects.get(username="demo-officer-on-2")
+    acme = employer.employers.get(business_number=business_number("10000000"))
+    ids = []
+    for number, tuition in enumerate(READY_TUITIONS):
+        body = _ready_body(acme.business_number, tuition, today)
+        applied = today - TODAY_DEFAULT_OFFSET
+        application = actions.create_application(employer, body, today=applied)
+        actions.submit_application(employer, application)
+        actions.recommend_application(recommender, application, "Ready-to-claim demo file.")
+        actions.approve_application(approver, application, "Ready-to-claim demo file.")
+        agreement = Agreement.objects.get(application=application)
+        agreement_actions.accept_agreement(
+            employer,
+            agreement,
+            "Ada Tremblay",
+            "Owner",
+            ["agreement", "cost_schedule", "general_terms"],
+        )
+        for position, trainee in enumerate(READY_TRAINEES):
+            invite = {
+                "trainee": position,
+                "email": f"trainee-{number}-{position}@example.com",
+                "language": "en",
+            }
+            participant = participant_actions.invite_participant(employer, application, invite)
+            participant_actions.submit_participant_form(
+                _link_token(participant.pk), _answers(trainee), today=today
+            )
+        # The officer who will assess the claims (s.34): assigned to the file.
+        assignment_actions.assign_application(recommender, application, recommender)
+        ids.append(application.pk)
+    return ids
+
+
+def _ready_body(business_number: str, tuition: str, today: dt.date) -> dict[str, object]:
+    start = today - dt.timedelta(days=20)
+    trainee_costs = {
+        "tuition": tuition,
+        "student_fees": "0.00",
+        "materials": "250.00",
+        "exam_fees": "0.00",
+    }
+    return {
+        "jurisdiction": "ON",
+        "region": "3550",
+        "employers": [{"id": "acme", "business_number": business_number}],
+        "training": {
+            "course": "CNC machining certificate",
+            "setting": "off-site",
+            "start_date": start.isoformat(),
+            "end_date": (start + dt.timedelta(days=75)).isoformat(),
+            "hours": 120,
+            "provider": {"name": "Mohawk College", "third_party": True},
+        },
+        "trainees": [
+            {"employer_id": "acme", "status": trainee["status"], "costs": dict(trainee_costs)}
+            for trainee in READY_TRAINEES
+        ],
+    }
+
+
+def _link_token(participant_id: int) -> str:
+    """The single-use link in the invitation the outbox holds for the slot (as a trainee
+    would find it in their mail)."""
+    from jobgrant.service.notifications.models import Message
+
+    message = (
+        Message.objects.filter(subject_type="grants.participant", subject_id=str(participant_id))
+        .order_by("-id")
+        .first()
+    )
+    found = _LINK.search(message.body if message else "")
+    if found is None:
+        raise RuntimeError(f"no invitation link for participant {participant_id}")
+    return found[1]
+
+
+def _answers(trainee: dict[str, str]) -> dict[str, str]:
+    return {
+        "given_name": trainee["given_name"],
+        "family_name": trainee["family_name"],
+        "date_of_birth": "1990-04-12",
+        "sin": trainee["sin"],
+        "contact_email": f"{trainee['family_name'].lower()}@example.com",
+        "phone": "905 555 0134",
+        "street_address": "12 King Street East",
+        "city": "Hamilton",
+        "province": "ON",
+        "postal_code": "L8N 1A1",
+        "indigenous": "prefer-not-to-say",
+        "disability": "no",
+        "visible_minority": "prefer-not-to-say",
+        "immigration": "no",
+        "gender": "prefer-not-to-say",
+        "education": "college",
+        "first_language": "english",
+        "employment_status": trainee["employment_status"],
+        "noc": "72100",
+        "hourly_wage": "28.50" if trainee["status"] == "existing-employee" else "",
+        "weekly_hours": "40" if trainee["status"] == "existing-employee" else "",
+        "receiving_ei": "no",
+        "consent_name": f"{trainee['given_name']} {trainee['family_name']}",
+        "consent": "yes",
+    }

@@ -93,7 +93,8 @@ WORDINGS: dict[str, Wording] = {
     "NOT_ASSIGNABLE": Wording(
         gettext_lazy("This application cannot be assigned"),
         gettext_lazy(
-            "Only an application awaiting a decision can be assigned; this one is now “%(state)s”."
+            "Only an application awaiting a decision, or approved with claims to assess, can be "
+            "assigned; this one is now “%(state)s”."
         ),
     ),
     "NOT_THEIR_FILE": Wording(

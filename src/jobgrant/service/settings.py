@@ -18,6 +18,12 @@ EMAIL_TIMEOUT, DEFAULT_FROM_EMAIL   the SMTP server messages are delivered to (D
 JOBGRANT_MESSAGE_*         the worker's delivery: MAX_ATTEMPTS, BACKOFF_SECONDS,
                            BACKOFF_CAP_SECONDS, LEASE_SECONDS, SWEEP_SECONDS
                            (see notifications/delivery_actions.py)
+JOBGRANT_RECEIPTS_MAX_FILES  receipts per claim (default 20)
+JOBGRANT_RECEIPT_MAX_BYTES   bytes per receipt (default 10485760, 10 MB)
+JOBGRANT_RECEIPTS_STORAGE  file (default: var/receipts/) | s3 (django-storages' S3 backend,
+                           any S3-compatible store), then JOBGRANT_RECEIPTS_S3_BUCKET (required),
+                           JOBGRANT_RECEIPTS_S3_ENDPOINT_URL, JOBGRANT_RECEIPTS_S3_REGION and the
+                           usual AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (boto3 reads them)
 JOBGRANT_DEMO_MAIL         1: serve /demo/mail/, the messages of the outbox (make run; never in
                            production)
 """
@@ -124,6 +130,7 @@ INSTALLED_APPS = [
     "jobgrant.service.grants",
     "jobgrant.service.ledger",
     "jobgrant.service.notifications",
+    "jobgrant.service.analysis",
     "django_tasks",
     "django_tasks_db",
     "jobgrant.service.audit",
@@ -174,10 +181,38 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise warns about a missing root before collectstatic
-STORAGES = {
+STORAGES: dict[str, dict[str, object]] = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+# Claim receipts (grants.receipt_files): outside the database, never served as static files.
+JOBGRANT_RECEIPTS_MAX_FILES = int(os.environ.get("JOBGRANT_RECEIPTS_MAX_FILES", "20"))
+JOBGRANT_RECEIPT_MAX_BYTES = int(
+    os.environ.get("JOBGRANT_RECEIPT_MAX_BYTES", str(10 * 1024 * 1024))
+)
+_receipts_storage = os.environ.get("JOBGRANT_RECEIPTS_STORAGE", "file")
+if _receipts_storage == "s3":
+    _bucket = os.environ.get("JOBGRANT_RECEIPTS_S3_BUCKET", "")
+    if not _bucket:
+        raise ImproperlyConfigured("JOBGRANT_RECEIPTS_S3_BUCKET is required with s3 receipts")
+    STORAGES["receipts"] = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": _bucket,
+            "endpoint_url": os.environ.get("JOBGRANT_RECEIPTS_S3_ENDPOINT_URL") or None,
+            "region_name": os.environ.get("JOBGRANT_RECEIPTS_S3_REGION") or None,
+            "default_acl": "private",
+            "querystring_auth": True,
+            "file_overwrite": False,
+        },
+    }
+elif _receipts_storage == "file":
+    STORAGES["receipts"] = {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": str(VAR_DIR / "receipts"), "base_url": None},
+    }
+else:
+    raise ImproperlyConfigured("JOBGRANT_RECEIPTS_STORAGE must be file or s3")
 if ENVIRONMENT == "test":
     STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
     WHITENOISE_USE_FINDERS = True

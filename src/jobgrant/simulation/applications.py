@@ -22,7 +22,7 @@ from jobgrant.rules.batch import (
     QuoteBatch,
     Trainees,
 )
-from jobgrant.simulation.population import _employees, _regions, cells
+from jobgrant.simulation.population import _employees, _regions, _skip_regions, cells
 from jobgrant.simulation.takeup import cell_median_cost
 
 I64 = npt.NDArray[np.int64]
@@ -53,7 +53,9 @@ def draw_applications(
     cell = np.repeat(np.arange(len(table), dtype=np.int32), applying)
     jurisdiction, size = table.jurisdiction[cell], table.size[cell]
     employees = _employees(rng, size, float(values["employees.pareto_shape"]))
-    region = _regions(rng, jurisdiction)
+    # the regions' random numbers are drawn even when unused, so a draw's other figures do not
+    # depend on whether the policy has regional rules
+    region = _regions(rng, jurisdiction) if regions else _skip_regions(rng, jurisdiction)
     arrival = _arrival(rng, jurisdiction, year_start, opening, values)
     # arrival order, ties at random: the day plus a fraction sorts as (day, random) would
     order = np.argsort(arrival.astype(np.int64) + rng.random(len(cell)))
@@ -64,7 +66,8 @@ def draw_applications(
     cell, size, employees = cell[grouped], size[grouped], employees[grouped]
     owner = application[grouped]
     n_apps = int(owner[-1]) + 1 if len(owner) else 0
-    lead = np.searchsorted(owner, np.arange(n_apps))  # first employer of each application
+    # first employer of each application: owner is sorted and numbers every application
+    lead = np.flatnonzero(np.concatenate(([True], owner[1:] != owner[:-1])))
     counts = 1 + rng.poisson(np.array(values["trainees.extra_by_size"], np.float64)[size])
     counts = np.minimum(counts, np.maximum(employees, 1))
     first = grouped[lead]  # the lead employers' rows in arrival order
@@ -94,8 +97,15 @@ def _choice(
 ) -> npt.NDArray[np.int8]:
     """n draws of an index with probabilities `shares` (normalized); faster than rng.choice."""
     cumulative = np.cumsum(shares) / shares.sum()
-    picks = np.searchsorted(cumulative, rng.random(n), side="right")
-    return np.minimum(picks, len(shares) - 1).astype(np.int8)
+    u = rng.random(n)
+    last = len(shares) - 1
+    if last > 3:
+        return np.minimum(np.searchsorted(cumulative, u, side="right"), last).astype(np.int8)
+    # a few choices: count the bounds at or below u (what searchsorted's side="right" finds)
+    picks = np.zeros(n, np.int8)
+    for bound in cumulative[:last]:
+        picks += u >= bound
+    return picks
 
 
 def _arrival(
@@ -132,13 +142,14 @@ def _consortia(rng: np.random.Generator, jurisdiction: npt.NDArray[np.int8], sha
     n = len(jurisdiction)
     joiner = np.flatnonzero(rng.random(n) < share)
     joiner = joiner[np.argsort(jurisdiction[joiner], kind="stable")]
-    same = jurisdiction[joiner[1:]] == jurisdiction[joiner[:-1]]
+    # within each jurisdiction's run of joiners, pairs (0, 1), (2, 3), ...: the second of each
+    # pair joins the first's application (an odd one out at the end of a run applies alone)
+    k = np.arange(len(joiner))
+    starts = np.concatenate(([True], jurisdiction[joiner[1:]] != jurisdiction[joiner[:-1]]))
+    run_start = np.maximum.accumulate(np.where(starts, k, 0))
+    second = (k - run_start) % 2 == 1
     partner_of = np.full(n, -1, np.int64)
-    taken = np.zeros(len(joiner), np.bool_)
-    for k in np.flatnonzero(same):  # pairs, never overlapping: (k, k+1) if k is still free
-        if not taken[k] and not taken[k + 1]:
-            taken[k] = taken[k + 1] = True
-            partner_of[joiner[k + 1]] = joiner[k]
+    partner_of[joiner[second]] = joiner[k[second] - 1]
     lead = np.where(partner_of >= 0, partner_of, np.arange(n))
     is_lead = partner_of < 0
     number = np.cumsum(is_lead) - 1
@@ -211,5 +222,7 @@ def _trainees(
         & (rng.random(n) < float(values["in_kind.claim_share"]))
     )
     wage = round(float(values["in_kind.hourly_wage"]) * 100)
-    wages = np.where(claims, hours[application] // 100 * wage, 0).astype(np.int64)
+    wages = np.zeros(n, np.int64)
+    claiming = np.flatnonzero(claims)  # a few trainees: their wages only
+    wages[claiming] = hours[application[claiming]] // 100 * wage
     return Trainees(tuition, parts[0], parts[1], parts[2], wages, status, employer, application)

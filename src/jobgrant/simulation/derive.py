@@ -1,17 +1,22 @@
 """Employer businesses by jurisdiction x size class x NAICS sector, derived from published totals.
 
 Statistics Canada's Canadian Business Counts publish the full table, but it could not be read
-from here; what could be read are the national totals of Key Small Business Statistics (August
-2013). The table is therefore derived, exactly and reproducibly, from `parameters/population.yaml`
-(each input sourced or marked as an assumption):
+from here; what could be read are figures of Key Small Business Statistics (August 2013): the
+national small, medium and large counts, the share with 1-4 employees, and the small businesses
+of Ontario, Quebec, British Columbia and Alberta. The table is therefore derived, exactly and
+reproducibly, from `parameters/population.yaml` (each input sourced or marked as an assumption):
 
-1. national count per size class: the published small-business total split by the size shares,
-   the rest (medium and large) split by the large share and the medium split;
-2. each size class apportioned across jurisdictions by residents x businesses per 1,000;
-3. each (jurisdiction, size class) apportioned across sectors by the sector shares.
+1. national count per size class: the published small-business total split by the size shares;
+   the published medium count split by the medium split; the published large count;
+2. each jurisdiction's small businesses: published for four provinces, the rest of the national
+   total shared by the others' residents x businesses per 1,000; the small classes then filled
+   with those row totals and the national class counts as column totals (`two_way`);
+3. the medium and large classes apportioned across jurisdictions by residents x businesses per
+   1,000;
+4. each (jurisdiction, size class) apportioned across sectors by the sector shares.
 
-Every apportionment is exact in integers (largest remainder), so the national total and the
-small-business total are the published figures to the business. `python -m
+Every apportionment is exact in integers (largest remainder), so the national, small, medium,
+large and four provincial totals are the published figures to the business. `python -m
 jobgrant.simulation.derive` rewrites `data/employer-businesses-2013.csv`.
 """
 
@@ -76,15 +81,54 @@ def _fraction(value: object) -> Fraction:
 def national_by_size() -> list[int]:
     raw = _inputs()
     total, small = int(raw["national_total"]["value"]), int(raw["national_small"]["value"])
+    medium, large = int(raw["national_medium"]["value"]), int(raw["national_large"]["value"])
+    if small + medium + large != total:
+        raise ValueError("population.yaml: small + medium + large must be the national total")
     shares = [_fraction(v) for v in raw["small_size_shares"]["value"].values()]
     first_four = apportion([total * s for s in shares])
     small_classes = [*first_four, small - sum(first_four)]
-    rest = total - small
-    large = round(rest and total * _fraction(raw["large_share"]["value"]))
-    medium = rest - large
     split = _fraction(raw["medium_split"]["value"])
     first_medium = round(medium * split)
     return [*small_classes, first_medium, medium - first_medium, large]
+
+
+def small_by_jurisdiction(weights: list[Fraction]) -> list[int]:
+    """Each jurisdiction's small businesses: published where found, the rest of the national
+    total shared by the others' weights."""
+    raw = _inputs()
+    published = {j: int(n) for j, n in raw["provincial_small"]["value"].items()}
+    rest = int(raw["national_small"]["value"]) - sum(published.values())
+    others = [j for j in JURISDICTION_CODES if j not in published]
+    index = {j: i for i, j in enumerate(JURISDICTION_CODES)}
+    shared = dict(zip(others, _split(rest, [weights[index[j]] for j in others]), strict=True))
+    return [published.get(j, shared.get(j, 0)) for j in JURISDICTION_CODES]
+
+
+def two_way(rows: list[int], columns: list[int]) -> list[list[int]]:
+    """Integers with these row and column sums, each cell rounded from rows x columns / total:
+    every cell floored, then the units still missing given, one at a time, to the cell of a row
+    and a column that still miss one with the largest remainder."""
+    total = sum(rows)
+    exact = [[Fraction(r * c, total) for c in columns] for r in rows]
+    cells = [[int(x) for x in row] for row in exact]
+    left = [[x - int(x) for x in row] for row in exact]
+    row_missing = [r - sum(row) for r, row in zip(rows, cells, strict=True)]
+    column_missing = [
+        c - sum(col) for c, col in zip(columns, zip(*cells, strict=True), strict=True)
+    ]
+    while any(row_missing):
+        _, i, k = max(
+            (left[i][k], i, k)
+            for i, r in enumerate(row_missing)
+            if r
+            for k, c in enumerate(column_missing)
+            if c
+        )
+        cells[i][k] += 1
+        left[i][k] -= 1
+        row_missing[i] -= 1
+        column_missing[k] -= 1
+    return cells
 
 
 def derive() -> list[tuple[str, str, str, int]]:
@@ -95,13 +139,15 @@ def derive() -> list[tuple[str, str, str, int]]:
     weights = [residents[j] * _fraction(per_thousand[j]) for j in JURISDICTION_CODES]
     sector_codes = sectors()
     sector_weights = [_fraction(v) for v in raw["sector_shares"]["value"].values()]
+    national = national_by_size()
+    # small classes: each jurisdiction's small total (published for four) by the national
+    # class counts; medium and large classes: across jurisdictions by the weights
+    small = two_way(small_by_jurisdiction(weights), national[:SMALL_CLASSES])
+    larger = [_split(count, weights) for count in national[SMALL_CLASSES:]]
     rows: list[tuple[str, str, str, int]] = []
-    by_jurisdiction: dict[str, list[int]] = {j: [] for j in JURISDICTION_CODES}
-    for count in national_by_size():
-        for j, n in zip(JURISDICTION_CODES, _split(count, weights), strict=True):
-            by_jurisdiction[j].append(n)
-    for j in JURISDICTION_CODES:
-        for size, n in zip(SIZE_CLASSES, by_jurisdiction[j], strict=True):
+    for i, j in enumerate(JURISDICTION_CODES):
+        counts = [*small[i], *(column[i] for column in larger)]
+        for size, n in zip(SIZE_CLASSES, counts, strict=True):
             for sector, m in zip(sector_codes, _split(n, sector_weights), strict=True):
                 rows.append((j, size, sector, m))
     return rows

@@ -68,12 +68,13 @@ def draw_seed(spec: RunSpec, draw: int) -> np.random.SeedSequence:
     return seed
 
 
-def run_draw(spec: RunSpec, draw: int) -> F64:
-    """Every year of one draw: (years, places, measures)."""
+def run_draw(spec: RunSpec, draw: int, keep_freed: bool = True) -> F64:
+    """Every year of one draw: (years, places, measures). `keep_freed=False` in a process that
+    must give memory back afterwards (the service's worker)."""
     scenario = _scenario(spec.scenario_file, spec.overrides)
     rng = np.random.Generator(np.random.PCG64(draw_seed(spec, draw)))
     values = scenario.parameters.draw(rng)
-    return np.stack([simulate_year(rng, scenario, year, values) for year in spec.years])
+    return np.stack([simulate_year(rng, scenario, year, values, keep_freed) for year in spec.years])
 
 
 def _run_chunk(spec: RunSpec, draws: list[int]) -> list[F64]:

@@ -12,15 +12,25 @@ from jobgrant.simulation.derive import SIZE_CLASSES
 from jobgrant.simulation.montecarlo import Results
 from jobgrant.simulation.year import MONTHS, NATIONAL, PLACES, measures
 
-PARTIES = (
-    ("federal", "Federal"),
-    ("provincial", "Provincial / territorial"),
-    ("employer", "Employers"),
-)
-MONTH_LABELS = ("Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec", "Jan", "Feb", "Mar")
+PARTIES = ("federal", "provincial", "employer")
+#: The plots' words; a caller writing in another language passes its own (the service's page).
+WORDS: dict[str, Any] = {
+    "federal": "Federal",
+    "provincial": "Provincial / territorial",
+    "employer": "Employers",
+    "money_axis": "Millions of dollars (mean, 5–95% band)",
+    "who_pays_title": "Who pays what, Canada — {scenario}",
+    "employees": "Employees",
+    "applying_axis": "Businesses applying (%)",
+    "take_up_title": "Take-up by firm size, {year}",
+    "committed_axis": "Budget committed (%)",
+    "spent_title": "Budget spent through {year}",
+    "months": ("Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec", "Jan", "Feb", "Mar"),
+}
+MONTH_LABELS = WORDS["months"]
 
 
-def figure(results: list[Results]) -> Any:
+def figure(results: list[Results], words: dict[str, Any] | None = None) -> Any:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -28,32 +38,33 @@ def figure(results: list[Results]) -> Any:
 
     rows = len(results)
     fig, axes = plt.subplots(rows, 3, figsize=(17, 4.8 * rows), squeeze=False)
+    w = {**WORDS, **(words or {})}
     for row, result in enumerate(results):
-        _who_pays(axes[row][0], result)
-        _take_up(axes[row][1], result)
-        _budget_spent(axes[row][2], result)
+        _who_pays(axes[row][0], result, w)
+        _take_up(axes[row][1], result, w)
+        _budget_spent(axes[row][2], result, w)
     fig.tight_layout()
     return fig
 
 
-def _who_pays(ax: Any, result: Results) -> None:
+def _who_pays(ax: Any, result: Results, w: dict[str, Any]) -> None:
     mean, low, high = result.band()
     names, p = measures(), PLACES.index(NATIONAL)
     years = result.spec.years
     x = np.arange(len(years))
     width = 0.27
-    for k, (name, label) in enumerate(PARTIES):
+    for k, name in enumerate(PARTIES):
         i = names.index(name)
         m = mean[:, p, i] / 1e6
         err = np.vstack([m - low[:, p, i] / 1e6, high[:, p, i] / 1e6 - m])
-        ax.bar(x + (k - 1) * width, m, width, yerr=err, capsize=3, label=label)
+        ax.bar(x + (k - 1) * width, m, width, yerr=err, capsize=3, label=w[name])
     ax.set_xticks(x, years)
-    ax.set_ylabel("Millions of dollars (mean, 5–95% band)")
-    ax.set_title(f"Who pays what, Canada — {result.scenario}")
+    ax.set_ylabel(w["money_axis"])
+    ax.set_title(w["who_pays_title"].format(scenario=result.scenario))
     ax.legend(fontsize=8)
 
 
-def _take_up(ax: Any, result: Results) -> None:
+def _take_up(ax: Any, result: Results, w: dict[str, Any]) -> None:
     mean, low, high = result.band()
     names, p = measures(), PLACES.index(NATIONAL)
     y = len(result.spec.years) - 1
@@ -61,12 +72,12 @@ def _take_up(ax: Any, result: Results) -> None:
     m = mean[y, p, columns] * 100
     err = np.vstack([m - low[y, p, columns] * 100, high[y, p, columns] * 100 - m])
     ax.bar(SIZE_CLASSES, m, yerr=err, capsize=3, color="tab:green")
-    ax.set_xlabel("Employees")
-    ax.set_ylabel("Businesses applying (%)")
-    ax.set_title(f"Take-up by firm size, {result.spec.years[y]}")
+    ax.set_xlabel(w["employees"])
+    ax.set_ylabel(w["applying_axis"])
+    ax.set_title(w["take_up_title"].format(year=result.spec.years[y]))
 
 
-def _budget_spent(ax: Any, result: Results) -> None:
+def _budget_spent(ax: Any, result: Results, w: dict[str, Any]) -> None:
     mean = result.band()[0]
     names = measures()
     first = names.index("spent_share.month.01")
@@ -84,10 +95,10 @@ def _budget_spent(ax: Any, result: Results) -> None:
             continue
         share = mean[y, p, first : first + MONTHS] * 100
         style = {"color": "black", "linewidth": 2.5} if code == NATIONAL else {"linewidth": 1}
-        ax.plot(MONTH_LABELS, share, label=code, **style)
+        ax.plot(w["months"], share, label=code, **style)
     ax.set_ylim(0, 105)
-    ax.set_ylabel("Budget committed (%)")
-    ax.set_title(f"Budget spent through {result.spec.years[y]}")
+    ax.set_ylabel(w["committed_axis"])
+    ax.set_title(w["spent_title"].format(year=result.spec.years[y]))
     ax.legend(fontsize=7, ncol=4)
 
 

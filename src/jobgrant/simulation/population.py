@@ -119,3 +119,11 @@ def _regions(rng: np.random.Generator, jurisdiction: npt.NDArray[np.int8]) -> np
         picks = np.searchsorted(cumulative, u[rows], side="right")
         region[rows] = regions[np.minimum(picks, len(regions) - 1)]
     return region
+
+
+def _skip_regions(
+    rng: np.random.Generator, jurisdiction: npt.NDArray[np.int8]
+) -> npt.NDArray[np.int16]:
+    """No region (-1), with the generator moved on as `_regions` moves it."""
+    rng.random(len(jurisdiction))
+    return np.full(len(jurisdiction), -1, np.int16)

@@ -54,6 +54,8 @@ class Scenario:
     name: str
     funding_file: Path
     parameter_values: dict[str, Any] = field(default_factory=dict)
+    #: the file's title, {"en": ..., "fr": ...}
+    title: dict[str, str] = field(default_factory=dict, compare=False)
 
     @cached_property
     def model(self) -> FundingModel:
@@ -119,7 +121,7 @@ def load_scenario(path: Path) -> Scenario:
             [f"{path}: kind must be {KIND} or funding-scenario (a rules overlay is not a scenario)"]
         )
     if raw["kind"] == "funding-scenario":
-        scenario = Scenario(path.stem, path)
+        scenario = Scenario(path.stem, path, title=_title(raw.get("title")))
     else:
         scenario = _simulation_scenario(raw, path)
     scenario.model  # noqa: B018 - read now, so that a bad file fails before anything runs
@@ -145,7 +147,11 @@ def _simulation_scenario(raw: dict[str, Any], path: Path) -> Scenario:
     if problems:
         raise ScenarioError(problems)
     assert isinstance(funding, str)
-    return Scenario(path.stem, path.parent / funding, dict(values))
+    return Scenario(path.stem, path.parent / funding, dict(values), _title(title))
+
+
+def _title(raw: object) -> dict[str, str]:
+    return {k: str(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
 
 
 def first_day(year: str) -> dt.date:

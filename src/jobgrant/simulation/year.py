@@ -9,14 +9,16 @@ exhaustion date), and every later application is turned away. Nothing is ever ov
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from jobgrant.funding.years import FIRST_YEAR
+from jobgrant.rules.batch import QuoteBatch
 from jobgrant.rules.codes import JURISDICTION_CODES
-from jobgrant.rules.evaluate import evaluate
+from jobgrant.rules.population import chunks, evaluate_in_chunks
 from jobgrant.simulation.applications import draw_applications
 from jobgrant.simulation.derive import SIZE_CLASSES, sectors
 from jobgrant.simulation.scenario import Scenario, first_day
@@ -26,6 +28,8 @@ F64 = npt.NDArray[np.float64]
 NATIONAL = "CA"
 PLACES = (*JURISDICTION_CODES, NATIONAL)
 MONTHS = 12
+APPROVED, TURNED_AWAY, REFUSED = 0, 1, 2  # an application's outcome
+OUTCOMES = 3
 
 
 def measures() -> tuple[str, ...]:
@@ -73,10 +77,62 @@ def _date(value: object) -> dt.date:
     return value if isinstance(value, dt.date) else dt.date.fromisoformat(str(value))
 
 
+@dataclass(frozen=True)
+class Money:
+    """Per application, int64 cents."""
+
+    federal: npt.NDArray[np.int64]
+    provincial: npt.NDArray[np.int64]
+    government: npt.NDArray[np.int64]
+    employer: npt.NDArray[np.int64]
+    in_kind: npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class Quoted:
+    """What the figures need of the kernel's evaluation: per application, eligible and money."""
+
+    eligible: npt.NDArray[np.bool_]
+    applications: Money
+
+
+def quote(scenario: Scenario, batch: QuoteBatch, keep_freed: bool = True) -> Quoted:
+    """The kernel over the year's applications a chunk at a time (jobgrant.rules.population):
+    the same figures as one evaluation of the whole batch, in a chunk's working set."""
+    parts = list(
+        evaluate_in_chunks(
+            chunks(batch),
+            scenario.policy,
+            library=scenario.library,
+            engine="numpy",
+            keep_freed=keep_freed,
+        )
+    )
+
+    def joined(column: Any) -> Any:
+        pieces = [column(p) for p in parts]
+        return np.concatenate(pieces) if pieces else np.zeros(0, np.int64)
+
+    money = Money(
+        *(joined(lambda p, n=name: getattr(p.applications, n)) for name in fields_of_money())
+    )
+    return Quoted(joined(lambda p: p.eligible).astype(np.bool_), money)
+
+
+def fields_of_money() -> tuple[str, ...]:
+    return ("federal", "provincial", "government", "employer", "in_kind")
+
+
 def simulate_year(
-    rng: np.random.Generator, scenario: Scenario, year: str, values: dict[str, Any]
+    rng: np.random.Generator,
+    scenario: Scenario,
+    year: str,
+    values: dict[str, Any],
+    keep_freed: bool = True,
 ) -> F64:
-    """(len(PLACES), len(measures())) figures for one year; money in dollars."""
+    """(len(PLACES), len(measures())) figures for one year; money in dollars. `keep_freed`:
+    the process keeps freed memory for the next chunk (jobgrant.rules.memory); a process that
+    does other work afterwards (the service's worker) passes False."""
     opening = opening_days(year, values)
     share, offered = _shares(scenario, year)
     program_year = first_day(year).year - FIRST_YEAR
@@ -86,7 +142,7 @@ def simulate_year(
     regions = scenario.uses_regions
     drawn = draw_applications(rng, probability, start, opening, delivery, values, regions)
     batch = drawn.batch
-    result = evaluate(batch, scenario.policy, library=scenario.library)
+    result = quote(scenario, batch, keep_freed)
     apps = batch.applications
     federal, provincial = result.applications.federal, result.applications.provincial
     approved, closed_on = _first_come_first_served(
@@ -148,32 +204,34 @@ def _figures(
     j_app = apps.jurisdiction.astype(np.int64)
     n_j = len(JURISDICTION_CODES)
 
-    def per_j(values: Any, rows: npt.NDArray[np.bool_], owner: Any = None) -> F64:
-        where = j_app if owner is None else j_app[owner]
-        return np.bincount(where[rows], weights=values[rows], minlength=n_j).astype(np.float64)
+    # Each application is approved, turned away or refused by the rules: one bincount per
+    # column over (jurisdiction, outcome) sums every outcome at once, in the order of the rows
+    # (the same sums as one bincount per outcome).
+    outcome = np.where(approved, APPROVED, np.where(turned_away, TURNED_AWAY, REFUSED))
+    key = j_app * OUTCOMES + outcome
 
-    ones = np.ones(len(apps), np.float64)
-    refused = ~result.eligible
+    def by_outcome(weights: Any = None, keys: Any = key) -> F64:
+        counts = np.bincount(keys, weights=weights, minlength=n_j * OUTCOMES)
+        return counts.reshape(n_j, OUTCOMES).astype(np.float64)
+
     app_trainees = np.diff(employers.trainee_offsets[apps.employer_offsets]).astype(np.float64)
     totals = result.applications
+    count, trainees = by_outcome(), by_outcome(app_trainees)
     set_ = {
-        "applications": per_j(ones, np.ones(len(apps), np.bool_)),
-        "applications_approved": per_j(ones, approved),
-        "applications_turned_away": per_j(ones, turned_away),
-        "applications_refused_by_rules": per_j(ones, refused),
-        "trainees_approved": per_j(app_trainees, approved),
-        "trainees_turned_away": per_j(app_trainees, turned_away),
-        "federal": per_j(totals.federal / 100, approved),
-        "provincial": per_j(totals.provincial / 100, approved),
-        "government": per_j(totals.government / 100, approved),
-        "employer": per_j(totals.employer / 100, approved),
-        "in_kind": per_j(totals.in_kind / 100, approved),
+        "applications": count.sum(axis=1),
+        "applications_approved": count[:, APPROVED],
+        "applications_turned_away": count[:, TURNED_AWAY],
+        "applications_refused_by_rules": count[:, REFUSED],
+        "trainees_approved": trainees[:, APPROVED],
+        "trainees_turned_away": trainees[:, TURNED_AWAY],
     }
+    for name in fields_of_money():
+        set_[name] = by_outcome(getattr(totals, name) / 100)[:, APPROVED]
     employer_app = employers.application.astype(np.int64)
     e_approved, e_turned = approved[employer_app], turned_away[employer_app]
-    e_ones = np.ones(len(employers), np.float64)
-    set_["employers_approved"] = per_j(e_ones, e_approved, employer_app)
-    set_["employers_turned_away"] = per_j(e_ones, e_turned, employer_app)
+    employers_by = by_outcome(keys=key[employer_app])
+    set_["employers_approved"] = employers_by[:, APPROVED]
+    set_["employers_turned_away"] = employers_by[:, TURNED_AWAY]
     for name, values in set_.items():
         out[:n_j, column[name]] = values
     _by_group(

@@ -142,22 +142,28 @@ def test_an_employer_cannot_assign(make_body: Body) -> None:
     assert (error.status, error.code) == (403, "ROLE_NOT_ALLOWED")
 
 
-@pytest.mark.parametrize("decision", ["approved", "denied", "withdrawn"])
-def test_a_decided_file_cannot_be_assigned(make_body: Body, decision: str) -> None:
+@pytest.mark.parametrize("decision", ["denied", "withdrawn"])
+def test_a_denied_or_withdrawn_file_cannot_be_assigned(make_body: Body, decision: str) -> None:
     application = submitted(make_body)
-    first, second = OFFICER.get(), SECOND_OFFICER.get()
+    first = OFFICER.get()
     if decision == "denied":
         actions.deny_application(first, application, "Out of scope.")
-    elif decision == "withdrawn":
-        actions.withdraw_application(EMPLOYER.get(), application)
     else:
-        actions.approve_application(second, actions.recommend_application(first, application))
+        actions.withdraw_application(EMPLOYER.get(), application)
     error = refusal(lambda: assign_application(first, application, first))
     assert (error.status, error.code) == (409, "NOT_ASSIGNABLE")
     assert error.extra == {"state": decision}
     assert "awaiting a decision" in error.message_en
     assert "en attente d'une décision" in error.message_fr
     assert assigned_to(application) is None
+
+
+def test_an_approved_file_can_be_assigned_for_its_claims(make_body: Body) -> None:
+    application = submitted(make_body)
+    first, second = OFFICER.get(), SECOND_OFFICER.get()
+    actions.approve_application(second, actions.recommend_application(first, application))
+    assign_application(first, application, first)
+    assert assigned_to(application) == first.username
 
 
 def test_a_draft_cannot_be_assigned(make_body: Body) -> None:

@@ -14,9 +14,11 @@ from jobgrant.service.api.routers import (
     auth,
     budgets,
     change_requests,
+    claims,
     employers,
     participants,
     partners,
+    payments,
     quote,
 )
 
@@ -40,3 +42,5 @@ api.add_router("/budgets", budgets.router)
 api.add_router("", participants.router)
 api.add_router("", partners.router)  # /partner-requests
 api.add_router("", change_requests.router)  # /applications/{id}/change-requests, /change-requests
+api.add_router("", claims.router)  # /applications/{id}/claims, /claims
+api.add_router("", payments.router)  # /payment-batches, /receivables

@@ -40,8 +40,14 @@ def request_digest(request: HttpRequest) -> str:
     return digest.hexdigest()
 
 
-def idempotent(request: HttpRequest, user: User, work: Callable[[], HttpResponse]) -> HttpResponse:
-    """Run `work` once per (user, Idempotency-Key); replay its response for retries."""
+def idempotent(
+    request: HttpRequest,
+    user: User,
+    work: Callable[[], HttpResponse],
+    digest: Callable[[], str] | None = None,
+) -> HttpResponse:
+    """Run `work` once per (user, Idempotency-Key); replay its response for retries. `digest`
+    fingerprints the request when its raw body must not be read (a multipart upload)."""
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return _answer(work)
@@ -54,11 +60,11 @@ def idempotent(request: HttpRequest, user: User, work: Callable[[], HttpResponse
                 f"Idempotency-Key doit compter de 1 à {MAX_KEY_LENGTH} caractères.",
             )
         )
-    digest = request_digest(request)
+    fingerprint = digest() if digest is not None else request_digest(request)
     try:
         with transaction.atomic():
             with connection.cursor() as cursor:
-                cursor.execute(_CLAIM_SQL, [user.pk, key, digest, 0, "", "", timezone.now()])
+                cursor.execute(_CLAIM_SQL, [user.pk, key, fingerprint, 0, "", "", timezone.now()])
                 (claim,) = cursor.fetchone()
             response = _answer(work)
             with connection.cursor() as cursor:
@@ -76,7 +82,7 @@ def idempotent(request: HttpRequest, user: User, work: Callable[[], HttpResponse
         first = IdempotencyKey.objects.filter(user=user, key=key).first()
         if first is None:
             raise
-        return _replay(first, digest)
+        return _replay(first, fingerprint)
 
 
 def _answer(work: Callable[[], HttpResponse]) -> HttpResponse:

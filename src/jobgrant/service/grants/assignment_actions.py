@@ -19,9 +19,10 @@ from jobgrant.service.grants import access
 from jobgrant.service.grants.models import Application, State
 from jobgrant.service.refusals import refused
 
-# A decided file (approved, denied, withdrawn) has nobody left to work on it, and a draft is
-# still the employer's: only the states an officer acts on can be assigned.
-ASSIGNABLE_STATES = (State.SUBMITTED, State.RECOMMENDED)
+# A denied or withdrawn file has nobody left to work on it, and a draft is still the
+# employer's: only the states an officer acts on can be assigned. An approved file has claims
+# to assess, and only the officer it is assigned to assesses them (grants.claim_actions).
+ASSIGNABLE_STATES = (State.SUBMITTED, State.RECOMMENDED, State.APPROVED)
 
 
 @audited_refusals

@@ -42,6 +42,7 @@ from jobgrant.service.grants.change_kinds import Proposal, kernel_problems, prop
 from jobgrant.service.grants.change_models import ChangeKind, ChangeRequest, ChangeState
 from jobgrant.service.grants.change_refusals import change_not_found, illegal_change_transition
 from jobgrant.service.grants.change_workflow import IllegalChangeTransition, target_of
+from jobgrant.service.grants.claim_models import UNDER_ASSESSMENT, Claim
 from jobgrant.service.grants.models import Application, ApplicationEmployer
 from jobgrant.service.grants.quoting import kernel_request, policy_version, run_quote
 from jobgrant.service.language import localized
@@ -83,10 +84,11 @@ class Preview:
 
 
 def claim_under_assessment(agreement: Agreement) -> bool:
-    """Whether a claim on the agreement is under assessment (then no change may be asked for
-    or approved, post-award.md section 1). Claims come with a later issue: no claim model
-    exists yet, so none can be, and this answers False until that issue makes it look."""
-    return False
+    """Whether a claim on the agreement is submitted or under review (then no change may be
+    asked for or approved, post-award.md section 1)."""
+    return Claim.objects.filter(
+        application_id=agreement.application_id, state__in=UNDER_ASSESSMENT
+    ).exists()
 
 
 def current_request(agreement: Agreement) -> dict[str, Any]:

@@ -3,6 +3,14 @@
 A budget account is (funder, jurisdiction, fiscal year, stream). Its row carries the running
 balances that the rules are enforced on (a conditional UPDATE plus CHECK constraints); the
 postings are the append-only record of every movement, two or more legs summing to zero.
+
+The row's balances nest, as money moves down the grant's path (post-award.md section 6):
+0 <= disbursed <= payable <= claimed <= committed <= allocated. `committed` is everything promised,
+including what has since been claimed, certified or paid; `claimed` everything claimed and not
+sent back, approved or not; `payable` everything certified, paid or not; `disbursed` what was
+paid, net of what became a receivable. The postings' buckets are disjoint instead (a cent is in
+one bucket at a time), and each nested balance is the sum of its bucket and those below it
+(NESTED_BUCKETS), which `verify` recomputes.
 """
 
 from __future__ import annotations
@@ -26,7 +34,13 @@ class BudgetAccount(models.Model):
     stream = models.CharField(max_length=32, choices=StreamCode.choices, default=StreamCode.CJG)
     allocated_cents = models.BigIntegerField(default=0)
     committed_cents = models.BigIntegerField(default=0)
+    claimed_cents = models.BigIntegerField(default=0)
+    payable_cents = models.BigIntegerField(default=0)
     disbursed_cents = models.BigIntegerField(default=0)
+    # Paid in error and owed back; then recovered (repaid or set off) or written off.
+    receivable_cents = models.BigIntegerField(default=0)
+    recovered_cents = models.BigIntegerField(default=0)
+    written_off_cents = models.BigIntegerField(default=0)
 
     class Meta:
         constraints = [
@@ -39,14 +53,37 @@ class BudgetAccount(models.Model):
                 name="committed_within_allocation",
             ),
             models.CheckConstraint(
-                condition=Q(disbursed_cents__gte=0) & Q(disbursed_cents__lte=F("committed_cents")),
-                name="disbursed_within_commitments",
+                condition=Q(claimed_cents__lte=F("committed_cents")),
+                name="claimed_within_commitments",
+            ),
+            models.CheckConstraint(
+                condition=Q(payable_cents__lte=F("claimed_cents")),
+                name="payable_within_claims",
+            ),
+            models.CheckConstraint(
+                condition=Q(disbursed_cents__gte=0) & Q(disbursed_cents__lte=F("payable_cents")),
+                name="disbursed_within_payable",
+            ),
+            models.CheckConstraint(
+                condition=Q(receivable_cents__gte=0)
+                & Q(recovered_cents__gte=0)
+                & Q(written_off_cents__gte=0),
+                name="recovery_buckets_not_negative",
             ),
         ]
 
     @property
     def available_cents(self) -> int:
-        return self.allocated_cents - self.committed_cents
+        """What is left to commit. Money paid and then owed back (receivable), and whatever
+        became of it (recovered, written off), left the commitment but is not available again:
+        it is in its own bucket of the postings, not in `available` (ADR 0023)."""
+        return (
+            self.allocated_cents
+            - self.committed_cents
+            - self.receivable_cents
+            - self.recovered_cents
+            - self.written_off_cents
+        )
 
     def __str__(self) -> str:
         return f"{self.funder} {self.jurisdiction} {self.fiscal_year} {self.stream}"
@@ -55,15 +92,34 @@ class BudgetAccount(models.Model):
 class Bucket(models.TextChoices):
     APPROPRIATION = "appropriation", "Appropriation (source of allocations)"
     AVAILABLE = "available", "Available"
-    COMMITTED = "committed", "Committed"
+    COMMITTED = "committed", "Committed, not claimed"
+    CLAIMED = "claimed", "Claimed, not decided"
+    PAYABLE = "payable", "Certified, not paid"
     DISBURSED = "disbursed", "Disbursed"
+    RECEIVABLE = "receivable", "Owed back"
+    RECOVERED = "recovered", "Recovered"
+    WRITTEN_OFF = "written_off", "Written off"
+
+
+# Each balance on the budget row and the posting buckets it sums (see the module's docstring).
+NESTED_BUCKETS: dict[str, tuple[str, ...]] = {
+    "committed": ("committed", "claimed", "payable", "disbursed"),
+    "claimed": ("claimed", "payable", "disbursed"),
+    "payable": ("payable", "disbursed"),
+    "disbursed": ("disbursed",),
+    "receivable": ("receivable",),
+    "recovered": ("recovered",),
+    "written_off": ("written_off",),
+}
 
 
 class LedgerTransaction(models.Model):
-    kind = models.CharField(max_length=16)  # allocate, commit, release, disburse
+    kind = models.CharField(max_length=16)  # allocate, commit, release, claim, disburse, ...
     application = models.ForeignKey(
         "grants.Application", null=True, blank=True, on_delete=models.PROTECT
     )
+    # What caused it, beyond the application: "claim:12", "payment:CJG-ON-...", "receivable:3".
+    reference = models.CharField(max_length=64, blank=True, db_default="")
     actor = models.CharField(max_length=150)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -8,14 +8,22 @@ a CHECK constraint, so concurrent approvals can never over-commit a budget.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, Q, Sum
+from django.db.models.expressions import CombinedExpression
 from django.utils import timezone
 
-from jobgrant.service.ledger.models import Bucket, BudgetAccount, LedgerTransaction, Posting
+from jobgrant.service.ledger.models import (
+    NESTED_BUCKETS,
+    Bucket,
+    BudgetAccount,
+    LedgerTransaction,
+    Posting,
+)
 
 if TYPE_CHECKING:
     from jobgrant.service.grants.models import Application
@@ -126,9 +134,12 @@ _LEG_SQL = (
     f'INSERT INTO "{Posting._meta.db_table}" ("transaction_id", "account_id", "bucket",'
     ' "amount_cents") VALUES {}'
 )
+# The room left is the postings' `available` bucket: the allocation less what is committed and
+# less what was paid and then owed back, recovered or written off (BudgetAccount.available_cents).
 _COMMIT_SQL = (
     f'UPDATE "{_TABLE}" SET "committed_cents" = "committed_cents" + %s'
-    ' WHERE "id" = %s AND "committed_cents" <= "allocated_cents" - %s RETURNING "id"'
+    ' WHERE "id" = %s AND "committed_cents" + "receivable_cents" + "recovered_cents"'
+    ' + "written_off_cents" <= "allocated_cents" - %s RETURNING "id"'
 )
 
 
@@ -191,3 +202,314 @@ def _commit_to(
                 if found is None:
                     raise NoBudget(funder)
                 raise InsufficientBudget(found, cents)
+
+
+# --- The money's way out (post-award.md section 6) ------------------------------------------
+#
+# Each movement below transfers cents between the postings' disjoint buckets. The budget row's
+# nested balances follow from the transfer (NESTED_BUCKETS), in one conditional UPDATE that only
+# succeeds while every source bucket holds what leaves it; the CHECK constraints back it.
+
+
+@dataclass
+class BucketShort(Exception):  # noqa: N818 - the business name of the refusal
+    """A movement asked a bucket for more than it holds (nothing was written)."""
+
+    account: BudgetAccount
+    bucket: str
+    requested_cents: int
+
+
+# A disjoint bucket's balance in terms of the row's nested balances: (column, minus columns).
+_BUCKET_BALANCE: dict[str, tuple[str, tuple[str, ...]]] = {
+    Bucket.AVAILABLE: (
+        "allocated_cents",
+        ("committed_cents", "receivable_cents", "recovered_cents", "written_off_cents"),
+    ),
+    Bucket.COMMITTED: ("committed_cents", ("claimed_cents",)),
+    Bucket.CLAIMED: ("claimed_cents", ("payable_cents",)),
+    Bucket.PAYABLE: ("payable_cents", ("disbursed_cents",)),
+    Bucket.DISBURSED: ("disbursed_cents", ()),
+    Bucket.RECEIVABLE: ("receivable_cents", ()),
+    Bucket.RECOVERED: ("recovered_cents", ()),
+    Bucket.WRITTEN_OFF: ("written_off_cents", ()),
+}
+
+
+def _holds(bucket: str, cents: int) -> Q:
+    """The condition, on the budget row itself, that `bucket` holds at least `cents`: plain
+    columns, so that PostgreSQL re-checks it on the newest row version under concurrency."""
+    column, minus = _BUCKET_BALANCE[bucket]
+    if not minus:
+        return Q(**{f"{column}__gte": cents})
+    others: F | CombinedExpression = F(minus[0])
+    for name in minus[1:]:
+        others = others + F(name)
+    return Q(**{f"{column}__gte": others + cents})
+
+
+def _balance_of(account: BudgetAccount, bucket: str) -> int:
+    column, minus = _BUCKET_BALANCE[bucket]
+    return int(getattr(account, column)) - sum(int(getattr(account, name)) for name in minus)
+
+
+def _nested_deltas(legs: dict[str, int]) -> dict[str, int]:
+    """How each nested balance on the row moves when the buckets move by `legs`."""
+    deltas = {
+        balance: sum(legs.get(bucket, 0) for bucket in buckets)
+        for balance, buckets in NESTED_BUCKETS.items()
+    }
+    deltas["allocated"] = -legs.get(Bucket.APPROPRIATION, 0)
+    return {balance: delta for balance, delta in deltas.items() if delta}
+
+
+def _transfer(
+    kind: str,
+    account: BudgetAccount,
+    moves: Sequence[tuple[str, str, int]],
+    *,
+    actor: str,
+    application: Application | None,
+    reference: str,
+) -> None:
+    """Move cents between buckets of one account: `moves` are (from, to, cents), zero-cent
+    moves skipped. In a savepoint, so that a refusal (BucketShort) leaves nothing behind."""
+    _require_transaction()
+    legs: dict[str, int] = {}
+    for source, target, cents in moves:
+        if isinstance(cents, bool) or not isinstance(cents, int) or cents < 0:
+            raise ValueError(f"a ledger movement moves zero or more cents, not {cents!r}")
+        legs[source] = legs.get(source, 0) - cents
+        legs[target] = legs.get(target, 0) + cents
+    legs = {bucket: amount for bucket, amount in legs.items() if amount}
+    if not legs:
+        return
+    outflows = {
+        bucket: -amount
+        for bucket, amount in legs.items()
+        if amount < 0 and bucket != Bucket.APPROPRIATION
+    }
+    condition = Q(pk=account.pk)
+    for bucket, cents in outflows.items():
+        condition &= _holds(bucket, cents)
+    updates = {
+        f"{balance}_cents": F(f"{balance}_cents") + delta
+        for balance, delta in _nested_deltas(legs).items()
+    }
+    with transaction.atomic():
+        if BudgetAccount.objects.filter(condition).update(**updates) != 1:
+            raise _short_bucket(account, outflows)
+        entry = LedgerTransaction.objects.create(
+            kind=kind, actor=actor, application=application, reference=reference
+        )
+        Posting.objects.bulk_create(
+            Posting(transaction=entry, account=account, bucket=bucket, amount_cents=amount)
+            for bucket, amount in legs.items()
+        )
+
+
+def _short_bucket(account: BudgetAccount, outflows: dict[str, int]) -> BucketShort:
+    """Name the first bucket that could not give what was asked of it."""
+    found = BudgetAccount.objects.filter(pk=account.pk).first()
+    if found is None:
+        raise BudgetAccount.DoesNotExist(f"budget account {account.pk} is gone")
+    for bucket, cents in outflows.items():
+        if _balance_of(found, bucket) < cents:
+            return BucketShort(found, str(bucket), cents)
+    return BucketShort(found, next(iter(outflows)), sum(outflows.values()))  # moved meanwhile
+
+
+def claim(
+    account: BudgetAccount, cents: int, *, actor: str, application: Application, reference: str
+) -> None:
+    """A claim submitted: its government money moves from the commitment to claimed."""
+    _transfer(
+        "claim",
+        account,
+        [(Bucket.COMMITTED, Bucket.CLAIMED, cents)],
+        actor=actor,
+        application=application,
+        reference=reference,
+    )
+
+
+def unclaim(
+    account: BudgetAccount, cents: int, *, actor: str, application: Application, reference: str
+) -> None:
+    """A claim returned to the employer or denied: its money goes back to the commitment."""
+    _transfer(
+        "unclaim",
+        account,
+        [(Bucket.CLAIMED, Bucket.COMMITTED, cents)],
+        actor=actor,
+        application=application,
+        reference=reference,
+    )
+
+
+def approve_claim(
+    account: BudgetAccount,
+    claimed_cents: int,
+    approved_cents: int,
+    *,
+    actor: str,
+    application: Application,
+    reference: str,
+) -> None:
+    """A claim certified (s.34): what was approved becomes payable, the rest of what was
+    claimed goes back to the commitment."""
+    if not 0 <= approved_cents <= claimed_cents:
+        raise ValueError(f"approved {approved_cents} is not within 0..claimed {claimed_cents}")
+    moves = [
+        (Bucket.CLAIMED, Bucket.PAYABLE, approved_cents),
+        (Bucket.CLAIMED, Bucket.COMMITTED, claimed_cents - approved_cents),
+    ]
+    _transfer(
+        "approve_claim", account, moves, actor=actor, application=application, reference=reference
+    )
+
+
+def lower_approval(
+    account: BudgetAccount, cents: int, *, actor: str, application: Application, reference: str
+) -> None:
+    """An amendment lowers a certified, unpaid amount: it goes back to the commitment."""
+    _transfer(
+        "lower_approval",
+        account,
+        [(Bucket.PAYABLE, Bucket.COMMITTED, cents)],
+        actor=actor,
+        application=application,
+        reference=reference,
+    )
+
+
+def disburse(
+    account: BudgetAccount, cents: int, *, actor: str, application: Application, reference: str
+) -> None:
+    """A payment confirmed by the paying system (s.33 authorized before it)."""
+    _transfer(
+        "disburse",
+        account,
+        [(Bucket.PAYABLE, Bucket.DISBURSED, cents)],
+        actor=actor,
+        application=application,
+        reference=reference,
+    )
+
+
+def raise_receivable(
+    account: BudgetAccount, cents: int, *, actor: str, application: Application, reference: str
+) -> None:
+    """Paid more than is now approved: the excess is owed back. It leaves the commitment,
+    claimed, payable and disbursed balances (NESTED_BUCKETS) for the receivable."""
+    _transfer(
+        "receivable",
+        account,
+        [(Bucket.DISBURSED, Bucket.RECEIVABLE, cents)],
+        actor=actor,
+        application=application,
+        reference=reference,
+    )
+
+
+def recover(
+    account: BudgetAccount, cents: int, *, actor: str, application: Application, reference: str
+) -> None:
+    """Money owed back came back: a confirmed repayment, or set off against a payment."""
+    _transfer(
+        "recover",
+        account,
+        [(Bucket.RECEIVABLE, Bucket.RECOVERED, cents)],
+        actor=actor,
+        application=application,
+        reference=reference,
+    )
+
+
+def write_off(
+    account: BudgetAccount, cents: int, *, actor: str, application: Application, reference: str
+) -> None:
+    """Money owed back that will not come back (finance, with a second approver)."""
+    _transfer(
+        "write_off",
+        account,
+        [(Bucket.RECEIVABLE, Bucket.WRITTEN_OFF, cents)],
+        actor=actor,
+        application=application,
+        reference=reference,
+    )
+
+
+def pool_accounts(pool: Pool) -> dict[str, BudgetAccount]:
+    """The pool's budget account of each funder (funder -> account)."""
+    accounts = BudgetAccount.objects.filter(
+        jurisdiction=pool.jurisdiction, fiscal_year=pool.fiscal_year, stream=pool.stream
+    )
+    return {str(account.funder): account for account in accounts}
+
+
+@dataclass(frozen=True)
+class Balances:
+    """One funder's money in one application (or account), nested as on the budget row."""
+
+    committed: int = 0
+    claimed: int = 0
+    payable: int = 0
+    disbursed: int = 0
+    receivable: int = 0
+    recovered: int = 0
+    written_off: int = 0
+
+    @classmethod
+    def from_buckets(cls, buckets: dict[str, int]) -> Balances:
+        return cls(
+            **{
+                balance: sum(buckets.get(bucket, 0) for bucket in members)
+                for balance, members in NESTED_BUCKETS.items()
+            }
+        )
+
+
+def application_balances(application: Application) -> dict[str, Balances]:
+    """Each funder's balances for one application, summed from its postings."""
+    sums = (
+        Posting.objects.filter(transaction__application=application)
+        .values_list("account__funder", "bucket")
+        .annotate(total=Sum("amount_cents"))
+    )
+    per_funder: dict[str, dict[str, int]] = {}
+    for funder, bucket, total in sums:
+        per_funder.setdefault(funder, {})[bucket] = total
+    return {funder: Balances.from_buckets(buckets) for funder, buckets in per_funder.items()}
+
+
+def verify() -> list[str]:
+    """Recompute every budget balance from the postings; name each difference, and each
+    ledger transaction whose legs do not sum to zero. Empty when the ledger is sound."""
+    differences: list[str] = []
+    sums: dict[int, dict[str, int]] = {}
+    for account_id, bucket, total in Posting.objects.values_list("account", "bucket").annotate(
+        total=Sum("amount_cents")
+    ):
+        sums.setdefault(account_id, {})[bucket] = total
+    for account in BudgetAccount.objects.order_by("pk"):
+        buckets = sums.get(account.pk, {})
+        expected = asdict(Balances.from_buckets(buckets)) | {
+            "allocated": -buckets.get(Bucket.APPROPRIATION, 0)
+        }
+        for balance, cents in expected.items():
+            recorded = getattr(account, f"{balance}_cents")
+            if recorded != cents:
+                differences.append(
+                    f"{account}: {balance} is {recorded} cents on the budget row,"
+                    f" {cents} by its postings"
+                )
+    unbalanced = (
+        Posting.objects.values("transaction")
+        .annotate(total=Sum("amount_cents"))
+        .exclude(total=0)
+        .values_list("transaction", "total")
+    )
+    for entry, total in unbalanced:
+        differences.append(f"ledger transaction {entry}: its legs sum to {total} cents, not 0")
+    return differences

@@ -1,10 +1,27 @@
-"""The policy analyst's pages: funding scenarios and their chart."""
+"""The policy analyst's pages: funding scenarios and their chart; the simulator's runs."""
 
 from django.urls import path
 
-from jobgrant.service.web.views import analyst
+from jobgrant.service.web.views import analyst, analyst_simulation
 
 urlpatterns = [
     path("scenarios/", analyst.scenario_page, name="analyst-scenarios"),
     path("scenarios/chart.svg", analyst.scenario_chart, name="analyst-chart"),
+    path("simulations/", analyst_simulation.simulations, name="analyst-simulations"),
+    path("simulations/<int:pk>/", analyst_simulation.simulation, name="analyst-simulation"),
+    path(
+        "simulations/<int:pk>/progress/",
+        analyst_simulation.simulation_progress,
+        name="analyst-simulation-progress",
+    ),
+    path(
+        "simulations/<int:pk>/simulation.csv",
+        analyst_simulation.simulation_csv,
+        name="analyst-simulation-csv",
+    ),
+    path(
+        "simulations/<int:pk>/plots.svg",
+        analyst_simulation.simulation_plot,
+        name="analyst-simulation-plot",
+    ),
 ]

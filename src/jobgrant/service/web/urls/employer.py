@@ -3,7 +3,7 @@ actions."""
 
 from django.urls import path
 
-from jobgrant.service.web.views import employer_changes
+from jobgrant.service.web.views import employer_changes, employer_claims
 from jobgrant.service.web.views.employer import (
     application_detail,
     application_submit,
@@ -82,4 +82,25 @@ urlpatterns += [
         name="employer-change-new",
     ),
     path("changes/<int:change_id>/", employer_changes.change_detail, name="employer-change"),
+]
+# Claims, with their receipts (web/views/employer_claims.py).
+urlpatterns += [
+    path(
+        "applications/<int:application_id>/claims/", employer_claims.claims, name="employer-claims"
+    ),
+    path("claims/<int:claim_id>/", employer_claims.claim_page, name="employer-claim"),
+    path("claims/<int:claim_id>/lines/", employer_claims.claim_lines, name="employer-claim-lines"),
+    path(
+        "claims/<int:claim_id>/receipts/",
+        employer_claims.claim_receipts,
+        name="employer-claim-receipts",
+    ),
+    path(
+        "claims/<int:claim_id>/submit/", employer_claims.claim_submit, name="employer-claim-submit"
+    ),
+    path(
+        "claims/<int:claim_id>/receipts/<int:receipt_id>/",
+        employer_claims.receipt_download,
+        name="employer-receipt",
+    ),
 ]

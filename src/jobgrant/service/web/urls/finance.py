@@ -1,10 +1,60 @@
-"""The finance officer's pages: budgets and their export."""
+"""The finance officer's pages: budgets (and a pool's drill-down), payments, receivables."""
 
 from django.urls import path
 
-from jobgrant.service.web.views import finance
+from jobgrant.service.web.views import finance, finance_payments
 
 urlpatterns = [
     path("budgets/", finance.budget_page, name="finance-budgets"),
     path("budgets.csv", finance.budget_csv, name="finance-budgets-csv"),
+    path("budgets/<int:account_id>/", finance.budget_detail, name="finance-budget"),
+    path(
+        "budgets/<int:account_id>/applications/<int:application_id>/",
+        finance.budget_application,
+        name="finance-budget-application",
+    ),
+    path("payments/", finance_payments.payments_page, name="finance-payments"),
+    path("payments/<int:batch_id>/", finance_payments.batch_page, name="finance-batch"),
+    path("payments/<int:batch_id>/hold/", finance_payments.batch_hold, name="finance-batch-hold"),
+    path(
+        "payments/<int:batch_id>/payments/<int:payment_id>/lift/",
+        finance_payments.payment_lift,
+        name="finance-payment-lift",
+    ),
+    path(
+        "payments/<int:batch_id>/authorize/",
+        finance_payments.batch_authorize,
+        name="finance-batch-authorize",
+    ),
+    path(
+        "payments/<int:batch_id>/export.csv",
+        finance_payments.batch_export,
+        name="finance-batch-export",
+    ),
+    path(
+        "payments/<int:batch_id>/confirmations/",
+        finance_payments.batch_confirm,
+        name="finance-batch-confirm",
+    ),
+    path(
+        "payments/<int:batch_id>/confirmations/<int:import_id>/",
+        finance_payments.confirmation_page,
+        name="finance-confirmation",
+    ),
+    path("receivables/", finance_payments.receivables_page, name="finance-receivables"),
+    path(
+        "receivables/<int:receivable_id>/",
+        finance_payments.receivable_page,
+        name="finance-receivable",
+    ),
+    path(
+        "receivables/<int:receivable_id>/repayments/",
+        finance_payments.receivable_repay,
+        name="finance-receivable-repay",
+    ),
+    path(
+        "receivables/<int:receivable_id>/write-off/",
+        finance_payments.receivable_write_off,
+        name="finance-receivable-write-off",
+    ),
 ]

@@ -2,7 +2,13 @@
 
 from django.urls import path
 
-from jobgrant.service.web.views import officer, officer_agreements, officer_changes, officer_queue
+from jobgrant.service.web.views import (
+    officer,
+    officer_agreements,
+    officer_changes,
+    officer_claims,
+    officer_queue,
+)
 
 urlpatterns = [
     path("", officer_queue.queue, name="officer-queue"),
@@ -34,4 +40,15 @@ urlpatterns += [
     path("changes/", officer_changes.queue, name="officer-changes"),
     path("changes/<int:change_id>/", officer_changes.review, name="officer-change"),
     path("changes/<int:change_id>/decision/", officer_changes.decide, name="officer-change-decide"),
+]
+# Claims to assess (web/views/officer_claims.py).
+urlpatterns += [
+    path("claims/", officer_claims.queue, name="officer-claims"),
+    path("claims/<int:claim_id>/", officer_claims.claim_page, name="officer-claim"),
+    path("claims/<int:claim_id>/decision/", officer_claims.decide, name="officer-claim-decide"),
+    path(
+        "claims/<int:claim_id>/receipts/<int:receipt_id>/",
+        officer_claims.receipt_download,
+        name="officer-receipt",
+    ),
 ]

@@ -1,8 +1,11 @@
-"""The finance officer's page: budgets per jurisdiction, fiscal year, funder and stream.
+"""The finance officer's budgets per jurisdiction, fiscal year, funder and stream, and the
+drill-down from a budget to its applications, their claims and payments.
 
-Each budget shows what was allocated, committed, disbursed and what is still available, with a
-bar (HTML and CSS) of committed and available money in the same table row as its figures, and a
-CSV export of exactly what the filters show.
+Each budget shows what was allocated, committed, claimed, payable, disbursed, recovered and what
+is still available, with a bar (HTML and CSS) of committed and available money in the same table
+row as its figures, the employer's share of the same files beside it (not government money: it
+is read from the applications and claims, not the ledger), and a CSV export of exactly what the
+filters show.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from typing import Any
 
 from babel.numbers import format_percent
 from django.db.models import QuerySet, Sum
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -22,9 +25,19 @@ from django.views.decorators.http import require_GET
 from jobgrant.rules.codes import fiscal_year
 from jobgrant.rules.money import format_amount
 from jobgrant.service.accounts.models import Role
+from jobgrant.service.grants.claim_models import Claim, ClaimShare, ClaimState
+from jobgrant.service.grants.models import Application, State
+from jobgrant.service.grants.payment_models import (
+    PaymentRequest,
+    Receivable,
+    ReceivableState,
+    RequestState,
+)
 from jobgrant.service.language import current_language as language
 from jobgrant.service.language import in_language
-from jobgrant.service.ledger.models import BudgetAccount
+from jobgrant.service.ledger import operations
+from jobgrant.service.ledger.models import BudgetAccount, Posting
+from jobgrant.service.ledger.operations import Balances
 from jobgrant.service.web.forms.finance import ALL, BudgetFilter
 from jobgrant.service.web.labels import (
     FUNDER_LABELS,
@@ -35,7 +48,17 @@ from jobgrant.service.web.labels import (
 from jobgrant.service.web.pages import error_context, role_required
 from jobgrant.service.web.templatetags.jobgrant import LOCALES
 
-MONEY = ("allocated", "committed", "disbursed", "available")
+SHOWN = 500  # applications on a budget's page
+MONEY = (
+    "allocated",
+    "committed",
+    "claimed",
+    "payable",
+    "disbursed",
+    "recovered",
+    "available",
+)
+BALANCES = ("committed", "claimed", "payable", "disbursed", "receivable", "recovered")
 
 
 def _chosen(form: BudgetFilter) -> dict[str, str]:
@@ -72,7 +95,10 @@ def _row(account: BudgetAccount) -> dict[str, Any]:
         "stream": account.stream,
         "allocated": account.allocated_cents,
         "committed": account.committed_cents,
+        "claimed": account.claimed_cents,
+        "payable": account.payable_cents,
         "disbursed": account.disbursed_cents,
+        "recovered": account.recovered_cents,
         "available": account.available_cents,
         # the bar: widths in percent of the allocation (SVG), and the same in words
         "committed_percent": f"{committed_share:.2f}",
@@ -84,11 +110,7 @@ def _row(account: BudgetAccount) -> dict[str, Any]:
 
 
 def _totals(found: QuerySet[BudgetAccount]) -> dict[str, int]:
-    sums = found.aggregate(
-        allocated=Sum("allocated_cents"),
-        committed=Sum("committed_cents"),
-        disbursed=Sum("disbursed_cents"),
-    )
+    sums = found.aggregate(**{name: Sum(f"{name}_cents") for name in MONEY if name != "available"})
     totals = {k: int(v or 0) for k, v in sums.items()}
     totals["available"] = totals["allocated"] - totals["committed"]
     return totals
@@ -107,6 +129,7 @@ def budget_page(request: HttpRequest) -> HttpResponse:
         {
             "rows": [_row(account) for account in found],
             "totals": _totals(found),
+            "employer_shares": _employer_shares(chosen),
             "chosen": chosen,
             "csv_query": request.META.get("QUERY_STRING", ""),
             "year_label": chosen.get("fiscal_year", _("all fiscal years")),
@@ -145,7 +168,10 @@ def budget_csv(request: HttpRequest) -> HttpResponse:
             _("Stream"),
             _("Allocated"),
             _("Committed"),
+            _("Claimed"),
+            _("Payable"),
             _("Disbursed"),
+            _("Recovered"),
             _("Available"),
         ]
     )
@@ -158,7 +184,10 @@ def budget_csv(request: HttpRequest) -> HttpResponse:
                 stream_label(account.stream),
                 format_amount(account.allocated_cents),
                 format_amount(account.committed_cents),
+                format_amount(account.claimed_cents),
+                format_amount(account.payable_cents),
                 format_amount(account.disbursed_cents),
+                format_amount(account.recovered_cents),
                 format_amount(account.available_cents),
             ]
         )
@@ -167,3 +196,123 @@ def budget_csv(request: HttpRequest) -> HttpResponse:
     )
     response["Content-Disposition"] = f'attachment; filename="{csv_filename(chosen)}"'
     return response
+
+
+# --- The employer's share, and the drill-down ---------------------------------------------------
+
+
+def _pool_files(jurisdiction: str | None, year: str | None, stream: str | None) -> Any:
+    found = Application.objects.filter(state=State.APPROVED)
+    if jurisdiction:
+        found = found.filter(jurisdiction=jurisdiction)
+    if year:
+        found = found.filter(fiscal_year=year)
+    if stream:
+        found = found.filter(stream__code=stream)
+    return found
+
+
+def _employer_figures(applications: Any) -> dict[str, int]:
+    """The employer's share of approved files: agreed (at approval) and approved in claims."""
+    agreed = applications.aggregate(total=Sum("employer_cents"))["total"]
+    approved = Claim.objects.filter(
+        application__in=applications, state=ClaimState.APPROVED
+    ).aggregate(total=Sum("employer_approved_cents"))["total"]
+    return {"agreed": int(agreed or 0), "approved": int(approved or 0)}
+
+
+def _employer_shares(chosen: dict[str, str]) -> dict[str, int]:
+    if chosen.get("funder"):  # the share is the employer's, whichever funder is shown
+        chosen = {k: v for k, v in chosen.items() if k != "funder"}
+    files = _pool_files(chosen.get("jurisdiction"), chosen.get("fiscal_year"), chosen.get("stream"))
+    return _employer_figures(files)
+
+
+def _account_or_404(account_id: int) -> BudgetAccount:
+    found = BudgetAccount.objects.filter(pk=account_id).first()
+    if found is None:
+        raise Http404
+    return found
+
+
+def _per_application(account: BudgetAccount) -> dict[int, Balances]:
+    sums = (
+        Posting.objects.filter(account=account, transaction__application__isnull=False)
+        .values_list("transaction__application", "bucket")
+        .annotate(total=Sum("amount_cents"))
+    )
+    buckets: dict[int, dict[str, int]] = {}
+    for application_id, bucket, total in sums:
+        buckets.setdefault(application_id, {})[bucket] = int(total)
+    return {key: Balances.from_buckets(value) for key, value in buckets.items()}
+
+
+@require_GET
+@role_required(Role.FINANCE)
+def budget_detail(request: HttpRequest, account_id: int) -> HttpResponse:
+    """One budget: each application's committed, claimed, payable, disbursed, receivable and
+    recovered money from this funder, with the employer's share of the file beside it."""
+    account = _account_or_404(account_id)
+    balances = _per_application(account)
+    files = Application.objects.filter(pk__in=balances).order_by("id")
+    employer = dict(files.values_list("id", "employer_cents"))
+    rows = [
+        {"application": a, "balances": balances[a.pk], "employer": employer.get(a.pk, 0)}
+        for a in files[:SHOWN]
+    ]
+    context = {
+        "title": _("Budget: %(funder)s, %(jurisdiction)s %(year)s")
+        % {
+            "funder": label(FUNDER_LABELS, account.funder),
+            "jurisdiction": jurisdiction_name(account.jurisdiction),
+            "year": account.fiscal_year,
+        },
+        "account": _row(account),
+        "rows": rows,
+        "more": max(0, len(balances) - SHOWN),
+        "balances": BALANCES,
+    }
+    return render(request, "web/finance/budget.html", context)
+
+
+@require_GET
+@role_required(Role.FINANCE)
+def budget_application(request: HttpRequest, account_id: int, application_id: int) -> HttpResponse:
+    """One application seen from one budget: its claims, its payments and what it owes back."""
+    account = _account_or_404(account_id)
+    application = Application.objects.filter(pk=application_id).first()
+    if application is None:
+        raise Http404
+    shares = ClaimShare.objects.filter(claim__application=application, funder=account.funder)
+    by_claim = dict(shares.values_list("claim_id", "approved_cents"))
+    claims = [
+        {
+            "claim": claim,
+            "state_label": ClaimState(claim.state).label,
+            "funder_approved": by_claim.get(claim.pk),
+        }
+        for claim in application.claims.order_by("number", "version")
+    ]
+    payments = [
+        {"payment": p, "state_label": RequestState(p.state).label}
+        for p in PaymentRequest.objects.filter(application=application, funder=account.funder)
+        .select_related("batch")
+        .order_by("id")
+    ]
+    receivables = Receivable.objects.filter(application=application, funder=account.funder)
+    context = {
+        "title": _("Application %(number)s: %(funder)s money")
+        % {"number": application.pk, "funder": label(FUNDER_LABELS, account.funder)},
+        "account": _row(account),
+        "application": application,
+        "balances": operations.application_balances(application).get(
+            str(account.funder), Balances()
+        ),
+        "claims": claims,
+        "payments": payments,
+        "receivables": [
+            {"receivable": r, "state_label": ReceivableState(r.state).label} for r in receivables
+        ],
+        "employer": _employer_figures(Application.objects.filter(pk=application.pk)),
+    }
+    return render(request, "web/finance/budget_application.html", context)

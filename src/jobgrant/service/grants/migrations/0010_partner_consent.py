@@ -23,7 +23,7 @@ def consent_for_existing_partners(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("grants", "0007_participants"),
+        ("grants", "0009_payments"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
         ("accounts", "0003_organizations"),
     ]

@@ -1,0 +1,1 @@
+"""The analyst's simulation runs: requested on the web page, run by `jobgrant worker`."""

@@ -1,0 +1,178 @@
+"""The forms of a claim: the employer's amounts per line, the receipts, the officer's decision.
+
+Each form turns what was typed into the body the API takes (`as_body`), so the pages and the API
+ask `grants.claim_actions` the same thing and get the same checks. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from jobgrant.rules.money import format_amount
+from jobgrant.service.choices import CostCategory
+from jobgrant.service.grants.claim_input import REASON_MAX
+from jobgrant.service.web.forms.employer import AmountField, amount_messages
+
+
+def category_label(category: str) -> str:
+    return str(CostCategory(category).label)
+
+
+class ClaimLinesForm(forms.Form):
+    """One amount per (trainee slot, category) row: `rows` are dicts with participant,
+    trainee, name, category and the amount to start from (cents)."""
+
+    is_final = forms.BooleanField(
+        label=gettext_lazy("This is my final claim: the training is over and every cost is paid"),
+        required=False,
+    )
+
+    def __init__(self, data: Any, rows: list[dict[str, Any]], *, final: bool = False) -> None:
+        initial: dict[str, Any] = {"is_final": "yes" if final else ""}
+        for row in rows:
+            initial[self.name_of(row)] = format_amount(int(row["cents"]))
+        super().__init__(data, initial=initial, auto_id="%s")
+        self.rows = rows
+        self.posted: list[dict[str, Any]] = []  # the rows sent, in the body's order
+        for row in rows:
+            label = _("Trainee %(number)s (%(name)s): %(category)s") % {
+                "number": row["trainee"],
+                "name": row["name"],
+                "category": category_label(row["category"]).lower(),
+            }
+            field = AmountField(label=label, required=False)
+            field.error_messages.update(amount_messages(label))
+            self.fields[self.name_of(row)] = field
+        for row in rows:
+            row["bound"] = self[self.name_of(row)]
+
+    @staticmethod
+    def name_of(row: dict[str, Any]) -> str:
+        return f"amount-{row['participant']}-{row['category']}"
+
+    def as_body(self) -> dict[str, Any]:
+        """The claim's lines: the amounts above zero (a line left at zero claims nothing)."""
+        self.posted = [row for row in self.rows if self.cleaned_data[self.name_of(row)]]
+        lines = [
+            {
+                "participant": row["participant"],
+                "category": row["category"],
+                "amount": format_amount(int(self.cleaned_data[self.name_of(row)])),
+            }
+            for row in self.posted
+        ]
+        return {"is_final": bool(self.cleaned_data["is_final"]), "lines": lines}
+
+    def field_of(self, path: str) -> str | None:
+        """The field a service problem at `lines[i].…` is about."""
+        if path.startswith("lines["):
+            index = path[6:].split("]", 1)[0]
+            if index.isdigit() and int(index) < len(self.posted):
+                return self.name_of(self.posted[int(index)])
+        return None
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    def clean(self, data: Any, initial: Any = None) -> Any:
+        single = super().clean
+        if isinstance(data, list | tuple):
+            return [single(item, initial) for item in data]
+        return [single(data, initial)] if data else []
+
+
+class ReceiptsForm(forms.Form):
+    file = MultipleFileField(
+        label=gettext_lazy("Receipts: the itemized invoice and the proof of payment"),
+        help_text=gettext_lazy(
+            "PDF, PNG or JPEG files, at most 10 MB each. You can choose several."
+        ),
+        widget=MultipleFileInput(attrs={"accept": "application/pdf,image/png,image/jpeg"}),
+        error_messages={"required": gettext_lazy("Choose at least one file to attach.")},
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "%s")
+        super().__init__(*args, **kwargs)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        label=gettext_lazy("Reason, read by the employer"),
+        max_length=REASON_MAX,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        error_messages={"required": gettext_lazy("Write the reason the employer will read.")},
+    )
+
+    def __init__(self, data: Any = None, *, prefix: str) -> None:
+        super().__init__(data, prefix=prefix)
+
+
+class ApprovalForm(forms.Form):
+    """The approved amount of each line (starting from what counts after the caps), and a reason
+    for each line lowered."""
+
+    reason = forms.CharField(
+        label=gettext_lazy("Note to the employer (optional)"),
+        required=False,
+        max_length=REASON_MAX,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+    def __init__(self, data: Any, lines: list[dict[str, Any]]) -> None:
+        initial: dict[str, Any] = {}
+        for line in lines:
+            start = (
+                line["counted_cents"]
+                if line["counted_cents"] is not None
+                else line["claimed_cents"]
+            )
+            initial[f"amount-{line['id']}"] = format_amount(int(start))
+        super().__init__(data, initial=initial, prefix="approve", auto_id="%s")
+        self.lines = lines
+        for line in lines:
+            label = _("Approved for trainee %(number)s, %(category)s") % {
+                "number": line["trainee"],
+                "category": category_label(line["category"]).lower(),
+            }
+            amount = AmountField(label=label, required=False)
+            amount.error_messages.update(amount_messages(label))
+            self.fields[f"amount-{line['id']}"] = amount
+            self.fields[f"reason-{line['id']}"] = forms.CharField(
+                label=_("Why, if lowered (trainee %(number)s, %(category)s)")
+                % {"number": line["trainee"], "category": category_label(line["category"]).lower()},
+                required=False,
+                max_length=REASON_MAX,
+            )
+            line["amount_field"] = self[f"amount-{line['id']}"]
+            line["reason_field"] = self[f"reason-{line['id']}"]
+
+    def as_body(self) -> dict[str, Any]:
+        """The approval's body; a line whose amount was left blank is approved as it counts."""
+        return {
+            "reason": self.cleaned_data["reason"],
+            "lines": [
+                {
+                    "id": line["id"],
+                    "amount": format_amount(int(self.cleaned_data[f"amount-{line['id']}"] or 0)),
+                    "reason": self.cleaned_data[f"reason-{line['id']}"],
+                }
+                for line in self.lines
+                if str(self.data.get(self.add_prefix(f"amount-{line['id']}"), "")).strip()
+            ],
+        }
+
+    def field_of(self, path: str) -> str | None:
+        if path.startswith("lines["):
+            index, _sep, rest = path[6:].partition("].")
+            if index.isdigit() and int(index) < len(self.lines):
+                kind = "reason" if rest == "reason" else "amount"
+                return f"{kind}-{self.lines[int(index)]['id']}"
+        return "reason" if path == "reason" else None

@@ -1,0 +1,366 @@
+"""The finance officer's payments and receivables: build a batch, hold a payment, authorize it
+(after confirmation), export it, import the paying system's file and read what matched; the
+receivables, a repayment, a write-off asked for and approved by a second person."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from jobgrant.rules.codes import fiscal_year
+from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.errors import ServiceError
+from jobgrant.service.grants import payment_actions, recovery_actions
+from jobgrant.service.grants.payment_models import (
+    BatchState,
+    ConfirmationImport,
+    LineOutcome,
+    PaymentBatch,
+    ReceivableCause,
+    ReceivableState,
+    RecoveryKind,
+    RequestState,
+)
+from jobgrant.service.refusals import message
+from jobgrant.service.web.forms.payments import (
+    BuildForm,
+    ConfirmationForm,
+    HoldForm,
+    RepaymentForm,
+    WriteOffForm,
+)
+from jobgrant.service.web.labels import FUNDER_LABELS, label
+from jobgrant.service.web.pages import error_context, set_notice, take_notice, user_required
+
+finance_required = user_required(Role.FINANCE)
+SHOWN = 100
+
+
+def notices() -> dict[str, str]:
+    return {
+        "built": _("The batch is built. Another finance officer must now authorize it."),
+        "held": _("The payment is held: no batch will take its claim until the hold is lifted."),
+        "lifted": _("The hold is lifted: the next batch will pay the claim."),
+        "authorized": _("The batch is authorized. Export it for the paying system."),
+        "repaid": _("The repayment is recorded."),
+        "write-off-asked": _(
+            "The write-off is asked for. A second finance officer must approve it."
+        ),
+        "written-off": _("The amount is written off."),
+    }
+
+
+def _notice(request: HttpRequest) -> str:
+    found = take_notice(request)
+    return notices().get(str(found.get("kind")), "") if found else ""
+
+
+def refusal_links(links: list[tuple[str, str]]) -> dict[str, Any]:
+    """The error summary's links for a refusal that is not a form's."""
+    return {"error_links": links, "error_links_json": json.dumps(dict(links), ensure_ascii=False)}
+
+
+def _labelled(batch: PaymentBatch) -> dict[str, Any]:
+    return {"batch": batch, "state_label": BatchState(batch.state).label}
+
+
+# --- Batches -----------------------------------------------------------------------------------
+
+
+@finance_required
+@require_http_methods(["GET", "POST"])
+def payments_page(request: HttpRequest, user: User) -> HttpResponse:
+    """The batches, newest first, and the form that builds one."""
+    initial = {"fiscal_year": fiscal_year(timezone.localdate())}
+    form = BuildForm(request.POST if request.method == "POST" else None, initial=initial)
+    refusal: list[tuple[str, str]] = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            batch = payment_actions.build_batch(user, form.cleaned_data)
+        except ServiceError as error:
+            refusal = [("#id_jurisdiction", message(error))]
+        else:
+            set_notice(request, "built")
+            return redirect("web:finance-batch", batch_id=batch.pk)
+    errors = error_context(form, first=refusal)
+    context = {
+        "title": _("Payments"),
+        "form": form,
+        "batches": [_labelled(b) for b in payment_actions.visible_batches(user)[:SHOWN]],
+        "notice": _notice(request),
+        **errors,
+    }
+    status = 422 if errors["error_links"] else 200
+    return render(request, "web/finance/payments.html", context, status=status)
+
+
+def _batch_context(request: HttpRequest, user: User, batch: PaymentBatch) -> dict[str, Any]:
+    requests = list(batch.requests.select_related("payee", "claim", "application").order_by("id"))
+    waiting = [r for r in requests if r.state == RequestState.BATCHED]
+    return {
+        "title": _("Payment batch %(number)s") % {"number": batch.pk},
+        **_labelled(batch),
+        "rows": [
+            {
+                "request": r,
+                "funder_label": label(FUNDER_LABELS, r.funder),
+                "state_label": RequestState(r.state).label,
+            }
+            for r in requests
+        ],
+        "may_hold": batch.state == BatchState.BUILT and bool(waiting),
+        "may_authorize": batch.state == BatchState.BUILT and batch.built_by_id != user.pk,
+        "built_by_you": batch.built_by_id == user.pk,
+        "imports": list(batch.imports.order_by("-id")[:SHOWN]),
+        "hold_choices": [(str(r.pk), r.document_number) for r in waiting],
+        "notice": _notice(request),
+    }
+
+
+@finance_required
+@require_GET
+def batch_page(request: HttpRequest, user: User, batch_id: int) -> HttpResponse:
+    batch = payment_actions.get_batch(user, batch_id)
+    context = _batch_context(request, user, batch)
+    context.update(
+        hold_form=HoldForm(choices=context["hold_choices"]), confirmation_form=ConfirmationForm()
+    )
+    return render(request, "web/finance/batch.html", context)
+
+
+@finance_required
+@require_POST
+def batch_hold(request: HttpRequest, user: User, batch_id: int) -> HttpResponse:
+    batch = payment_actions.get_batch(user, batch_id)
+    context = _batch_context(request, user, batch)
+    form = HoldForm(request.POST, choices=context["hold_choices"])
+    refusal: list[tuple[str, str]] = []
+    if form.is_valid():
+        try:
+            payment_actions.hold_payment(
+                user, int(form.cleaned_data["payment"]), form.cleaned_data["reason"]
+            )
+        except ServiceError as error:
+            refusal = [("#id_payment", message(error))]
+        else:
+            set_notice(request, "held")
+            return redirect("web:finance-batch", batch_id=batch.pk)
+    context.update(
+        hold_form=form, confirmation_form=ConfirmationForm(), **error_context(form, first=refusal)
+    )
+    return render(request, "web/finance/batch.html", context, status=422)
+
+
+@finance_required
+@require_POST
+def payment_lift(request: HttpRequest, user: User, batch_id: int, payment_id: int) -> HttpResponse:
+    batch = payment_actions.get_batch(user, batch_id)
+    try:
+        payment_actions.lift_hold(user, payment_id)
+    except ServiceError:
+        return redirect("web:finance-batch", batch_id=batch.pk)
+    set_notice(request, "lifted")
+    return redirect("web:finance-batch", batch_id=batch.pk)
+
+
+@finance_required
+@require_http_methods(["GET", "POST"])
+def batch_authorize(request: HttpRequest, user: User, batch_id: int) -> HttpResponse:
+    """The confirmation before authorizing (s.33), then the authorization itself; a refusal
+    (the builder, a certifier) is explained on the same page."""
+    batch = payment_actions.get_batch(user, batch_id)
+    refusal = ""
+    if request.method == "POST":
+        try:
+            payment_actions.authorize_batch(user, batch)
+        except ServiceError as error:
+            refusal = message(error)
+        else:
+            set_notice(request, "authorized")
+            return redirect("web:finance-batch", batch_id=batch.pk)
+    context = {
+        "title": _("Authorize payment batch %(number)s") % {"number": batch.pk},
+        **_labelled(batch),
+        "refusal": refusal,
+        **refusal_links([("#authorize-button", refusal)] if refusal else []),
+    }
+    return render(request, "web/finance/authorize.html", context, status=403 if refusal else 200)
+
+
+@finance_required
+@require_GET
+def batch_export(request: HttpRequest, user: User, batch_id: int) -> HttpResponse:
+    batch = payment_actions.get_batch(user, batch_id)
+    try:
+        content = payment_actions.export_batch(user, batch)
+    except ServiceError:
+        return redirect("web:finance-batch", batch_id=batch.pk)
+    response = HttpResponse(content, content_type="text/csv; charset=utf-8")
+    name = f"payments-{batch.jurisdiction}-{batch.fiscal_year}-batch-{batch.pk}.csv"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@finance_required
+@require_POST
+def batch_confirm(request: HttpRequest, user: User, batch_id: int) -> HttpResponse:
+    """Import the paying system's file; the page of what it did (or the batch's page with the
+    refusal)."""
+    batch = payment_actions.get_batch(user, batch_id)
+    form = ConfirmationForm(request.POST, request.FILES)
+    refusal: list[tuple[str, str]] = []
+    if form.is_valid():
+        uploaded = form.cleaned_data["file"]
+        try:
+            imported = payment_actions.import_confirmations(
+                user, batch, uploaded.read(), uploaded.name or ""
+            )
+        except ServiceError as error:
+            refusal = [("#id_file", message(error) + " " + _problems(error))]
+        else:
+            return redirect(
+                "web:finance-confirmation", batch_id=batch.pk, import_id=imported.confirmation.pk
+            )
+    context = _batch_context(request, user, batch)
+    context.update(
+        hold_form=HoldForm(choices=context["hold_choices"]),
+        confirmation_form=form,
+        **error_context(form, first=refusal),
+    )
+    return render(request, "web/finance/batch.html", context, status=422)
+
+
+def _problems(error: ServiceError) -> str:
+    from jobgrant.service.language import in_language
+
+    return " ".join(in_language(en=p["message_en"], fr=p["message_fr"]) for p in error.problems)
+
+
+@finance_required
+@require_GET
+def confirmation_page(
+    request: HttpRequest, user: User, batch_id: int, import_id: int
+) -> HttpResponse:
+    batch = payment_actions.get_batch(user, batch_id)
+    confirmation = ConfirmationImport.objects.filter(pk=import_id, batch=batch).first()
+    if confirmation is None:
+        return render(request, "404.html", {"title": _("Page not found")}, status=404)
+    lines = confirmation.lines.exclude(outcome=LineOutcome.RECONCILED).order_by("line_number")
+    context = {
+        "title": _("Confirmation file %(number)s") % {"number": confirmation.pk},
+        **_labelled(batch),
+        "confirmation": confirmation,
+        "unmatched": [
+            {"line": line, "outcome_label": LineOutcome(line.outcome).label} for line in lines
+        ],
+    }
+    return render(request, "web/finance/confirmation.html", context)
+
+
+# --- Receivables -------------------------------------------------------------------------------
+
+
+def _receivable_row(receivable: Any) -> dict[str, Any]:
+    return {
+        "receivable": receivable,
+        "state_label": ReceivableState(receivable.state).label,
+        "cause_label": ReceivableCause(receivable.cause).label,
+        "funder_label": label(FUNDER_LABELS, receivable.funder),
+    }
+
+
+@finance_required
+@require_GET
+def receivables_page(request: HttpRequest, user: User) -> HttpResponse:
+    found = recovery_actions.visible_receivables(user).order_by("-id")[:SHOWN]
+    context = {"title": _("Receivables"), "rows": [_receivable_row(r) for r in found]}
+    return render(request, "web/finance/receivables.html", context)
+
+
+def _receivable_context(user: User, receivable: Any) -> dict[str, Any]:
+    asked = receivable.write_off_requested_by
+    return {
+        "title": _("Receivable %(number)s") % {"number": receivable.pk},
+        **_receivable_row(receivable),
+        "recoveries": [
+            {"recovery": r, "kind_label": RecoveryKind(r.kind).label}
+            for r in receivable.recoveries.all()
+        ],
+        "open": receivable.state in (ReceivableState.OPEN, ReceivableState.PARTIALLY_RECOVERED),
+        "write_off_asked_by": asked.username if asked else "",
+        "you_asked": asked is not None and asked.pk == user.pk,
+    }
+
+
+def _show_receivable(
+    request: HttpRequest,
+    user: User,
+    receivable: Any,
+    *,
+    repayment: RepaymentForm | None = None,
+    write_off: WriteOffForm | None = None,
+    errors: dict[str, Any] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    context = _receivable_context(user, receivable)
+    context.update(
+        repayment_form=repayment or RepaymentForm(initial={"received_on": timezone.localdate()}),
+        write_off_form=write_off or WriteOffForm(),
+        notice=_notice(request),
+        **(errors or {}),
+    )
+    return render(request, "web/finance/receivable.html", context, status=status)
+
+
+@finance_required
+@require_GET
+def receivable_page(request: HttpRequest, user: User, receivable_id: int) -> HttpResponse:
+    receivable = recovery_actions.get_visible_receivable(user, receivable_id)
+    return _show_receivable(request, user, receivable)
+
+
+@finance_required
+@require_POST
+def receivable_repay(request: HttpRequest, user: User, receivable_id: int) -> HttpResponse:
+    receivable = recovery_actions.get_visible_receivable(user, receivable_id)
+    form = RepaymentForm(request.POST)
+    refusal: list[tuple[str, str]] = []
+    if form.is_valid():
+        try:
+            recovery_actions.record_repayment(user, receivable, form.cleaned_data)
+        except ServiceError as error:
+            refusal = [("#id_amount", message(error) + " " + _problems(error))]
+        else:
+            set_notice(request, "repaid")
+            return redirect("web:finance-receivable", receivable_id=receivable.pk)
+    errors = error_context(form, first=refusal)
+    return _show_receivable(request, user, receivable, repayment=form, errors=errors, status=422)
+
+
+@finance_required
+@require_POST
+def receivable_write_off(request: HttpRequest, user: User, receivable_id: int) -> HttpResponse:
+    """The first finance officer asks (a reason is required); a second approves."""
+    receivable = recovery_actions.get_visible_receivable(user, receivable_id)
+    asking = receivable.write_off_requested_by_id is None
+    form = WriteOffForm(request.POST)
+    refusal: list[tuple[str, str]] = []
+    if not asking or form.is_valid():
+        fields = form.cleaned_data if asking else {}
+        try:
+            done = recovery_actions.write_off_receivable(user, receivable, fields)
+        except ServiceError as error:
+            refusal = [("#write-off-button", message(error))]
+        else:
+            written = done.state == ReceivableState.WRITTEN_OFF
+            set_notice(request, "written-off" if written else "write-off-asked")
+            return redirect("web:finance-receivable", receivable_id=receivable.pk)
+    errors = error_context(form, first=refusal) if asking else refusal_links(refusal)
+    status = 403 if refusal and not asking else 422
+    return _show_receivable(request, user, receivable, write_off=form, errors=errors, status=status)

@@ -1,0 +1,42 @@
+"""The demonstration data walks the whole path: two people in finance, and files ready to claim
+(approved by two officers, the agreement accepted, every trainee confirmed through the form)."""
+
+from __future__ import annotations
+
+import pytest
+
+from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.audit.chain import verify
+from jobgrant.service.demo import READY_TUITIONS, TODAY_DEFAULT_OFFSET, seed_ready_to_claim
+from jobgrant.service.grants.agreement_models import Agreement
+from jobgrant.service.grants.models import Application, State
+from jobgrant.service.grants.participant_models import Participant
+from jobgrant.service.ledger import operations
+
+pytestmark = pytest.mark.django_db
+
+
+def test_two_people_in_finance_can_build_and_authorize_a_batch(demo: None) -> None:
+    finance = User.objects.filter(role=Role.FINANCE, username__startswith="demo-finance")
+    assert sorted(finance.values_list("username", flat=True)) == ["demo-finance", "demo-finance-2"]
+    assert all(user.check_password("jobgrant-demo") for user in finance)
+
+
+def test_files_ready_to_claim_are_accepted_with_confirmed_trainees(demo: None) -> None:
+    ids = seed_ready_to_claim()
+    assert len(ids) == len(READY_TUITIONS)
+    for application in Application.objects.filter(pk__in=ids):
+        assert application.state == State.APPROVED
+        assert application.created_by.username == "demo-employer"
+        assert application.assigned_to.username == "demo-officer-on-1"
+        agreement = Agreement.objects.get(application=application)
+        assert agreement.state == "accepted"
+        training = application.request["training"]
+        assert training["start_date"] < str(application.received_on + TODAY_DEFAULT_OFFSET)
+        slots = Participant.objects.filter(application=application)
+        assert sorted(slots.values_list("state", flat=True)) == ["confirmed", "confirmed"]
+        balances = operations.application_balances(application)
+        assert balances["federal"].committed == application.federal_cents > 0
+        assert balances["provincial"].committed == application.provincial_cents > 0
+    assert operations.verify() == []
+    assert verify().ok

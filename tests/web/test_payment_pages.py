@@ -1,0 +1,129 @@
+"""The finance officer's payment and recovery pages, walked as two finance officers would: build a
+batch, authorize it (the builder is refused, on the page), export it, import the paying system's
+file, read what matched; a receivable repaid in part and written off by two people; the budgets
+and their drill-down to the applications, claims and payments — in English and French."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from tests.personas import FINANCE, OFFICER
+from tests.service.grants.payment_helpers import (
+    accepted_file,
+    account,
+    certified_claim,
+    confirm_all,
+    second_finance,
+)
+
+from jobgrant.service.grants import recovery_actions
+from jobgrant.service.grants.payment_models import PaymentBatch, ReceivableState
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def text(response: Any) -> str:
+    return html.unescape(response.content.decode()).replace("\u00a0", " ").replace("\u202f", " ")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_batch_from_build_to_reconciled_through_the_pages(demo: None, language: str) -> None:
+    application = accepted_file()
+    certified_claim(application, federal=123_456, provincial=10_000)
+    builder, authorizer = signed_in(FINANCE.get()), signed_in(second_finance())
+    base = f"/{language}/finance/payments/"
+    assert builder.get(base).status_code == 200
+    bad = builder.post(base, {"jurisdiction": "", "fiscal_year": "26-27"})
+    assert bad.status_code == 422 and "gcds-error-summary" in bad.content.decode()
+    built = builder.post(base, {"jurisdiction": "ON", "fiscal_year": "2026-27"})
+    assert built.status_code == 302
+    batch = PaymentBatch.objects.get()
+    page = builder.get(built["Location"])
+    assert page.status_code == 200 and "CJG-ON-2026-0000001" in text(page)
+    refused = builder.post(f"{base}{batch.pk}/authorize/")
+    assert refused.status_code == 403 and 'id="refusal"' in refused.content.decode()
+    confirm_page = authorizer.get(f"{base}{batch.pk}/authorize/")
+    assert confirm_page.status_code == 200 and "authorize-button" in confirm_page.content.decode()
+    assert authorizer.post(f"{base}{batch.pk}/authorize/").status_code == 302
+    export = builder.get(f"{base}{batch.pk}/export.csv")
+    assert export.status_code == 200 and export["Content-Type"].startswith("text/csv")
+    upload = SimpleUploadedFile("confirm.csv", confirm_all(export.content), "text/csv")
+    confirmed = builder.post(f"{base}{batch.pk}/confirmations/", {"file": upload})
+    assert confirmed.status_code == 302
+    result = builder.get(confirmed["Location"])
+    assert result.status_code == 200 and 'id="unmatched-none"' in result.content.decode()
+    batch.refresh_from_db()
+    assert batch.state == "reconciled"
+    budgets = text(builder.get(f"/{language}/finance/budgets/"))
+    federal = account(application, "federal")
+    assert f"open-budget-{federal.pk}" in budgets
+    drill = builder.get(f"/{language}/finance/budgets/{federal.pk}/")
+    assert drill.status_code == 200 and f'id="file-{application.pk}"' in drill.content.decode()
+    file_page = builder.get(
+        f"/{language}/finance/budgets/{federal.pk}/applications/{application.pk}/"
+    )
+    shown = text(file_page)
+    amount = "$1,234.56" if language == "en" else "1 234,56 $"
+    assert re.search(r'id="file-disbursed">' + re.escape(amount), shown), shown[:2000]
+
+
+def test_a_bad_confirmation_file_is_shown_on_the_batch_page(demo: None) -> None:
+    application = accepted_file()
+    certified_claim(application, federal=10_000)
+    builder = signed_in(FINANCE.get())
+    builder.post("/en/finance/payments/", {"jurisdiction": "ON", "fiscal_year": "2026-27"})
+    batch = PaymentBatch.objects.get()
+    upload = SimpleUploadedFile("x.csv", b"nothing,here\r\n", "text/csv")
+    answer = builder.post(f"/en/finance/payments/{batch.pk}/confirmations/", {"file": upload})
+    assert answer.status_code == 422 and "document_number" in text(answer)
+
+
+def test_a_receivable_repaid_in_part_then_written_off_by_two_people(demo: None) -> None:
+    application = accepted_file()
+    certified_claim(application, federal=300_000)
+    builder, other = signed_in(FINANCE.get()), signed_in(second_finance())
+    builder.post("/en/finance/payments/", {"jurisdiction": "ON", "fiscal_year": "2026-27"})
+    batch = PaymentBatch.objects.get()
+    other.post(f"/en/finance/payments/{batch.pk}/authorize/")
+    export = builder.get(f"/en/finance/payments/{batch.pk}/export.csv")
+    upload = SimpleUploadedFile("c.csv", confirm_all(export.content), "text/csv")
+    builder.post(f"/en/finance/payments/{batch.pk}/confirmations/", {"file": upload})
+    receivable = recovery_actions.raise_by_hand(
+        OFFICER.get(),
+        {
+            "application": application.pk,
+            "funder": "federal",
+            "cause": "ineligible_cost",
+            "amount": "500.00",
+            "reason": "The exam fee was paid twice.",
+        },
+    )
+    base = f"/fr/finance/receivables/{receivable.pk}/"
+    assert builder.get("/fr/finance/receivables/").status_code == 200
+    assert builder.get(base).status_code == 200
+    too_much = builder.post(f"{base}repayments/", {"amount": "600.00", "received_on": "2026-11-29"})
+    assert too_much.status_code == 422 and "gcds-error-summary" in too_much.content.decode()
+    repaid = builder.post(
+        f"{base}repayments/", {"amount": "200.00", "received_on": "2026-11-29", "reference": "C1"}
+    )
+    assert repaid.status_code == 302
+    empty = builder.post(f"{base}write-off/", {"reason": ""})
+    assert empty.status_code == 422
+    assert builder.post(f"{base}write-off/", {"reason": "Faillite."}).status_code == 302
+    refused = builder.post(f"{base}write-off/", {})
+    assert refused.status_code == 403
+    assert other.post(f"{base}write-off/", {}).status_code == 302
+    receivable.refresh_from_db()
+    assert receivable.state == ReceivableState.WRITTEN_OFF
+    assert receivable.written_off_cents == 30_000
