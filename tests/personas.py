@@ -17,7 +17,7 @@ from django_otp.oath import hotp
 from django_otp.plugins.otp_totp.models import TOTPDevice
 from stdnum import luhn
 
-from jobgrant.service.accounts.models import STAFF_ROLES, Role, User
+from jobgrant.service.accounts.models import STAFF_ROLES, OrganizationRole, Role, User
 from jobgrant.service.accounts.second_factor import APP_DEVICE
 from jobgrant.service.registry.models import Employer
 
@@ -109,6 +109,8 @@ FEDERAL_OFFICER = Persona("federal-officer", Role.OFFICER, federal=True)
 FINANCE = Persona("finance", Role.FINANCE)
 ANALYST = Persona("analyst", Role.ANALYST)
 AUDITOR = Persona("auditor", Role.AUDITOR)
+#: Manages the staff accounts.
+ADMIN = Persona("staff-admin", Role.ADMIN)
 PERSONAS = (
     EMPLOYER,
     PARTNER_EMPLOYER,
@@ -120,6 +122,7 @@ PERSONAS = (
     FINANCE,
     ANALYST,
     AUDITOR,
+    ADMIN,
 )
 
 
@@ -150,7 +153,11 @@ def _create(persona: Persona) -> None:
         jurisdiction=persona.jurisdiction,
         federal=persona.federal,
     )
-    user.employers.set([organization.get() for organization in persona.organizations])
+    # An employer's people administer their organizations (they answer partner requests).
+    role = {"role": OrganizationRole.ADMIN if persona.role == Role.EMPLOYER else "member"}
+    user.employers.set(
+        [organization.get() for organization in persona.organizations], through_defaults=role
+    )
     if persona.role in STAFF_ROLES:  # staff pass a second factor: an authenticator app
         TOTPDevice.objects.create(
             user=user, name=APP_DEVICE, key=totp_key(persona.username), confirmed=True

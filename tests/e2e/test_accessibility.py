@@ -24,6 +24,7 @@ from django.urls.resolvers import URLPattern, URLResolver
 from django.utils import translation
 from tests.e2e.change_catalogue import CHANGE_EXCLUDED, change_groups
 from tests.e2e.claim_catalogue import CLAIM_EXCLUDED, claim_groups
+from tests.e2e.org_catalogue import ORG_EXCLUDED, org_groups
 from tests.e2e.payment_catalogue import PAYMENT_EXCLUDED, payment_groups
 
 LANGUAGES = ("en", "fr")
@@ -164,7 +165,7 @@ def officer_applications(make_body: Callable[..., dict[str, Any]]) -> dict[str, 
 
 
 def an_administrator(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
-    """An administrator: the one role without a start page of its own sees web/home.html. Staff
+    """An administrator: their start page is the staff accounts. Staff
     pass a second factor: their app holds the demonstration secret, and one API token is out."""
     from django_otp.plugins.otp_totp.models import TOTPDevice
 
@@ -516,6 +517,9 @@ EXCLUDED.update(CLAIM_EXCLUDED)
 # The finance officer's payments and receivables (tests/e2e/payment_catalogue.py).
 CATALOGUE += payment_groups(Group, Visit, click, fill_and_click)
 EXCLUDED.update(PAYMENT_EXCLUDED)
+# Registration, organizations, partner requests, staff accounts (tests/e2e/org_catalogue.py).
+CATALOGUE += org_groups(Group, Visit, click, fill_and_click)
+EXCLUDED.update(ORG_EXCLUDED)
 
 
 def web_routes() -> set[str]:

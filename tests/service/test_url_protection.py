@@ -17,7 +17,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import translation
-from tests.personas import ANALYST, AUDITOR, EMPLOYER, FINANCE, OFFICER
+from tests.personas import ADMIN, ANALYST, AUDITOR, EMPLOYER, FINANCE, OFFICER
 
 from jobgrant.service.accounts.models import User
 
@@ -47,6 +47,13 @@ PUBLIC_ROUTES = {  # route -> what an anonymous GET answers
     "{lang}/password-reset/<uidb64>/<token>/": 200,
     # A trainee's participant form: the link's token is the key (no account); "1" is no token.
     "{lang}/participate/<str:token>/": 404,
+    # Registering an organization, and the links its messages carry (the token is the key).
+    "{lang}/register/": 200,
+    "{lang}/register/sent/": 200,
+    "{lang}/register/verified/": 200,
+    "{lang}/register/verify/<str:uidb64>/<str:token>/": 404,
+    "{lang}/invitation/<str:token>/": 404,
+    "{lang}/account/setup/<str:uidb64>/<str:token>/": 404,
 }
 PUBLIC_API_OPERATIONS = {("POST", "/api/v1/auth/token")}
 ANY_SIGNED_IN_PAGES = {
@@ -68,6 +75,7 @@ SECTION_ROLES = {  # pages under /{lang}/<section>/ serve exactly one role
     "finance": "finance",
     "analyst": "analyst",
     "auditor": "auditor",
+    "staff": "admin",
 }
 PERSONA = {
     "employer": EMPLOYER.username,
@@ -75,6 +83,7 @@ PERSONA = {
     "finance": FINANCE.username,
     "analyst": ANALYST.username,
     "auditor": AUDITOR.username,
+    "admin": ADMIN.username,
 }
 REFUSED_ANONYMOUS = {401, 403}
 SAMPLE_VALUES = {

@@ -39,6 +39,9 @@ def test_every_page_area_has_its_views_and_its_routes() -> None:
             "auditor",
             "participants",
             "account",
+            "organizations",
+            "partners",
+            "staff",
         }
     )
 

@@ -27,7 +27,7 @@ from jobgrant.rules.codes import (
 )
 from jobgrant.rules.evaluate import default_library
 from jobgrant.service.accounts.demo_credentials import DEMO_PASSWORD, DEMO_TOTP_KEY_HEX
-from jobgrant.service.accounts.models import STAFF_ROLES, Role, User
+from jobgrant.service.accounts.models import STAFF_ROLES, OrganizationRole, Role, User
 from jobgrant.service.accounts.second_factor import APP_DEVICE
 from jobgrant.service.audit.chain import record
 from jobgrant.service.grants.models import Intake, Program, Stream
@@ -136,6 +136,7 @@ def _accounts() -> None:
     _user("demo-finance-2", Role.FINANCE)
     _user("demo-analyst", Role.ANALYST)
     _user("demo-auditor", Role.AUDITOR)
+    _user("demo-admin", Role.ADMIN)  # staff accounts (web:staff-list)
 
 
 def _user(
@@ -154,8 +155,8 @@ def _user(
         federal=federal,
         email=f"{name}@example.com",  # the outbox's messages to them show on /demo/mail/
     )
-    if employers:
-        user.employers.set(employers)
+    if employers:  # the demonstration employer administers both organizations
+        user.employers.set(employers, through_defaults={"role": OrganizationRole.ADMIN})
     if role in STAFF_ROLES:  # the published secret (README), refused in production anyway
         TOTPDevice.objects.create(user=user, name=APP_DEVICE, key=DEMO_TOTP_KEY_HEX, confirmed=True)
     record("demo-seed", "user.create", "user", user.pk, {"username": name, "role": role})

@@ -43,7 +43,9 @@ class User(AbstractUser):
     may_view_sin = models.BooleanField(default=False)
     # Employers a user acts for (role employer), or is affiliated with (anyone else: a conflict
     # of interest that forbids acting on their files).
-    employers = models.ManyToManyField("registry.Employer", blank=True, related_name="users")
+    employers = models.ManyToManyField(
+        "registry.Employer", blank=True, related_name="users", through="accounts.Membership"
+    )
 
 
 TOKEN_PREFIX_LENGTH = 8
@@ -136,3 +138,6 @@ def forget_tokens(**_: Any) -> None:
 for _model in (User, ApiToken):
     for _signal in (post_save, post_delete):
         _signal.connect(forget_tokens, sender=_model, dispatch_uid=f"forget-tokens-{_model}")
+
+
+from jobgrant.service.accounts.organization_models import *  # noqa: E402,F403

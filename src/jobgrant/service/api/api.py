@@ -17,6 +17,7 @@ from jobgrant.service.api.routers import (
     claims,
     employers,
     participants,
+    partners,
     payments,
     quote,
 )
@@ -39,6 +40,7 @@ api.add_router("/applications", agreements.router)
 api.add_router("/quote", quote.router)
 api.add_router("/budgets", budgets.router)
 api.add_router("", participants.router)
+api.add_router("", partners.router)  # /partner-requests
 api.add_router("", change_requests.router)  # /applications/{id}/change-requests, /change-requests
 api.add_router("", claims.router)  # /applications/{id}/claims, /claims
 api.add_router("", payments.router)  # /payment-batches, /receivables

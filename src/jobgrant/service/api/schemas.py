@@ -123,6 +123,22 @@ class EmployerOut(Schema):
     employees: int
 
 
+class NoBody(Schema):
+    """A POST that reads nothing from its body (a JSON object, or no body at all)."""
+
+
+class PartnerRequestOut(Schema):
+    """A request to be named as a consortium partner in an application."""
+
+    id: int
+    application_id: int
+    application_state: str = Field(json_schema_extra={"enum": list(STATES)})
+    partner_business_number: str
+    lead_name: str = Field(description="The organization that applies and named the partner.")
+    state: str = Field(json_schema_extra={"enum": ["pending", "accepted", "declined"]})
+    decided_at: dt.datetime | None
+
+
 # --- An application's body (also the body of a quote) ----------------------------------------
 # These document the body; the rules kernel's reader (jobgrant.rules.requests) checks it, so that
 # every problem keeps its exact field path and bilingual message (see api/bodies.py).

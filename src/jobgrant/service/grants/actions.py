@@ -18,7 +18,7 @@ from jobgrant.service.audit.actions import audited_refusals, audited_refusals_of
 from jobgrant.service.audit.anchors import anchored
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, not_found, problem
-from jobgrant.service.grants import access, application_messages
+from jobgrant.service.grants import access, application_messages, partner_actions
 from jobgrant.service.grants.agreement_actions import issue_agreement
 from jobgrant.service.grants.budget_refusals import budget_refusal
 from jobgrant.service.grants.models import (
@@ -71,6 +71,7 @@ def create_application(user: User, payload: Any, *, today: dt.date | None = None
     quoted = quote_checked(payload, employers, received, explain=True)
     with transaction.atomic():
         application = _save_draft(user, payload, employers, quoted.program, received, quoted.result)
+        partner_actions.ask_partners(user, application)
         record(
             user.username,
             "application.create",
@@ -215,6 +216,8 @@ def submit_application(user: User, application: Application) -> Application:
     access.check_applicant(user, application)
     with transaction.atomic():
         _transition(user, application, "submit")
+        # After the row lock: a partner's answer and this submission cannot cross.
+        partner_actions.check_partners_consented(application)
         application_messages.application_received(application)
         return _finish(user, application, "submit")
 

@@ -169,4 +169,5 @@ from jobgrant.service.grants.agreement_models import *  # noqa: E402,F403
 from jobgrant.service.grants.change_models import *  # noqa: E402,F403
 from jobgrant.service.grants.claim_models import *  # noqa: E402,F403
 from jobgrant.service.grants.participant_models import Invitation, Participant  # noqa: E402,F401
+from jobgrant.service.grants.partner_models import *  # noqa: E402,F403
 from jobgrant.service.grants.payment_models import *  # noqa: E402,F403

@@ -31,7 +31,13 @@ from jobgrant.service.grants.participant_models import (
     Indigenous,
     YesNoPrefer,
 )
-from jobgrant.service.registry.identifiers import encrypt_sin, normalize_sin, sin_blind_index
+from jobgrant.service.registry.identifiers import (
+    POSTAL_LETTERS,
+    POSTAL_PATTERN,
+    encrypt_sin,
+    normalize_sin,
+    sin_blind_index,
+)
 from jobgrant.service.registry.noc import noc_unit_groups
 
 Problems = list[dict[str, str]]
@@ -41,23 +47,6 @@ OLDEST_BIRTH = dt.date(1900, 1, 1)
 MAX_WAGE_CENTS = 100_000  # $1,000.00 an hour
 MAX_WEEKLY_HOURS = 168
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-_POSTAL = re.compile(r"^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z]\d[ABCEGHJ-NPRSTV-Z]\d$")
-#: The first letter of a postal code, by province or territory (Canada Post).
-POSTAL_LETTERS = {
-    "NL": "A",
-    "NS": "B",
-    "PE": "C",
-    "NB": "E",
-    "QC": "GHJ",
-    "ON": "KLMNP",
-    "MB": "R",
-    "SK": "S",
-    "AB": "T",
-    "BC": "V",
-    "NT": "X",
-    "NU": "X",
-    "YT": "Y",
-}
 #: The fields the form has, in the order the page shows them.
 FIELDS = (
     "given_name",
@@ -252,7 +241,7 @@ def _phone(raw: str) -> str | None:
 
 def _postal(raw: str) -> str | None:
     code = re.sub(r"[\s-]", "", raw).upper()
-    return code if _POSTAL.fullmatch(code) else None
+    return code if POSTAL_PATTERN.fullmatch(code) else None
 
 
 def _wage(raw: str) -> int | None:

@@ -11,6 +11,7 @@ import base64
 import hashlib
 import hmac
 import os
+import re
 from dataclasses import dataclass
 from functools import cache
 
@@ -27,6 +28,36 @@ def normalize_business_number(raw: str) -> str | None:
     except ValidationError:
         return None
     return number if len(number) == 9 else None  # a BN15 program account is not the BN9
+
+
+POSTAL_PATTERN = re.compile(r"^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z]\d[ABCEGHJ-NPRSTV-Z]\d$")
+#: The first letter of a postal code, by province or territory (Canada Post).
+POSTAL_LETTERS = {
+    "NL": "A",
+    "NS": "B",
+    "PE": "C",
+    "NB": "E",
+    "QC": "GHJ",
+    "ON": "KLMNP",
+    "MB": "R",
+    "SK": "S",
+    "AB": "T",
+    "BC": "V",
+    "NT": "X",
+    "NU": "X",
+    "YT": "Y",
+}
+
+
+def normalize_postal_code(raw: str) -> str | None:
+    """`A1A 1A1` (upper case, one space) if `raw` is a Canadian postal code, else None."""
+    compact = re.sub(r"[\s-]", "", str(raw)).upper()
+    return f"{compact[:3]} {compact[3:]}" if POSTAL_PATTERN.match(compact) else None
+
+
+def postal_code_fits(postal_code: str, jurisdiction: str) -> bool:
+    """Whether a (normalized) postal code belongs to the province or territory."""
+    return bool(postal_code) and postal_code[0] in POSTAL_LETTERS.get(jurisdiction, "")
 
 
 def normalize_sin(raw: str) -> str | None:

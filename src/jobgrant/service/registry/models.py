@@ -16,6 +16,11 @@ class Employer(models.Model):
     naics = models.CharField(max_length=6, blank=True, help_text="NAICS Canada 2022")
     jurisdiction = models.CharField(max_length=2, choices=JURISDICTION_CHOICES)
     region = models.CharField(max_length=4, blank=True, help_text="Economic region (SGC 2016)")
+    # The address an organization registered with (blank for those registered before); the
+    # province of the postal code is the jurisdiction's (registry.identifiers.postal_code_fits).
+    street_address = models.CharField(max_length=200, blank=True, default="")
+    city = models.CharField(max_length=100, blank=True, default="")
+    postal_code = models.CharField(max_length=7, blank=True, default="")
 
     class Meta:
         ordering = ["name"]

@@ -30,7 +30,7 @@ from jobgrant.service.api.schemas import (
 )
 from jobgrant.service.api.security import bearer, caller
 from jobgrant.service.api.visibility import actor_name, note_shown
-from jobgrant.service.grants import access, actions
+from jobgrant.service.grants import access, actions, partner_view
 from jobgrant.service.grants.models import Application
 
 router = Router(tags=["applications"], auth=bearer)
@@ -44,7 +44,10 @@ OPERATIONS_ON_ONE = ("get_application", *(f"{name}_application" for name in TRAN
 def application_json(
     application: Application, *, detail: bool = False, viewer: User | None = None
 ) -> dict[str, Any]:
-    """The application's answer; with `detail`, its history as `viewer` may read it."""
+    """The application's answer; with `detail`, its history as `viewer` may read it. A
+    consortium partner (`viewer` acting only for partners) gets its own share of the quote and
+    figures, and no explanation."""
+    own = partner_view.own_share(viewer, application) if viewer is not None else None
     data: dict[str, Any] = {
         "id": application.pk,
         "state": application.state,
@@ -72,7 +75,18 @@ def application_json(
             }
             for c in application.history.select_related("actor")
         ]
-    return data
+    return data if own is None else _partner_share(data, own)
+
+
+def _partner_share(data: dict[str, Any], own: set[str]) -> dict[str, Any]:
+    quote = partner_view.partner_quote(data["quote"], own)
+    totals = quote["totals"]
+    shown = {**data, "quote": quote}
+    shown.update(federal=totals["federal"], provincial=totals["provincial"])
+    shown["employer"] = totals["employer"]
+    if "explanation" in shown:
+        shown["explanation"] = []
+    return shown
 
 
 @router.post(
@@ -91,7 +105,7 @@ def create_application(request: HttpRequest) -> HttpResponse:
 
     def work() -> HttpResponse:
         created = actions.create_application(user, json_body(request))
-        return json_response(application_json(created), status=201)
+        return json_response(application_json(created, viewer=user), status=201)
 
     return idempotent(request, user, work)
 
@@ -165,7 +179,8 @@ def list_applications(
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE)] = PAGE_SIZE,
 ) -> HttpResponse:
     """The applications the caller may see, filtered, oldest first, paginated."""
-    found = access.visible_applications(caller(request))
+    user = caller(request)
+    found = access.visible_applications(user)
     if state:
         found = found.filter(state=state)
     if jurisdiction:
@@ -176,6 +191,6 @@ def list_applications(
             "count": found.count(),
             "offset": offset,
             "limit": limit,
-            "items": [application_json(a) for a in page],
+            "items": [application_json(a, viewer=user) for a in page],
         }
     )

@@ -6,16 +6,22 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('grants', '0003_form_draft'),
+        ("grants", "0003_form_draft"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='application',
-            name='assigned_to',
-            field=models.ForeignKey(blank=True, help_text='The officer handling the file, if one took it (grants.assignment_actions).', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="application",
+            name="assigned_to",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="The officer handling the file, if one took it (grants.assignment_actions).",
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
     ]

@@ -80,9 +80,12 @@ class PartnerForm(forms.Form):
     def add_prefix(self, field_name: str) -> str:
         return self.prefix or field_name
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, acted_for: QuerySet[Employer] | None = None, **kwargs: Any
+    ) -> None:
         kwargs.setdefault("auto_id", "%s")
         super().__init__(*args, **kwargs)
+        self.acted_for = acted_for
         self.number = row_number(self.prefix)
         self.fields["business_number"].label = field_label(f"partner-{self.number - 1}")
         self.fields["business_number"].help_text = _("9 digits")
@@ -100,7 +103,22 @@ class PartnerForm(forms.Form):
                 _("Partner %(number)s: no registered employer has the business number %(bn)s.")
                 % {"number": self.number, "bn": bn}
             )
-        return found
+        return self._as_shown(found)
+
+    def _as_shown(self, found: Employer) -> Employer:
+        """The employer as the wizard may show it: an organization the user does not act for
+        is shown by its number only (its name, size and place are not the user's to learn).
+        The copy is never saved: the application is made from the number, read again."""
+        if self.acted_for is not None and self.acted_for.filter(pk=found.pk).exists():
+            return found
+        return Employer(
+            pk=found.pk,
+            business_number=found.business_number,
+            name=_("Organization %(bn)s") % {"bn": found.business_number},
+            employees=found.employees,
+            jurisdiction=found.jurisdiction,
+            region=found.region,
+        )
 
     def _why_not_a_number(self, typed: str) -> str:
         if re.fullmatch(r"[0-9]{9}", re.sub(r"[\s-]", "", typed)):
@@ -172,15 +190,20 @@ def organizations_forms(
     data: Mapping[str, Any] | None, acted_for: QuerySet[Employer], initial: Mapping[str, Any]
 ) -> tuple[OrganizationsForm, BasePartnerFormSet]:
     """The step's two forms, bound to `data` (posted data) or showing `initial` (a draft)."""
+    shown = {"acted_for": acted_for}
     if data is None:
         lead = OrganizationsForm(initial={"lead": initial.get("lead", "")}, acted_for=acted_for)
         rows = [{"business_number": p} for p in initial.get("partners") or []]
         return lead, cast(
-            BasePartnerFormSet, PartnerFormSet(initial=rows, prefix="partner", auto_id="%s")
+            BasePartnerFormSet,
+            PartnerFormSet(initial=rows, prefix="partner", auto_id="%s", form_kwargs=shown),
         )
     lead = OrganizationsForm(data, acted_for=acted_for)
     posted = rows_data(data, "partner", MAX_PARTNERS)
-    partners = cast(BasePartnerFormSet, PartnerFormSet(posted, prefix="partner", auto_id="%s"))
+    partners = cast(
+        BasePartnerFormSet,
+        PartnerFormSet(posted, prefix="partner", auto_id="%s", form_kwargs=shown),
+    )
     partners.lead = lead.cleaned_data["lead"] if lead.is_valid() else None
     return lead, partners
 

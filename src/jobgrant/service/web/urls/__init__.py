@@ -13,14 +13,22 @@ from jobgrant.service.web.urls import (
     employer,
     finance,
     officer,
+    organizations,
     participants,
+    partners,
     public,
+    staff,
 )
 
 app_name = "web"
 urlpatterns = [
     path("", include(public.urlpatterns)),
     path("", include(participants.urlpatterns)),
+    path("", include(organizations.public)),
+    path("", include(staff.public)),
+    path("employer/", include(organizations.employer)),
+    path("employer/", include(partners.urlpatterns)),
+    path("staff/", include(staff.urlpatterns)),
     path("employer/", include(employer.urlpatterns)),
     path("officer/", include(officer.urlpatterns)),
     path("finance/", include(finance.urlpatterns)),

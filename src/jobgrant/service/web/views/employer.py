@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from jobgrant.rules.money import AmountError
 from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import access, actions
+from jobgrant.service.grants import access, actions, partner_actions
 from jobgrant.service.grants.models import Application, FormDraft
 from jobgrant.service.grants.workflow import TRANSITIONS
 from jobgrant.service.language import localized
@@ -39,6 +39,11 @@ def notice_text(notice: dict[str, Any] | None) -> str:
     texts = {
         "submitted": _("Application %(number)s was submitted. An officer will review it."),
         "submitted-draft": _("Application %(number)s was submitted."),
+        "waiting-partners": _(
+            "Application %(number)s is saved as a draft: each consortium partner's "
+            "administrators were asked to accept being named. Submit it here once they all "
+            "accept."
+        ),
         "withdrawn": _("Application %(number)s was withdrawn."),
         "not-withdrawable": _("This application cannot be withdrawn."),
         "discarded": _("The application you had started was discarded."),
@@ -83,6 +88,9 @@ def dashboard(request: HttpRequest, user: User) -> HttpResponse:
             "led": led,
             "partnered": partnered,
             "drafts": [_draft_row(d) for d in access.own_form_drafts(user).order_by("-updated_at")],
+            "partner_requests_waiting": partner_actions.partner_requests(user)
+            .filter(state="pending", link__application__state="draft")
+            .count(),
             "steps": _step_labels(),
         },
     )
@@ -193,7 +201,8 @@ def _detail_context(user: User, application: Application) -> dict[str, Any]:
     tables = forms.quote_tables(
         application.quote, by_id, lead_id=lead.reference if lead else "", only=own
     )
-    may_submit = is_applicant and application.state == "draft"
+    waiting = partner_actions.unconsented_partners(application) if is_applicant else []
+    may_submit = is_applicant and application.state == "draft" and not waiting
     return {
         "title": _("Application %(number)s") % {"number": application.pk},
         "application": application,
@@ -210,6 +219,12 @@ def _detail_context(user: User, application: Application) -> dict[str, Any]:
         "trainees": _trainees(request_body, by_id, own),
         "history": _history(application),
         "may_withdraw": is_applicant and application.state in WITHDRAWABLE,
+        "waiting_partners": [
+            {"employer": link.employer, "declined": link.consent.state == "declined"}
+            for link in waiting
+        ]
+        if application.state == "draft"
+        else [],
         "may_submit": may_submit,
         "warning": forms.all_reasons(application.quote)
         if may_submit and not application.eligible

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms as django_forms
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse, translate_url
@@ -173,7 +174,7 @@ def apply_organizations(request: HttpRequest, user: User) -> HttpResponse:
             "title": _("Organizations"),
             "step_number": 1,
             "form": lead,
-            "partners": [(form, _registered(form)) for form in partners],
+            "partners": [(form, _registered(form, acted_for)) for form in partners],
             "management_form": partners.management_form,
             "max_partners": forms.MAX_PARTNERS,
             "focus": focus,
@@ -182,12 +183,18 @@ def apply_organizations(request: HttpRequest, user: User) -> HttpResponse:
     )
 
 
-def _registered(form: forms.PartnerForm) -> Employer | None:
-    """The registered employer a partner row names, shown under it (None until it checks)."""
+def _registered(form: forms.PartnerForm, acted_for: QuerySet[Employer]) -> dict[str, Any] | None:
+    """What the page says under a partner row once its number checks: the name of an
+    organization the user acts for; of any other, only that it is registered and will be asked
+    to accept (its name is not the user's to learn from its number)."""
     if form.is_bound and form.errors:
         return None
     bn = normalize_business_number(str(form["business_number"].value() or ""))
-    return Employer.objects.filter(business_number=bn).first() if bn else None
+    found = Employer.objects.filter(business_number=bn).first() if bn else None
+    if found is None:
+        return None
+    own = acted_for.filter(pk=found.pk).exists()
+    return {"name": found.name if own else "", "own": own}
 
 
 # --- Step 2: training and provider ------------------------------------------------------------

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import actions
+from jobgrant.service.grants import actions, partner_actions
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms import employer as shared
 from jobgrant.service.web.forms.employer_draft import ReviewForm, payload
@@ -44,12 +44,16 @@ def apply_review(request: HttpRequest, user: User) -> HttpResponse:
             return too_many
         try:
             application = actions.create_application(user, payload(organizations, training, rows))
-            actions.submit_application(user, application)
+            waiting = partner_actions.unconsented_partners(application)
+            if not waiting:
+                actions.submit_application(user, application)
         except ServiceError as error:
             problems = shared.service_problems(error)
         else:
             _forget_draft(request, user)
-            set_notice(request, "submitted", application=application.pk)
+            # Partners not yet asked keep it a draft: submitted from its page once they accept.
+            notice = "waiting-partners" if waiting else "submitted"
+            set_notice(request, notice, application=application.pk)
             return redirect("web:employer-application", application_id=application.pk)
     first = [(f"#change-{shared.step_of(key)}", message) for key, message in problems]
     return page(

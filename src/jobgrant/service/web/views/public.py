@@ -9,13 +9,18 @@ from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from jobgrant.service.accounts.models import Role
+from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.accounts.sessions import take_ended_reason
+from jobgrant.service.grants.organization_actions import (
+    awaits_verification,
+    send_verification_again,
+)
 from jobgrant.service.web.limits import limited
 
 
@@ -34,6 +39,19 @@ class SignInForm(AuthenticationForm):
         super().__init__(*args, **kwargs)
         self.fields["username"].error_messages["required"] = _("Enter your username.")
         self.fields["password"].error_messages["required"] = _("Enter your password.")
+
+    def get_invalid_login_error(self) -> ValidationError:
+        """The right password of an account whose email is not confirmed yet: say so (anyone
+        else learns nothing more than "wrong")."""
+        username, password = self.cleaned_data.get("username"), self.cleaned_data.get("password")
+        found = User.objects.filter(username=username).first() if username else None
+        if found and awaits_verification(found) and found.check_password(password or ""):
+            send_verification_again(found)
+            return ValidationError(
+                _("Confirm your email address first: we sent the link to it again."),
+                code="unverified",
+            )
+        return super().get_invalid_login_error()
 
 
 SESSION_ENDED = {
@@ -76,13 +94,14 @@ def sign_out(request: HttpRequest) -> HttpResponse:
     return redirect("web:landing")
 
 
-#: Each role's own start page; a role without one sees the list of pages in web/home.html.
+#: Each role's own start page.
 HOME_PAGES: dict[str, str] = {
     Role.EMPLOYER: "web:employer-dashboard",
     Role.OFFICER: "web:officer-queue",
     Role.FINANCE: "web:finance-budgets",
     Role.ANALYST: "web:analyst-scenarios",
     Role.AUDITOR: "web:auditor-trail",
+    Role.ADMIN: "web:staff-list",
 }
 
 

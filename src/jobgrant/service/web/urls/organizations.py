@@ -1,0 +1,37 @@
+"""Registering an organization, the links its messages carry, and an organization's people."""
+
+from django.urls import path
+
+from jobgrant.service.web.views import organizations
+
+#: Pages anyone can open: the links in messages carry their own key.
+public = [
+    path("register/", organizations.register, name="register"),
+    path("register/sent/", organizations.register_sent, name="register-sent"),
+    path(
+        "register/verify/<str:uidb64>/<str:token>/",
+        organizations.verify_email,
+        name="verify-email",
+    ),
+    path("register/verified/", organizations.verify_email_done, name="verify-email-done"),
+    path("invitation/<str:token>/", organizations.invitation, name="invitation"),
+]
+#: The employer's pages (under /employer/).
+employer = [
+    path("organizations/", organizations.organization_list, name="organization-list"),
+    path(
+        "organizations/<int:employer_id>/",
+        organizations.organization_members,
+        name="organization-members",
+    ),
+    path(
+        "organizations/<int:employer_id>/members/<int:membership_id>/role/",
+        organizations.member_role,
+        name="organization-member-role",
+    ),
+    path(
+        "organizations/<int:employer_id>/members/<int:membership_id>/remove/",
+        organizations.member_remove,
+        name="organization-member-remove",
+    ),
+]

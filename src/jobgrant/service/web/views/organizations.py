@@ -1,0 +1,278 @@
+"""Registering an organization, confirming the email, joining by invitation, and an
+organization's people (its administrators invite, set roles and remove).
+
+Thin views: the forms read what was typed, grants.organization_actions checks and writes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms as django_forms
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from jobgrant.service.accounts.models import OrganizationRole, User
+from jobgrant.service.errors import ServiceError
+from jobgrant.service.grants import organization_actions as organizations
+from jobgrant.service.grants import partner_actions
+from jobgrant.service.language import current_language, localized
+from jobgrant.service.registry.models import Employer
+from jobgrant.service.web import labels
+from jobgrant.service.web.forms import organizations as forms
+from jobgrant.service.web.pages import error_context, set_notice, take_notice
+from jobgrant.service.web.views.employer_apply import employer_required
+
+
+def _page(
+    request: HttpRequest,
+    template: str,
+    context: dict[str, Any],
+    in_error: list[django_forms.BaseForm] = (),  # type: ignore[assignment]
+    first: list[tuple[str, str]] = (),  # type: ignore[assignment]
+    status: int = 200,
+) -> HttpResponse:
+    errors = error_context(*in_error, first=first)
+    if errors["error_links"]:
+        status = 422
+    return render(request, template, {**context, **errors}, status=status)
+
+
+def _done(
+    request: HttpRequest, title: str, text: str, next_url: str, next_text: str
+) -> HttpResponse:
+    context = {"title": title, "text": text, "next_url": next_url, "next_text": next_text}
+    return render(request, "web/organizations/done.html", context)
+
+
+def _bad_link(request: HttpRequest) -> HttpResponse:
+    context = {
+        "title": _("This link does not work"),
+        "text": _(
+            "It was already used, it expired, or it is incomplete. If you were registering, "
+            "register again; if you were invited, ask for a new invitation."
+        ),
+        "next_url": reverse("web:landing"),
+        "next_text": _("Go to the home page"),
+    }
+    return render(request, "web/organizations/done.html", context, status=404)
+
+
+# --- Registering ---------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def register(request: HttpRequest) -> HttpResponse:
+    form = forms.RegistrationForm(request.POST if request.method == "POST" else None)
+    first: list[tuple[str, str]] = []
+    if request.method == "POST":
+        try:
+            organizations.register_organization(form.typed(), language=current_language())
+        except ServiceError as error:
+            first = forms.show_problems(form, error)
+        else:
+            return redirect("web:register-sent")
+    context = {"title": _("Register your organization"), "form": form}
+    return _page(request, "web/organizations/register.html", context, [form], first)
+
+
+def register_sent(request: HttpRequest) -> HttpResponse:
+    return _done(
+        request,
+        _("Check your email"),
+        _(
+            "We sent a link to the address you gave. Open it to confirm the address: your "
+            "account can be used once it is confirmed. The link works for 3 days."
+        ),
+        reverse("web:sign-in"),
+        _("Sign in, once the address is confirmed"),
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def verify_email(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+    """GET asks (mail scanners open links: a GET changes nothing), POST confirms."""
+    if organizations.verification_user(uidb64, token) is None:
+        return _bad_link(request)
+    if request.method == "POST":
+        organizations.verify_email(uidb64, token)
+        return redirect("web:verify-email-done")
+    return render(
+        request, "web/organizations/verify.html", {"title": _("Confirm your email address")}
+    )
+
+
+def verify_email_done(request: HttpRequest) -> HttpResponse:
+    return _done(
+        request,
+        _("Your email address is confirmed"),
+        _("Your account is ready. Sign in with your email address and your password."),
+        reverse("web:sign-in"),
+        _("Sign in"),
+    )
+
+
+# --- Joining by invitation -----------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
+    found = organizations.open_invitation(token)
+    if found is None:
+        return _bad_link(request)
+    user = request.user if isinstance(request.user, User) else None
+    has_account = user is None and User.objects.filter(email__iexact=found.email).exists()
+    form = forms.NewAccountForm(request.POST if request.method == "POST" and user is None else None)
+    first: list[tuple[str, str]] = []
+    if request.method == "POST" and not has_account:
+        try:
+            organizations.accept_invitation(token, user=user, data=None if user else form.typed())
+        except ServiceError as error:
+            first = forms.show_problems(form, error)
+        else:
+            return _joined(request, found.employer, signed_in=user is not None)
+    context = {
+        "title": _("Join %(name)s") % {"name": found.employer.name},
+        "invitation": found,
+        "role": OrganizationRole(found.role).label,
+        "signed_in_as": user,
+        "other_address": user is not None and user.email.lower() != found.email,
+        "has_account": has_account,
+        "form": form,
+        "sign_in_url": reverse("web:sign-in") + "?next=" + request.path,
+    }
+    return _page(request, "web/organizations/invitation.html", context, [form], first)
+
+
+def _joined(request: HttpRequest, employer: Employer, *, signed_in: bool) -> HttpResponse:
+    if signed_in:
+        set_notice(request, "joined", name=employer.name)
+        return redirect("web:organization-members", employer_id=employer.pk)
+    return _done(
+        request,
+        _("You joined %(name)s") % {"name": employer.name},
+        _("Your account is ready. Sign in with your email address and the password you chose."),
+        reverse("web:sign-in"),
+        _("Sign in"),
+    )
+
+
+# --- An organization's people ----------------------------------------------------------------
+
+
+def notice_text(notice: dict[str, Any] | None) -> str:
+    if notice is None:
+        return ""
+    texts = {
+        "invited": _("An invitation was sent to %(email)s."),
+        "joined": _("You joined %(name)s."),
+        "role-set": _("The role was changed."),
+        "removed": _("%(name)s was removed from the organization."),
+        "refused": "%(message)s",
+    }
+    values = {k: v for k, v in notice.items() if k != "kind"}
+    if notice.get("kind") == "refused":
+        values["message"] = localized(notice)
+    text = texts.get(str(notice.get("kind")), "")
+    return text % values if text else ""
+
+
+@employer_required
+def organization_list(request: HttpRequest, user: User) -> HttpResponse:
+    context = {
+        "title": _("Your organizations"),
+        "memberships": organizations.memberships_of(user),
+        "waiting": partner_actions.partner_requests(user).filter(state="pending").count(),
+    }
+    return render(request, "web/organizations/list.html", context)
+
+
+def _organization(user: User, employer_id: int) -> Employer:
+    try:
+        return organizations.organization_for(user, employer_id)
+    except ServiceError:
+        raise Http404 from None
+
+
+@employer_required
+@require_http_methods(["GET", "POST"])
+def organization_members(request: HttpRequest, user: User, employer_id: int) -> HttpResponse:
+    employer = _organization(user, employer_id)
+    admin = organizations.is_admin(user, employer)
+    form = forms.InviteForm(
+        request.POST if request.method == "POST" else None,
+        initial={"role": "member", "language": current_language()},
+    )
+    first: list[tuple[str, str]] = []
+    if request.method == "POST":
+        typed = form.typed()
+        try:
+            organizations.invite_colleague(user, employer, typed)
+        except ServiceError as error:
+            first = forms.show_problems(form, error)
+        else:
+            set_notice(request, "invited", email=str(typed.get("email", "")).strip().lower())
+            return redirect("web:organization-members", employer_id=employer.pk)
+    context = {
+        "title": employer.name,
+        "employer": employer,
+        "is_admin": admin,
+        "members": organizations.members(employer),
+        "role_choices": forms.ROLE_CHOICES,
+        "me": user,
+        "form": form,
+        "notice": notice_text(take_notice(request)),
+    }
+    return _page(request, "web/organizations/members.html", context, [form], first)
+
+
+@employer_required
+@require_POST
+def member_role(
+    request: HttpRequest, user: User, employer_id: int, membership_id: int
+) -> HttpResponse:
+    employer = _organization(user, employer_id)
+    try:
+        organizations.set_member_role(user, employer, membership_id, request.POST.get("role", ""))
+    except ServiceError as error:
+        set_notice(request, "refused", message_en=error.message_en, message_fr=error.message_fr)
+    else:
+        set_notice(request, "role-set")
+    return redirect("web:organization-members", employer_id=employer.pk)
+
+
+@employer_required
+@require_http_methods(["GET", "POST"])
+def member_remove(
+    request: HttpRequest, user: User, employer_id: int, membership_id: int
+) -> HttpResponse:
+    """Remove a colleague, or leave, after confirmation: the GET page asks, the POST does it."""
+    employer = _organization(user, employer_id)
+    membership = next((m for m in organizations.members(employer) if m.pk == membership_id), None)
+    if membership is None:
+        raise Http404
+    refusal: list[tuple[str, str]] = []
+    if request.method == "POST":
+        try:
+            organizations.remove_member(user, employer, membership_id)
+        except ServiceError as error:
+            refusal = [("#confirm-remove", labels.service_message(error))]
+        else:
+            if membership.user_id == user.pk:
+                return redirect("web:organization-list")
+            name = membership.user.get_full_name() or membership.user.username
+            set_notice(request, "removed", name=name)
+            return redirect("web:organization-members", employer_id=employer.pk)
+    leaving = membership.user_id == user.pk
+    context = {
+        "title": _("Leave %(name)s?") % {"name": employer.name}
+        if leaving
+        else _("Remove this person from %(name)s?") % {"name": employer.name},
+        "employer": employer,
+        "membership": membership,
+        "leaving": leaving,
+    }
+    return _page(request, "web/organizations/remove.html", context, first=refusal)
