@@ -44,6 +44,17 @@ def test_sign_in_posts_per_address(demo: None, production_rates) -> None:
     assert from_elsewhere.status_code == 200
 
 
+def test_registrations_per_address(demo: None, production_rates) -> None:
+    """Ten registrations an hour from one address; the eleventh post is the 429 page, whatever
+    it holds (here an empty form, refused for its fields until then), and writes nothing."""
+    client = Client()
+    statuses = [client.post("/en/register/", {}).status_code for _ in range(11)]
+    assert statuses[:10] == [422] * 10 and statuses[10] == 429  # 422: the fields named
+    limited = client.post("/fr/register/", {})
+    assert limited.status_code == 429 and int(limited["Retry-After"]) > 0
+    assert "Trop de" in limited.content.decode()
+
+
 def test_token_requests_per_address(as_user, production_rates) -> None:
     api, statuses = as_user(None), Counter()
     for _ in range(21):

@@ -23,6 +23,7 @@ from jobgrant.service.language import current_language, localized
 from jobgrant.service.registry.models import Employer
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms import organizations as forms
+from jobgrant.service.web.limits import limited
 from jobgrant.service.web.pages import error_context, set_notice, take_notice
 from jobgrant.service.web.views.employer_apply import employer_required
 
@@ -69,6 +70,8 @@ def register(request: HttpRequest) -> HttpResponse:
     form = forms.RegistrationForm(request.POST if request.method == "POST" else None)
     first: list[tuple[str, str]] = []
     if request.method == "POST":
+        if too_many := limited(request, "register"):  # per address (accounts/limits.py)
+            return too_many
         try:
             organizations.register_organization(form.typed(), language=current_language())
         except ServiceError as error:
