@@ -297,7 +297,7 @@ def _make_batch(user: User, counter: DocumentCounter, to_pay: list[_Due]) -> Pay
     counter.last += len(requests)
     counter.save(update_fields=["last"])
     netted = _net_receivables(jurisdiction, requests)
-    PaymentRequest.objects.bulk_create(requests, batch_size=CHUNK)
+    _insert_requests(requests)
     SetOff.objects.bulk_create(
         [
             SetOff(request=requests[index], receivable_id=receivable_id, amount_cents=cents)
@@ -309,6 +309,56 @@ def _make_batch(user: User, counter: DocumentCounter, to_pay: list[_Due]) -> Pay
     batch.total_cents = sum(request.net_cents for request in requests)
     batch.save(update_fields=["requests_count", "total_cents"])
     return batch
+
+
+_REQUEST_COLUMNS = (
+    "batch_id",
+    "claim_id",
+    "application_id",
+    "payee_id",
+    "account_id",
+    "funder",
+    "document_number",
+    "gross_cents",
+    "set_off_cents",
+    "net_cents",
+    "state",
+    "held_reason",
+    "payment_reference",
+)
+_REQUEST_SQL = (
+    f'INSERT INTO "{PaymentRequest._meta.db_table}" ('
+    + ", ".join(f'"{column}"' for column in _REQUEST_COLUMNS)
+    + ') VALUES {} RETURNING "id"'
+)
+
+
+def _insert_requests(requests: list[PaymentRequest]) -> None:
+    """The new requests in multi-row INSERTs of plain values (the ORM's bulk_create spent a
+    second of CPU per 4,000 preparing them); each object gets its id, as bulk_create gives."""
+    row = "(" + ", ".join(["%s"] * len(_REQUEST_COLUMNS)) + ")"
+    with connection.cursor() as cursor:
+        for start in range(0, len(requests), CHUNK):
+            chunk = requests[start : start + CHUNK]
+            cursor.execute(
+                _REQUEST_SQL.format(", ".join([row] * len(chunk))),
+                [
+                    _plain(getattr(request, column))
+                    for request in chunk
+                    for column in _REQUEST_COLUMNS
+                ],
+            )
+            ids = [pk for (pk,) in cursor.fetchall()]
+            if len(ids) != len(chunk):
+                raise RuntimeError("the database returned fewer payment requests than written")
+            for request, pk in zip(chunk, ids, strict=True):
+                request.pk = pk
+                request._state.adding, request._state.db = False, connection.alias
+
+
+def _plain(value: Any) -> Any:
+    """A choice (a str subclass) as the plain str the drivers store."""
+    return str(value) if isinstance(value, str) else value
 
 
 def _net_receivables(
