@@ -4,10 +4,11 @@ confirm (the paying system's file for every payment), for N = 1,000 and 10,000.
     python bench/payments.py [--claims 1000 10000]
 
 It makes a fresh database (JOBGRANT_BENCH_POSTGRES, default postgresql://postgres@127.0.0.1:5432,
-database jobgrant_bench_payments, dropped afterwards), migrates it and loads the demonstration
-data, approves one application as the demonstration officers do, then writes N more files like
-it in bulk (application, agreement, one certified claim with a federal and a provincial share,
-the budget's ledger moved as the claims' approvals would move it): that set-up is not timed.
+database JOBGRANT_BENCH_DATABASE, default jobgrant_bench_payments, dropped afterwards), migrates
+it and loads the demonstration data, approves one application as the demonstration officers do,
+then writes N more files like it in bulk (application, agreement, one certified claim with a
+federal and a provincial share, the budget's ledger moved as the claims' approvals would move
+it): that set-up is not timed.
 Then each step is timed as finance runs it (grants.payment_actions): build the batch (2 N
 payment requests), authorize it (a second finance officer), export it (the CSV), import the
 confirmation file (every payment disbursed, per funder, in the import's transaction, and each
@@ -28,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 POSTGRES_SERVER = os.environ.get("JOBGRANT_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432")
-DATABASE = "jobgrant_bench_payments"
+DATABASE = os.environ.get("JOBGRANT_BENCH_DATABASE", "jobgrant_bench_payments")
 EMPLOYERS = 200  # payees: the claims are spread over this many employers
 FEDERAL, PROVINCIAL = 400_000, 100_000  # each claim's approved shares, in cents
 PROFILE = False

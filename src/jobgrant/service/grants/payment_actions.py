@@ -37,6 +37,7 @@ from jobgrant.service.grants.payment_files import (
     ConfirmationRow,
     ExportLine,
     Known,
+    Matched,
     document_number,
     export_csv,
     gl_coding,
@@ -296,7 +297,7 @@ def _make_batch(user: User, counter: DocumentCounter, to_pay: list[_Due]) -> Pay
     counter.last += len(requests)
     counter.save(update_fields=["last"])
     netted = _net_receivables(jurisdiction, requests)
-    PaymentRequest.objects.bulk_create(requests, batch_size=CHUNK)
+    _insert_requests(requests)
     SetOff.objects.bulk_create(
         [
             SetOff(request=requests[index], receivable_id=receivable_id, amount_cents=cents)
@@ -308,6 +309,56 @@ def _make_batch(user: User, counter: DocumentCounter, to_pay: list[_Due]) -> Pay
     batch.total_cents = sum(request.net_cents for request in requests)
     batch.save(update_fields=["requests_count", "total_cents"])
     return batch
+
+
+_REQUEST_COLUMNS = (
+    "batch_id",
+    "claim_id",
+    "application_id",
+    "payee_id",
+    "account_id",
+    "funder",
+    "document_number",
+    "gross_cents",
+    "set_off_cents",
+    "net_cents",
+    "state",
+    "held_reason",
+    "payment_reference",
+)
+_REQUEST_SQL = (
+    f'INSERT INTO "{PaymentRequest._meta.db_table}" ('
+    + ", ".join(f'"{column}"' for column in _REQUEST_COLUMNS)
+    + ') VALUES {} RETURNING "id"'
+)
+
+
+def _insert_requests(requests: list[PaymentRequest]) -> None:
+    """The new requests in multi-row INSERTs of plain values (the ORM's bulk_create spent a
+    second of CPU per 4,000 preparing them); each object gets its id, as bulk_create gives."""
+    row = "(" + ", ".join(["%s"] * len(_REQUEST_COLUMNS)) + ")"
+    with connection.cursor() as cursor:
+        for start in range(0, len(requests), CHUNK):
+            chunk = requests[start : start + CHUNK]
+            cursor.execute(
+                _REQUEST_SQL.format(", ".join([row] * len(chunk))),
+                [
+                    _plain(getattr(request, column))
+                    for request in chunk
+                    for column in _REQUEST_COLUMNS
+                ],
+            )
+            ids = [pk for (pk,) in cursor.fetchall()]
+            if len(ids) != len(chunk):
+                raise RuntimeError("the database returned fewer payment requests than written")
+            for request, pk in zip(chunk, ids, strict=True):
+                request.pk = pk
+                request._state.adding, request._state.db = False, connection.alias
+
+
+def _plain(value: Any) -> Any:
+    """A choice (a str subclass) as the plain str the drivers store."""
+    return str(value) if isinstance(value, str) else value
 
 
 def _net_receivables(
@@ -590,20 +641,7 @@ def _import(user: User, batch: PaymentBatch, content: bytes, filename: str) -> I
             imported_at=timezone.now(),
             lines_count=len(rows),
         )
-        ConfirmationLine.objects.bulk_create(
-            [
-                ConfirmationLine(
-                    confirmation=confirmation,
-                    line_number=m.row.line_number,
-                    document_number=m.row.document_number,
-                    amount=m.row.amount,
-                    outcome=m.outcome,
-                    request_id=m.request_id,
-                )
-                for m in outcomes
-            ],
-            batch_size=CHUNK,
-        )
+        _write_lines(confirmation, outcomes)
         paid = [
             (requests[m.row.document_number], m.row)
             for m in outcomes
@@ -633,6 +671,36 @@ def _import(user: User, batch: PaymentBatch, content: bytes, filename: str) -> I
             },
         )
     return Imported(confirmation, replayed=False)
+
+
+_LINE_SQL = (
+    f'INSERT INTO "{ConfirmationLine._meta.db_table}" ("confirmation_id", "line_number",'
+    ' "document_number", "amount", "outcome", "request_id") VALUES {}'
+)
+
+
+def _write_lines(confirmation: ConfirmationImport, outcomes: list[Matched]) -> None:
+    """Every line's outcome, a thousand lines per INSERT (no model objects: 20,000 of them were
+    a second of CPU)."""
+    row = "(%s, %s, %s, %s, %s, %s)"
+    with connection.cursor() as cursor:
+        for start in range(0, len(outcomes), CHUNK):
+            chunk = outcomes[start : start + CHUNK]
+            cursor.execute(
+                _LINE_SQL.format(", ".join([row] * len(chunk))),
+                [
+                    value
+                    for m in chunk
+                    for value in (
+                        confirmation.pk,
+                        m.row.line_number,
+                        m.row.document_number,
+                        m.row.amount,
+                        str(m.outcome),
+                        m.request_id,
+                    )
+                ],
+            )
 
 
 def _lock_requests_named(rows: list[ConfirmationRow]) -> dict[str, PaymentRequest]:
@@ -772,13 +840,14 @@ def _recover_set_offs(user: User, requests: list[PaymentRequest]) -> None:
 def _tell_paid(confirmation: ConfirmationImport, requests: list[PaymentRequest]) -> None:
     """One message per file, employer paid and person told: what was paid, in their language
     (a file of 10,000 payments to 200 employers sends 200 messages, not 10,000)."""
-    applications = Application.objects.select_related("created_by").in_bulk(
-        list({request.application_id for request in requests})
-    )
+    people = _people_of({request.application_id for request in requests})
     grouped: dict[tuple[int, int], list[PaymentRequest]] = defaultdict(list)
     for request in requests:
-        person = applications[request.application_id].created_by_id
-        grouped[(request.payee_id, person)].append(request)
+        grouped[(request.payee_id, people[request.application_id])].append(request)
+    # Only the application each message is written from is loaded whole (200, not 10,000).
+    applications = Application.objects.select_related("created_by").in_bulk(
+        [paid[0].application_id for paid in grouped.values()]
+    )
     for (payee_id, _person), paid in grouped.items():
         application = applications[paid[0].application_id]
         set_off = sum(r.set_off_cents for r in paid)
@@ -798,6 +867,19 @@ def _tell_paid(confirmation: ConfirmationImport, requests: list[PaymentRequest])
                 "has_set_off": "yes" if set_off else "",
             },
         )
+
+
+def _people_of(application_ids: set[int]) -> dict[int, int]:
+    """application id -> the person who made it, in chunks (no model objects)."""
+    ids = sorted(application_ids)
+    people: dict[int, int] = {}
+    for start in range(0, len(ids), CHUNK):
+        people.update(
+            Application.objects.filter(pk__in=ids[start : start + CHUNK]).values_list(
+                "id", "created_by_id"
+            )
+        )
+    return people
 
 
 def _close_reconciled_batches(batch_ids: set[int]) -> None:
