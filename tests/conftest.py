@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import requests
 import schemathesis
+from django.conf import settings
 from django.http import HttpResponse
 from django.test import Client
 from tests.personas import APPLICANT, CLOCK, Persona, create_personas, totp_code
@@ -66,9 +67,29 @@ def force_login_with_second_factor(self: Client, user: Any, backend: str | None 
 Client.force_login = force_login_with_second_factor  # type: ignore[method-assign]
 
 
+def login_through_the_lockout(self: Client, **credentials: Any) -> bool:
+    """Client.login() as a sign-in is: django-axes counts the attempt, so it needs the request
+    (Django's login() passes none), then the second step for those who owe one."""
+    from django.contrib.auth import authenticate
+    from django.test import RequestFactory
+
+    user = authenticate(RequestFactory().post("/en/sign-in/"), **credentials)
+    if user is None:
+        return False
+    self.force_login(user)
+    return True
+
+
+Client.login = login_through_the_lockout  # type: ignore[method-assign]
+
+
 def token_for(who: str | Persona) -> str:
+    """A token of the longest life the service gives (API_TOKEN_MAX_DAYS): tests that move the
+    clock into a file's training weeks (tests/service/grants/claim_helpers.during_training)
+    still hold a valid one."""
     username = who.username if isinstance(who, Persona) else who
-    return ApiToken.issue(User.objects.get(username=username))
+    days = settings.API_TOKEN_MAX_DAYS
+    return ApiToken.issue(User.objects.get(username=username), days=days)
 
 
 class ApiContract:

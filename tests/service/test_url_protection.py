@@ -65,7 +65,7 @@ ANY_SIGNED_IN_PAGES = {
     "{lang}/account/password/",
     "{lang}/account/email/",
     "{lang}/account/recovery-codes/",
-    "{lang}/account/tokens/<int:token_id>/revoke/",
+    "{lang}/account/tokens/<id:token_id>/revoke/",
     "{lang}/account/second-factor/off/",
     "{lang}/account/tokens/",
 }

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import authenticate
-from django.test import Client
+from django.test import Client, RequestFactory
 from tests.conftest import token_for
 from tests.personas import APPLICANT, EMPLOYER, PARTNER, PARTNER_EMPLOYER
 
@@ -125,15 +125,26 @@ def test_a_business_number_or_an_address_registered_already_is_refused(demo: Non
     assert taken.value.code == "EMAIL_TAKEN"
 
 
+def signing_in() -> Any:
+    """A sign-in's request: django-axes counts every attempt by its address."""
+    return RequestFactory().post("/en/sign-in/")
+
+
 def test_the_link_confirms_the_address_once(demo: None) -> None:
     user = organizations.register_organization(registration(), language="en")
     *_, uid, token = path_parts(link_of("email_verification", "ada@example.com"))
-    assert authenticate(username=user.username, password=registration()["password"]) is None
+    assert (
+        authenticate(signing_in(), username=user.username, password=registration()["password"])
+        is None
+    )
     organizations.verify_email(uid, token)
     user.refresh_from_db()
     assert user.is_active
     assert EmailVerification.objects.get(user=user).verified_at is not None
-    assert authenticate(username=user.username, password=registration()["password"]) == user
+    assert (
+        authenticate(signing_in(), username=user.username, password=registration()["password"])
+        == user
+    )
     with pytest.raises(ServiceError) as again:
         organizations.verify_email(uid, token)
     assert again.value.code == "LINK_NOT_VALID"

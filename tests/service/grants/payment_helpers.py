@@ -14,10 +14,12 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from tests.personas import FINANCE, SECOND_OFFICER
+from django_otp.plugins.otp_totp.models import TOTPDevice
+from tests.personas import FINANCE, SECOND_OFFICER, totp_key
 from tests.service.grants.agreement_helpers import approved
 
 from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.second_factor import APP_DEVICE
 from jobgrant.service.demo import DEMO_PASSWORD
 from jobgrant.service.grants.agreement_models import Agreement, AgreementState
 from jobgrant.service.grants.claim_models import Claim, ClaimShare, ClaimState
@@ -29,10 +31,16 @@ SECOND_FINANCE = "finance-2"
 
 
 def second_finance() -> User:
+    """A second finance officer, with an authenticator as every staff member has."""
     found = User.objects.filter(username=SECOND_FINANCE).first()
-    return found or User.objects.create_user(
+    if found:
+        return found
+    made = User.objects.create_user(
         username=SECOND_FINANCE, password=DEMO_PASSWORD, role=Role.FINANCE
     )
+    key = totp_key(SECOND_FINANCE)
+    TOTPDevice.objects.create(user=made, name=APP_DEVICE, key=key, confirmed=True)
+    return made
 
 
 def finance() -> User:

@@ -18,6 +18,7 @@ paid to date, so nothing is paid twice or taken back twice.
 from __future__ import annotations
 
 from django.db.models import Sum
+from django.utils import translation
 
 from jobgrant.service.grants.claim_models import Claim
 from jobgrant.service.grants.models import Application
@@ -28,6 +29,7 @@ from jobgrant.service.grants.payment_models import (
     RequestState,
 )
 from jobgrant.service.grants.recovery_actions import raise_receivable
+from jobgrant.service.language import in_language
 
 AMENDMENT_REASON_EN = "Claim {number} was amended to less than was already paid on it."
 AMENDMENT_REASON_FR = (
@@ -58,11 +60,9 @@ def overpaid(claim: Claim, funder: str, cents: int, *, actor: str = "") -> Recei
     application = Application.objects.select_related("created_by", "stream").get(
         pk=claim.application_id
     )
-    reason = (
-        AMENDMENT_REASON_FR
-        if application.created_by.preferred_language == "fr"
-        else AMENDMENT_REASON_EN
-    ).format(number=claim.number)
+    with translation.override(application.created_by.preferred_language):  # the employer's
+        reason = in_language(en=AMENDMENT_REASON_EN, fr=AMENDMENT_REASON_FR)
+    reason = reason.format(number=claim.number)
     return raise_receivable(
         application,
         funder,

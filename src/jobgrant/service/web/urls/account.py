@@ -11,6 +11,6 @@ urlpatterns = [
     path("email/", account.change_email, name="account-email"),
     path("recovery-codes/", account.new_recovery_codes, name="account-recovery-codes"),
     path("second-factor/off/", account.remove_second_factor, name="account-second-factor-off"),
-    path("tokens/<int:token_id>/revoke/", account.revoke_token, name="account-token-revoke"),
+    path("tokens/<id:token_id>/revoke/", account.revoke_token, name="account-token-revoke"),
     path("tokens/", account.all_tokens, name="account-all-tokens"),
 ]

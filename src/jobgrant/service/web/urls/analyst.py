@@ -8,19 +8,19 @@ urlpatterns = [
     path("scenarios/", analyst.scenario_page, name="analyst-scenarios"),
     path("scenarios/chart.svg", analyst.scenario_chart, name="analyst-chart"),
     path("simulations/", analyst_simulation.simulations, name="analyst-simulations"),
-    path("simulations/<int:pk>/", analyst_simulation.simulation, name="analyst-simulation"),
+    path("simulations/<id:pk>/", analyst_simulation.simulation, name="analyst-simulation"),
     path(
-        "simulations/<int:pk>/progress/",
+        "simulations/<id:pk>/progress/",
         analyst_simulation.simulation_progress,
         name="analyst-simulation-progress",
     ),
     path(
-        "simulations/<int:pk>/simulation.csv",
+        "simulations/<id:pk>/simulation.csv",
         analyst_simulation.simulation_csv,
         name="analyst-simulation-csv",
     ),
     path(
-        "simulations/<int:pk>/plots.svg",
+        "simulations/<id:pk>/plots.svg",
         analyst_simulation.simulation_plot,
         name="analyst-simulation-plot",
     ),

@@ -86,20 +86,20 @@ urlpatterns += [
 # Claims, with their receipts (web/views/employer_claims.py).
 urlpatterns += [
     path(
-        "applications/<int:application_id>/claims/", employer_claims.claims, name="employer-claims"
+        "applications/<id:application_id>/claims/", employer_claims.claims, name="employer-claims"
     ),
-    path("claims/<int:claim_id>/", employer_claims.claim_page, name="employer-claim"),
-    path("claims/<int:claim_id>/lines/", employer_claims.claim_lines, name="employer-claim-lines"),
+    path("claims/<id:claim_id>/", employer_claims.claim_page, name="employer-claim"),
+    path("claims/<id:claim_id>/lines/", employer_claims.claim_lines, name="employer-claim-lines"),
     path(
-        "claims/<int:claim_id>/receipts/",
+        "claims/<id:claim_id>/receipts/",
         employer_claims.claim_receipts,
         name="employer-claim-receipts",
     ),
     path(
-        "claims/<int:claim_id>/submit/", employer_claims.claim_submit, name="employer-claim-submit"
+        "claims/<id:claim_id>/submit/", employer_claims.claim_submit, name="employer-claim-submit"
     ),
     path(
-        "claims/<int:claim_id>/receipts/<int:receipt_id>/",
+        "claims/<id:claim_id>/receipts/<id:receipt_id>/",
         employer_claims.receipt_download,
         name="employer-receipt",
     ),

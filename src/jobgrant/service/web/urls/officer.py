@@ -44,10 +44,10 @@ urlpatterns += [
 # Claims to assess (web/views/officer_claims.py).
 urlpatterns += [
     path("claims/", officer_claims.queue, name="officer-claims"),
-    path("claims/<int:claim_id>/", officer_claims.claim_page, name="officer-claim"),
-    path("claims/<int:claim_id>/decision/", officer_claims.decide, name="officer-claim-decide"),
+    path("claims/<id:claim_id>/", officer_claims.claim_page, name="officer-claim"),
+    path("claims/<id:claim_id>/decision/", officer_claims.decide, name="officer-claim-decide"),
     path(
-        "claims/<int:claim_id>/receipts/<int:receipt_id>/",
+        "claims/<id:claim_id>/receipts/<id:receipt_id>/",
         officer_claims.receipt_download,
         name="officer-receipt",
     ),

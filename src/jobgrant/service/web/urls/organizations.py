@@ -20,17 +20,17 @@ public = [
 employer = [
     path("organizations/", organizations.organization_list, name="organization-list"),
     path(
-        "organizations/<int:employer_id>/",
+        "organizations/<id:employer_id>/",
         organizations.organization_members,
         name="organization-members",
     ),
     path(
-        "organizations/<int:employer_id>/members/<int:membership_id>/role/",
+        "organizations/<id:employer_id>/members/<id:membership_id>/role/",
         organizations.member_role,
         name="organization-member-role",
     ),
     path(
-        "organizations/<int:employer_id>/members/<int:membership_id>/remove/",
+        "organizations/<id:employer_id>/members/<id:membership_id>/remove/",
         organizations.member_remove,
         name="organization-member-remove",
     ),

@@ -6,9 +6,9 @@ from jobgrant.service.web.views import partners
 
 urlpatterns = [
     path("partner-requests/", partners.partner_requests, name="partner-requests"),
-    path("partner-requests/<int:consent_id>/", partners.partner_request, name="partner-request"),
+    path("partner-requests/<id:consent_id>/", partners.partner_request, name="partner-request"),
     path(
-        "partner-requests/<int:consent_id>/decline/",
+        "partner-requests/<id:consent_id>/decline/",
         partners.partner_request_decline,
         name="partner-request-decline",
     ),

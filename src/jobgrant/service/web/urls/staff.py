@@ -8,9 +8,9 @@ from jobgrant.service.web.views import staff
 urlpatterns = [
     path("", staff.staff_list, name="staff-list"),
     path("new/", staff.staff_new, name="staff-new"),
-    path("<int:user_id>/", staff.staff_edit, name="staff-edit"),
-    path("<int:user_id>/deactivate/", staff.staff_deactivate, name="staff-deactivate"),
-    path("<int:user_id>/reactivate/", staff.staff_reactivate, name="staff-reactivate"),
+    path("<id:user_id>/", staff.staff_edit, name="staff-edit"),
+    path("<id:user_id>/deactivate/", staff.staff_deactivate, name="staff-deactivate"),
+    path("<id:user_id>/reactivate/", staff.staff_reactivate, name="staff-reactivate"),
 ]
 public = [
     path("account/setup/<str:uidb64>/<str:token>/", staff.account_setup, name="account-setup"),
