@@ -16,6 +16,7 @@ from tests.personas import EMPLOYER, OFFICER, OUTSIDER_EMPLOYER, PARTNER_EMPLOYE
 from tests.service.grants.claim_helpers import (
     approved_file,
     assign,
+    attach,
     confirm,
     during_training,
     elf_bytes,
@@ -273,6 +274,18 @@ def test_unreadable_bodies_are_refused_as_problems(as_user) -> None:
         api_contract().check("POST", receipts, empty)
     assert empty.status_code == 422 and empty.json()["errors"][0]["field"] == "file"
     assert not Receipt.objects.exists()
+
+
+def test_a_submission_with_a_body_that_is_not_an_object_is_refused(as_user) -> None:
+    """Found by Schemathesis: `[null, null]` to /submit was taken as no body and submitted."""
+    application = ready()
+    with during_training():
+        employer = as_user(EMPLOYER)
+        claim = employer.post(f"/applications/{application.pk}/claims", {}).json()
+        attach(Claim.objects.get(pk=claim["id"]))
+        refused = employer.post(f"/claims/{claim['id']}/submit", "[null, null]")
+    assert refused.status_code == 422 and refused.json()["errors"][0]["field"] == "(body)"
+    assert Claim.objects.get(pk=claim["id"]).state == "draft"
 
 
 def test_an_upload_retried_with_its_key_stores_the_files_once(as_user) -> None:

@@ -317,6 +317,7 @@ def submit_claim(request: HttpRequest, claim_id: ClaimId) -> HttpResponse:
     user = caller(request)
 
     def work() -> HttpResponse:
+        json_object(request)  # no field is read, but the body must be an object if sent
         claim_actions.submit_claim(user, _fresh(user, claim_id))
         return json_response(claim_json(_fresh(user, claim_id)))
 
