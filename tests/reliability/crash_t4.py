@@ -566,12 +566,17 @@ def ready_to_claim() -> tuple[list[int], str]:
 
 
 def issue_tokens(base: str) -> dict[str, str]:
+    """One token each; staff pass the second factor with the code of the published
+    demonstration secret (README), once each, as their app would show it."""
+    from jobgrant.service.accounts.demo_credentials import demo_code
+
     tokens = {}
     for username in (EMPLOYER, RECOMMENDER, APPROVER, FINANCE, SECOND_FINANCE):
+        credentials = {"username": username, "password": DEMO_PASSWORD, "client": "t4"}
+        if username != EMPLOYER:
+            credentials["otp"] = demo_code()
         answer = requests.post(
-            f"{base}/api/v1/auth/token",
-            json={"username": username, "password": DEMO_PASSWORD},
-            timeout=REQUEST_SECONDS,
+            f"{base}/api/v1/auth/token", json=credentials, timeout=REQUEST_SECONDS
         )
         answer.raise_for_status()
         tokens[username] = answer.json()["token"]
