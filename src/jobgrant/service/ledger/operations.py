@@ -324,31 +324,40 @@ def _short_bucket(account: BudgetAccount, outflows: dict[str, int]) -> BucketSho
     return BucketShort(found, next(iter(outflows)), sum(outflows.values()))  # moved meanwhile
 
 
-def claim(
-    account: BudgetAccount, cents: int, *, actor: str, application: Application, reference: str
+def _move(
+    kind: str,
+    source: str,
+    target: str,
+    account: BudgetAccount,
+    cents: int,
+    actor: str,
+    application: Application,
+    reference: str,
 ) -> None:
-    """A claim submitted: its government money moves from the commitment to claimed."""
+    """One movement of `cents` from one bucket to another (each of the named movements below)."""
     _transfer(
-        "claim",
+        kind,
         account,
-        [(Bucket.COMMITTED, Bucket.CLAIMED, cents)],
+        [(source, target, cents)],
         actor=actor,
         application=application,
         reference=reference,
     )
 
 
+def claim(
+    account: BudgetAccount, cents: int, *, actor: str, application: Application, reference: str
+) -> None:
+    """A claim submitted: its government money moves from the commitment to claimed."""
+    _move("claim", Bucket.COMMITTED, Bucket.CLAIMED, account, cents, actor, application, reference)
+
+
 def unclaim(
     account: BudgetAccount, cents: int, *, actor: str, application: Application, reference: str
 ) -> None:
     """A claim returned to the employer or denied: its money goes back to the commitment."""
-    _transfer(
-        "unclaim",
-        account,
-        [(Bucket.CLAIMED, Bucket.COMMITTED, cents)],
-        actor=actor,
-        application=application,
-        reference=reference,
+    _move(
+        "unclaim", Bucket.CLAIMED, Bucket.COMMITTED, account, cents, actor, application, reference
     )
 
 
@@ -378,13 +387,15 @@ def lower_approval(
     account: BudgetAccount, cents: int, *, actor: str, application: Application, reference: str
 ) -> None:
     """An amendment lowers a certified, unpaid amount: it goes back to the commitment."""
-    _transfer(
+    _move(
         "lower_approval",
+        Bucket.PAYABLE,
+        Bucket.COMMITTED,
         account,
-        [(Bucket.PAYABLE, Bucket.COMMITTED, cents)],
-        actor=actor,
-        application=application,
-        reference=reference,
+        cents,
+        actor,
+        application,
+        reference,
     )
 
 
@@ -392,13 +403,8 @@ def disburse(
     account: BudgetAccount, cents: int, *, actor: str, application: Application, reference: str
 ) -> None:
     """A payment confirmed by the paying system (s.33 authorized before it)."""
-    _transfer(
-        "disburse",
-        account,
-        [(Bucket.PAYABLE, Bucket.DISBURSED, cents)],
-        actor=actor,
-        application=application,
-        reference=reference,
+    _move(
+        "disburse", Bucket.PAYABLE, Bucket.DISBURSED, account, cents, actor, application, reference
     )
 
 
@@ -407,13 +413,15 @@ def raise_receivable(
 ) -> None:
     """Paid more than is now approved: the excess is owed back. It leaves the commitment,
     claimed, payable and disbursed balances (NESTED_BUCKETS) for the receivable."""
-    _transfer(
+    _move(
         "receivable",
+        Bucket.DISBURSED,
+        Bucket.RECEIVABLE,
         account,
-        [(Bucket.DISBURSED, Bucket.RECEIVABLE, cents)],
-        actor=actor,
-        application=application,
-        reference=reference,
+        cents,
+        actor,
+        application,
+        reference,
     )
 
 
@@ -421,13 +429,15 @@ def recover(
     account: BudgetAccount, cents: int, *, actor: str, application: Application, reference: str
 ) -> None:
     """Money owed back came back: a confirmed repayment, or set off against a payment."""
-    _transfer(
+    _move(
         "recover",
+        Bucket.RECEIVABLE,
+        Bucket.RECOVERED,
         account,
-        [(Bucket.RECEIVABLE, Bucket.RECOVERED, cents)],
-        actor=actor,
-        application=application,
-        reference=reference,
+        cents,
+        actor,
+        application,
+        reference,
     )
 
 
@@ -435,13 +445,15 @@ def write_off(
     account: BudgetAccount, cents: int, *, actor: str, application: Application, reference: str
 ) -> None:
     """Money owed back that will not come back (finance, with a second approver)."""
-    _transfer(
+    _move(
         "write_off",
+        Bucket.RECEIVABLE,
+        Bucket.WRITTEN_OFF,
         account,
-        [(Bucket.RECEIVABLE, Bucket.WRITTEN_OFF, cents)],
-        actor=actor,
-        application=application,
-        reference=reference,
+        cents,
+        actor,
+        application,
+        reference,
     )
 
 
