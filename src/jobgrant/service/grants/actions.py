@@ -118,6 +118,7 @@ def _save_draft(
             reference=entry["id"],
             position=position,
             government_cents=government,
+            employees=employer.employees,
         )
     StateChange.objects.create(application=application, to_state=State.DRAFT, actor=user)
     return application

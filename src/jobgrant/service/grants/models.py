@@ -118,6 +118,9 @@ class ApplicationEmployer(models.Model):
     reference = models.CharField(max_length=100, help_text="The id trainees use as employer_id.")
     position = models.PositiveSmallIntegerField()
     government_cents = models.BigIntegerField(default=0, help_text="Federal + provincial share.")
+    employees = models.PositiveIntegerField(
+        null=True, help_text="The employer's employees when it applied: the KPIs' firm size."
+    )
 
     class Meta:
         ordering = ["position"]
@@ -168,6 +171,7 @@ class FormDraft(models.Model):
 from jobgrant.service.grants.agreement_models import *  # noqa: E402,F403
 from jobgrant.service.grants.change_models import *  # noqa: E402,F403
 from jobgrant.service.grants.claim_models import *  # noqa: E402,F403
+from jobgrant.service.grants.outcome_models import *  # noqa: E402,F403
 from jobgrant.service.grants.participant_models import Invitation, Participant  # noqa: E402,F401
 from jobgrant.service.grants.partner_models import *  # noqa: E402,F403
 from jobgrant.service.grants.payment_models import *  # noqa: E402,F403

@@ -22,14 +22,15 @@ from jobgrant.service.registry.identifiers import decrypt_sin, mask_sin
 
 
 class ParticipantState(models.TextChoices):
-    """A slot's states (the transitions are in `grants.participant_workflow`). Later issues add
-    attended and outcome_reported."""
+    """A slot's states (the transitions are in `grants.participant_workflow`). A confirmed slot
+    becomes outcome_reported when the employer's completion report is submitted."""
 
     INVITED = "invited", pgettext_lazy("participant state", "Invited")
     FORM_SUBMITTED = "form_submitted", pgettext_lazy("participant state", "Form submitted")
     CONFIRMED = "confirmed", pgettext_lazy("participant state", "Confirmed")
     INELIGIBLE = "ineligible", pgettext_lazy("participant state", "Ineligible")
     WITHDRAWN = "withdrawn", pgettext_lazy("participant state", "Withdrawn")
+    OUTCOME_REPORTED = "outcome_reported", pgettext_lazy("participant state", "Outcome reported")
 
 
 PREFER_NOT = "prefer-not-to-say"
