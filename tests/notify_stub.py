@@ -42,7 +42,7 @@ EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[a-zA-Z]{2,}$")
 MODES = ("500", "429", "slow", "accepted-500")
 
 
-class Refusal(Exception):
+class RefusalError(Exception):
     def __init__(self, status: int, error: str, message: str) -> None:
         super().__init__(message)
         self.status, self.error, self.message = status, error, message
@@ -128,20 +128,24 @@ class NotifyStub:
     # --- what a request gets --------------------------------------------------------------
     def check_token(self, authorization: str | None) -> None:
         if not authorization or not authorization.startswith("Bearer "):
-            raise Refusal(401, "AuthError", "Unauthorized: authentication token must be provided")
+            raise RefusalError(
+                401, "AuthError", "Unauthorized: authentication token must be provided"
+            )
         token = authorization.removeprefix("Bearer ").strip()
         try:
             if jwt.get_unverified_header(token).get("alg") != "HS256":
-                raise Refusal(403, "AuthError", "Invalid token: algorithm used is not HS256")
+                raise RefusalError(403, "AuthError", "Invalid token: algorithm used is not HS256")
             claims = jwt.decode(
                 token, key=self.secret, algorithms=["HS256"], options={"require": ["iss", "iat"]}
             )
         except jwt.PyJWTError as error:
-            raise Refusal(403, "AuthError", f"Invalid token: {error}") from None
+            raise RefusalError(403, "AuthError", f"Invalid token: {error}") from None
         if claims["iss"] != self.service_id:
-            raise Refusal(403, "AuthError", "Invalid token: service not found")
+            raise RefusalError(403, "AuthError", "Invalid token: service not found")
         if abs(time.time() - int(claims["iat"])) > 30:
-            raise Refusal(403, "AuthError", "Error: Your system clock must be accurate to 30 s")
+            raise RefusalError(
+                403, "AuthError", "Error: Your system clock must be accurate to 30 s"
+            )
 
     def check_rate(self, method: str) -> None:
         with self._lock:
@@ -151,7 +155,7 @@ class NotifyStub:
                 recent = [t for _, t in self.requests if t > now - seconds]
                 if len(recent) >= most:
                     self.refused["RateLimitError"] += 1
-                    raise Refusal(429, "RateLimitError", f"Exceeded rate limit of {most}")
+                    raise RefusalError(429, "RateLimitError", f"Exceeded rate limit of {most}")
             self.requests.append((method, now))
 
     def on_purpose(self) -> str | None:
@@ -164,33 +168,37 @@ class NotifyStub:
 
     def check_email(self, body: Any) -> dict[str, Any]:
         if not isinstance(body, dict):
-            raise Refusal(400, "ValidationError", "the body must be a JSON object")
+            raise RefusalError(400, "ValidationError", "the body must be a JSON object")
         extra = set(body) - FIELDS
         if extra:
-            raise Refusal(400, "ValidationError", f"Additional properties not allowed: {extra}")
+            raise RefusalError(
+                400, "ValidationError", f"Additional properties not allowed: {extra}"
+            )
         address = body.get("email_address")
         if not isinstance(address, str) or not EMAIL.match(address):
-            raise Refusal(400, "ValidationError", "email_address Not a valid email address")
+            raise RefusalError(400, "ValidationError", "email_address Not a valid email address")
         template = str(body.get("template_id"))
         try:
             uuid.UUID(template)
         except ValueError:
-            raise Refusal(400, "ValidationError", "template_id is not a valid UUID") from None
+            raise RefusalError(400, "ValidationError", "template_id is not a valid UUID") from None
         if template not in self.templates:
-            raise Refusal(400, "BadRequestError", "Template not found")
+            raise RefusalError(400, "BadRequestError", "Template not found")
         self.check_personalisation(body.get("personalisation"), self.templates[template])
         if not isinstance(body.get("reference"), str) or not body["reference"]:
-            raise Refusal(400, "ValidationError", "reference is required by jobgrant's stub")
+            raise RefusalError(400, "ValidationError", "reference is required by jobgrant's stub")
         return body
 
     @staticmethod
     def check_personalisation(given: Any, wanted: set[str]) -> None:
         if not isinstance(given, dict):
-            raise Refusal(400, "ValidationError", "personalisation must be an object")
+            raise RefusalError(400, "ValidationError", "personalisation must be an object")
         if missing := wanted - set(given):
-            raise Refusal(400, "BadRequestError", f"Missing personalisation: {sorted(missing)}")
+            raise RefusalError(
+                400, "BadRequestError", f"Missing personalisation: {sorted(missing)}"
+            )
         if extra := set(given) - wanted:
-            raise Refusal(400, "BadRequestError", f"Unknown personalisation: {sorted(extra)}")
+            raise RefusalError(400, "BadRequestError", f"Unknown personalisation: {sorted(extra)}")
 
     def accept(self, body: dict[str, Any]) -> Accepted:
         accepted = Accepted(
@@ -220,15 +228,15 @@ def _handler(stub: NotifyStub) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # keep-alive, as the client's session expects
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        def log_message(self, format: str, *args: Any) -> None:
             return  # quiet
 
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length)
             self._answer("POST", lambda mode: self._post(raw, mode))
 
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             self._answer("GET", self._get)
 
         def _answer(self, method: str, handle: Any) -> None:
@@ -236,7 +244,7 @@ def _handler(stub: NotifyStub) -> type[BaseHTTPRequestHandler]:
                 stub.check_token(self.headers.get("Authorization"))
                 stub.check_rate(method)
                 status, body, headers = handle(stub.on_purpose())
-            except Refusal as refusal:
+            except RefusalError as refusal:
                 if refusal.status != 429:
                     with stub._lock:
                         stub.refused[refusal.error] += 1
@@ -247,11 +255,11 @@ def _handler(stub: NotifyStub) -> type[BaseHTTPRequestHandler]:
 
         def _post(self, raw: bytes, mode: str | None) -> tuple[int, Any, dict[str, str]]:
             if urlparse(self.path).path != "/v2/notifications/email":
-                raise Refusal(404, "ResourceNotFound", "Not found")
+                raise RefusalError(404, "ResourceNotFound", "Not found")
             try:
                 body = stub.check_email(json.loads(raw or b"null"))
             except json.JSONDecodeError:
-                raise Refusal(400, "ValidationError", "Invalid JSON supplied") from None
+                raise RefusalError(400, "ValidationError", "Invalid JSON supplied") from None
             refused = _refused_on_purpose(mode, stub.retry_after)
             if refused:
                 return refused
@@ -265,10 +273,10 @@ def _handler(stub: NotifyStub) -> type[BaseHTTPRequestHandler]:
         def _get(self, mode: str | None) -> tuple[int, Any, dict[str, str]]:
             url = urlparse(self.path)
             if url.path != "/v2/notifications":
-                raise Refusal(404, "ResourceNotFound", "Not found")
+                raise RefusalError(404, "ResourceNotFound", "Not found")
             query = parse_qs(url.query)
             if unknown := set(query) - QUERY:
-                raise Refusal(400, "ValidationError", f"Additional properties: {unknown}")
+                raise RefusalError(400, "ValidationError", f"Additional properties: {unknown}")
             nothing_to_accept = "500" if mode == "accepted-500" else mode
             refused = _refused_on_purpose(nothing_to_accept, stub.retry_after)
             if refused:
@@ -296,7 +304,9 @@ def _handler(stub: NotifyStub) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-def _refused_on_purpose(mode: str | None, retry_after: str) -> tuple[int, Any, dict[str, str]] | None:
+def _refused_on_purpose(
+    mode: str | None, retry_after: str
+) -> tuple[int, Any, dict[str, str]] | None:
     if mode == "500":
         return _server_error()
     if mode == "429":

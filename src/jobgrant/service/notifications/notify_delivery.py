@@ -34,7 +34,9 @@ from jobgrant.service.notifications.pacing import Pace
 log = logging.getLogger("jobgrant.notifications")
 PERMANENT = frozenset({400, 403})
 pace = Pace()  # this process's share of GC Notify's rate limit
-_clients: dict[tuple[str, str, float], NotificationsAPIClient] = {}
+_clients: dict[tuple[str, str, float], Any] = {}
+# The client ships py.typed but its functions carry no annotations: it is used through Any.
+_Client: Any = NotificationsAPIClient
 
 
 def reference_for(message: Message) -> str:
@@ -58,22 +60,18 @@ def send(message: Message) -> None:
     )
 
 
-def _already_accepted(
-    client: NotificationsAPIClient, config: notify_config.NotifyConfig, reference: str
-) -> bool:
+def _already_accepted(client: Any, config: notify_config.NotifyConfig, reference: str) -> bool:
     pace.wait_turn(config.seconds_between_requests)
     found: dict[str, Any] = client.get_all_notifications(template_type="email", reference=reference)
     return any(n.get("reference") == reference for n in found.get("notifications", []))
 
 
-def _client(config: notify_config.NotifyConfig) -> NotificationsAPIClient:
+def _client(config: notify_config.NotifyConfig) -> Any:
     """One client (one HTTP session, its connections kept alive) per process and settings."""
     key = (config.api_key, config.base_url, config.timeout)
     if key not in _clients:
         _clients.clear()
-        _clients[key] = NotificationsAPIClient(
-            config.api_key, base_url=config.base_url, timeout=config.timeout
-        )
+        _clients[key] = _Client(config.api_key, base_url=config.base_url, timeout=config.timeout)
     return _clients[key]
 
 
