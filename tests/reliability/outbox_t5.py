@@ -386,7 +386,8 @@ def report(args: argparse.Namespace, outcome: Outcome) -> int:
     problems = []
     if outcome.receiver.notify is not None:
         figures, problems = pace_problems(args, outcome.receiver.notify)
-        print(figures)
+        found = outcome.log.read_text().count("not sent again")
+        print(f"{figures}\n  re-sends that found the reference at Notify (not sent again) {found}")
     if len(distinct) != args.messages or lost:
         problems.append(f"{lost} messages lost")
     if wrong_recipient:
