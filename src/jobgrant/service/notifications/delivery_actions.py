@@ -34,7 +34,6 @@ from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from jobgrant.service.audit.chain import record
-from jobgrant.service.notifications import notify_delivery
 from jobgrant.service.notifications.failures import Failure, smtp_failure
 from jobgrant.service.notifications.models import Message, MessageState
 
@@ -113,9 +112,17 @@ def email_for(message: Message) -> EmailMessage:
 
 def _send(message: Message) -> None:
     if settings.JOBGRANT_DELIVERY == "notify":
-        notify_delivery.send(message)
+        _notify().send(message)
     else:
         _send_by_smtp(message)
+
+
+def _notify() -> Any:
+    """The GC Notify delivery, imported when used: its HTTP client and JWT libraries take a
+    second to import on the loaded machine, which an SMTP worker need not spend."""
+    from jobgrant.service.notifications import notify_delivery
+
+    return notify_delivery
 
 
 def _send_by_smtp(message: Message) -> None:
@@ -151,7 +158,9 @@ def close_connection() -> None:
 
 
 def classify(error: Exception) -> Failure:
-    return notify_delivery.failure(error) or smtp_failure(error)
+    if settings.JOBGRANT_DELIVERY == "notify":
+        return _notify().failure(error) or smtp_failure(error)
+    return smtp_failure(error)
 
 
 def _failed(message: Message, error: Exception) -> str:

@@ -76,7 +76,8 @@ def _client(config: notify_config.NotifyConfig) -> Any:
 
 
 def failure(error: Exception) -> Failure | None:
-    """What a GC Notify error means for the row (None: not a GC Notify error)."""
+    """What a GC Notify error means for the row (None: not a GC Notify error). A 429 also
+    pauses every request of this process for its Retry-After."""
     if not isinstance(error, APIError):
         return None
     response: Response | None = error.response
