@@ -78,7 +78,7 @@ def notify_stand_in(args: argparse.Namespace) -> NotifyStub:
         templates={EN_TEMPLATE: placeholders, FR_TEMPLATE: placeholders},
         fail=args.refuse,
         retry_after="1",
-        slow_seconds=0.8,  # past the workers' 0.5 s timeout
+        slow_seconds=0.8,  # past the workers' 0.4 s timeout
         rate_limit=NOTIFY_LIMIT,
         seed=args.seed,
     ).start()
@@ -90,7 +90,7 @@ def notify_environment(stub: NotifyStub, workers: int) -> dict[str, str]:
         "JOBGRANT_NOTIFY_BASE_URL": stub.base_url,
         "JOBGRANT_NOTIFY_API_KEY": stub.api_key,
         "JOBGRANT_NOTIFY_TEMPLATES": json.dumps({"en": EN_TEMPLATE, "fr": FR_TEMPLATE}),
-        "JOBGRANT_NOTIFY_TIMEOUT_SECONDS": "0.5",
+        "JOBGRANT_NOTIFY_TIMEOUT_SECONDS": "0.4",  # the 3 s lease outlasts 2 turns and 4 of it
         "JOBGRANT_NOTIFY_RATE_PER_MINUTE": str(NOTIFY_LIMIT[0]),
         "JOBGRANT_NOTIFY_WORKERS": str(workers),
         "JOBGRANT_NOTIFY_LISTING_LAG_SECONDS": "0",  # the stand-in lists what it accepted at once

@@ -22,7 +22,7 @@ from jobgrant.service.accounts.models import User
 from jobgrant.service.notifications import notify_config
 from jobgrant.service.notifications.models import Message
 from jobgrant.service.notifications.outbox import enqueue
-from jobgrant.service.notifications.pacing import Pace
+from jobgrant.service.notifications.pacing import Pace, PausedError
 
 SERVICE, SECRET = str(uuid.uuid4()), str(uuid.uuid4())
 GOOD = {
@@ -156,3 +156,8 @@ def test_the_pace_leaves_the_interval_between_requests_and_a_pause_holds_them_al
     assert pace.wait_turn(0.06) == pytest.approx(120.0)  # from 106 s to the end of the pause
     assert now[0] == pytest.approx(226.0)
     assert pace.wait_turn(0.06) == pytest.approx(0.06)
+    pace.pause(30)
+    with pytest.raises(PausedError) as paused:
+        pace.wait_turn(0.06, most=2.0)
+    assert paused.value.seconds == pytest.approx(30.0)
+    assert now[0] == pytest.approx(226.06)  # it did not sleep

@@ -144,6 +144,12 @@ def test_a_429_waits_for_its_retry_after_and_pauses_the_process(
     assert message.last_error == "Notify 429"
     assert message.next_attempt_at >= before + dt.timedelta(seconds=119)
     assert notify_delivery.pace._next - time.monotonic() > 110  # no request from here for 2 min
+    other = queued(milestone="other")
+    assert deliver(other.pk) == "retry"  # given back at once, not slept on: nothing sent
+    other.refresh_from_db()
+    assert other.last_error == "Notify paused"
+    assert other.next_attempt_at >= before + dt.timedelta(seconds=110)
+    assert len(notify.requests) == 1
     notify_delivery.pace._next, notify.fail = 0.0, 0.0
     make_due(message)
     assert deliver(message.pk) == "sent"

@@ -60,6 +60,12 @@ class NotifyConfig:
         """This process's share of the service's limit, as the least gap between two requests."""
         return 60.0 * self.workers / self.rate_per_minute
 
+    @property
+    def longest_wait(self) -> float:
+        """The longest a request waits for its turn; a longer pause (a 429's Retry-After) gives
+        the row back to the queue instead (pacing.PausedError)."""
+        return max(0.5, 2 * self.seconds_between_requests)
+
 
 def current() -> NotifyConfig:
     """The configuration in force (parsed once per distinct set of values)."""
@@ -117,9 +123,9 @@ def _positive(name: str, value: str, *, whole: bool = False, zero: bool = False)
 
 
 def _check_lease(config: NotifyConfig, lease: float) -> None:
-    """A live worker must never lose its row: the lease outlasts the wait for its turn, the
+    """A live worker must never lose its row: the lease outlasts two waits for a turn, the
     lookup and the send (requests' timeout bounds the connection and each read: two each)."""
-    needed = config.seconds_between_requests * 2 + config.timeout * 4
+    needed = config.longest_wait * 2 + config.timeout * 4
     if lease <= needed:
         raise ImproperlyConfigured(
             f"JOBGRANT_MESSAGE_LEASE_SECONDS ({lease:g}) must be longer than {needed:g} s with "

@@ -29,7 +29,7 @@ from requests import Response
 from jobgrant.service.notifications import notify_config
 from jobgrant.service.notifications.failures import Failure
 from jobgrant.service.notifications.models import Message
-from jobgrant.service.notifications.pacing import Pace
+from jobgrant.service.notifications.pacing import Pace, PausedError
 
 log = logging.getLogger("jobgrant.notifications")
 PERMANENT = frozenset({400, 403})
@@ -51,7 +51,7 @@ def send(message: Message) -> None:
     if message.attempts > 1 and _already_accepted(client, config, reference):
         log.info("message %s: GC Notify already has %s, not sent again", message.pk, reference)
         return
-    pace.wait_turn(config.seconds_between_requests)
+    _wait_turn(config)
     client.send_email_notification(
         email_address=message.recipient,
         template_id=config.template_for(message.kind, message.language),
@@ -60,8 +60,14 @@ def send(message: Message) -> None:
     )
 
 
+def _wait_turn(config: notify_config.NotifyConfig) -> None:
+    """Wait for this process's turn, or give the row back if that is further off (a 429's
+    pause): a worker never sleeps through its row's lease, nor long after a SIGTERM."""
+    pace.wait_turn(config.seconds_between_requests, most=config.longest_wait)
+
+
 def _already_accepted(client: Any, config: notify_config.NotifyConfig, reference: str) -> bool:
-    pace.wait_turn(config.seconds_between_requests)
+    _wait_turn(config)
     found: dict[str, Any] = client.get_all_notifications(template_type="email", reference=reference)
     return any(n.get("reference") == reference for n in found.get("notifications", []))
 
@@ -78,6 +84,8 @@ def _client(config: notify_config.NotifyConfig) -> Any:
 def failure(error: Exception) -> Failure | None:
     """What a GC Notify error means for the row (None: not a GC Notify error). A 429 also
     pauses every request of this process for its Retry-After."""
+    if isinstance(error, PausedError):  # nothing was sent: wait out the pause
+        return Failure(False, "Notify paused", error.seconds)
     if not isinstance(error, APIError):
         return None
     response: Response | None = error.response

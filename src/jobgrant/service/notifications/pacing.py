@@ -15,6 +15,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
+class PausedError(Exception):
+    """The process's next turn is further off than a request may wait (a long Retry-After):
+    the row goes back to the queue instead of holding its lease while the worker sleeps."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"paused for {seconds:.1f} s")
+        self.seconds = seconds
+
+
 @dataclass
 class Pace:
     clock: Callable[[], float] = time.monotonic
@@ -22,11 +31,14 @@ class Pace:
     _next: float = 0.0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def wait_turn(self, interval: float) -> float:
-        """Block until this process may make its next request; returns the seconds waited."""
+    def wait_turn(self, interval: float, most: float = float("inf")) -> float:
+        """Block until this process may make its next request; returns the seconds waited.
+        Raises PausedError, taking no turn, if that is more than `most` seconds away."""
         with self._lock:
             now = self.clock()
             turn = max(now, self._next)
+            if turn - now > most:
+                raise PausedError(turn - now)
             self._next = turn + interval
         waited = turn - now
         if waited > 0:
