@@ -100,15 +100,23 @@ bench: .venv/.synced $(NUMBA_CACHE)
 # deliveries and the worker is killed with SIGKILL 3 times; on SQLite, on PostgreSQL, and on
 # PostgreSQL with two workers (scale-out), then two workers and no kill (no duplicate allowed).
 # `make test` runs it with T5_CI_MESSAGES; `make reliability-outbox` with T5_MESSAGES.
+# Then through the GC Notify stand-in (--delivery notify, ADR 0025; no duplicate allowed): on
+# SQLite, and (reliability-outbox only) on PostgreSQL with two workers.
 T5_MESSAGES ?= 1000
 T5_CI_MESSAGES ?= 100
+T5_NOTIFY_MESSAGES ?= 300
+T5_NOTIFY_CI_MESSAGES ?= 50
 T5 := $(RUN) python tests/reliability/outbox_t5.py
 
 reliability-outbox: .venv/.synced
 	$(MAKE) --no-print-directory t5-all T5_COUNT=$(T5_MESSAGES)
+	$(T5) --delivery notify --messages $(T5_NOTIFY_MESSAGES)
+	@if [ -n "$$JOBGRANT_SKIP_POSTGRES" ] && [ -z "$$CI" ]; then exit 0; fi; \
+	$(T5) --delivery notify --messages $(T5_NOTIFY_MESSAGES) --database $(POSTGRES_URL) --workers 2
 
 reliability-outbox-ci: .venv/.synced
 	$(MAKE) --no-print-directory t5-all T5_COUNT=$(T5_CI_MESSAGES) T5_SEED=--seed=20261201
+	$(T5) --delivery notify --messages $(T5_NOTIFY_CI_MESSAGES) --seed=20261201
 
 t5-all:
 	$(T5) --messages $(T5_COUNT) $(T5_SEED)

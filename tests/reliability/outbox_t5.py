@@ -1,9 +1,14 @@
 """T5 (conventions.md): every message reaches the mail server, once to the recipient, none lost,
 while the server refuses 30% of deliveries and the worker is killed with SIGKILL.
+With --delivery notify, the same through GC Notify's API, to the local stand-in
+(tests/notify_stub.py): it fails --refuse of the requests on purpose (500, 429 with Retry-After,
+an answer slower than the client's timeout after accepting, accepted then 500), and each
+message must be accepted exactly once (its reference once), since Notify does not deduplicate.
 
     python tests/reliability/outbox_t5.py --messages 1000                       # SQLite
     python tests/reliability/outbox_t5.py --database postgresql://postgres@127.0.0.1:5432/jobgrant
     python tests/reliability/outbox_t5.py --database postgresql://... --workers 2  # scale-out
+    python tests/reliability/outbox_t5.py --delivery notify --messages 200        # GC Notify
 
 It makes a fresh database (a SQLite file in a temporary directory, or the PostgreSQL database
 `<name>_t5` beside the one named, dropped afterwards), starts a real SMTP server (aiosmtpd) that
@@ -27,6 +32,7 @@ duplicates) and exits 1 when a check fails.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import signal
@@ -43,6 +49,7 @@ from urllib.parse import urlparse
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "src")]
 
+from tests.notify_stub import NotifyStub  # noqa: E402
 from tests.smtp_sink import RunningSink, SmtpSink  # noqa: E402
 
 BATCH = 50
@@ -55,6 +62,39 @@ FAST = {
     "JOBGRANT_MESSAGE_SWEEP_SECONDS": "1",
     "JOBGRANT_MESSAGE_MAX_ATTEMPTS": "60",
 }
+EN_TEMPLATE, FR_TEMPLATE = (
+    "7e570000-0000-4000-8000-00000000e001",
+    "7e570000-0000-4000-8000-00000000f002",
+)
+# GC Notify's published limit, which the stand-in enforces as Notify does (a rolling minute):
+# "Your GC Notify service is limited to doing 1,000 API requests per minute"
+# (https://documentation.notification.canada.ca/en/limits.html).
+NOTIFY_LIMIT = (1000, 60.0)
+
+
+def notify_stand_in(args: argparse.Namespace) -> NotifyStub:
+    placeholders = {"subject", "body"}
+    return NotifyStub(
+        templates={EN_TEMPLATE: placeholders, FR_TEMPLATE: placeholders},
+        fail=args.refuse,
+        retry_after="1",
+        slow_seconds=0.8,  # past the workers' 0.4 s timeout
+        rate_limit=NOTIFY_LIMIT,
+        seed=args.seed,
+    ).start()
+
+
+def notify_environment(stub: NotifyStub, workers: int) -> dict[str, str]:
+    return {
+        "JOBGRANT_DELIVERY": "notify",
+        "JOBGRANT_NOTIFY_BASE_URL": stub.base_url,
+        "JOBGRANT_NOTIFY_API_KEY": stub.api_key,
+        "JOBGRANT_NOTIFY_TEMPLATES": json.dumps({"en": EN_TEMPLATE, "fr": FR_TEMPLATE}),
+        "JOBGRANT_NOTIFY_TIMEOUT_SECONDS": "0.4",  # the 3 s lease outlasts 2 turns and 4 of it
+        "JOBGRANT_NOTIFY_RATE_PER_MINUTE": str(NOTIFY_LIMIT[0]),
+        "JOBGRANT_NOTIFY_WORKERS": str(workers),
+        "JOBGRANT_NOTIFY_LISTING_LAG_SECONDS": "0",  # the stand-in lists what it accepted at once
+    }
 
 
 def fresh_database(database: str, var: str, suffix: str = "_t5") -> tuple[str, Any]:
@@ -108,10 +148,11 @@ class Workers:
         return [process.wait(timeout=60) for process in self.processes]
 
 
-def configure(url: str, var: str, port: int) -> dict[str, str]:
+def configure(url: str, var: str, port: int, delivery: dict[str, str]) -> dict[str, str]:
     env = {
         **os.environ,
         **FAST,
+        **delivery,
         "JOBGRANT_ENV": "development",
         "JOBGRANT_VAR_DIR": var,
         "JOBGRANT_DATABASE_URL": url,
@@ -163,13 +204,65 @@ def unfinished() -> int:
     return Message.objects.exclude(state__in=[MessageState.SENT, MessageState.FAILED]).count()
 
 
+@dataclass
+class Arrival:
+    """One message the receiving end accepted: its Message-ID (through GC Notify, its reference
+    in brackets, which is the same) and its recipients."""
+
+    message_id: str
+    recipients: list[str]
+
+
+@dataclass
+class Receiver:
+    """The SMTP server, or the GC Notify stand-in, and what it accepted."""
+
+    smtp: RunningSink | None = None
+    notify: NotifyStub | None = None
+
+    @classmethod
+    def start(cls, args: argparse.Namespace) -> Receiver:
+        if args.delivery == "notify":
+            return cls(notify=notify_stand_in(args))
+        return cls(smtp=RunningSink(SmtpSink(refuse=args.refuse, seed=args.seed)))
+
+    def environment(self, workers: int) -> dict[str, str]:
+        if self.notify is not None:
+            return notify_environment(self.notify, workers)
+        return {}
+
+    @property
+    def port(self) -> int:
+        return self.smtp.port if self.smtp is not None else 0
+
+    def arrivals(self) -> list[Arrival]:
+        if self.notify is not None:
+            return [Arrival(f"<{a.reference}>", [a.email_address]) for a in self.notify.snapshot()]
+        assert self.smtp is not None
+        return [Arrival(a.message_id, a.recipients) for a in self.smtp.sink.snapshot()]
+
+    def refusals(self) -> str:
+        if self.notify is not None:
+            on_purpose = dict(sorted(self.notify.failed_on_purpose.items()))
+            return f"failed on purpose {on_purpose}, refused {dict(self.notify.refused)}"
+        assert self.smtp is not None
+        return f"refused by the server (451) {self.smtp.sink.refused}"
+
+    def stop(self) -> None:
+        if self.notify is not None:
+            self.notify.stop()
+        if self.smtp is not None:
+            self.smtp.stop()
+
+
 def run(args: argparse.Namespace) -> int:
     chooser = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="jobgrant-t5-") as var:
-        url, remove = fresh_database(args.database, var)
-        sink = RunningSink(SmtpSink(refuse=args.refuse, seed=args.seed))
+        suffix = "_t5n" if args.delivery == "notify" else "_t5"
+        url, remove = fresh_database(args.database, var, suffix)
+        receiver = Receiver.start(args)
         try:
-            env = configure(url, var, sink.port)
+            env = configure(url, var, receiver.port, receiver.environment(args.workers))
             workers = Workers(env, Path(var) / "workers.log")
             for _ in range(args.workers):
                 workers.start()
@@ -183,7 +276,7 @@ def run(args: argparse.Namespace) -> int:
             kills = 0
             deadline = began + args.timeout
             while time.monotonic() < deadline:
-                arrived = len({a.message_id for a in sink.sink.snapshot()})
+                arrived = len({a.message_id for a in receiver.arrivals()})
                 while kills < len(kill_at) and arrived >= kill_at[kills]:
                     time.sleep(chooser.uniform(0, 0.05))  # a random moment of that delivery
                     workers.kill_one(chooser)
@@ -193,9 +286,10 @@ def run(args: argparse.Namespace) -> int:
                 time.sleep(0.05)
             elapsed = time.monotonic() - began
             codes = workers.stop()
-            return report(args, ids, sink.sink, kills, elapsed, codes, Path(var) / "workers.log")
+            outcome = Outcome(ids, receiver, kills, elapsed, codes, Path(var) / "workers.log")
+            return report(args, outcome)
         finally:
-            sink.stop()
+            receiver.stop()
             from django.db import connections
 
             connections.close_all()
@@ -215,21 +309,54 @@ def sent_by_two_workers() -> int:
     return sum(1 for times in sent.values() if times > 1)
 
 
-def report(
-    args: argparse.Namespace,
-    ids: list[int],
-    sink: SmtpSink,
-    kills: int,
-    elapsed: float,
-    codes: list[int | None],
-    log: Path,
-) -> int:
+@dataclass
+class Outcome:
+    ids: list[int]
+    receiver: Receiver
+    kills: int
+    elapsed: float
+    codes: list[int | None]
+    log: Path
+
+
+def peak_requests(stub: NotifyStub, seconds: float) -> int:
+    """The most requests the stand-in received in any `seconds` (a sliding window)."""
+    times = sorted(at for _, at in stub.requests)
+    peak, first = 0, 0
+    for last, at in enumerate(times):
+        while times[first] <= at - seconds:
+            first += 1
+        peak = max(peak, last - first + 1)
+    return peak
+
+
+def pace_problems(args: argparse.Namespace, stub: NotifyStub) -> tuple[str, list[str]]:
+    """GC Notify's limit kept: no 429 for the rate, and in any second at most the workers'
+    shares (one request per 60 × workers / 1,000 s each, and one more for the window's edge,
+    and one for a request that arrived late)."""
+    per_second, per_minute = peak_requests(stub, 1.0), peak_requests(stub, 60.0)
+    most = args.workers * (int(NOTIFY_LIMIT[0] / NOTIFY_LIMIT[1] / args.workers) + 2)
+    figures = (
+        f"  requests to Notify {len(stub.requests)}; at most {per_second} in a second "
+        f"(the pace allows {most}), {per_minute} in a minute (the limit {NOTIFY_LIMIT[0]})"
+    )
+    problems = []
+    if stub.refused.get("RateLimitError"):
+        problems.append(f"{stub.refused['RateLimitError']} requests over Notify's rate limit")
+    if per_second > most:
+        problems.append(f"{per_second} requests in a second, more than the pace allows")
+    if stub.refused.total() != stub.refused.get("RateLimitError", 0):
+        problems.append(f"requests refused by the stand-in's checks: {dict(stub.refused)}")
+    return figures, problems
+
+
+def report(args: argparse.Namespace, outcome: Outcome) -> int:
     from django.db.models import Sum
 
     from jobgrant.service.notifications.models import Message, MessageState
 
-    rows = {row.message_id: row for row in Message.objects.filter(pk__in=ids)}
-    arrivals = sink.snapshot()
+    rows = {row.message_id: row for row in Message.objects.filter(pk__in=outcome.ids)}
+    arrivals = outcome.receiver.arrivals()
     distinct = {a.message_id for a in arrivals}
     wrong_recipient = [
         a.message_id
@@ -242,12 +369,14 @@ def report(
     lost = len(set(rows) - distinct)
     double_claims = sent_by_two_workers()
     engine = "SQLite" if args.database == "sqlite" else "PostgreSQL"
+    through = "GC Notify (stand-in)" if args.delivery == "notify" else "SMTP"
+    kills, elapsed, codes = outcome.kills, outcome.elapsed, outcome.codes
     print(
-        f"T5 outbox on {engine}, {args.workers} worker(s): {args.messages} messages, "
-        f"{args.refuse:.0%} refused (451), {kills} SIGKILLs\n"
+        f"T5 outbox through {through} on {engine}, {args.workers} worker(s): "
+        f"{args.messages} messages, {args.refuse:.0%} refused, {kills} SIGKILLs\n"
         f"  elapsed {elapsed:.1f} s, {args.messages / elapsed:.1f} messages/s\n"
         f"  attempts {attempts} (retries {attempts - args.messages}), "
-        f"refused by the server {sink.refused}\n"
+        f"{outcome.receiver.refusals()}\n"
         f"  arrived {len(arrivals)}, distinct Message-IDs {len(distinct)}, "
         f"duplicates at the server {duplicates}, lost {lost}, failed {failed}, "
         f"rows sent by two workers {double_claims}\n"
@@ -255,13 +384,20 @@ def report(
         f"load average {os.getloadavg()[0]:.1f}"
     )
     problems = []
+    if outcome.receiver.notify is not None:
+        figures, problems = pace_problems(args, outcome.receiver.notify)
+        found = outcome.log.read_text().count("not sent again")
+        print(f"{figures}\n  re-sends that found the reference at Notify (not sent again) {found}")
     if len(distinct) != args.messages or lost:
         problems.append(f"{lost} messages lost")
     if wrong_recipient:
         problems.append(f"{len(wrong_recipient)} arrivals unknown or to the wrong recipient")
     if failed:
         problems.append(f"{failed} rows failed")
-    if duplicates > kills:
+    # Over SMTP a kill between the server's acceptance and `sent` re-sends (same Message-ID);
+    # through GC Notify the re-send looks the reference up first, so there must be none.
+    allowed = 0 if args.delivery == "notify" else kills
+    if duplicates > allowed:
         problems.append(f"{duplicates} duplicates for {kills} kills")
     if double_claims:
         problems.append(f"{double_claims} rows sent by two workers")
@@ -271,7 +407,7 @@ def report(
         problems.append(f"a worker did not stop cleanly on SIGTERM: {codes}")
     if problems:
         print("T5 FAILED: " + "; ".join(problems))
-        print(log.read_text()[-4000:])
+        print(outcome.log.read_text()[-4000:])
         return 1
     print("T5 passed")
     return 0
@@ -288,6 +424,9 @@ def main() -> None:
     parser.add_argument("--refuse", type=float, default=0.3, help="share of deliveries refused")
     parser.add_argument("--seed", type=int, default=int(time.time()))
     parser.add_argument("--timeout", type=float, default=900.0)
+    parser.add_argument(
+        "--delivery", choices=["smtp", "notify"], default="smtp", help="the worker's delivery"
+    )
     args = parser.parse_args()
     print(f"seed {args.seed}", flush=True)
     sys.exit(run(args))

@@ -22,6 +22,12 @@ EMAIL_TIMEOUT, DEFAULT_FROM_EMAIL   the SMTP server messages are delivered to (D
 JOBGRANT_MESSAGE_*         the worker's delivery: MAX_ATTEMPTS, BACKOFF_SECONDS,
                            BACKOFF_CAP_SECONDS, LEASE_SECONDS, SWEEP_SECONDS
                            (see notifications/delivery_actions.py)
+JOBGRANT_DELIVERY          smtp (default: Django's email backend) | notify (GC Notify's API)
+JOBGRANT_NOTIFY_*          with notify: BASE_URL (default https://api.notification.canada.ca),
+                           API_KEY (name-serviceid-secret), TEMPLATES (JSON, or @file: {"en":
+                           id, "fr": id, "<kind>.<en|fr>": id}), TIMEOUT_SECONDS (10),
+                           RATE_PER_MINUTE (1000, GC Notify's limit), WORKERS (1: the worker
+                           processes sharing it), LISTING_LAG_SECONDS (30) (notify_config.py)
 JOBGRANT_RECEIPTS_MAX_FILES  receipts per claim (default 20)
 JOBGRANT_RECEIPT_MAX_BYTES   bytes per receipt (default 10485760, 10 MB)
 JOBGRANT_RECEIPTS_STORAGE  file (default: var/receipts/) | s3 (django-storages' S3 backend,
@@ -326,6 +332,28 @@ JOBGRANT_MESSAGE_BACKOFF_CAP_SECONDS = float(
 # Longer than an SMTP conversation can last (EMAIL_TIMEOUT), so a live worker never loses its row.
 JOBGRANT_MESSAGE_LEASE_SECONDS = float(os.environ.get("JOBGRANT_MESSAGE_LEASE_SECONDS", "120"))
 JOBGRANT_MESSAGE_SWEEP_SECONDS = float(os.environ.get("JOBGRANT_MESSAGE_SWEEP_SECONDS", "15"))
+# How the worker delivers a row: smtp (Django's email backend above) or notify (GC Notify's API,
+# notifications/notify_delivery.py; the JOBGRANT_NOTIFY_* values are checked when Django starts,
+# by notifications/notify_config.py, so a worker or a server with a bad one does not start).
+JOBGRANT_DELIVERY = os.environ.get("JOBGRANT_DELIVERY", "smtp")
+if JOBGRANT_DELIVERY not in {"smtp", "notify"}:
+    raise ImproperlyConfigured(
+        f"JOBGRANT_DELIVERY must be smtp or notify, not {JOBGRANT_DELIVERY!r}"
+    )
+JOBGRANT_NOTIFY_BASE_URL = os.environ.get(
+    "JOBGRANT_NOTIFY_BASE_URL", "https://api.notification.canada.ca"
+)
+JOBGRANT_NOTIFY_API_KEY = os.environ.get("JOBGRANT_NOTIFY_API_KEY", "")
+JOBGRANT_NOTIFY_TEMPLATES = os.environ.get("JOBGRANT_NOTIFY_TEMPLATES", "")
+JOBGRANT_NOTIFY_TIMEOUT_SECONDS = os.environ.get("JOBGRANT_NOTIFY_TIMEOUT_SECONDS", "10")
+# GC Notify: "Your GC Notify service is limited to doing 1,000 API requests per minute", on a
+# rolling average, per API key type (https://documentation.notification.canada.ca/en/limits.html).
+JOBGRANT_NOTIFY_RATE_PER_MINUTE = os.environ.get("JOBGRANT_NOTIFY_RATE_PER_MINUTE", "1000")
+# How many `jobgrant worker` processes share that limit: each keeps to its share (ADR 0025).
+JOBGRANT_NOTIFY_WORKERS = os.environ.get("JOBGRANT_NOTIFY_WORKERS", "1")
+# The least wait before re-trying a send whose outcome is unknown (a 5xx, a timeout): time for a
+# notification Notify accepted to appear when it is looked up by its reference.
+JOBGRANT_NOTIFY_LISTING_LAG_SECONDS = os.environ.get("JOBGRANT_NOTIFY_LISTING_LAG_SECONDS", "30")
 JOBGRANT_DEMO_MAIL = os.environ.get("JOBGRANT_DEMO_MAIL", "").lower() in {"1", "true", "yes"}
 if JOBGRANT_DEMO_MAIL and PRODUCTION:
     raise ImproperlyConfigured("JOBGRANT_DEMO_MAIL shows every message: never in production")

@@ -1,11 +1,14 @@
-"""A real SMTP server for the notification tests, and Django's SMTP backend pointed at it."""
+"""A real SMTP server for the notification tests, and Django's SMTP backend pointed at it; a
+GC Notify stand-in (tests/notify_stub.py) and the GC Notify delivery pointed at it."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tests.notify_stub import NotifyStub
 from tests.smtp_sink import RunningSink, SmtpSink
 
 
@@ -22,3 +25,30 @@ def smtp(settings: Any) -> Iterator[SmtpSink]:
     yield running.sink
     delivery_actions.close_connection()
     running.stop()
+
+
+EN_TEMPLATE = "5a1e3c1e-0000-4000-8000-00000000e001"
+FR_TEMPLATE = "5a1e3c1e-0000-4000-8000-00000000f002"
+OWN_TEMPLATE = "5a1e3c1e-0000-4000-8000-0000000000c3"  # a kind's own template
+
+
+@pytest.fixture
+def notify(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[NotifyStub]:
+    """Delivery through GC Notify's API, to a local stand-in that checks what it receives; the
+    fixture is the stand-in (what it accepted, what it refused)."""
+    from jobgrant.service.notifications import notify_delivery
+    from jobgrant.service.notifications.pacing import Pace
+
+    placeholders = {"subject", "body"}
+    templates = {EN_TEMPLATE: placeholders, FR_TEMPLATE: placeholders, OWN_TEMPLATE: placeholders}
+    stub = NotifyStub(templates=templates).start()
+    settings.JOBGRANT_DELIVERY = "notify"
+    settings.JOBGRANT_NOTIFY_BASE_URL = stub.base_url
+    settings.JOBGRANT_NOTIFY_API_KEY = stub.api_key
+    settings.JOBGRANT_NOTIFY_TEMPLATES = json.dumps({"en": EN_TEMPLATE, "fr": FR_TEMPLATE})
+    settings.JOBGRANT_NOTIFY_TIMEOUT_SECONDS = "0.5"
+    settings.JOBGRANT_NOTIFY_RATE_PER_MINUTE = "600000"  # unpaced unless a test says otherwise
+    settings.JOBGRANT_NOTIFY_LISTING_LAG_SECONDS = "0"
+    monkeypatch.setattr(notify_delivery, "pace", Pace())
+    yield stub
+    stub.stop()

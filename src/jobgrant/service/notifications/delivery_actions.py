@@ -1,4 +1,5 @@
-"""Delivering an outbox row: claim it, send it through Django's email backend, record the outcome.
+"""Delivering an outbox row: claim it, send it (through Django's email backend, or GC Notify's
+API with JOBGRANT_DELIVERY=notify: notify_delivery.py), record the outcome.
 
 The row's life (declared here once; each arrow is one conditional UPDATE, so two workers never
 both move a row):
@@ -13,6 +14,7 @@ Exactly once, honestly: a worker killed after the SMTP server accepted a message
 recorded `sent` leaves a lease that expires, and the row is sent again. Every attempt carries the
 row's stable Message-ID, so the recipient's mail system shows it once; the server may see it
 twice. The guarantee is: every message reaches the server, and each has one Message-ID.
+Through GC Notify the re-send first looks the row up by its reference (notify_delivery.py).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from jobgrant.service.audit.chain import record
+from jobgrant.service.notifications.failures import Failure, smtp_failure
 from jobgrant.service.notifications.models import Message, MessageState
 
 log = logging.getLogger("jobgrant.notifications")
@@ -44,6 +47,14 @@ def backoff(attempts: int) -> dt.timedelta:
     base = settings.JOBGRANT_MESSAGE_BACKOFF_SECONDS
     seconds = min(base * 2 ** max(attempts - 1, 0), settings.JOBGRANT_MESSAGE_BACKOFF_CAP_SECONDS)
     return dt.timedelta(seconds=seconds * random.uniform(0.8, 1.2))
+
+
+def wait_after(attempts: int, failure: Failure) -> dt.timedelta:
+    """The back-off, or longer if the failure asks for it (a 429's Retry-After; the time GC
+    Notify needs to list a notification it may have accepted), never past the back-off's cap."""
+    cap = settings.JOBGRANT_MESSAGE_BACKOFF_CAP_SECONDS
+    at_least = dt.timedelta(seconds=min(failure.at_least_seconds, cap))
+    return max(backoff(attempts), at_least)
 
 
 def _claimable(now: dt.datetime) -> Q:
@@ -100,6 +111,21 @@ def email_for(message: Message) -> EmailMessage:
 
 
 def _send(message: Message) -> None:
+    if settings.JOBGRANT_DELIVERY == "notify":
+        _notify().send(message)
+    else:
+        _send_by_smtp(message)
+
+
+def _notify() -> Any:
+    """The GC Notify delivery, imported when used: its HTTP client and JWT libraries take a
+    second to import on the loaded machine, which an SMTP worker need not spend."""
+    from jobgrant.service.notifications import notify_delivery
+
+    return notify_delivery
+
+
+def _send_by_smtp(message: Message) -> None:
     """Send through the process's open connection; one that the server closed while idle is
     opened again once (the server accepted nothing on it, so this is not a second attempt)."""
     global _connection
@@ -131,28 +157,20 @@ def close_connection() -> None:
     _connection = None
 
 
-def _smtp_code(error: Exception) -> int | None:
-    if isinstance(error, smtplib.SMTPRecipientsRefused):
-        codes = [code for code, _ in error.recipients.values()]
-        return max(codes) if codes else None
-    return getattr(error, "smtp_code", None)
-
-
-def _describe(error: Exception) -> str:
-    """What the row keeps of a failure: the SMTP code and the error's kind, never the message."""
-    code = _smtp_code(error)
-    return f"{type(error).__name__}" + (f" {code}" if code is not None else "")
+def classify(error: Exception) -> Failure:
+    if settings.JOBGRANT_DELIVERY == "notify":
+        return _notify().failure(error) or smtp_failure(error)
+    return smtp_failure(error)
 
 
 def _failed(message: Message, error: Exception) -> str:
-    code = _smtp_code(error)
-    permanent = code is not None and 500 <= code < 600
+    failure = classify(error)
     last = message.attempts >= settings.JOBGRANT_MESSAGE_MAX_ATTEMPTS
-    described = _describe(error)
+    described = failure.described
     mine = Message.objects.filter(
         pk=message.pk, state=MessageState.SENDING, attempts=message.attempts
     )
-    if permanent or last:
+    if failure.permanent or last:
         with transaction.atomic():
             if mine.update(state=MessageState.FAILED, lease_until=None, last_error=described):
                 record(
@@ -164,7 +182,7 @@ def _failed(message: Message, error: Exception) -> str:
                 )
         log.error("message %s (%s) failed for good: %s", message.pk, message.kind, described)
         return "failed"
-    when = timezone.now() + backoff(message.attempts)
+    when = timezone.now() + wait_after(message.attempts, failure)
     if mine.update(
         state=MessageState.QUEUED, next_attempt_at=when, lease_until=None, last_error=described
     ):

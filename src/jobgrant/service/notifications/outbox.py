@@ -19,6 +19,7 @@ from django.utils import translation
 from stdnum import luhn
 
 from jobgrant.service import rows
+from jobgrant.service.notifications import notify_config
 from jobgrant.service.notifications.models import Message
 
 TEMPLATES = Path(__file__).parent / "templates" / "notifications"
@@ -87,6 +88,8 @@ def enqueue(
     recipient = to.strip().lower()
     if "@" not in recipient:
         raise OutboxError("`to` must be an email address")
+    if settings.JOBGRANT_DELIVERY == "notify":
+        notify_config.check_kind(kind, language)
     subject_line, body = render(kind, language, context)
     message = Message(
         kind=kind,
