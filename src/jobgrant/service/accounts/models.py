@@ -141,3 +141,4 @@ for _model in (User, ApiToken):
 
 
 from jobgrant.service.accounts.organization_models import *  # noqa: E402,F403
+from jobgrant.service.accounts.passkey_models import *  # noqa: E402,F403
