@@ -65,12 +65,15 @@ if (window.PublicKeyCredential && navigator.credentials) {
   for (const form of document.querySelectorAll("form[data-passkey]")) {
     form.addEventListener("submit", async (event) => {
       const field = form.querySelector("input[name=credential]");
-      if (field.value) return;
+      const name = form.querySelector("input[name=name]");
+      // Already answered, or no name yet (the page says so first): the form goes as it is.
+      if (field.value || (name && !name.value.trim())) return;
       event.preventDefault();
       try {
         field.value = await ceremony(form);
       } catch (error) {
         field.value = "";  // cancelled, timed out or refused: the server says so
+        console.warn("passkey:", error.name, error.message);
       }
       form.submit();
     });
