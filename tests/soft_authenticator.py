@@ -20,11 +20,15 @@ from webauthn.helpers import bytes_to_base64url, encode_cbor
 UP, UV, AT = 0x01, 0x04, 0x40  # user present, user verified, attested credential data
 
 
+def new_key() -> ec.EllipticCurvePrivateKey:
+    return ec.generate_private_key(ec.SECP256R1())
+
+
 @dataclass
 class SoftAuthenticator:
     rp_id: str
     origin: str
-    key: ec.EllipticCurvePrivateKey = field(default_factory=lambda: ec.generate_private_key(ec.SECP256R1()))
+    key: ec.EllipticCurvePrivateKey = field(default_factory=lambda: new_key())
     credential_id: bytes = field(default_factory=lambda: os.urandom(16))
     sign_count: int = 0
 
