@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from jobgrant.service.accounts import passkey_actions
+from jobgrant.service.accounts import passkey_actions, sign_in_actions
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.accounts.passkey_actions import PasskeyRefusedError
 from jobgrant.service.accounts.passkey_models import Passkey
@@ -83,4 +83,5 @@ def sign_in_with_passkey(request: HttpRequest) -> HttpResponse:
         passkey_actions.sign_in_with_passkey(request, user, form.cleaned_data.get("credential", ""))
     except PasskeyRefusedError as refused:
         return code_page(request, user, CodeForm(), passkey_error=str(REFUSED[refused.reason]))
+    sign_in_actions.record_sign_in(request, user, "passkey")
     return redirect(next_page(request))

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from jobgrant.service.accounts import actions as account_actions
-from jobgrant.service.accounts import passkey_actions, second_factor_actions
+from jobgrant.service.accounts import passkey_actions, second_factor_actions, sign_in_actions
 from jobgrant.service.accounts.models import User
 from jobgrant.service.accounts.second_factor import app_device, is_verified, needs_second_factor
 from jobgrant.service.language import current_language
@@ -68,7 +68,8 @@ def second_factor(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         if too_many := limited(request, "second_factor", user):
             return too_many
-        if second_factor_actions.verify(request, user, form.cleaned_data["code"]):
+        if method := second_factor_actions.verify(request, user, form.cleaned_data["code"]):
+            sign_in_actions.record_sign_in(request, user, method)
             return redirect(next_page(request))
         form.add_error("code", _("This code is wrong or was already used. Try the next one."))
     return code_page(request, user, form)
@@ -132,6 +133,8 @@ def second_factor_setup(request: HttpRequest) -> HttpResponse:
             return too_many
         codes = second_factor_actions.confirm_app(request, user, form.cleaned_data["code"])
         if codes is not None:
+            if owes_first:  # the sign-in that needed the app is complete
+                sign_in_actions.record_sign_in(request, user, "app-set-up")
             if codes:
                 request.session[CODES_KEY] = codes
                 return redirect(with_next("sign-in/recovery-codes/", next_page(request)))
