@@ -45,9 +45,7 @@ def _another_process_deletes(token: ApiToken) -> None:
 
 
 @pytest.mark.parametrize("change", ["revoked", "deactivated", "expired"])
-def test_a_token_changed_by_another_process_stops_at_the_next_request(
-    as_user, change: str
-) -> None:
+def test_a_token_changed_by_another_process_stops_at_the_next_request(as_user, change: str) -> None:
     """No process keeps a token it has looked up: the request right after a change made
     elsewhere (no signal here) is refused, where a per-process cache served it for 5 s."""
     import datetime as dt
