@@ -30,7 +30,7 @@ class Role(models.TextChoices):
 STAFF_ROLES = frozenset({Role.OFFICER, Role.FINANCE, Role.ANALYST, Role.AUDITOR, Role.ADMIN})
 
 
-class User(AbstractUser):
+class User(AbstractUser):  # type: ignore[django-manager-missing]  # Passkey: django-otp's Device
     """A person. Officers work for a jurisdiction, or for Ottawa (`federal`, any jurisdiction)."""
 
     role = models.CharField(max_length=16, choices=Role.choices, default=Role.EMPLOYER)

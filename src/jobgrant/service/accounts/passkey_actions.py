@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import django_otp
@@ -165,7 +165,7 @@ def add_passkey(request: HttpRequest, user: User, name: str, answer: str) -> Pas
         )
         summary = {"name": name, "aaguid": verified.aaguid, "role": user.role}
         record(user.username, "second_factor.passkey_added", "user", user.pk, summary)
-    return passkey
+    return cast(Passkey, passkey)
 
 
 def sign_in_with_passkey(request: HttpRequest, user: User, answer: str) -> Passkey:
@@ -212,7 +212,7 @@ def _owned_passkey(user: User, parsed: dict[str, Any]) -> Passkey:
     if passkey is None:
         log.warning("passkey sign-in refused for user %s: not one of theirs", user.pk)
         raise PasskeyRefusedError("invalid")
-    return passkey
+    return cast(Passkey, passkey)
 
 
 def _verified_assertion(
@@ -245,7 +245,7 @@ def remove_passkey(user: User, passkey_id: int) -> str | None:
         record(
             user.username, "second_factor.passkey_removed", "user", user.pk, {"name": passkey.name}
         )
-    return passkey.name
+    return str(passkey.name)
 
 
 def _parsed(answer: str) -> dict[str, Any]:

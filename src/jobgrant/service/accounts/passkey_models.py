@@ -15,7 +15,7 @@ from django_otp.models import Device
 PASSKEY_NAME_MAX = 64
 
 
-class Passkey(Device):
+class Passkey(Device):  # type: ignore[misc]  # django-otp has no type hints
     """One credential: its id and public key (COSE, as the authenticator gave them), the
     signature counter it last reported (a counter that goes backwards means a cloned key), and
     when it was added and last used. Never a secret: the private key stays in the device."""
