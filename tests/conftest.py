@@ -342,7 +342,12 @@ def guard(execute: Callable[..., Any], sql: str, params: Any, many: bool, contex
 
 def changes_audited() -> int:
     """The audit entries of changes: what a refused request must leave as it was (its refusal
-    is recorded too, as `refused.<action>`, whatever its status)."""
+    is recorded too, as `refused.<action>`, whatever its status; and sign-ins, complete or
+    failed, `auth.*`, are records of who came in, not changes)."""
     from jobgrant.service.audit.models import AuditEntry
 
-    return AuditEntry.objects.exclude(action__startswith="refused.").count()
+    return (
+        AuditEntry.objects.exclude(action__startswith="refused.")
+        .exclude(action__startswith="auth.")
+        .count()
+    )

@@ -198,6 +198,40 @@ def reauthenticated(web: Any) -> None:
     click("main form button[type=submit]")(web)
 
 
+PASSKEY_USER = "e2e-passkeys"
+
+
+def a_passkey(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+    """An auditor with an authenticator app (the demonstration secret) and one passkey (its
+    row only: these pages show it, nothing signs with it)."""
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    from jobgrant.service.accounts.demo_credentials import DEMO_TOTP_KEY_HEX
+    from jobgrant.service.accounts.models import Role, User
+    from jobgrant.service.accounts.passkey_models import Passkey
+    from jobgrant.service.demo import DEMO_PASSWORD
+
+    auditor = User.objects.create_user(PASSKEY_USER, password=DEMO_PASSWORD, role=Role.AUDITOR)
+    TOTPDevice.objects.create(user=auditor, key=DEMO_TOTP_KEY_HEX, confirmed=True)
+    passkey = Passkey.objects.create(
+        user=auditor, name="security key", confirmed=True, credential_id=b"e2e", public_key=b"-"
+    )
+    return {"passkey": passkey.pk}
+
+
+def staff_reauthenticated(web: Any) -> None:
+    """The password and a code of the app typed again: the account's changes open for 5
+    minutes."""
+    from tests.personas import totp_code
+
+    from jobgrant.service.demo import DEMO_PASSWORD
+
+    web.goto(f"/{language_of(web)}/account/confirm/")
+    web.page.fill("#id_password", DEMO_PASSWORD)
+    web.page.fill("#id_code", totp_code(PASSKEY_USER))
+    click("main form button[type=submit]")(web)
+
+
 def with_a_trainee_invited(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
     """An approved application with two trainees, the first invited (its link from the outbox),
     and one trainee funded in another file (for the officer's flags)."""
@@ -296,8 +330,25 @@ CATALOGUE: tuple[Group, ...] = (
             Visit("web:account-second-factor-off", prepare=reauthenticated),
             Visit("web:second-factor-setup", prepare=reauthenticated),
             Visit("web:account-token-revoke", kwargs=lambda made: {"token_id": made["token"]}),
+            Visit("web:account-passkey-add", prepare=reauthenticated, label="app needed first"),
         ),
         setup=a_token,
+    ),
+    Group(
+        "staff member's passkeys",
+        PASSKEY_USER,
+        (
+            Visit("web:account"),
+            Visit(
+                "web:account-passkey-add",
+                prepare=staff_reauthenticated,
+                error=click("main form button[type=submit]"),
+            ),
+            Visit(
+                "web:account-passkey-remove", kwargs=lambda made: {"passkey_id": made["passkey"]}
+            ),
+        ),
+        setup=a_passkey,
     ),
     Group(
         "employer",
@@ -472,6 +523,9 @@ CATALOGUE: tuple[Group, ...] = (
 EXCLUDED: dict[str, str] = {
     "web:second-factor": "needs a session past the password only: checked with axe, in both "
     "languages and in error, by tests/e2e/test_sign_in_security.py",
+    "web:second-factor-passkey": "POST only (the code step's passkey form), answers with a "
+    "redirect or the code step; checked in Chromium with a virtual authenticator, with axe in "
+    "both languages, by tests/e2e/test_passkeys.py",
     "web:second-factor-recovery-codes": "shown once, right after an app is set up: checked with "
     "axe by tests/e2e/test_sign_in_security.py",
     "web:demo-mail": "exists only with JOBGRANT_DEMO_MAIL on: checked with axe, in both languages "

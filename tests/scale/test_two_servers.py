@@ -348,6 +348,46 @@ def test_two_servers_started_at_once_migrate_and_seed_one_after_the_other(
     )
 
 
+def test_a_token_revoked_on_one_server_is_refused_by_the_other_at_once(
+    site: Site, record_property: Callable[[str, object], None]
+) -> None:
+    """Issued by a, used on b (each of b's workers sees it), revoked on a: b's very next
+    requests are refused, with no wait (no process keeps a token it looked up)."""
+    a, b = site.servers
+    body = {
+        "username": OFFICER.username,
+        "password": PASSWORD,
+        "client": "revocation-check",
+        "otp": second_factor_code(OFFICER.username),
+    }
+    json_headers = {"Content-Type": "application/json"}
+    status, _, answer = request(
+        a, "POST", "/api/v1/auth/token", json.dumps(body).encode(), json_headers
+    )
+    assert status == 201, answer
+    issued = json.loads(answer)
+    bearer = {"Authorization": f"Bearer {issued['token']}"}
+    for _ in range(4 * WORKERS):  # every worker of b has looked it up (and once kept it 5 s)
+        assert request(b, "GET", "/api/v1/applications", headers=bearer)[0] == 200
+    listed = json.loads(request(a, "GET", "/api/v1/auth/tokens", headers=bearer)[2])
+    token_id = next(t["id"] for t in listed if t["name"] == "revocation-check")
+    revoke = {**bearer, **json_headers, "Idempotency-Key": f"revoke-{token_id}"}
+    status, _, answer = request(a, "POST", f"/api/v1/auth/tokens/{token_id}/revoke", b"{}", revoke)
+    assert status == 200, answer
+    revoked_at = time.monotonic()
+    refusals = [
+        request(b, "GET", "/api/v1/applications", headers=bearer) for _ in range(4 * WORKERS)
+    ]
+    within = time.monotonic() - revoked_at
+    assert [status for status, _, _ in refusals] == [401] * (4 * WORKERS)
+    assert all(h["Content-Type"].startswith("application/problem+json") for _, h, _ in refusals)
+    record_property(
+        "figures",
+        f"a token revoked on a: {4 * WORKERS} of {4 * WORKERS} requests to b refused, the "
+        f"last {within * 1000:.0f} ms after the revocation",
+    )
+
+
 @pytest.mark.parametrize(("round_", "binding"), [(0, "federal"), (1, "provincial")])
 def test_exactly_37_of_200_approvals_split_across_two_servers_fit_a_budget_for_37(
     site: Site, round_: int, binding: str, record_property: Callable[[str, object], None]

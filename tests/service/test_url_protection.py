@@ -40,6 +40,7 @@ PUBLIC_ROUTES = {  # route -> what an anonymous GET answers
     "{lang}/sign-in/code/": 302,
     "{lang}/sign-in/set-up/": 302,
     "{lang}/sign-in/recovery-codes/": 302,
+    "{lang}/sign-in/passkey/": 405,  # POST only: the code step's passkey form
     # A forgotten password: asking for the link, and the link ("1"/"1": one that does not work).
     "{lang}/password-reset/": 200,
     "{lang}/password-reset/sent/": 200,
@@ -67,6 +68,8 @@ ANY_SIGNED_IN_PAGES = {
     "{lang}/account/recovery-codes/",
     "{lang}/account/tokens/<id:token_id>/revoke/",
     "{lang}/account/second-factor/off/",
+    "{lang}/account/passkeys/add/",
+    "{lang}/account/passkeys/<id:passkey_id>/remove/",
     "{lang}/account/tokens/",
 }
 SECTION_ROLES = {  # pages under /{lang}/<section>/ serve exactly one role

@@ -86,6 +86,37 @@ def test_bad_input_shows_the_summary_and_writes_nothing(
     assert not User.objects.filter(email="marie@example.com").exists()
 
 
+def _answer(client: Client, language: str, data: dict[str, str]) -> tuple[Any, ...]:
+    """What a registrant sees: the answer to the form (status, where it sends, the headers
+    that could differ) and the page it leads to."""
+    answer = client.post(f"/{language}/register/", data)
+    shown = client.get(answer["Location"]) if answer.status_code == 302 else answer
+    headers = sorted((k, v) for k, v in answer.items() if k.lower() not in {"date"})
+    body = re.sub(  # the CSRF token is masked afresh in every answer
+        r'(name="csrfmiddlewaretoken" value=|"X-CSRFToken": )"[^"]+"', "", shown.content.decode()
+    )
+    return answer.status_code, headers, shown.status_code, body
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_registered_business_number_or_address_gets_the_same_pages_as_a_new_one(
+    demo: None, language: str
+) -> None:
+    """Indistinguishable: a new organization, one whose business number is registered, and a
+    person whose address has an account all get the same answer and the same next page."""
+    users = User.objects.count()
+    taken_number = _answer(
+        Client(), language, typed(business_number=APPLICANT.business_number, email="x@example.com")
+    )
+    taken_email = _answer(Client(), language, typed(email=EMPLOYER.get().email))
+    new = _answer(Client(), language, typed())
+    assert taken_number == taken_email == new
+    assert new[0] == 302 and new[2] == 200
+    assert User.objects.count() == users + 1  # only the new one made an account
+    assert Message.objects.filter(kind="registration_account_exists").count() == 1
+    assert Message.objects.filter(kind="registration_organization_exists").count() == 1
+
+
 def test_an_administrator_invites_from_the_members_page(demo: None) -> None:
     client = Client()
     client.force_login(EMPLOYER.get())

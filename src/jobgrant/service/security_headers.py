@@ -1,7 +1,7 @@
 """Headers every answer carries besides Django's own (issue 14; ASVS 3.4, 14.3).
 
 - Permissions-Policy: the browser features no page uses are off for the page and anything it
-  embeds (camera, microphone, geolocation, payment, USB, ...).
+  embeds (camera, microphone, geolocation, payment, USB, ...); passkeys only for our own pages.
 - Cache-Control: no-store on every API answer: an answer names people and money, and no cache
   between the client and us (nor the client's own) keeps it.
 
@@ -15,28 +15,33 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 
+#: Passkeys (WebAuthn) work in our own pages (the sign-in's code step, adding one), never in
+#: anything they embed.
+OWN_PAGES_ONLY = ("publickey-credentials-create", "publickey-credentials-get")
 PERMISSIONS_POLICY = ", ".join(
-    f"{feature}=()"
-    for feature in (
-        "accelerometer",
-        "autoplay",
-        "camera",
-        "display-capture",
-        "encrypted-media",
-        "fullscreen",
-        "geolocation",
-        "gyroscope",
-        "magnetometer",
-        "microphone",
-        "midi",
-        "payment",
-        "picture-in-picture",
-        "publickey-credentials-get",
-        "screen-wake-lock",
-        "sync-xhr",
-        "usb",
-        "xr-spatial-tracking",
-    )
+    [f"{feature}=(self)" for feature in OWN_PAGES_ONLY]
+    + [
+        f"{feature}=()"
+        for feature in (
+            "accelerometer",
+            "autoplay",
+            "camera",
+            "display-capture",
+            "encrypted-media",
+            "fullscreen",
+            "geolocation",
+            "gyroscope",
+            "magnetometer",
+            "microphone",
+            "midi",
+            "payment",
+            "picture-in-picture",
+            "screen-wake-lock",
+            "sync-xhr",
+            "usb",
+            "xr-spatial-tracking",
+        )
+    ]
 )
 API_PREFIX = "/api/"
 

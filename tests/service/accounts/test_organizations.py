@@ -114,15 +114,38 @@ def test_bad_input_is_named_in_both_languages_and_nothing_is_written(
     assert not Message.objects.filter(kind="email_verification").exists()
 
 
-def test_a_business_number_or_an_address_registered_already_is_refused(demo: None) -> None:
-    with pytest.raises(ServiceError) as refused:
+def test_a_registered_business_number_or_address_is_not_said_but_told_by_email(
+    demo: None,
+) -> None:
+    """The same None (the page's "check your email") as a new registration; no account made;
+    the people concerned are told through the outbox."""
+    users, employers = User.objects.count(), Employer.objects.count()
+    applicant = Employer.objects.get(business_number=APPLICANT.business_number)
+    assert (
         organizations.register_organization(
-            registration(business_number=APPLICANT.business_number), language="en"
+            registration(business_number=APPLICANT.business_number), language="fr"
         )
-    assert (refused.value.status, refused.value.code) == (409, "DUPLICATE_BUSINESS_NUMBER")
-    with pytest.raises(ServiceError) as taken:
-        organizations.register_organization(registration(email=EMPLOYER.get().email), language="en")
-    assert taken.value.code == "EMAIL_TAKEN"
+        is None
+    )
+    told = Message.objects.get(kind="registration_organization_exists")
+    assert told.recipient == "ada@example.com" and told.language == "fr"
+    assert applicant.name not in told.body  # the number is known to them; the name is not said
+    admins = set(
+        Membership.objects.filter(employer=applicant, role=OrganizationRole.ADMIN).values_list(
+            "user__email", flat=True
+        )
+    )
+    asked = Message.objects.filter(kind="registration_organization_asked")
+    assert admins and {m.recipient for m in asked} == {a.lower() for a in admins}
+    assert all("Ada Tremblay (ada@example.com)" in m.body for m in asked)
+    owner = EMPLOYER.get()
+    assert (
+        organizations.register_organization(registration(email=owner.email), language="en") is None
+    )
+    warned = Message.objects.get(kind="registration_account_exists")
+    assert warned.recipient == owner.email.lower() and owner.username in warned.body
+    assert (User.objects.count(), Employer.objects.count()) == (users, employers)
+    assert not Message.objects.filter(kind="email_verification").exists()
 
 
 def signing_in() -> Any:

@@ -46,6 +46,8 @@ def test_every_answer_carries_a_permissions_policy(demo, path: str) -> None:
     features = dict(item.split("=") for item in answer["Permissions-Policy"].split(", "))
     for feature in ("camera", "microphone", "geolocation", "payment", "usb"):
         assert features[feature] == "()"
+    for passkeys in ("publickey-credentials-create", "publickey-credentials-get"):
+        assert features[passkeys] == "(self)"  # our own pages, never a frame they embed
 
 
 def test_api_answers_are_never_stored(as_user) -> None:

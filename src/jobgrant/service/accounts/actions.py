@@ -9,6 +9,7 @@ from django.contrib.auth import authenticate, update_session_auth_hash
 from django.db import transaction
 from django.http import HttpRequest
 
+from jobgrant.service.accounts.limits import client_ip
 from jobgrant.service.accounts.lockout import cool_off, is_locked_out
 from jobgrant.service.accounts.models import STAFF_ROLES, ApiToken, User
 from jobgrant.service.accounts.second_factor import app_device, needs_second_factor
@@ -27,8 +28,12 @@ def issue_api_token(user: User, client: str | None = None, days: int | None = No
     return _issue(user, client, days)[1]
 
 
-def _issue(user: User, client: str | None, days: int | None) -> tuple[ApiToken, str]:
+def _issue(
+    user: User, client: str | None, days: int | None, sign_in: dict[str, str] | None = None
+) -> tuple[ApiToken, str]:
     with transaction.atomic():
+        if sign_in is not None:  # POST /auth/token: a sign-in on the API, then its token
+            record(user.username, "auth.sign_in", "user", user.pk, sign_in)
         issued, token = ApiToken.issue_row(user, client, days)
         summary = {
             "role": user.role,
@@ -65,9 +70,12 @@ def token_for_credentials(
             "Unknown username or wrong password.",
             "Nom d'utilisateur inconnu ou mot de passe erroné.",
         )
+    method = "password"
     if needs_second_factor(user):
         _second_factor_for_token(user, code)
-    return _issue(user, client, days)
+        method = "password+code"
+    sign_in = {"via": "api", "method": method, "role": user.role, "address": client_ip(request)}
+    return _issue(user, client, days, sign_in)
 
 
 def _second_factor_for_token(user: User, code: str) -> None:

@@ -8,4 +8,4 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         # Their signal receivers: the session clock starts at sign-in; a lockout is audited.
-        from jobgrant.service.accounts import lockout, sessions  # noqa: F401
+        from jobgrant.service.accounts import lockout, sessions, sign_in_actions  # noqa: F401

@@ -2,7 +2,8 @@
 
 settings: AXES_FAILURE_LIMIT failures for one username, or from one address, lock it for
 AXES_COOLOFF_TIME hours; each attempt during the lockout is refused without a password being
-checked, starts the cool-off again, and is logged and audited (`auth.locked_out`). The API's
+checked, starts the cool-off again, and is logged; the chain gets `auth.locked_out` at most
+once per window for the address and once for an existing account (sign_in_actions.py). The API's
 token operation answers 429 problem+json itself (api/routers/auth.py); a page answers the
 bilingual lockout page (web/locked_out.html), 429 too.
 """
@@ -15,6 +16,7 @@ from typing import Any
 
 from axes.signals import user_locked_out
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
@@ -22,10 +24,12 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from jobgrant.service.accounts.limits import client_ip
+from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.chain import record
 
 log = logging.getLogger("jobgrant.security")
 USERNAME_MAX = 150
+WINDOW_KEY = "jobgrant:audited-in-window:{what}"
 
 
 def cool_off() -> dt.timedelta:
@@ -43,6 +47,19 @@ def username_of(request: HttpRequest, credentials: dict[str, Any] | None) -> str
     return str(raw).replace("\x00", "").strip()[:USERNAME_MAX]
 
 
+def first_in_window(what: str) -> bool:
+    """True the first time `what` is asked about in a lockout window, on any server (the shared
+    cache: a row of the database cache, or Redis)."""
+    timeout = int(cool_off().total_seconds())
+    return bool(cache.add(WINDOW_KEY.format(what=what), 1, timeout=timeout))
+
+
+def existing_account(username: str) -> User | None:
+    return (
+        User.objects.filter(username=username).only("pk", "username").first() if username else None
+    )
+
+
 def is_locked_out(request: HttpRequest) -> bool:
     return bool(getattr(request, "axes_locked_out", False))
 
@@ -52,6 +69,7 @@ def audit_lockout(
     sender: Any, request: HttpRequest, username: str, ip_address: str, **_: Any
 ) -> None:
     where = "api" if request.path.startswith("/api/") else "page"
+    address = ip_address or client_ip(request)
     log.warning(
         "sign-in locked out: username=%r address=%s via %s for %d minutes",
         username,
@@ -59,12 +77,20 @@ def audit_lockout(
         where,
         cool_off_minutes(),
     )
+    # Each attempt during a lockout is logged; the chain gets the first per window for the
+    # address, and the first for an existing account (a made-up name is the address's).
+    account = existing_account(username)
+    new_address = first_in_window(f"lockout:address:{address}")
+    new_account = account is not None and first_in_window(f"lockout:user:{account.pk}")
+    if not (new_address or new_account):
+        return
     summary = {
         "username": username,
-        "address": ip_address or client_ip(request),
+        "address": address,
         "via": where,
         "failure_limit": settings.AXES_FAILURE_LIMIT,
         "minutes": cool_off_minutes(),
+        "later_attempts": "logged only, until the window ends",
     }
     with transaction.atomic():
         record(username or "anonymous", "auth.locked_out", "user", username, summary)

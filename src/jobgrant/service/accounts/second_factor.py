@@ -37,6 +37,7 @@ OPEN_PAGES = frozenset(
         "sign-in",
         "sign-out",
         "second-factor",
+        "second-factor-passkey",
         "second-factor-setup",
         "second-factor-recovery-codes",
         "password-reset",

@@ -16,6 +16,7 @@ from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from jobgrant.service.accounts.models import STAFF_ROLES, User
+from jobgrant.service.accounts.passkey_models import Passkey
 from jobgrant.service.accounts.second_factor import (
     APP_DEVICE,
     RECOVERY_CODES,
@@ -106,6 +107,7 @@ def remove_second_factor(user: User) -> None:
     with transaction.atomic():
         TOTPDevice.objects.filter(user=user).delete()
         StaticDevice.objects.filter(user=user).delete()
+        Passkey.objects.filter(user=user).delete()
         record(user.username, "second_factor.removed", "user", user.pk, {"role": user.role})
 
 
@@ -117,6 +119,7 @@ def reset_for(administrator: User, user: User) -> None:
     with transaction.atomic():
         TOTPDevice.objects.filter(user=user).delete()
         StaticDevice.objects.filter(user=user).delete()
+        Passkey.objects.filter(user=user).delete()
         summary = {"user": user.username, "role": user.role}
         record(administrator.username, "second_factor.reset", "user", user.pk, summary)
 

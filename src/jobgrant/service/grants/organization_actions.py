@@ -41,6 +41,7 @@ from jobgrant.service.accounts.models import (
 from jobgrant.service.audit.actions import record_refusal
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
+from jobgrant.service.grants.registration_attempt_actions import tell_of_attempt
 from jobgrant.service.notifications.outbox import absolute_url, enqueue
 from jobgrant.service.registry.actions import EMPLOYER_FIELDS
 from jobgrant.service.registry.identifiers import normalize_postal_code, postal_code_fits
@@ -96,13 +97,14 @@ def _audited(action: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
 # --- Registering an organization and its first user ---------------------------------------
 
 
-def register_organization(data: dict[str, Any], *, language: str) -> User:
+def register_organization(data: dict[str, Any], *, language: str) -> User | None:
     """Register an employer and its first user (its administrator), inactive until the email
-    is confirmed by the link sent to it."""
+    is confirmed by the link sent to it. A business number or an address registered already is
+    not said here (None, and the same "check your email" answer): the people concerned are told
+    by email (grants/registration_attempt_actions.py)."""
     organization, person = _valid_organization(data), _valid_person(data)
-    if Employer.objects.filter(business_number=organization["business_number"]).exists():
-        raise _already_registered()
-    _refuse_taken_email(person["email"])
+    if tell_of_attempt(organization, person, language):
+        return None
     try:
         with transaction.atomic():
             employer = Employer.objects.create(**organization)
@@ -115,7 +117,8 @@ def register_organization(data: dict[str, Any], *, language: str) -> User:
             summary = {**organization, "administrator": user.pk}
             record(user.username, "organization.register", "employer", employer.pk, summary)
     except IntegrityError:  # the same number or address registered a moment ago
-        raise _already_registered() from None
+        tell_of_attempt(organization, person, language)
+        return None
     return user
 
 
@@ -579,6 +582,8 @@ def _required(key: str, limit: int) -> dict[str, str]:
 
 
 def _refuse_taken_email(email: str) -> None:
+    """Accepting an invitation (the address is the invitation's, known to the person): an
+    address with an account already signs in instead."""
     if (
         User.objects.filter(username__iexact=email).exists()
         or User.objects.filter(email__iexact=email).exists()
@@ -590,18 +595,6 @@ def _refuse_taken_email(email: str) -> None:
             "Un compte existe déjà avec cette adresse courriel : connectez-vous avec celui-ci.",
             problems=[problem("email", "already has an account", "a déjà un compte")],
         )
-
-
-def _already_registered() -> ServiceError:
-    return ServiceError(
-        409,
-        "DUPLICATE_BUSINESS_NUMBER",
-        "An organization with this business number is already registered: ask one of its "
-        "administrators to invite you.",
-        "Une organisation ayant ce numéro d'entreprise est déjà inscrite : demandez à l'un de "
-        "ses administrateurs de vous inviter.",
-        problems=[problem("business_number", "is already registered", "est déjà inscrit")],
-    )
 
 
 def _bad_link() -> ServiceError:

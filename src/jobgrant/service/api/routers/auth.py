@@ -83,8 +83,8 @@ def list_tokens(
     openapi_extra=read_by_hand(RevokeBody, required=False),
 )
 def revoke_token(request: HttpRequest, token_id: TokenId) -> HttpResponse:
-    """Revoke one of the caller's tokens (an administrator: anyone's); it stops working at once
-    on this server and within 5 seconds on the others."""
+    """Revoke one of the caller's tokens (an administrator: anyone's); it stops working at once,
+    on every server."""
     user = caller(request)
 
     def work() -> HttpResponse:

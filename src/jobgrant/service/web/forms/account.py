@@ -108,3 +108,25 @@ class EmailForm(forms.Form):
         },
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
+
+
+class PasskeyForm(forms.Form):
+    """A new passkey's name; `credential` is what the browser made (filled in by passkey.js)."""
+
+    name = forms.CharField(
+        label=_("Name of the passkey"),
+        max_length=64,
+        help_text=_("So you can tell your passkeys apart, for example “work laptop”."),
+        error_messages={
+            "required": _("Enter a name for the passkey."),
+            "max_length": _("Keep the name to 64 characters or fewer."),
+        },
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    credential = forms.CharField(required=False, max_length=16_384, widget=forms.HiddenInput)
+
+
+class PasskeyAnswerForm(forms.Form):
+    """The browser's answer to a passkey challenge (filled in by passkey.js)."""
+
+    credential = forms.CharField(required=False, max_length=16_384, widget=forms.HiddenInput)

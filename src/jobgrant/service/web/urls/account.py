@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from jobgrant.service.web.views import account
+from jobgrant.service.web.views import account, passkeys
 
 urlpatterns = [
     path("", account.account, name="account"),
@@ -11,6 +11,12 @@ urlpatterns = [
     path("email/", account.change_email, name="account-email"),
     path("recovery-codes/", account.new_recovery_codes, name="account-recovery-codes"),
     path("second-factor/off/", account.remove_second_factor, name="account-second-factor-off"),
+    path("passkeys/add/", passkeys.add_passkey, name="account-passkey-add"),
+    path(
+        "passkeys/<id:passkey_id>/remove/",
+        passkeys.remove_passkey,
+        name="account-passkey-remove",
+    ),
     path("tokens/<id:token_id>/revoke/", account.revoke_token, name="account-token-revoke"),
     path("tokens/", account.all_tokens, name="account-all-tokens"),
 ]

@@ -3,12 +3,13 @@ forgotten password."""
 
 from django.urls import path
 
-from jobgrant.service.web.views import public, public_demo, public_sign_in
+from jobgrant.service.web.views import passkeys, public, public_demo, public_sign_in
 
 urlpatterns = [
     path("", public.landing, name="landing"),
     path("sign-in/", public.SignInView.as_view(), name="sign-in"),
     path("sign-in/code/", public_sign_in.second_factor, name="second-factor"),
+    path("sign-in/passkey/", passkeys.sign_in_with_passkey, name="second-factor-passkey"),
     path("sign-in/set-up/", public_sign_in.second_factor_setup, name="second-factor-setup"),
     path(
         "sign-in/recovery-codes/",

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods
 
 from jobgrant.service.accounts import actions, second_factor_actions
 from jobgrant.service.accounts.models import STAFF_ROLES, ApiToken, Role, User
+from jobgrant.service.accounts.passkey_actions import passkeys_of
 from jobgrant.service.accounts.second_factor import app_device, recovery_codes_left
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.web.forms.account import EmailForm, NewPasswordForm, ReauthenticateForm
@@ -32,6 +33,8 @@ NOTICES = {
     "password-changed": _("Your password is changed. Your API tokens were revoked."),
     "token-revoked": _("The token is revoked: it no longer opens the API."),
     "second-factor-removed": _("The second factor is turned off."),
+    "passkey-added": _("The passkey is added: at sign-in you may use it instead of a code."),
+    "passkey-removed": _("The passkey is removed: it no longer signs you in."),
 }
 
 
@@ -52,6 +55,7 @@ def account(request: HttpRequest, user: User) -> HttpResponse:
         "title": _("Your account"),
         "notice": NOTICES.get(notice["kind"]) if notice else None,
         "has_app": app_device(user) is not None,
+        "passkeys": passkeys_of(user),
         "codes_left": recovery_codes_left(user),
         "may_remove": user.role not in STAFF_ROLES,
         "tokens": ApiToken.objects.filter(user=user).order_by("name"),

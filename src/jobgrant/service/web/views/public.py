@@ -15,7 +15,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from jobgrant.service.accounts import sign_in_actions
 from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.second_factor import needs_second_factor
 from jobgrant.service.accounts.sessions import take_ended_reason
 from jobgrant.service.grants.organization_actions import (
     awaits_verification,
@@ -72,6 +74,14 @@ class SignInView(LoginView):
         if too_many := limited(request, "sign_in"):
             return too_many
         return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        """Signed in (a new session id): complete now for whoever owes no second factor."""
+        response = super().form_valid(form)
+        user = form.get_user()
+        if not needs_second_factor(user):
+            sign_in_actions.record_sign_in(self.request, user, "password")
+        return response
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)

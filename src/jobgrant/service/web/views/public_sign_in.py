@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from jobgrant.service.accounts import actions as account_actions
-from jobgrant.service.accounts import second_factor_actions
+from jobgrant.service.accounts import passkey_actions, second_factor_actions, sign_in_actions
 from jobgrant.service.accounts.models import User
 from jobgrant.service.accounts.second_factor import app_device, is_verified, needs_second_factor
 from jobgrant.service.language import current_language
@@ -49,7 +49,7 @@ def with_next(path: str, target: str) -> str:
     return f"/{current_language()}/{path}?{urlencode({'next': target})}"
 
 
-def _signed_in(request: HttpRequest) -> User | None:
+def signed_in(request: HttpRequest) -> User | None:
     user = request.user
     return user if isinstance(user, User) and user.is_authenticated else None
 
@@ -57,7 +57,7 @@ def _signed_in(request: HttpRequest) -> User | None:
 @require_http_methods(["GET", "POST"])
 def second_factor(request: HttpRequest) -> HttpResponse:
     """The code from the app (or a recovery code), after the password."""
-    user = _signed_in(request)
+    user = signed_in(request)
     if user is None:
         return redirect("web:sign-in")
     if not needs_second_factor(user) or is_verified(request):
@@ -68,18 +68,53 @@ def second_factor(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         if too_many := limited(request, "second_factor", user):
             return too_many
-        if second_factor_actions.verify(request, user, form.cleaned_data["code"]):
+        if method := second_factor_actions.verify(request, user, form.cleaned_data["code"]):
+            sign_in_actions.record_sign_in(request, user, method)
             return redirect(next_page(request))
         form.add_error("code", _("This code is wrong or was already used. Try the next one."))
-    context = {"title": _("Enter your code"), "form": form, "next": next_page(request)}
-    return render(request, "web/second_factor.html", {**context, **error_context(form)})
+    return code_page(request, user, form)
+
+
+#: What the person reads when the browser's answer does not pass (PasskeyRefusedError.reason).
+REFUSED = {
+    "missing": _(
+        "Your browser did not give a passkey: it was cancelled, it took too long, or this browser "
+        "cannot make passkeys (they need JavaScript). Try again, or use your authenticator app."
+    ),
+    "expired": _("This page was open too long or was sent twice. Try again."),
+    "name_taken": _("You already have a passkey with this name. Choose another name."),
+    "invalid": _("The passkey did not pass our checks. Try again, or use your authenticator app."),
+    "cloned": _(
+        "This passkey gave a counter we have already seen: it may have been copied. It is "
+        "refused, and the auditors are told. Use your authenticator app, and remove this passkey."
+    ),
+}
+
+
+def code_page(
+    request: HttpRequest, user: User, form: CodeForm, passkey_error: str = ""
+) -> HttpResponse:
+    """The code step: the code form, and (for a person with passkeys) the passkey form."""
+    has_passkeys = bool(passkey_actions.passkeys_of(user))
+    first = [("#use-passkey", passkey_error)] if passkey_error else []
+    context = {
+        "title": _("Enter your code"),
+        "form": form,
+        "next": next_page(request),
+        "passkey_options": (
+            passkey_actions.authentication_options(request, user) if has_passkeys else ""
+        ),
+        "passkey_error": passkey_error,
+    }
+    errors = error_context(form, first=first)
+    return render(request, "web/second_factor.html", {**context, **errors})
 
 
 @require_http_methods(["GET", "POST"])
 def second_factor_setup(request: HttpRequest) -> HttpResponse:
     """Set an authenticator app up: the key (as a QR code and as text), then a first code.
     Open to a person who owes a first second factor, or who re-authenticated just now."""
-    user = _signed_in(request)
+    user = signed_in(request)
     if user is None:
         return redirect("web:sign-in")
     first_time = app_device(user) is None
@@ -98,6 +133,8 @@ def second_factor_setup(request: HttpRequest) -> HttpResponse:
             return too_many
         codes = second_factor_actions.confirm_app(request, user, form.cleaned_data["code"])
         if codes is not None:
+            if owes_first:  # the sign-in that needed the app is complete
+                sign_in_actions.record_sign_in(request, user, "app-set-up")
             if codes:
                 request.session[CODES_KEY] = codes
                 return redirect(with_next("sign-in/recovery-codes/", next_page(request)))
