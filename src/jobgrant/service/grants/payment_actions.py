@@ -334,9 +334,11 @@ def _make_batch(user: User, counter: DocumentCounter, to_pay: list[_Due]) -> Pay
         PaymentRequest,
         _REQUEST_COLUMNS,
         [
-            (batch.pk, r.claim_id, r.application_id, r.payee_id, r.account_id, r.funder)
-            + (r.document_number, r.gross_cents, r.set_off_cents, r.net_cents)
-            + (str(RequestState.BATCHED), "", "")
+            (
+                *(batch.pk, r.claim_id, r.application_id, r.payee_id, r.account_id, r.funder),
+                *(r.document_number, r.gross_cents, r.set_off_cents, r.net_cents),
+                *(str(RequestState.BATCHED), "", ""),
+            )
             for r in requests
         ],
         returning=True,
@@ -354,9 +356,7 @@ def _make_batch(user: User, counter: DocumentCounter, to_pay: list[_Due]) -> Pay
     return batch
 
 
-def _net_receivables(
-    jurisdiction: str, requests: list[_NewRequest]
-) -> list[tuple[int, int, int]]:
+def _net_receivables(jurisdiction: str, requests: list[_NewRequest]) -> list[tuple[int, int, int]]:
     """Set the open receivables of each payee and funder off against its payments, oldest due
     first (each receivable row locked: a repayment recorded meanwhile waits). Returns (index of
     the request, receivable id, cents) for each set-off."""
@@ -683,8 +683,10 @@ def _write_lines(confirmation: ConfirmationImport, outcomes: list[Matched]) -> N
         ConfirmationLine,
         _LINE_COLUMNS,
         [
-            (confirmation.pk, m.row.line_number, m.row.document_number)
-            + (m.row.amount, str(m.outcome), m.request_id)
+            (
+                *(confirmation.pk, m.row.line_number, m.row.document_number),
+                *(m.row.amount, str(m.outcome), m.request_id),
+            )
             for m in outcomes
         ],
     )
@@ -709,9 +711,9 @@ class _Named:
 
 
 # The columns of _Named, in its order (the primary key first).
-_NAMED_COLUMNS = ("id",) + tuple(f.name for f in fields(_Named))[1:-1]
+_NAMED_COLUMNS = ("id", *(f.name for f in fields(_Named)[1:-1]))
 _NAMED_SQL = (
-    f"SELECT {', '.join(_NAMED_COLUMNS)} FROM \"{PaymentRequest._meta.db_table}\""
+    f'SELECT {", ".join(_NAMED_COLUMNS)} FROM "{PaymentRequest._meta.db_table}"'
     ' WHERE "document_number" = ANY(%s) ORDER BY "id" FOR UPDATE'
 )
 
