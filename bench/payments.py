@@ -12,9 +12,12 @@ it): that set-up is not timed.
 Then each step is timed as finance runs it (grants.payment_actions): build the batch (2 N
 payment requests), authorize it (a second finance officer), export it (the CSV), import the
 confirmation file (every payment disbursed, per funder, in the import's transaction, and each
-employer told). It prints the seconds of each step, the peak resident memory of the process and
-the load average (other work on the machine changes the figures), and checks the ledger
-(`verify()`) and the disbursed total to the cent.
+employer told). It prints the seconds of each step with the CPU time of this process and of its
+PostgreSQL backend (read from /proc when the server runs on this machine), the peak resident
+memory of the process and the load average (other work on the machine changes the figures), and
+checks the ledger (`verify()`) and the disbursed total to the cent. The URLconf is loaded before
+the steps, as a server loads it when it starts (the first message's link would otherwise import
+every view and API schema inside the confirmation: seconds that no server spends there).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 POSTGRES_SERVER = os.environ.get("JOBGRANT_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432")
@@ -62,6 +66,7 @@ def main() -> None:
         from jobgrant.service.commands import prepare_database
 
         prepare_database(with_demo=True)
+        _load_urls()
         template = _template()
         for count in sizes:
             _run(count, template)
@@ -70,6 +75,27 @@ def main() -> None:
 
         connections.close_all()
         _postgres(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+
+
+def _load_urls() -> None:
+    from django.urls import get_resolver
+
+    get_resolver().url_patterns  # noqa: B018 - imports every view, as a server does at start
+
+
+def _backend_cpu() -> float | None:
+    """CPU seconds of this process's PostgreSQL backend so far (None when the server is not on
+    this machine)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (backend,) = cursor.fetchone()
+    try:
+        fields = Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _template() -> Any:
@@ -101,9 +127,10 @@ def _run(count: int, template: Any) -> None:
     authorizer, _ = User.objects.get_or_create(username="bench-finance-2", role=Role.FINANCE)
     pool = {"jurisdiction": template.jurisdiction, "fiscal_year": template.fiscal_year}
     before = _disbursed(template)
-    timings: list[tuple[str, float, float]] = []
+    timings: list[tuple[str, float, float, float | None]] = []
 
     def timed(name: str, step: Callable[[], Any]) -> Any:
+        backend = _backend_cpu()
         began, cpu = time.perf_counter(), time.process_time()
         if PROFILE:
             import cProfile
@@ -114,7 +141,10 @@ def _run(count: int, template: Any) -> None:
             pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
         else:
             result = step()
-        timings.append((name, time.perf_counter() - began, time.process_time() - cpu))
+        seconds, cpu = time.perf_counter() - began, time.process_time() - cpu
+        after = _backend_cpu()
+        used = after - backend if after is not None and backend is not None else None
+        timings.append((name, seconds, cpu, used))
         return result
 
     batch: PaymentBatch = timed("build", lambda: payment_actions.build_batch(builder, pool))
@@ -126,20 +156,29 @@ def _run(count: int, template: Any) -> None:
     )
     paid = _disbursed(template) - before
     problems = operations.verify()
-    total = sum(seconds for _, seconds, _cpu in timings)
-    cpu_total = sum(cpu for _, _seconds, cpu in timings)
+    total = sum(seconds for _, seconds, _cpu, _backend in timings)
+    cpu_total = sum(cpu for _, _seconds, cpu, _backend in timings)
+    backends = [backend for *_, backend in timings if backend is not None]
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
-    steps = ", ".join(f"{name} {seconds:.2f} s ({cpu:.2f} s CPU)" for name, seconds, cpu in timings)
+    steps = ", ".join(
+        f"{name} {seconds:.2f} s ({cpu:.2f} s CPU{_and_backend(backend)})"
+        for name, seconds, cpu, backend in timings
+    )
+    backend_total = f", {sum(backends):.2f} s of its PostgreSQL backend" if backends else ""
     sys.stdout.write(
         f"{count:,} claims ({batch.requests_count:,} payments): {steps}; total {total:.2f} s "
-        f"({cpu_total:.2f} s CPU of this process); peak memory {peak:.0f} MiB; "
+        f"({cpu_total:.2f} s CPU of this process{backend_total}); peak memory {peak:.0f} MiB; "
         f"load average {load}\n"
     )
     expected = count * (FEDERAL + PROVINCIAL)
     if paid != expected or imported.confirmation.reconciled_count != 2 * count or problems:
         sys.stdout.write(f"WRONG: disbursed {paid}, expected {expected}; {problems[:3]}\n")
         raise SystemExit(1)
+
+
+def _and_backend(seconds: float | None) -> str:
+    return "" if seconds is None else f" + {seconds:.2f} s backend"
 
 
 def _disbursed(template: Any) -> int:

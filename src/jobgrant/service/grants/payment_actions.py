@@ -14,10 +14,11 @@ recover, in the transaction of the import.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from django.db import connection, transaction
@@ -75,6 +76,7 @@ from jobgrant.service.grants.recovery_hooks import overpaid
 from jobgrant.service.ledger import bulk
 from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.refusals import forbidden_for, refused
+from jobgrant.service.rows import insert_many
 
 FISCAL_YEAR_LENGTH = 7
 CHUNK = 1000  # ids per IN (...) list: inside SQLite's limit on bound parameters
@@ -269,46 +271,20 @@ def _take_back(negative: list[_Due], user: User) -> None:
         overpaid(claim, due.funder, -due.cents, actor=user.username)
 
 
-def _make_batch(user: User, counter: DocumentCounter, to_pay: list[_Due]) -> PaymentBatch:
-    jurisdiction, year = counter.jurisdiction, counter.fiscal_year
-    payees = _payees(due.application_id for due in to_pay)
-    accounts = _accounts(jurisdiction, year)
-    batch = PaymentBatch.objects.create(
-        jurisdiction=jurisdiction,
-        fiscal_year=year,
-        built_by=user,
-        built_at=timezone.now(),
-    )
-    requests = []
-    for sequence, due in enumerate(to_pay, start=counter.last + 1):
-        requests.append(
-            PaymentRequest(
-                batch=batch,
-                claim_id=due.claim_id,
-                application_id=due.application_id,
-                payee_id=payees[due.application_id],
-                account=accounts[(due.funder, due.stream)],
-                funder=due.funder,
-                document_number=document_number(jurisdiction, year, sequence),
-                gross_cents=due.cents,
-                net_cents=due.cents,
-            )
-        )
-    counter.last += len(requests)
-    counter.save(update_fields=["last"])
-    netted = _net_receivables(jurisdiction, requests)
-    _insert_requests(requests)
-    SetOff.objects.bulk_create(
-        [
-            SetOff(request=requests[index], receivable_id=receivable_id, amount_cents=cents)
-            for index, receivable_id, cents in netted
-        ],
-        batch_size=CHUNK,
-    )
-    batch.requests_count = len(requests)
-    batch.total_cents = sum(request.net_cents for request in requests)
-    batch.save(update_fields=["requests_count", "total_cents"])
-    return batch
+@dataclass
+class _NewRequest:
+    """A payment request about to be written (plain values: no model instance for each of
+    20,000 payments)."""
+
+    claim_id: int
+    application_id: int
+    payee_id: int
+    account_id: int
+    funder: str
+    document_number: str
+    gross_cents: int
+    set_off_cents: int = 0
+    net_cents: int = 0
 
 
 _REQUEST_COLUMNS = (
@@ -326,44 +302,61 @@ _REQUEST_COLUMNS = (
     "held_reason",
     "payment_reference",
 )
-_REQUEST_SQL = (
-    f'INSERT INTO "{PaymentRequest._meta.db_table}" ('
-    + ", ".join(f'"{column}"' for column in _REQUEST_COLUMNS)
-    + ') VALUES {} RETURNING "id"'
-)
 
 
-def _insert_requests(requests: list[PaymentRequest]) -> None:
-    """The new requests in multi-row INSERTs of plain values (the ORM's bulk_create spent a
-    second of CPU per 4,000 preparing them); each object gets its id, as bulk_create gives."""
-    row = "(" + ", ".join(["%s"] * len(_REQUEST_COLUMNS)) + ")"
-    with connection.cursor() as cursor:
-        for start in range(0, len(requests), CHUNK):
-            chunk = requests[start : start + CHUNK]
-            cursor.execute(
-                _REQUEST_SQL.format(", ".join([row] * len(chunk))),
-                [
-                    _plain(getattr(request, column))
-                    for request in chunk
-                    for column in _REQUEST_COLUMNS
-                ],
+def _make_batch(user: User, counter: DocumentCounter, to_pay: list[_Due]) -> PaymentBatch:
+    jurisdiction, year = counter.jurisdiction, counter.fiscal_year
+    payees = _payees(due.application_id for due in to_pay)
+    accounts = _accounts(jurisdiction, year)
+    batch = PaymentBatch.objects.create(
+        jurisdiction=jurisdiction,
+        fiscal_year=year,
+        built_by=user,
+        built_at=timezone.now(),
+    )
+    requests = [
+        _NewRequest(
+            claim_id=due.claim_id,
+            application_id=due.application_id,
+            payee_id=payees[due.application_id],
+            account_id=accounts[(due.funder, due.stream)].pk,
+            funder=due.funder,
+            document_number=document_number(jurisdiction, year, sequence),
+            gross_cents=due.cents,
+            net_cents=due.cents,
+        )
+        for sequence, due in enumerate(to_pay, start=counter.last + 1)
+    ]
+    counter.last += len(requests)
+    counter.save(update_fields=["last"])
+    netted = _net_receivables(jurisdiction, requests)
+    ids = insert_many(
+        PaymentRequest,
+        _REQUEST_COLUMNS,
+        [
+            (
+                *(batch.pk, r.claim_id, r.application_id, r.payee_id, r.account_id, r.funder),
+                *(r.document_number, r.gross_cents, r.set_off_cents, r.net_cents),
+                *(str(RequestState.BATCHED), "", ""),
             )
-            ids = [pk for (pk,) in cursor.fetchall()]
-            if len(ids) != len(chunk):
-                raise RuntimeError("the database returned fewer payment requests than written")
-            for request, pk in zip(chunk, ids, strict=True):
-                request.pk = pk
-                request._state.adding, request._state.db = False, connection.alias
+            for r in requests
+        ],
+        returning=True,
+    )
+    SetOff.objects.bulk_create(
+        [
+            SetOff(request_id=ids[index], receivable_id=receivable_id, amount_cents=cents)
+            for index, receivable_id, cents in netted
+        ],
+        batch_size=CHUNK,
+    )
+    batch.requests_count = len(requests)
+    batch.total_cents = sum(request.net_cents for request in requests)
+    batch.save(update_fields=["requests_count", "total_cents"])
+    return batch
 
 
-def _plain(value: Any) -> Any:
-    """A choice (a str subclass) as the plain str the drivers store."""
-    return str(value) if isinstance(value, str) else value
-
-
-def _net_receivables(
-    jurisdiction: str, requests: list[PaymentRequest]
-) -> list[tuple[int, int, int]]:
+def _net_receivables(jurisdiction: str, requests: list[_NewRequest]) -> list[tuple[int, int, int]]:
     """Set the open receivables of each payee and funder off against its payments, oldest due
     first (each receivable row locked: a repayment recorded meanwhile waits). Returns (index of
     the request, receivable id, cents) for each set-off."""
@@ -673,51 +666,79 @@ def _import(user: User, batch: PaymentBatch, content: bytes, filename: str) -> I
     return Imported(confirmation, replayed=False)
 
 
-_LINE_SQL = (
-    f'INSERT INTO "{ConfirmationLine._meta.db_table}" ("confirmation_id", "line_number",'
-    ' "document_number", "amount", "outcome", "request_id") VALUES {}'
+_LINE_COLUMNS = (
+    "confirmation_id",
+    "line_number",
+    "document_number",
+    "amount",
+    "outcome",
+    "request_id",
 )
 
 
 def _write_lines(confirmation: ConfirmationImport, outcomes: list[Matched]) -> None:
-    """Every line's outcome, a thousand lines per INSERT (no model objects: 20,000 of them were
-    a second of CPU)."""
-    row = "(%s, %s, %s, %s, %s, %s)"
-    with connection.cursor() as cursor:
-        for start in range(0, len(outcomes), CHUNK):
-            chunk = outcomes[start : start + CHUNK]
-            cursor.execute(
-                _LINE_SQL.format(", ".join([row] * len(chunk))),
-                [
-                    value
-                    for m in chunk
-                    for value in (
-                        confirmation.pk,
-                        m.row.line_number,
-                        m.row.document_number,
-                        m.row.amount,
-                        str(m.outcome),
-                        m.request_id,
-                    )
-                ],
+    """Every line's outcome, in one INSERT of plain values (no model objects: 20,000 of them
+    were a second of CPU)."""
+    insert_many(
+        ConfirmationLine,
+        _LINE_COLUMNS,
+        [
+            (
+                *(confirmation.pk, m.row.line_number, m.row.document_number),
+                *(m.row.amount, str(m.outcome), m.request_id),
             )
+            for m in outcomes
+        ],
+    )
 
 
-def _lock_requests_named(rows: list[ConfirmationRow]) -> dict[str, PaymentRequest]:
+@dataclass
+class _Named:
+    """What matching and paying need of a payment request named in the file (its row is
+    locked; no model instance for each of 20,000 payments)."""
+
+    pk: int
+    batch_id: int
+    application_id: int
+    payee_id: int
+    account_id: int
+    document_number: str
+    state: str
+    gross_cents: int
+    set_off_cents: int
+    net_cents: int
+    paid_on: dt.date | None = None
+
+
+# The columns of _Named, in its order (the primary key first).
+_NAMED_COLUMNS = ("id", *(f.name for f in fields(_Named)[1:-1]))
+_NAMED_SQL = (
+    f'SELECT {", ".join(_NAMED_COLUMNS)} FROM "{PaymentRequest._meta.db_table}"'
+    ' WHERE "document_number" = ANY(%s) ORDER BY "id" FOR UPDATE'
+)
+
+
+def _lock_requests_named(rows: list[ConfirmationRow]) -> dict[str, _Named]:
+    """The requests the file names, by document number, each row locked (in the order of their
+    ids, as every import locks them)."""
     numbers = sorted({row.document_number for row in rows})
-    found: dict[str, PaymentRequest] = {}
-    for start in range(0, len(numbers), CHUNK):
-        chunk = numbers[start : start + CHUNK]
-        for request in (
-            PaymentRequest.objects.select_for_update()
-            .filter(document_number__in=chunk)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(_NAMED_SQL, [numbers])
+            found = [_Named(*row) for row in cursor.fetchall()]
+    else:
+        found = [
+            _Named(*row)
+            for start in range(0, len(numbers), CHUNK)
+            for row in PaymentRequest.objects.select_for_update()
+            .filter(document_number__in=numbers[start : start + CHUNK])
             .order_by("id")
-        ):
-            found[request.document_number] = request
-    return found
+            .values_list(*_NAMED_COLUMNS)
+        ]
+    return {request.document_number: request for request in found}
 
 
-def _known(request: PaymentRequest | None, batch: PaymentBatch) -> Known | None:
+def _known(request: _Named | None, batch: PaymentBatch) -> Known | None:
     """A payment of another batch is named in this batch's file: not this file's to confirm."""
     if request is None:
         return None
@@ -732,66 +753,74 @@ def _known(request: PaymentRequest | None, batch: PaymentBatch) -> Known | None:
 def _pay(
     user: User,
     confirmation: ConfirmationImport,
-    paid: list[tuple[PaymentRequest, ConfirmationRow]],
+    paid: list[tuple[_Named, ConfirmationRow]],
 ) -> None:
     """Mark the payments paid; disburse them per account; recover their set-offs; tell each
     employer once per file."""
     if not paid:
         return
-    now = timezone.now()
+    today = timezone.localdate()
     for request, row in paid:
-        request.state = RequestState.PAID
-        request.paid_on = row.paid_on or timezone.localdate()
-        request.paid_at = now
-        request.payment_reference = row.payment_reference
-    _mark_paid([request for request, _ in paid], now)
+        request.paid_on = row.paid_on or today
+    _mark_paid(paid, timezone.now())
     per_account: dict[int, list[bulk.Cause]] = defaultdict(list)
-    accounts: dict[int, BudgetAccount] = {}
     for request, _ in paid:
         cause = bulk.Cause(
             request.application_id, request.gross_cents, f"payment:{request.document_number}"
         )
         per_account[request.account_id].append(cause)
-    for account in BudgetAccount.objects.filter(pk__in=per_account):
-        accounts[account.pk] = account
+    accounts = BudgetAccount.objects.in_bulk(list(per_account))
     for account_id in sorted(per_account):
         bulk.move_many(
             "disburse", accounts[account_id], per_account[account_id], actor=user.username
         )
-    _recover_set_offs(user, [request for request, _ in paid if request.set_off_cents])
+    _recover_set_offs(user, [request.pk for request, _ in paid if request.set_off_cents])
     _tell_paid(confirmation, [request for request, _ in paid])
 
 
 _TABLE = PaymentRequest._meta.db_table
-# One statement per chunk of payments, each row its own day and reference (Django's bulk_update
-# writes a CASE per column and row: 30 s of CPU for 2,000 payments).
+# One statement for every payment, each row its own day and reference, the values as one array
+# per column (Django's bulk_update writes a CASE per column and row: 30 s of CPU for 2,000
+# payments).
 _PAID_SQL = (
-    f'UPDATE "{_TABLE}" SET "state" = %s, "paid_at" = %s, "paid_on" = v."column2"::date,'
-    ' "payment_reference" = v."column3" FROM (VALUES {}) AS v'
-    f' WHERE "{_TABLE}"."id" = v."column1"::bigint'
+    f'UPDATE "{_TABLE}" SET "state" = %s, "paid_at" = %s, "paid_on" = v."paid_on",'
+    ' "payment_reference" = v."reference"'
+    " FROM unnest(%s::bigint[], %s::date[], %s::varchar[]) AS v(id, paid_on, reference)"
+    f' WHERE "{_TABLE}"."id" = v."id"'
+)
+_PAID_ONE_SQL = (
+    f'UPDATE "{_TABLE}" SET "state" = %s, "paid_at" = %s, "paid_on" = %s,'
+    ' "payment_reference" = %s WHERE "id" = %s'
 )
 
 
-def _mark_paid(requests: list[PaymentRequest], now: Any) -> None:
-    if connection.vendor != "postgresql":
-        PaymentRequest.objects.bulk_update(
-            requests, ["state", "paid_on", "paid_at", "payment_reference"], batch_size=CHUNK
-        )
-        return
+def _mark_paid(paid: list[tuple[_Named, ConfirmationRow]], now: Any) -> None:
     with connection.cursor() as cursor:
-        for start in range(0, len(requests), CHUNK):
-            chunk = requests[start : start + CHUNK]
-            values = ", ".join(["(%s, %s, %s)"] * len(chunk))
-            parameters: list[Any] = [RequestState.PAID, now]
-            for request in chunk:
-                parameters += [request.pk, request.paid_on, request.payment_reference]
-            cursor.execute(_PAID_SQL.format(values), parameters)
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                _PAID_SQL,
+                [
+                    str(RequestState.PAID),
+                    now,
+                    [request.pk for request, _ in paid],
+                    [request.paid_on for request, _ in paid],
+                    [row.payment_reference for _, row in paid],
+                ],
+            )
+        else:
+            cursor.executemany(
+                _PAID_ONE_SQL,
+                [
+                    (str(RequestState.PAID), now, r.paid_on, row.payment_reference, r.pk)
+                    for r, row in paid
+                ],
+            )
 
 
-def _recover_set_offs(user: User, requests: list[PaymentRequest]) -> None:
-    if not requests:
+def _recover_set_offs(user: User, request_ids: list[int]) -> None:
+    if not request_ids:
         return
-    set_offs = SetOff.objects.filter(request__in=requests).select_related("request")
+    set_offs = SetOff.objects.filter(request_id__in=request_ids).select_related("request")
     for set_off in set_offs.order_by("receivable_id", "id"):
         receivable = (
             Receivable.objects.select_for_update()
@@ -837,7 +866,7 @@ def _recover_set_offs(user: User, requests: list[PaymentRequest]) -> None:
         )
 
 
-def _tell_paid(confirmation: ConfirmationImport, requests: list[PaymentRequest]) -> None:
+def _tell_paid(confirmation: ConfirmationImport, requests: list[_Named]) -> None:
     """One message per file, employer paid and person told: what was paid, in their language
     (a file of 10,000 payments to 200 employers sends 200 messages, not 10,000)."""
     people = _people_of({request.application_id for request in requests})

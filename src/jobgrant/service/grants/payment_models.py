@@ -107,15 +107,23 @@ class DocumentCounter(models.Model):
 
 
 class PaymentRequest(models.Model):
+    # Every payment's row is written once and updated three times (authorized, exported, paid),
+    # each update touching every index: the foreign keys nothing looks payments up by (payee,
+    # account, holder) have none, the file's is the first column of payment_by_file, and the
+    # document number's uniqueness is a constraint (no second, pattern index beside it).
     batch = models.ForeignKey(PaymentBatch, on_delete=models.PROTECT, related_name="requests")
     claim = models.ForeignKey("grants.Claim", on_delete=models.PROTECT, related_name="payments")
     application = models.ForeignKey(
-        "grants.Application", on_delete=models.PROTECT, related_name="payments"
+        "grants.Application", on_delete=models.PROTECT, related_name="payments", db_index=False
     )
-    payee = models.ForeignKey("registry.Employer", on_delete=models.PROTECT, related_name="+")
-    account = models.ForeignKey("ledger.BudgetAccount", on_delete=models.PROTECT, related_name="+")
+    payee = models.ForeignKey(
+        "registry.Employer", on_delete=models.PROTECT, related_name="+", db_index=False
+    )
+    account = models.ForeignKey(
+        "ledger.BudgetAccount", on_delete=models.PROTECT, related_name="+", db_index=False
+    )
     funder = models.CharField(max_length=16)
-    document_number = models.CharField(max_length=32, unique=True)
+    document_number = models.CharField(max_length=32)
     gross_cents = models.BigIntegerField(help_text="Approved to date − paid to date.")
     set_off_cents = models.BigIntegerField(default=0, help_text="Receivables netted from it.")
     net_cents = models.BigIntegerField(help_text="What the paying system pays: gross − set-off.")
@@ -124,7 +132,12 @@ class PaymentRequest(models.Model):
     )
     held_reason = models.TextField(blank=True)
     held_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_index=False,
     )
     paid_on = models.DateField(null=True, blank=True)
     paid_at = models.DateTimeField(null=True, blank=True)
@@ -140,6 +153,7 @@ class PaymentRequest(models.Model):
                 & Q(net_cents=F("gross_cents") - F("set_off_cents")),
                 name="payment_amounts_add_up",
             ),
+            models.UniqueConstraint(fields=["document_number"], name="one_payment_per_document"),
             # Two batches built at once never both take a claim: at most one open request per
             # claim and funder (a backstop to the document counter's lock).
             models.UniqueConstraint(
