@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('grants', '0011_partner_consent'),
+        ('grants', '0012_outcomes'),
         ('ledger', '0003_post_award_buckets'),
         ('registry', '0004_organization_address'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
