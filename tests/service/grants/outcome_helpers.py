@@ -67,3 +67,17 @@ def filled_report(
         feedback="Useful training.",
         by=by,
     )
+
+
+def submitted_report(trainee_language: str = "en") -> tuple[Application, list[Participant]]:
+    """A file whose completion report is submitted (its follow-ups scheduled)."""
+    application, slots = ended_file(trainee_language)
+    with after_training():
+        report = filled_report(application, slots)
+        completion_actions.submit_completion_report(report, by=EMPLOYER.get())
+    return application, slots
+
+
+def at(day: dt.date, hour: int = 15) -> Any:
+    """The clock at `day`, in the afternoon (Toronto is UTC-4 or -5: the same local day)."""
+    return time_machine.travel(dt.datetime(day.year, day.month, day.day, hour, tzinfo=dt.UTC))

@@ -5,6 +5,7 @@ outcome; the slots, the follow-ups, the employer's message and the agreement's c
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 from tests.personas import EMPLOYER
@@ -17,11 +18,18 @@ from tests.service.grants.outcome_helpers import (
     filled_report,
     outcome,
 )
+from tests.service.grants.payment_helpers import (
+    certified_claim,
+    confirm_all,
+    finance,
+    second_finance,
+)
+from tests.service.grants.test_payments import build, paid_through
 
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import completion_actions
-from jobgrant.service.grants.agreement_models import AgreementState
+from jobgrant.service.grants import completion_actions, payment_actions
+from jobgrant.service.grants.agreement_models import Agreement, AgreementState
 from jobgrant.service.grants.outcome_models import (
     CompletionReport,
     FollowUp,
@@ -29,6 +37,7 @@ from jobgrant.service.grants.outcome_models import (
     TraineeOutcome,
 )
 from jobgrant.service.grants.participant_models import ParticipantState
+from jobgrant.service.grants.payment_models import Receivable
 from jobgrant.service.notifications.models import Message
 
 pytestmark = pytest.mark.django_db
@@ -150,3 +159,79 @@ def test_someone_else_cannot_start_or_save_a_report(demo: None) -> None:
         completion_actions.start_completion_report(application, by=OFFICER.get())
     assert refused.value.status == 403
     assert AuditEntry.objects.filter(action="refused.start_completion_report").exists()
+
+
+def final_claim(application: Any) -> None:
+    """The final claim, certified (payment_helpers writes it as its approval leaves it); the
+    agreement active, as the claim's submission leaves it."""
+    Agreement.objects.filter(application=application).update(state=AgreementState.ACTIVE)
+    certified_claim(application, federal=300_000, is_final=True)
+
+
+def agreement_state(application: Any) -> str:
+    return Agreement.objects.get(application=application).state
+
+
+def test_the_report_then_the_payment_completes_the_agreement_when_the_payment_is_confirmed(
+    demo: None,
+) -> None:
+    application, slots = ended_file()
+    final_claim(application)
+    with after_training():
+        report = filled_report(application, slots)
+        completion_actions.submit_completion_report(report, by=EMPLOYER.get())
+    assert agreement_state(application) == AgreementState.ACTIVE  # not paid yet
+    batch = build()
+    payment_actions.authorize_batch(second_finance(), batch)
+    content = payment_actions.export_batch(finance(), batch)
+    assert agreement_state(application) == AgreementState.ACTIVE  # exported, not confirmed
+    payment_actions.import_confirmations(finance(), batch, confirm_all(content))
+    assert agreement_state(application) == AgreementState.COMPLETED
+    entry = AuditEntry.objects.get(action="agreement.complete")
+    assert entry.actor == finance().username and entry.summary["before"] == "active"
+
+
+def test_the_payment_then_the_report_completes_the_agreement_when_the_report_is_submitted(
+    demo: None,
+) -> None:
+    application, slots = ended_file()
+    final_claim(application)
+    paid_through(build())
+    assert agreement_state(application) == AgreementState.ACTIVE  # no report yet
+    with after_training():
+        report = filled_report(application, slots)
+        completion_actions.submit_completion_report(report, by=EMPLOYER.get())
+    assert agreement_state(application) == AgreementState.COMPLETED
+    assert AuditEntry.objects.get(action="agreement.complete").actor == EMPLOYER.username
+
+
+def test_an_interim_claim_paid_does_not_complete_the_agreement(demo: None) -> None:
+    application, slots = ended_file()
+    Agreement.objects.filter(application=application).update(state=AgreementState.ACTIVE)
+    certified_claim(application, federal=200_000, is_final=False)
+    paid_through(build())
+    with after_training():
+        report = filled_report(application, slots)
+        completion_actions.submit_completion_report(report, by=EMPLOYER.get())
+    assert agreement_state(application) == AgreementState.ACTIVE
+
+
+def test_a_trainee_not_completed_is_offered_as_a_receivable_never_raised_by_itself(
+    demo: None,
+) -> None:
+    application, slots = ended_file()
+    with after_training():
+        report = filled_report(
+            application,
+            slots,
+            completed=False,
+            not_completed_reason="left-employer",
+            employed_at_end=False,
+            with_this_employer=None,
+            employment_type=None,
+            noc=None,
+            hourly_wage_after=None,
+        )
+        completion_actions.submit_completion_report(report, by=EMPLOYER.get())
+    assert [o.participant_id for o in completion_actions.non_completers(report)] == [slots[0].pk]
+    assert not Receivable.objects.exists()

@@ -198,16 +198,18 @@ def _send(ids: list[int]) -> int:
     return len(rows)
 
 
-def remind_follow_ups(now: dt.datetime | None = None) -> int:
+def _day_reached(row: FollowUp, name: str, today: dt.date) -> bool:
+    """Whether `today` is at least the parameter's days after the day the row was sent."""
+    sent = timezone.localtime(row.sent_at).date() if row.sent_at else today
+    return sent + dt.timedelta(days=days_after_sending(row, name)) <= today
+
+
+def remind_follow_ups(today: dt.date | None = None) -> int:
     """One reminder to whoever has not answered some days after sending (a dated parameter):
     sent → reminded. A reminded follow-up is never reminded again."""
-    now = now or timezone.now()
+    today = today or timezone.localdate()
     sent = FollowUp.objects.filter(state=FollowUpState.SENT).select_related("application")
-    late = [
-        row.pk
-        for row in sent
-        if row.sent_at + dt.timedelta(days=days_after_sending(row, REMINDER_DAYS)) <= now
-    ]
+    late = [row.pk for row in sent if _day_reached(row, REMINDER_DAYS, today)]
     return sum(_remind(ids) for ids in _groups(FollowUp.objects.filter(pk__in=late)))
 
 
@@ -229,16 +231,12 @@ def _remind(ids: list[int]) -> int:
     return len(rows)
 
 
-def lapse_follow_ups(now: dt.datetime | None = None) -> int:
+def lapse_follow_ups(today: dt.date | None = None) -> int:
     """Close every follow-up unanswered some days after sending (a dated parameter): sent or
     reminded → lapsed, its links revoked. It is never sent again."""
-    now = now or timezone.now()
+    today = today or timezone.localdate()
     waiting = FollowUp.objects.filter(state__in=WAITING).select_related("application")
-    over = [
-        row.pk
-        for row in waiting
-        if row.sent_at + dt.timedelta(days=days_after_sending(row, LAPSE_DAYS)) <= now
-    ]
+    over = [row.pk for row in waiting if _day_reached(row, LAPSE_DAYS, today)]
     lapsed = 0
     for pk in over:
         with transaction.atomic():
