@@ -58,7 +58,7 @@ def trainee_links(language: str | None = None) -> list[tuple[str, str, str]]:
 def test_nothing_is_sent_before_the_day_then_one_message_per_trainee_and_one_per_file(
     demo: None,
 ) -> None:
-    application, slots = submitted_report(trainee_language="fr")
+    application, _ = submitted_report(trainee_language="fr")
     with at(THREE_MONTHS - dt.timedelta(days=1)):
         assert follow_ups.send_due_follow_ups() == 0
     with at(THREE_MONTHS):
@@ -133,7 +133,7 @@ def test_one_reminder_with_a_new_link_then_the_survey_lapses_and_is_never_sent_a
         assert replaced.value.code == "FOLLOW_UP_LINK_REPLACED"
     reminders = Message.objects.filter(kind__endswith="_reminder")
     assert reminders.count() == 3  # two trainees, one employer message for the file
-    new_token = [t for kind, _, t in trainee_links() if kind.endswith("reminder")][0]
+    new_token = next(t for kind, _, t in trainee_links() if kind.endswith("reminder"))
     with at(THREE_MONTHS + dt.timedelta(days=28)):
         assert follow_ups.lapse_follow_ups() == 4
         with pytest.raises(ServiceError) as closed:
