@@ -8,10 +8,10 @@ import pytest
 from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.service.outcomes import kpi_fixture as fx
 
 from jobgrant.service.outcomes.kpis import compute
 from jobgrant.service.outcomes.tables import Figure, KpiReport
-from tests.service.outcomes import kpi_fixture as fx
 
 pytestmark = pytest.mark.django_db
 FISCAL_YEAR = "2031-32"
