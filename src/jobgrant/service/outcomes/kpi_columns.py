@@ -145,7 +145,8 @@ SLIPPAGE = Column(
     " lowered or withdrawn, unused at the final claim). Not about people: never suppressed.",
     "Sommes gouvernementales engagées envers les dossiers et jamais réclamées, selon le grand"
     " livre : ce qui reste engagé et non réclamé plus ce qui a été libéré sans être réclamé"
-    " (offre refusée, entente réduite ou retirée, solde inutilisé à la demande finale).",
+    " (offre refusée, entente réduite ou retirée, solde inutilisé à la demande finale). Ne"
+    " porte pas sur des personnes : jamais supprimée.",
 )
 DAYS_AVERAGE = Column(
     "days_to_payment",
