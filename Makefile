@@ -95,6 +95,7 @@ bench: .venv/.synced $(NUMBA_CACHE)
 	$(RUN) python bench/messages.py
 	$(RUN) python bench/claims.py
 	$(RUN) python bench/payments.py
+	$(RUN) python bench/kpis.py
 
 # T5 (conventions.md): messages through the outbox while the SMTP server refuses 30% of the
 # deliveries and the worker is killed with SIGKILL 3 times; on SQLite, on PostgreSQL, and on

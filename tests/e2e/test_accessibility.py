@@ -484,12 +484,17 @@ CATALOGUE: tuple[Group, ...] = (
         "demo-finance",
         (Visit("web:finance-budgets", error=query("fiscal_year=1999-00&funder=nobody")),),
     ),
-    Group("officer's flags", "demo-officer-on-1", (Visit("web:officer-participant-flags"),)),
+    Group(
+        "officer's flags and KPIs",
+        "demo-officer-on-1",
+        (Visit("web:officer-participant-flags"), Visit("web:analyst-kpis")),
+    ),
     Group(
         "analyst",
         "demo-analyst",
         (
             Visit("web:analyst-scenarios", error=query("policy=nonsense&fiscal_year=1900-01")),
+            Visit("web:analyst-kpis", error=query("fiscal_year=1900-01")),
             Visit(
                 "web:analyst-simulations",
                 error=fill_and_click({"#id_draws": "0"}, "#simulation-run-button"),

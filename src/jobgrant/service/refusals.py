@@ -104,6 +104,13 @@ WORDINGS: dict[str, Wording] = {
             "jurisdiction that handle it, with no tie to its employers."
         ),
     ),
+    "NOT_YOUR_JURISDICTION": Wording(
+        gettext_lazy("These figures are not in your jurisdiction"),
+        gettext_lazy(
+            "Officers see the figures of the jurisdiction they work for; Canada's figures are "
+            "for analysts, finance, auditors and federal officers of no one jurisdiction."
+        ),
+    ),
     "NOT_ASSIGNED_TO_YOU": Wording(
         gettext_lazy("This application is not assigned to you"),
         gettext_lazy("Only the officer an application is assigned to can release it."),

@@ -16,6 +16,7 @@ from jobgrant.service.api.routers import (
     change_requests,
     claims,
     employers,
+    kpis,
     outcomes,
     participants,
     partners,
@@ -40,6 +41,7 @@ api.add_router("/applications", applications.router)
 api.add_router("/applications", agreements.router)
 api.add_router("/quote", quote.router)
 api.add_router("/budgets", budgets.router)
+api.add_router("/kpis", kpis.router)
 api.add_router("", participants.router)
 api.add_router("", partners.router)  # /partner-requests
 api.add_router("", change_requests.router)  # /applications/{id}/change-requests, /change-requests

@@ -102,6 +102,8 @@ class Application(models.Model):
 
     class Meta:
         ordering = ["id"]
+        # The KPIs (outcomes.kpi_sql) read a fiscal year's files, of a jurisdiction or all.
+        indexes = [models.Index(fields=["fiscal_year", "jurisdiction"], name="application_by_year")]
         constraints = [
             # Separation of duties, as a backstop to the check in actions: nobody approves
             # what they recommended.

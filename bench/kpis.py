@@ -1,0 +1,169 @@
+"""Benchmark of the KPIs (issue 13) on PostgreSQL: 1,000,000 trainees in 300,000 files.
+
+    python bench/kpis.py [--files 300000] [--runs 3] [--keep]
+
+It makes its own database (JOBGRANT_BENCH_POSTGRES, default postgresql://postgres@127.0.0.1:5432,
+database JOBGRANT_BENCH_DATABASE, default jobgrant_bench_kpis), migrates it, and writes the rows
+in bulk on the server (INSERT ... SELECT over generate_series: no action, no Python per row),
+consistent as the actions would leave them: three fiscal years (2023-24 to 2025-26), twelve
+jurisdictions weighted roughly by population (Quebec has its own agreement; Nunavut's files are
+federal-direct), 90% of files approved with an agreement, one approved claim each paid per
+funder 5 to 64 days after it was submitted, 3 in 100 with a receivable partly recovered, the
+ledger's commit and claim legs and a release for 3 in 10; 3 or 4 trainees a file (1 in 20 files a
+consortium of two employers), answers to the equity questions, a completion report for 8 in 10
+approved files and the 3- and 12-month follow-ups of the trainee and of the employer. The set-up
+is not timed.
+
+Then it times `outcomes.kpis.compute` (suppressed, as the page and the API call it) for the
+largest jurisdiction's page (Ontario), a small one's (Prince Edward Island) and Canada's national
+report, each `--runs` times, and prints the median wall seconds, the CPU seconds of this process
+and of the PostgreSQL backend that ran the queries (read from /proc: the same machine), and the
+load average. The database is dropped afterwards unless --keep (a kept database is re-used).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+import time
+from typing import Any
+
+POSTGRES_SERVER = os.environ.get("JOBGRANT_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432")
+DATABASE = os.environ.get("JOBGRANT_BENCH_DATABASE", "jobgrant_bench_kpis")
+YEARS = ("2023-24", "2024-25", "2025-26")
+# Jurisdictions by weight out of 100 (about their share of Canada's population outside Quebec).
+WEIGHTS = {
+    "ON": 49,
+    "BC": 18,
+    "AB": 15,
+    "MB": 5,
+    "SK": 4,
+    "NS": 3,
+    "NB": 2,
+    "NL": 1,
+    "PE": 1,
+    "YT": 1,
+    "NT": 0,
+    "NU": 1,
+}
+FEDERAL_DIRECT = ("NU",)
+
+
+def _postgres(statement: str) -> None:
+    import psycopg
+
+    with psycopg.connect(f"{POSTGRES_SERVER}/postgres", autocommit=True) as connection:
+        connection.execute(statement)
+
+
+def _exists() -> bool:
+    import psycopg
+
+    with psycopg.connect(f"{POSTGRES_SERVER}/postgres", autocommit=True) as connection:
+        found = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE])
+        return found.fetchone() is not None
+
+
+def _generated() -> bool:
+    """Whether a kept database holds a whole generation (it is written in one transaction)."""
+    import psycopg
+
+    with psycopg.connect(f"{POSTGRES_SERVER}/{DATABASE}", autocommit=True) as connection:
+        try:
+            found = connection.execute("SELECT 1 FROM grants_application LIMIT 1").fetchone()
+        except psycopg.errors.UndefinedTable:
+            return False
+        return found is not None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--files", type=int, default=300_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--keep", action="store_true", help="keep (and re-use) the database")
+    options = parser.parse_args()
+    os.environ.update(
+        JOBGRANT_VAR_DIR=tempfile.mkdtemp(prefix="jobgrant-bench-kpis-"),
+        JOBGRANT_ENV="development",
+        JOBGRANT_DATABASE_URL=f"{POSTGRES_SERVER}/{DATABASE}",
+    )
+    reuse = options.keep and _exists() and _generated()
+    if not (options.keep and _exists()):
+        _postgres(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+        _postgres(f"CREATE DATABASE {DATABASE}")
+    try:
+        from jobgrant.service.commands import prepare_database
+
+        prepare_database(with_demo=False)
+        if not reuse:
+            started = time.perf_counter()
+            from kpis_data import generate  # type: ignore[import-not-found]
+
+            generate(options.files, YEARS, WEIGHTS, FEDERAL_DIRECT)
+            print(f"generated in {time.perf_counter() - started:.0f} s (not timed below)")
+        _report_sizes()
+        _time_all(options.runs)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        if not options.keep:
+            _postgres(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
+
+
+def _report_sizes() -> None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        for table in ("grants_application", "grants_participant", "grants_followup"):
+            cursor.execute(f"SELECT COUNT(*) FROM {table}")
+            print(f"{table}: {cursor.fetchone()[0]:,} rows")
+
+
+def _backend_cpu() -> float:
+    """CPU seconds (user + system) of the PostgreSQL backend serving this connection."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _time(label: str, call: Any, runs: int) -> None:
+    walls, cpus, backends = [], [], []
+    for _ in range(runs):
+        backend, cpu, wall = _backend_cpu(), time.process_time(), time.perf_counter()
+        report = call()
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+        backends.append(_backend_cpu() - backend)
+    shown = report.table("headline").rows[0].figures["participants"].value
+    people = "fewer than 10" if shown is None else f"{shown:,}"
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(
+        f"{label:<34} median {statistics.median(walls):6.2f} s wall"
+        f" | python CPU {statistics.median(cpus):5.2f} s | PostgreSQL CPU"
+        f" {statistics.median(backends):5.2f} s | {people} participants | load {load}"
+    )
+
+
+def _time_all(runs: int) -> None:
+    from jobgrant.service.outcomes.kpis import compute
+
+    year = YEARS[-1]
+    print(f"KPIs of {year}, {runs} runs each (suppressed, as the page and the API compute them):")
+    _time("Ontario (the largest page)", lambda: compute("ON", year), runs)
+    _time("Prince Edward Island", lambda: compute("PE", year), runs)
+    _time("Canada (the national report)", lambda: compute(None, year), runs)
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    main()

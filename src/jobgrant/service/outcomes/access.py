@@ -1,0 +1,47 @@
+"""Who may read the KPIs, of which jurisdiction, and whether suppressed.
+
+Analysts, finance and auditors read every jurisdiction and Canada. Officers are scoped as their
+files are (`grants.access.visible_applications`): a provincial officer reads their own
+jurisdiction; a federal officer reads their jurisdiction if they have one, else any (federal-
+direct files are anywhere) and Canada. Employers and staff administrators are refused. Everyone
+but an auditor reads the suppressed figures: an auditor checks the records behind them.
+"""
+
+from __future__ import annotations
+
+from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.audit.actions import audited_refusals_of
+from jobgrant.service.outcomes.kpis import compute
+from jobgrant.service.outcomes.tables import KpiReport
+from jobgrant.service.refusals import forbidden_for
+
+KPI_READERS = (Role.ANALYST, Role.OFFICER, Role.FINANCE, Role.AUDITOR)
+
+
+def may_read(user: User, jurisdiction: str | None) -> bool:
+    if user.role not in KPI_READERS:
+        return False
+    if user.role != Role.OFFICER:
+        return True
+    if user.federal and not user.jurisdiction:
+        return True
+    return jurisdiction is not None and jurisdiction == user.jurisdiction
+
+
+def default_jurisdiction(user: User) -> str | None:
+    """What a reader's page opens on: an officer's own jurisdiction, else Canada."""
+    return user.jurisdiction or None if user.role == Role.OFFICER else None
+
+
+def sees_unsuppressed(user: User) -> bool:
+    return user.role == Role.AUDITOR
+
+
+@audited_refusals_of("kpis")
+def read_kpis(user: User, jurisdiction: str | None, fiscal_year: str) -> KpiReport:
+    """The KPIs `user` may read, suppressed unless they are an auditor; 403 (audited) else."""
+    if user.role not in KPI_READERS:
+        raise forbidden_for("ROLE_NOT_ALLOWED")
+    if not may_read(user, jurisdiction):
+        raise forbidden_for("NOT_YOUR_JURISDICTION")
+    return compute(jurisdiction, fiscal_year, suppress=not sees_unsuppressed(user))

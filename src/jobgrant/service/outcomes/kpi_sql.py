@@ -1,0 +1,277 @@
+"""The SQL aggregates the KPIs are made of: plain statements that run on SQLite and PostgreSQL.
+
+Each query is grouped and returns sums (never one row per person or per file): the participants'
+outcomes grouped by jurisdiction, delivery and, where asked, firm size and the equity answers;
+the files' money grouped by jurisdiction, delivery and funder; the days from claim to payment as
+a histogram (days, claims), from which the average and the median are exact. Python only adds
+these sums up (a breakdown's rows and its total come from the same cells).
+
+Only two things differ between the databases, and `_dialect` writes them: reading a trainee's
+employer out of the application's stored request (a consortium file), and a difference of dates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection
+
+from jobgrant.service.grants.models import (
+    Agreement,
+    Application,
+    ApplicationEmployer,
+    Claim,
+    CompletionReport,
+    FollowUp,
+    PaymentRequest,
+    Receivable,
+    TraineeOutcome,
+)
+from jobgrant.service.grants.participant_models import Participant
+from jobgrant.service.ledger.models import BudgetAccount, LedgerTransaction, Posting
+
+#: The participant slots that took part: confirmed, then reported on by the completion report.
+TOOK_PART = ("confirmed", "outcome_reported")
+
+#: The equity questions of the participant form, by the column that holds the answer.
+EQUITY_COLUMNS = ("gender", "indigenous", "disability", "visible_minority", "immigration")
+
+#: What one group of participants adds up to (the names are the SELECT's columns).
+PEOPLE_SUMS = (
+    "participants",
+    "reported",
+    "completed",
+    "employed_end",
+    "asked_3",
+    "answered_3",
+    "employed_3",
+    "asked_12",
+    "answered_12",
+    "employed_12",
+)
+
+
+def _table(model: Any) -> str:
+    return f'"{model._meta.db_table}"'
+
+
+def _trainee_employer_sql() -> str:
+    """The reference of trainee p's employer: request["trainees"][p.position]["employer_id"]."""
+    if connection.vendor == "postgresql":
+        return "(a.\"request\" -> 'trainees' -> (p.\"position\")::int ->> 'employer_id')"
+    return "json_extract(a.\"request\", '$.trainees[' || p.\"position\" || '].employer_id')"
+
+
+def days_between_sql(later: str, earlier_timestamp: str) -> str:
+    """Whole days from a timestamp's date (UTC) to a date."""
+    if connection.vendor == "postgresql":
+        return f"({later} - CAST({earlier_timestamp} AS date))"
+    return f"CAST(julianday({later}) - julianday(date({earlier_timestamp})) AS INTEGER)"
+
+
+FIRM_SIZE_BANDS = (("1-49", 1, 49), ("50-99", 50, 99), ("100-499", 100, 499), ("500+", 500, None))
+
+
+def _firm_joins(where: str) -> str:
+    """fe: the trainee's own employer as it applied. A file with one employer needs no look-up;
+    a consortium's trainee is matched to its employer by reference (the stored request)."""
+    return (
+        'LEFT JOIN (SELECT "application_id", COUNT(*) AS "employers"'
+        f' FROM {_table(ApplicationEmployer)} WHERE "application_id" IN'
+        f' (SELECT a."id" FROM {_table(Application)} a WHERE {where})'
+        ' GROUP BY "application_id") f ON f."application_id" = p."application_id"'
+        f" LEFT JOIN {_table(ApplicationEmployer)} fe"
+        ' ON fe."application_id" = p."application_id"'
+        f' AND (f."employers" = 1 OR fe."reference" = {_trainee_employer_sql()})'
+    )
+
+
+def _firm_band_sql() -> str:
+    return (
+        "CASE WHEN fe.\"employees\" IS NULL THEN 'unknown'"
+        " WHEN fe.\"employees\" < 50 THEN '1-49'"
+        " WHEN fe.\"employees\" < 100 THEN '50-99'"
+        " WHEN fe.\"employees\" < 500 THEN '100-499' ELSE '500+' END"
+    )
+
+
+def _scope_sql(jurisdiction: str | None) -> tuple[str, list[Any]]:
+    if jurisdiction is None:
+        return 'a."fiscal_year" = %s', []
+    return 'a."fiscal_year" = %s AND a."jurisdiction" = %s', [jurisdiction]
+
+
+def _answer(milestone: int) -> str:
+    """The answer that counts at a milestone: the trainee's, else the employer's."""
+    t, e = f"t{milestone}", f"e{milestone}"
+    return (
+        f'CASE WHEN {t}."state" = \'responded\' THEN {t}."employed"'
+        f' WHEN {e}."state" = \'responded\' THEN {e}."employed" END'
+    )
+
+
+def _people_select() -> str:
+    sums = [
+        "COUNT(*)",
+        'SUM(CASE WHEN r."id" IS NOT NULL THEN 1 ELSE 0 END)',
+        'SUM(CASE WHEN r."id" IS NOT NULL AND o."completed" THEN 1 ELSE 0 END)',
+        'SUM(CASE WHEN r."id" IS NOT NULL AND o."employed_at_end" THEN 1 ELSE 0 END)',
+    ]
+    for m in (3, 12):
+        sums += [
+            f"SUM(CASE WHEN t{m}.\"state\" <> 'due' OR e{m}.\"state\" <> 'due' THEN 1 ELSE 0 END)",
+            f"SUM(CASE WHEN t{m}.\"state\" = 'responded' OR e{m}.\"state\" = 'responded'"
+            " THEN 1 ELSE 0 END)",
+            f"SUM(CASE WHEN {_answer(m)} THEN 1 ELSE 0 END)",
+        ]
+    return ", ".join(
+        f"{expression} AS {name}" for expression, name in zip(sums, PEOPLE_SUMS, strict=True)
+    )
+
+
+def _follow_up_joins() -> str:
+    joins = []
+    for m in (3, 12):
+        for alias, respondent in ((f"t{m}", "trainee"), (f"e{m}", "employer")):
+            joins.append(
+                f'LEFT JOIN {_table(FollowUp)} {alias} ON {alias}."participant_id" = p."id"'
+                f' AND {alias}."milestone" = {m} AND {alias}."respondent" = \'{respondent}\''
+            )
+    return " ".join(joins)
+
+
+def people_groups(
+    fiscal_year: str, jurisdiction: str | None, dimensions: Sequence[str]
+) -> Iterator[tuple[tuple[str, ...], dict[str, int]]]:
+    """The participants of the fiscal year's files, grouped by `dimensions` (any of
+    "jurisdiction", "delivery", "firm_size" and EQUITY_COLUMNS): (key, sums) per group."""
+    expressions = [_dimension_sql(name) for name in dimensions]
+    where, params = _scope_sql(jurisdiction)
+    firm_size = "firm_size" in dimensions
+    firms = _firm_joins(where) if firm_size else ""
+    keys = ", ".join(f"{expression} AS k{i}" for i, expression in enumerate(expressions))
+    states = ", ".join(f"'{state}'" for state in TOOK_PART)
+    sql = (
+        f"SELECT {keys}{', ' if keys else ''}{_people_select()}"
+        f" FROM {_table(Participant)} p"
+        f' JOIN {_table(Application)} a ON a."id" = p."application_id"'
+        f' LEFT JOIN {_table(TraineeOutcome)} o ON o."participant_id" = p."id"'
+        f' LEFT JOIN {_table(CompletionReport)} r ON r."id" = o."report_id"'
+        " AND r.\"state\" = 'submitted'"
+        f" {_follow_up_joins()} {firms}"
+        f' WHERE {where} AND p."state" IN ({states})'
+    )
+    if expressions:
+        sql += " GROUP BY " + ", ".join(f"k{i}" for i in range(len(expressions)))
+    scope = [fiscal_year, *params]
+    for row in _fetch(sql, [*(scope if firm_size else []), *scope]):
+        key = tuple(str(value or "") for value in row[: len(expressions)])
+        sums = dict(zip(PEOPLE_SUMS, (int(v or 0) for v in row[len(expressions) :]), strict=True))
+        if sums["participants"]:
+            yield key, sums
+
+
+def _dimension_sql(name: str) -> str:
+    if name in ("jurisdiction", "delivery"):
+        return f'a."{name}"'
+    if name == "firm_size":
+        return _firm_band_sql()
+    if name in EQUITY_COLUMNS:
+        return f'p."{name}"'
+    raise ValueError(f"no such dimension: {name}")
+
+
+@dataclass(frozen=True)
+class FileGroup:
+    """(jurisdiction, delivery): what the files of a group add up to."""
+
+    jurisdiction: str
+    delivery: str
+
+
+def file_counts(fiscal_year: str, jurisdiction: str | None) -> dict[FileGroup, dict[str, int]]:
+    """Applications received (every file past draft) and approvals (files with an agreement:
+    one is issued on approval, whatever became of it)."""
+    where, params = _scope_sql(jurisdiction)
+    sql = (
+        'SELECT a."jurisdiction", a."delivery",'
+        " SUM(CASE WHEN a.\"state\" <> 'draft' THEN 1 ELSE 0 END),"
+        ' SUM(CASE WHEN g."id" IS NOT NULL THEN 1 ELSE 0 END)'
+        f" FROM {_table(Application)} a"
+        f' LEFT JOIN {_table(Agreement)} g ON g."application_id" = a."id"'
+        f' WHERE {where} GROUP BY a."jurisdiction", a."delivery"'
+    )
+    return {
+        FileGroup(j, d): {"applications": int(n or 0), "approvals": int(k or 0)}
+        for j, d, n, k in _fetch(sql, [fiscal_year, *params])
+    }
+
+
+def money(fiscal_year: str, jurisdiction: str | None) -> dict[FileGroup, dict[str, int]]:
+    """Per group and funder: paid (payment requests paid, gross: a set-off netted from a payment
+    is money the file received), recovered (repaid or set off against the file's receivables)
+    and slippage (committed and never claimed: the file's legs in the ledger's `committed`
+    bucket other than releases, that is what is still committed and unclaimed plus what was
+    released unclaimed)."""
+    where, params = _scope_sql(jurisdiction)
+    found: dict[FileGroup, dict[str, int]] = {}
+    statements = {
+        "paid": (
+            f'SELECT a."jurisdiction", a."delivery", x."funder", SUM(x."gross_cents")'
+            f" FROM {_table(PaymentRequest)} x"
+            f' JOIN {_table(Application)} a ON a."id" = x."application_id"'
+            f" WHERE {where} AND x.\"state\" = 'paid'"
+            ' GROUP BY a."jurisdiction", a."delivery", x."funder"'
+        ),
+        "recovered": (
+            f'SELECT a."jurisdiction", a."delivery", x."funder", SUM(x."recovered_cents")'
+            f" FROM {_table(Receivable)} x"
+            f' JOIN {_table(Application)} a ON a."id" = x."application_id"'
+            f' WHERE {where} GROUP BY a."jurisdiction", a."delivery", x."funder"'
+        ),
+        "slippage": (
+            f'SELECT a."jurisdiction", a."delivery", b."funder", SUM(x."amount_cents")'
+            f" FROM {_table(Posting)} x"
+            f' JOIN {_table(LedgerTransaction)} t ON t."id" = x."transaction_id"'
+            f' JOIN {_table(Application)} a ON a."id" = t."application_id"'
+            f' JOIN {_table(BudgetAccount)} b ON b."id" = x."account_id"'
+            f" WHERE {where} AND x.\"bucket\" = 'committed' AND t.\"kind\" <> 'release'"
+            ' GROUP BY a."jurisdiction", a."delivery", b."funder"'
+        ),
+    }
+    for measure, sql in statements.items():
+        for j, d, funder, cents in _fetch(sql, [fiscal_year, *params]):
+            sums = found.setdefault(FileGroup(j, d), {})
+            sums[f"{measure}_{funder}"] = sums.get(f"{measure}_{funder}", 0) + int(cents or 0)
+    return found
+
+
+def days_to_payment(fiscal_year: str, jurisdiction: str | None) -> dict[FileGroup, dict[int, int]]:
+    """Per group: {days: claims}, for each claim version paid at least once, the days from its
+    submission to its first payment paid."""
+    where, params = _scope_sql(jurisdiction)
+    first_paid = (
+        'SELECT c."id", c."application_id", c."submitted_at", MIN(x."paid_on") AS "paid_on"'
+        f' FROM {_table(Claim)} c JOIN {_table(PaymentRequest)} x ON x."claim_id" = c."id"'
+        ' WHERE x."state" = \'paid\' AND c."submitted_at" IS NOT NULL'
+        ' GROUP BY c."id", c."application_id", c."submitted_at"'
+    )
+    days = days_between_sql('y."paid_on"', 'y."submitted_at"')
+    sql = (
+        f'SELECT a."jurisdiction", a."delivery", {days} AS d, COUNT(*) FROM ({first_paid}) y'
+        f' JOIN {_table(Application)} a ON a."id" = y."application_id"'
+        f' WHERE {where} GROUP BY a."jurisdiction", a."delivery", d'
+    )
+    found: dict[FileGroup, dict[int, int]] = {}
+    for j, d, day, claims in _fetch(sql, [fiscal_year, *params]):
+        histogram = found.setdefault(FileGroup(j, d), {})
+        histogram[int(day)] = histogram.get(int(day), 0) + int(claims)
+    return found
+
+
+def _fetch(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return list(cursor.fetchall())

@@ -1,0 +1,122 @@
+"""The KPIs page for analysts and officers: choose a jurisdiction (or Canada) and a fiscal year,
+read the tables of `outcomes.kpis`, suppressed cells marked and explained, each survey figure
+with its response rate beside it. A GET: nothing changes, the page can be bookmarked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, Decimal
+from typing import Any
+
+from babel.numbers import format_decimal, format_percent
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from jobgrant.rules.money import format_money
+from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.errors import ServiceError
+from jobgrant.service.language import current_language, current_locale
+from jobgrant.service.outcomes.access import default_jurisdiction, read_kpis
+from jobgrant.service.outcomes.tables import Figure, Table, Unit
+from jobgrant.service.refusals import shown
+from jobgrant.service.web.forms.kpis import KpiChoice
+from jobgrant.service.web.labels import jurisdiction_name
+from jobgrant.service.web.pages import error_context, query_params, user_required
+
+#: The footnote mark of a suppressed cell (Statistics Canada's symbol for confidential data).
+MARK = "x"
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    response: str = ""
+    suppressed: str = ""
+
+
+@require_GET
+@user_required(Role.ANALYST, Role.OFFICER)
+def kpis_page(request: HttpRequest, user: User) -> HttpResponse:
+    data = {"jurisdiction": default_jurisdiction(user) or ""}
+    data.update(query_params(request))
+    form = KpiChoice(data, user)
+    context: dict[str, Any] = {"title": _("Did the training lead to jobs?"), "form": form}
+    if not form.is_valid():
+        return render(
+            request, "web/analyst/kpis.html", {**context, **error_context(form)}, status=422
+        )
+    jurisdiction, year = form.choice()
+    try:
+        report = read_kpis(user, jurisdiction, year)
+    except ServiceError as error:
+        context["refusal"] = shown(error)
+        return render(request, "web/analyst/kpis.html", context, status=error.status)
+    place = jurisdiction_name(jurisdiction) if jurisdiction else _("Canada")
+    context.update(
+        {
+            "place": place,
+            "year": year,
+            "tables": [_table(table) for table in report.tables],
+            "suppressed": report.suppressed,
+            "threshold": report.threshold,
+        }
+    )
+    return render(request, "web/analyst/kpis.html", context)
+
+
+def _table(table: Table) -> dict[str, Any]:
+    lang = current_language()
+    return {
+        "id": table.id,
+        "title": getattr(table, f"title_{lang}"),
+        "note": getattr(table, f"note_{lang}"),
+        "columns": [getattr(column, f"title_{lang}") for column in table.columns],
+        "rows": [
+            {
+                "label": getattr(row, f"label_{lang}"),
+                "total": row.key == "total",
+                "cells": [cell(row.figures[column.id]) for column in table.columns],
+            }
+            for row in table.rows
+        ],
+    }
+
+
+def cell(figure: Figure) -> Cell:
+    """A figure as the page shows it, in the page's language."""
+    if not figure.shown:
+        return Cell(MARK, suppressed=str(figure.suppressed))
+    response = ""
+    if figure.response is not None and figure.response.shown:
+        response = _("response %(rate)s") % {"rate": _ratio_text(figure.response)}
+    return Cell(_figure_text(figure), response)
+
+
+def _figure_text(figure: Figure) -> str:
+    lang = current_language()
+    if figure.unit in (Unit.PEOPLE, Unit.FILES, Unit.DAYS):
+        return format_decimal(figure.value or 0, locale=current_locale())
+    if figure.unit is Unit.CENTS:
+        return format_money(figure.value or 0, lang)
+    if not figure.denominator:
+        return "—"
+    if figure.unit is Unit.RATE:
+        return _ratio_text(figure)
+    quotient = Decimal(figure.numerator or 0) / Decimal(figure.denominator)
+    if figure.unit is Unit.CENTS_PER:
+        return format_money(int(quotient.quantize(Decimal(1), ROUND_HALF_EVEN)), lang)
+    return format_decimal(quotient.quantize(Decimal("0.1")), "#,##0.0", locale=current_locale())
+
+
+def _ratio_text(figure: Figure) -> str:
+    """A rate as a percentage with one decimal, and its numerator / denominator."""
+    if not figure.denominator:
+        return "—"
+    rate = Decimal(figure.numerator or 0) / Decimal(figure.denominator)
+    pattern = "#,##0.0\u00a0%" if current_language() == "fr" else "#,##0.0%"
+    percent = format_percent(rate, pattern, locale=current_locale())
+    counts = f"{format_decimal(figure.numerator or 0, locale=current_locale())}"
+    counts += f"/{format_decimal(figure.denominator, locale=current_locale())}"
+    return f"{percent} ({counts})"

@@ -1,0 +1,114 @@
+"""GET /api/v1/kpis: who may read which figures, suppressed or not, and bad parameters."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from tests.personas import (
+    ANALYST,
+    AUDITOR,
+    EMPLOYER,
+    FEDERAL_OFFICER,
+    FINANCE,
+    OFFICER,
+    OTHER_JURISDICTION_OFFICER,
+    Persona,
+)
+from tests.service.outcomes import kpi_fixture as fx
+from tests.service.outcomes.test_kpis import nova_scotia
+
+from jobgrant.service.audit.models import AuditEntry
+
+Api = Callable[[Persona | None], Any]
+
+
+def headline(body: dict[str, Any]) -> dict[str, Any]:
+    table = next(t for t in body["tables"] if t["id"] == "headline")
+    return table["rows"][0]["figures"]
+
+
+def test_suppressed_for_an_analyst_whole_for_an_auditor(as_user: Api) -> None:
+    """The Nova Scotia fixture (test_kpis.nova_scotia): the 3-month figure (9 people answered)
+    is hidden for the analyst, with no number left; the auditor sees 6 / 9, response 9 / 12."""
+    nova_scotia()
+    answer = as_user(ANALYST).get("/kpis", jurisdiction="NS", fiscal_year=fx.FISCAL_YEAR)
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["suppressed"] is True and body["threshold"] == 10
+    three = headline(body)["employed_3_months"]
+    assert three["suppressed"] == "small"
+    assert three["numerator"] is None and three["denominator"] is None
+    assert three["response"] == {
+        "unit": "rate",
+        "value": None,
+        "numerator": None,
+        "denominator": None,
+        "people": None,
+        "suppressed": "small",
+        "response": None,
+    }
+    assert headline(body)["cost_government"]["value"] == 140000
+    audited = as_user(AUDITOR).get("/kpis", jurisdiction="NS", fiscal_year=fx.FISCAL_YEAR).json()
+    three = headline(audited)["employed_3_months"]
+    assert audited["suppressed"] is False
+    assert (three["numerator"], three["denominator"], three["suppressed"]) == (6, 9, "")
+    assert (three["response"]["numerator"], three["response"]["denominator"]) == (9, 12)
+
+
+def test_canada_for_analysts_finance_and_federal_officers(as_user: Api) -> None:
+    nova_scotia()
+    for reader in (ANALYST, FINANCE, FEDERAL_OFFICER):
+        answer = as_user(reader).get("/kpis", fiscal_year=fx.FISCAL_YEAR)
+        assert answer.status_code == 200, reader.username
+        body = answer.json()
+        assert body["jurisdiction"] is None
+        assert [t["id"] for t in body["tables"]][:2] == ["headline", "by-jurisdiction"]
+        assert headline(body)["participants"]["value"] == 17
+    empty = as_user(ANALYST).get("/kpis", jurisdiction="", fiscal_year=fx.FISCAL_YEAR)
+    assert empty.json()["jurisdiction"] is None
+
+
+def test_officers_read_their_own_jurisdiction_only(as_user: Api) -> None:
+    assert (
+        as_user(OFFICER).get("/kpis", jurisdiction="ON", fiscal_year="2026-27").status_code == 200
+    )
+    for jurisdiction in ("NS", None):
+        params = {
+            "fiscal_year": "2026-27",
+            **({"jurisdiction": jurisdiction} if jurisdiction else {}),
+        }
+        answer = as_user(OFFICER).get("/kpis", **params)
+        assert answer.status_code == 403
+        assert answer.json()["code"] == "NOT_YOUR_JURISDICTION"
+    answer = as_user(OTHER_JURISDICTION_OFFICER).get(
+        "/kpis", jurisdiction="ON", fiscal_year="2026-27"
+    )
+    assert answer.status_code == 403
+
+
+def test_employers_are_refused_and_the_refusal_audited(as_user: Api) -> None:
+    answer = as_user(EMPLOYER).get("/kpis", jurisdiction="ON", fiscal_year="2026-27")
+    assert answer.status_code == 403
+    assert answer.json()["code"] == "ROLE_NOT_ALLOWED"
+    entry = AuditEntry.objects.filter(action="refused.read_kpis").get()
+    assert entry.actor == EMPLOYER.username
+    assert as_user(None).get("/kpis", fiscal_year="2026-27").status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"jurisdiction": "ON"}, "fiscal_year"),
+        ({"fiscal_year": "2026"}, "fiscal_year"),
+        ({"fiscal_year": "2026-27", "jurisdiction": "XX"}, "jurisdiction"),
+    ],
+)
+def test_bad_parameters_name_the_field(as_user: Api, params: dict[str, str], field: str) -> None:
+    answer = as_user(ANALYST).get("/kpis", **params)
+    assert answer.status_code == 422
+    assert answer["Content-Type"] == "application/problem+json"
+    body = answer.json()
+    assert [error["field"] for error in body["errors"]] == [field]
+    assert body["errors"][0]["message_fr"]
