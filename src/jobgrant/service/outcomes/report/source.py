@@ -42,7 +42,13 @@ def jurisdiction_problem(value: str | None) -> Problem | None:
 
 
 def fiscal_year_problem(value: str | None) -> Problem | None:
-    match = FISCAL_YEAR.match(value or "")
+    if not value:
+        return Problem(
+            "fiscal_year",
+            "required (a fiscal year like 2015-16)",
+            "obligatoire (un exercice comme 2015-16)",
+        )
+    match = FISCAL_YEAR.match(value)
     if match and int(match[1]) >= FIRST_YEAR and (int(match[1]) + 1) % 100 == int(match[2]):
         return None
     return Problem(

@@ -17,6 +17,7 @@ from jobgrant.service.web.urls import (
     participants,
     partners,
     public,
+    reports,
     staff,
 )
 
@@ -34,5 +35,6 @@ urlpatterns = [
     path("finance/", include(finance.urlpatterns)),
     path("analyst/", include(analyst.urlpatterns)),
     path("auditor/", include(auditor.urlpatterns)),
+    path("reports/", include(reports.urlpatterns)),
     path("account/", include(account.urlpatterns)),
 ]
