@@ -26,7 +26,7 @@ OPTION = {"jurisdiction": "--jurisdiction", "fiscal_year": "--fiscal-year"}
 STEPS = {  # what each step says on stderr while the report is made
     "figures": ("report: computing the figures of {place}, {year}",
                 "report : calcul des chiffres de {place}, {year}"),
-    "pdf": ("report: writing the {language} PDF", "report : écriture du PDF en {language}"),
+    "pdf": ("report: writing the {name} PDF", "report : écriture du PDF en {name}"),
     "csv": ("report: writing the tables as CSV", "report : écriture des tableaux en CSV"),
     "wrote": ("Wrote {path}", "Écrit : {path}"),
     "unavailable": ("report: the KPIs are not available: {detail}",
@@ -134,8 +134,8 @@ def write_annual(kpis: KpiReport, out: Path, language: str, made: dt.datetime) -
     written = []
     for pdf_language in LANGUAGES:
         name = LANGUAGE_NAMES[pdf_language][1 if language == "fr" else 0]
-        _echo(language, "pdf", language=name)
-        path = out / file_name(kpis, suffix=f"{pdf_language}.pdf")
+        _echo(language, "pdf", name=name)
+        path = out / file_name(kpis, pdf_language, "pdf")
         path.write_bytes(report_pdf(kpis, pdf_language, made))
         written.append(path)
     _echo(language, "csv")

@@ -101,9 +101,9 @@ def table_csv(report: KpiReport, table: Table) -> str:
     return buffer.getvalue()
 
 
-def file_name(report: KpiReport, table: Table | None = None, suffix: str = "csv") -> str:
-    stem = f"annual-report-{place_code(report)}-{report.fiscal_year}"
-    return f"{stem}-{table.id}.{suffix}" if table is not None else f"{stem}.{suffix}"
+def file_name(report: KpiReport, part: str, suffix: str = "csv") -> str:
+    """ "annual-report-ON-2015-16-headline.csv" (a table's id) or "...-en.pdf" (a language)."""
+    return f"annual-report-{place_code(report)}-{report.fiscal_year}-{part}.{suffix}"
 
 
 def write_tables(report: KpiReport, out: Path) -> list[Path]:
@@ -111,7 +111,7 @@ def write_tables(report: KpiReport, out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for table in report.tables:
-        path = out / file_name(report, table)
+        path = out / file_name(report, table.id)
         path.write_text(table_csv(report, table), encoding="utf-8", newline="")
         written.append(path)
     return written

@@ -134,7 +134,7 @@ def annual_pdf(request: HttpRequest) -> HttpResponse:
         raise Http404("the KPIs are not available") from error
     response = HttpResponse(report_pdf(kpis, language, dt.datetime.now(dt.UTC)),
                             content_type="application/pdf")
-    name = csvfiles.file_name(kpis, suffix=f"{language}.pdf")
+    name = csvfiles.file_name(kpis, language, "pdf")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
@@ -152,5 +152,5 @@ def annual_csv(request: HttpRequest, table: str) -> HttpResponse:
     if found is None:
         raise Http404("no such table")
     response = HttpResponse(csvfiles.table_csv(kpis, found), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{csvfiles.file_name(kpis, found)}"'
+    response["Content-Disposition"] = f'attachment; filename="{csvfiles.file_name(kpis, found.id)}"'
     return response
