@@ -294,3 +294,16 @@ def test_the_public_routes_answer_anonymous_visitors_as_expected(demo: None) -> 
         for language in LANGUAGES
     }
     assert answers == {(route, language): PUBLIC_ROUTES[route] for route, language in answers}
+
+
+def test_a_shared_section_page_opens_for_each_of_its_roles(demo: None) -> None:
+    wrong = {}
+    for route in page_routes():
+        section = section_of(route)
+        if section not in SHARED_SECTION_ROLES or "<" in route:
+            continue
+        for role in SHARED_SECTION_ROLES[section]:
+            status = signed_in(role).get(concrete(route)).status_code
+            if status in (302, 401, 403):
+                wrong[f"{role} {route}"] = status
+    assert wrong == {}
