@@ -38,10 +38,16 @@ def asked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str | None, str]]:
 @pytest.mark.parametrize(
     ("args", "lang", "expected"),
     [
-        (["--jurisdiction", "ZZ", "--fiscal-year", "2015-16"], "en",
-         "--jurisdiction: must be a province or territory code"),
-        (["--jurisdiction", "ON", "--fiscal-year", "2015-2016"], "en",
-         "--fiscal-year: must be a fiscal year like 2015-16, from 2014-15 on, not '2015-2016'"),
+        (
+            ["--jurisdiction", "ZZ", "--fiscal-year", "2015-16"],
+            "en",
+            "--jurisdiction: must be a province or territory code",
+        ),
+        (
+            ["--jurisdiction", "ON", "--fiscal-year", "2015-2016"],
+            "en",
+            "--fiscal-year: must be a fiscal year like 2015-16, from 2014-15 on, not '2015-2016'",
+        ),
         (["--jurisdiction", "ON"], "fr", "--fiscal-year : obligatoire (un exercice comme 2015-16)"),
         (["--fiscal-year", "2013-14"], "fr", "--fiscal-year : doit être un exercice comme 2015-16"),
         (["--fiscal-year", "2015-16", "--lang", "de"], "en", "--lang: must be en or fr, not 'de'"),
@@ -74,8 +80,19 @@ def test_annual_writes_both_pdfs_and_every_table_with_the_same_figures(
     tmp_path: Path, asked: list[Any]
 ) -> None:
     result = runner.invoke(
-        app, ["report", "annual", "--jurisdiction", "on", "--fiscal-year", "2015-16",
-              "--out", str(tmp_path), "--lang", "fr"]
+        app,
+        [
+            "report",
+            "annual",
+            "--jurisdiction",
+            "on",
+            "--fiscal-year",
+            "2015-16",
+            "--out",
+            str(tmp_path),
+            "--lang",
+            "fr",
+        ],
     )
     assert result.exit_code == 0, result.output
     assert asked == [("ON", "2015-16")]
@@ -88,8 +105,13 @@ def test_annual_writes_both_pdfs_and_every_table_with_the_same_figures(
         "annual-report-ON-2015-16-headline.csv",
     ]
     assert "report : écriture du PDF en anglais" in result.stderr
-    table = list(csv.DictReader(io.StringIO(
-        (tmp_path / "annual-report-ON-2015-16-headline.csv").read_text(encoding="utf-8"))))
+    table = list(
+        csv.DictReader(
+            io.StringIO(
+                (tmp_path / "annual-report-ON-2015-16-headline.csv").read_text(encoding="utf-8")
+            )
+        )
+    )
     english = _text(tmp_path / "annual-report-ON-2015-16-en.pdf")
     french = _text(tmp_path / "annual-report-ON-2015-16-fr.pdf")
     # the CSV's exact figures, as each PDF writes them
@@ -108,8 +130,9 @@ def test_the_national_report_is_asked_for_without_a_jurisdiction_or_with_ca(
     tmp_path: Path, asked: list[Any]
 ) -> None:
     for extra in ([], ["--jurisdiction", "CA"]):
-        result = runner.invoke(app, ["report", "annual", "--fiscal-year", "2015-16", *extra,
-                                     "--out", str(tmp_path)])
+        result = runner.invoke(
+            app, ["report", "annual", "--fiscal-year", "2015-16", *extra, "--out", str(tmp_path)]
+        )
         assert result.exit_code == 0, result.output
     assert asked == [(None, "2015-16"), (None, "2015-16")]
     assert (tmp_path / "annual-report-CA-2015-16-federal-direct.csv").is_file()
@@ -118,12 +141,14 @@ def test_the_national_report_is_asked_for_without_a_jurisdiction_or_with_ca(
 def test_open_data_writes_one_file_per_table_and_a_bilingual_dictionary_of_every_field(
     tmp_path: Path, asked: list[Any]
 ) -> None:
-    result = runner.invoke(app, ["report", "open-data", "--fiscal-year", "2015-16:2016-17",
-                                 "--out", str(tmp_path)])
+    result = runner.invoke(
+        app, ["report", "open-data", "--fiscal-year", "2015-16:2016-17", "--out", str(tmp_path)]
+    )
     assert result.exit_code == 0, result.output
     assert len(asked) == 2 * 14  # Canada and 13 provinces and territories, two years
-    dictionary = list(csv.DictReader(
-        (tmp_path / opendata.DICTIONARY).open(encoding="utf-8", newline="")))
+    dictionary = list(
+        csv.DictReader((tmp_path / opendata.DICTIONARY).open(encoding="utf-8", newline=""))
+    )
     described = {(d["resource_name"], d["field_name"]) for d in dictionary}
     assert all(d["title_en"] and d["title_fr"] and d["data_type"] for d in dictionary)
     files = sorted(p for p in tmp_path.glob("cjg-*.csv"))
@@ -134,8 +159,11 @@ def test_open_data_writes_one_file_per_table_and_a_bilingual_dictionary_of_every
     for path in files:
         header = next(csv.reader(path.open(encoding="utf-8", newline="")))
         assert {(path.name, field) for field in header} <= described
-    sizes = list(csv.DictReader((tmp_path / "cjg-by-firm-size-2015-16_2016-17.csv").open(
-        encoding="utf-8", newline="")))
+    sizes = list(
+        csv.DictReader(
+            (tmp_path / "cjg-by-firm-size-2015-16_2016-17.csv").open(encoding="utf-8", newline="")
+        )
+    )
     big = next(r for r in sizes if r["row"] == "500+" and r["jurisdiction"] == "ON")
     assert big["participants"] == "" and big["participants_status"] == "x"
     assert big["completion_rate_percent"] == "" and big["completion_rate_status"] == "x"

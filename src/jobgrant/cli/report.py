@@ -24,19 +24,25 @@ if TYPE_CHECKING:
 LANGUAGES = ("en", "fr")
 OPTION = {"jurisdiction": "--jurisdiction", "fiscal_year": "--fiscal-year"}
 STEPS = {  # what each step says on stderr while the report is made
-    "figures": ("report: computing the figures of {place}, {year}",
-                "report : calcul des chiffres de {place}, {year}"),
+    "figures": (
+        "report: computing the figures of {place}, {year}",
+        "report : calcul des chiffres de {place}, {year}",
+    ),
     "pdf": ("report: writing the {name} PDF", "report : écriture du PDF en {name}"),
     "csv": ("report: writing the tables as CSV", "report : écriture des tableaux en CSV"),
     "wrote": ("Wrote {path}", "Écrit : {path}"),
-    "unavailable": ("report: the KPIs are not available: {detail}",
-                    "report : les indicateurs ne sont pas disponibles : {detail}"),
+    "unavailable": (
+        "report: the KPIs are not available: {detail}",
+        "report : les indicateurs ne sont pas disponibles : {detail}",
+    ),
 }
 LANGUAGE_NAMES = {"en": ("English", "anglais"), "fr": ("French", "français")}
 BAD = {
     "lang": ("must be en or fr, not {value!r}", "doit être en ou fr, et non {value!r}"),
-    "out": ("{value!r} exists and is not a directory",
-            "{value!r} existe et n'est pas un répertoire"),
+    "out": (
+        "{value!r} exists and is not a directory",
+        "{value!r} existe et n'est pas un répertoire",
+    ),
     "order": ("{first} comes after {last}", "{first} vient après {last}"),
 }
 
@@ -81,14 +87,14 @@ def _echo(language: str, step: str, **values: object) -> None:
 
 @report.command("annual")
 def annual(
-    fiscal_year: Annotated[
-        str | None, typer.Option(help="The fiscal year, e.g. 2015-16.")
-    ] = None,
+    fiscal_year: Annotated[str | None, typer.Option(help="The fiscal year, e.g. 2015-16.")] = None,
     jurisdiction: Annotated[
         str | None,
         typer.Option(help="A province or territory code (ON); omitted or CA: the national report."),
     ] = None,
-    out: Annotated[str, typer.Option(help="Write the PDFs and CSV files into this directory.")] = ".",
+    out: Annotated[
+        str, typer.Option(help="Write the PDFs and CSV files into this directory.")
+    ] = ".",
     lang: Annotated[
         str | None,
         typer.Option(help="Language of the errors and progress lines: en or fr (default: LANG)."),
@@ -120,7 +126,7 @@ def _compute(language: str, jurisdiction: str | None, fiscal_year: str) -> KpiRe
     _echo(language, "figures", place=jurisdiction or source.NATIONAL, year=fiscal_year)
     try:
         return source.annual_report(jurisdiction, fiscal_year)
-    except source.KpisUnavailable as error:
+    except source.KpisUnavailableError as error:
         _echo(language, "unavailable", detail=error)
         raise typer.Exit(1) from error
 
@@ -177,7 +183,7 @@ def open_data(
             for place in places:
                 try:
                     reports.append(source.annual_report(place, year))
-                except source.KpisUnavailable as error:
+                except source.KpisUnavailableError as error:
                     _echo(language, "unavailable", detail=error)
                     raise typer.Exit(1) from error
                 bar.update(1)
@@ -186,9 +192,9 @@ def open_data(
 
 
 def _default_years() -> str:
-    today = dt.date.today()
-    last_start = today.year - 1 if today.month >= 4 else today.year - 2
-    return f"2014-15:{last_start}-{(last_start + 1) % 100:02d}"
+    from jobgrant.service.outcomes.report.source import last_fiscal_year
+
+    return f"2014-15:{last_fiscal_year()}"
 
 
 def _years(language: str, text: str, problems: list[str]) -> list[str]:
@@ -203,7 +209,8 @@ def _years(language: str, text: str, problems: list[str]) -> list[str]:
             return []
     start, end = int(first[:4]), int(last[:4])
     if start > end:
-        problems.append(_line(language, "--fiscal-year",
-                              _said(language, BAD["order"], first=first, last=last)))
+        problems.append(
+            _line(language, "--fiscal-year", _said(language, BAD["order"], first=first, last=last))
+        )
         return []
     return [f"{y}-{(y + 1) % 100:02d}" for y in range(start, end + 1)]

@@ -112,12 +112,18 @@ def test_the_csv_marks_suppressed_cells_x_with_the_legend_below() -> None:
     header, body = lines[0], lines[1:]
     big = next(line for line in body if line and line[2] == "500+")
     assert big[5:] == ["x"] * (len(header) - 5)
-    mid = dict(zip(header, next(line for line in body if line and line[2] == "100-499"), strict=True))
+    mid = dict(
+        zip(header, next(line for line in body if line and line[2] == "100-499"), strict=True)
+    )
     assert mid["employed_12m_percent"] == "x" and mid["participants"] == "247"
-    assert ["x: suppressed to protect the confidentiality of the people counted (fewer than 10 "
-            "people, or a figure that would let such a one be worked out)"] in lines
+    assert [
+        "x: suppressed to protect the confidentiality of the people counted (fewer than 10 "
+        "people, or a figure that would let such a one be worked out)"
+    ] in lines
     assert [s for s in SECRETS if s in text] == []
-    assert all(line[5:] == ["x"] * (len(header) - 5) or "7" not in line[5:] for line in body if line)
+    assert all(
+        line[5:] == ["x"] * (len(header) - 5) or "7" not in line[5:] for line in body if line
+    )
 
 
 def test_every_table_is_written_as_its_own_csv_file(tmp_path: Any) -> None:
@@ -140,8 +146,8 @@ def test_the_national_plots_are_svg_with_a_title_a_description_and_no_suppressed
         drawn = {p.id: p for p in plots.plots(national())}
     assert set(drawn) == {"firm-size", "funnel", "cost-per-job"}
     cost = drawn["cost-per-job"]
-    assert cost.svg.startswith("<svg role=\"img\" aria-labelledby=\"plot-cost-per-job-title")
-    assert f"<title id=\"plot-cost-per-job-title\">{cost.title}</title>" in cost.svg
+    assert cost.svg.startswith('<svg role="img" aria-labelledby="plot-cost-per-job-title')
+    assert f'<title id="plot-cost-per-job-title">{cost.title}</title>' in cost.svg
     texts = dict(cost.table_rows)
     nunavut = "Nunavut"
     assert texts[nunavut] == ["x"]

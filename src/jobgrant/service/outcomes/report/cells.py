@@ -9,7 +9,6 @@ numbers never leave the KpiReport.
 from __future__ import annotations
 
 from decimal import ROUND_HALF_EVEN, Decimal
-
 from functools import lru_cache
 
 from babel import Locale
@@ -58,7 +57,8 @@ def whole(value: int) -> str:
 def rate_text(numerator: int, denominator: int) -> str:
     """ "77.7% (412 / 530)" / "77,7 % (412 / 530)"."""
     share = format_percent(
-        percent(numerator, denominator) / 100, format=_percent_pattern(current_locale()),
+        percent(numerator, denominator) / 100,
+        format=_percent_pattern(current_locale()),
         locale=current_locale(),
     )
     return f"{share} ({whole(numerator)} / {whole(denominator)})"
@@ -68,7 +68,7 @@ def rate_text(numerator: int, denominator: int) -> str:
 def _percent_pattern(locale: str) -> str:
     """The locale's percent pattern with one decimal: "#,##0.0%" / "#,##0,0 %" (French keeps
     its space before the sign)."""
-    pattern = Locale.parse(locale).percent_formats[None].pattern
+    pattern = str(Locale.parse(locale).percent_formats[None].pattern)
     return pattern.replace("#0", "#0.0", 1) if "#0." not in pattern else pattern
 
 

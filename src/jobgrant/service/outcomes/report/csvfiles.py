@@ -26,8 +26,10 @@ LEGEND = (
         "x : confidentiel, pour protéger les personnes comptées (moins de {threshold} personnes, "
         "ou un chiffre qui permettrait d'en déduire un tel)",
     ),
-    ("...: not applicable (a rate or an average over nobody)",
-     "... : n'ayant pas lieu de figurer (un taux ou une moyenne sur personne)"),
+    (
+        "...: not applicable (a rate or an average over nobody)",
+        "... : n'ayant pas lieu de figurer (un taux ou une moyenne sur personne)",
+    ),
 )
 
 

@@ -32,27 +32,61 @@ DICTIONARY_HEADER = (
     "description_fr",
 )
 LEAD_FIELDS = (
-    ("fiscal_year", "text", "Fiscal year", "Exercice",
-     "The fiscal year, April 1 to March 31, as 2015-16.",
-     "L'exercice, du 1er avril au 31 mars, p. ex. 2015-16."),
-    ("jurisdiction", "text", "Jurisdiction", "Province ou territoire",
-     "The province or territory's two-letter code; CA for Canada as a whole.",
-     "Le code à deux lettres de la province ou du territoire; CA pour l'ensemble du Canada."),
-    ("row", "text", "Row", "Ligne",
-     "The row's stable key (e.g. a firm size class, or total).",
-     "La clé stable de la ligne (p. ex. une taille d'entreprise, ou total)."),
-    ("row_label_en", "text", "Row label (English)", "Libellé de la ligne (anglais)",
-     "What the row counts, in English.", "Ce que compte la ligne, en anglais."),
-    ("row_label_fr", "text", "Row label (French)", "Libellé de la ligne (français)",
-     "What the row counts, in French.", "Ce que compte la ligne, en français."),
+    (
+        "fiscal_year",
+        "text",
+        "Fiscal year",
+        "Exercice",
+        "The fiscal year, April 1 to March 31, as 2015-16.",
+        "L'exercice, du 1er avril au 31 mars, p. ex. 2015-16.",
+    ),
+    (
+        "jurisdiction",
+        "text",
+        "Jurisdiction",
+        "Province ou territoire",
+        "The province or territory's two-letter code; CA for Canada as a whole.",
+        "Le code à deux lettres de la province ou du territoire; CA pour l'ensemble du Canada.",
+    ),
+    (
+        "row",
+        "text",
+        "Row",
+        "Ligne",
+        "The row's stable key (e.g. a firm size class, or total).",
+        "La clé stable de la ligne (p. ex. une taille d'entreprise, ou total).",
+    ),
+    (
+        "row_label_en",
+        "text",
+        "Row label (English)",
+        "Libellé de la ligne (anglais)",
+        "What the row counts, in English.",
+        "Ce que compte la ligne, en anglais.",
+    ),
+    (
+        "row_label_fr",
+        "text",
+        "Row label (French)",
+        "Libellé de la ligne (français)",
+        "What the row counts, in French.",
+        "Ce que compte la ligne, en français.",
+    ),
 )
 PARTS = {  # suffix -> (type, English, French) said of a figure's field
     "numerator": ("integer", "numerator", "numérateur"),
     "denominator": ("integer", "denominator", "dénominateur"),
     "percent": ("decimal", "percentage, to one decimal", "pourcentage, à une décimale"),
-    "average": ("decimal", "average (numerator / denominator)", "moyenne (numérateur / dénominateur)"),
-    "status": ("text", 'status: "x" when suppressed, empty otherwise',
-               "statut : « x » si le chiffre est confidentiel, vide sinon"),
+    "average": (
+        "decimal",
+        "average (numerator / denominator)",
+        "moyenne (numérateur / dénominateur)",
+    ),
+    "status": (
+        "text",
+        'status: "x" when suppressed, empty otherwise',
+        "statut : « x » si le chiffre est confidentiel, vide sinon",
+    ),
 }
 UNIT_TYPES = {Unit.CENTS: "decimal", Unit.CENTS_PER: "decimal", Unit.DAYS_PER: "decimal"}
 
@@ -89,7 +123,10 @@ def _part(column: Column, name: str, response: bool = False) -> Field:
         kind = "decimal" if column.unit is Unit.CENTS else "integer"
         money = column.unit is Unit.CENTS
         return Field(
-            name, kind, column.title_en, column.title_fr,
+            name,
+            kind,
+            column.title_en,
+            column.title_fr,
             column.description_en + (" In dollars." if money else ""),
             column.description_fr + (" En dollars." if money else ""),
         )
@@ -99,23 +136,24 @@ def _part(column: Column, name: str, response: bool = False) -> Field:
     of_en = "response rate, " if response else ""
     of_fr = "taux de réponse, " if response else ""
     return Field(
-        name, kind,
-        f"{column.title_en} ({of_en}{part_en})", f"{column.title_fr} ({of_fr}{part_fr})",
-        column.description_en, column.description_fr,
+        name,
+        kind,
+        f"{column.title_en} ({of_en}{part_en})",
+        f"{column.title_fr} ({of_fr}{part_fr})",
+        column.description_en,
+        column.description_fr,
     )
-
-
-def fields(table: Table) -> list[Field]:
-    survey = csvfiles.survey_columns(table)
-    found = [Field(*lead) for lead in LEAD_FIELDS]
-    for column in table.columns:
-        found += figure_fields(column, column.id in survey)
-    return found
 
 
 def row_values(report: KpiReport, table: Table, survey: set[str]) -> Iterable[list[str]]:
     for row in table.rows:
-        line = [report.fiscal_year, csvfiles.place_code(report), row.key, row.label_en, row.label_fr]
+        line = [
+            report.fiscal_year,
+            csvfiles.place_code(report),
+            row.key,
+            row.label_en,
+            row.label_fr,
+        ]
         for column in table.columns:
             figure = row.figures.get(column.id)
             width = len(figure_fields(column, column.id in survey))
@@ -143,9 +181,10 @@ def write(reports: list[KpiReport], out: Path) -> list[Path]:
     written, dictionary = [], []
     for table_id, shape in shapes.items():
         name = resource_name(table_id, years)
-        survey = set().union(*(csvfiles.survey_columns(t) for r in reports for t in r.tables
-                               if t.id == table_id))
-        table_fields = [f for f in _fields_with(shape, survey)]
+        survey = set().union(
+            *(csvfiles.survey_columns(t) for r in reports for t in r.tables if t.id == table_id)
+        )
+        table_fields = _fields_with(shape, survey)
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\r\n")
         writer.writerow([f.name for f in table_fields])
@@ -172,7 +211,16 @@ def write_dictionary(entries: list[tuple[str, Field]], path: Path) -> Path:
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(DICTIONARY_HEADER)
     for resource, f in entries:
-        writer.writerow([resource, f.name, f.data_type, f.title_en, f.title_fr,
-                         f.description_en, f.description_fr])
+        writer.writerow(
+            [
+                resource,
+                f.name,
+                f.data_type,
+                f.title_en,
+                f.title_fr,
+                f.description_en,
+                f.description_fr,
+            ]
+        )
     path.write_text(buffer.getvalue(), encoding="utf-8", newline="")
     return path

@@ -91,9 +91,11 @@ def firm_size(report: KpiReport) -> Plot | None:
     return Plot(
         "firm-size",
         _("Outcomes by firm size"),
-        _("Bars for each firm size (number of employees at application): %(measures)s, as a "
-          "percentage. Suppressed figures are not drawn.") % {
-            "measures": ", ".join(s.name.lower() for s in series)},
+        _(
+            "Bars for each firm size (number of employees at application): %(measures)s, as a "
+            "percentage. Suppressed figures are not drawn."
+        )
+        % {"measures": ", ".join(s.name.lower() for s in series)},
         _("Per cent"),
         series,
     )
@@ -105,9 +107,9 @@ def cost_per_job(report: KpiReport) -> Plot | None:
         return None
     money = [c for c in table.columns if c.unit is Unit.CENTS_PER]
     hinted = [c for c in money if any(h in c.id for h in COST_PER_JOB_HINTS)]
-    column = (hinted or money or [None])[-1]
-    if column is None:
+    if not money:
         return None
+    column = (hinted or money)[-1]
     points = []
     for row in table.rows:
         figure = row.figures.get(column.id)
@@ -119,9 +121,12 @@ def cost_per_job(report: KpiReport) -> Plot | None:
     return Plot(
         "cost-per-job",
         _("Government cost per job outcome, by jurisdiction"),
-        _("Horizontal bars, one for each province or territory and one for the files the "
-          "federal government delivers directly: %(measure)s, in dollars. Suppressed figures "
-          "are not drawn.") % {"measure": _title(column).lower()},
+        _(
+            "Horizontal bars, one for each province or territory and one for the files the "
+            "federal government delivers directly: %(measure)s, in dollars. Suppressed figures "
+            "are not drawn."
+        )
+        % {"measure": _title(column).lower()},
         _("Dollars"),
         (Series(_title(column), tuple(points)),),
     )
@@ -133,7 +138,9 @@ def funnel(report: KpiReport) -> Plot | None:
     if not report.tables:
         return None
     table = report.tables[0]
-    row = next((r for r in table.rows if r.key in TOTAL_KEYS), table.rows[0] if table.rows else None)
+    row = next(
+        (r for r in table.rows if r.key in TOTAL_KEYS), table.rows[0] if table.rows else None
+    )
     if row is None:
         return None
     points = []
@@ -142,18 +149,20 @@ def funnel(report: KpiReport) -> Plot | None:
         if figure is None or column.unit not in (Unit.FILES, Unit.PEOPLE, Unit.RATE):
             continue
         count = figure.numerator if column.unit is Unit.RATE else figure.value
-        shown = figure.shown and count is not None
-        label = _title(column)
-        points.append(Point(label, float(count) if shown else None,
-                            cells.whole(count) if shown and count is not None else cells.SUPPRESSED))
+        if figure.shown and count is not None:
+            points.append(Point(_title(column), float(count), cells.whole(count)))
+        else:
+            points.append(Point(_title(column), None, cells.SUPPRESSED))
     if len(points) < 2:
         return None
     return Plot(
         "funnel",
         _("From approval to a job twelve months after"),
-        _("Horizontal bars from the top step to the last: %(steps)s. Each bar is a number of "
-          "files or people. Suppressed figures are not drawn.") % {
-            "steps": ", ".join(f"{p.label.lower()} {p.text}" for p in points)},
+        _(
+            "Horizontal bars from the top step to the last: %(steps)s. Each bar is a number of "
+            "files or people. Suppressed figures are not drawn."
+        )
+        % {"steps": ", ".join(f"{p.label.lower()} {p.text}" for p in points)},
         _("Files or people"),
         (Series(_title(table), tuple(points)),),
     )
@@ -171,13 +180,21 @@ def _drawn(plot: Plot) -> Plot:
     matplotlib.use("Agg")
     from matplotlib import pyplot, rc_context
 
-    with rc_context({"svg.fonttype": "none", "font.family": "DejaVu Sans", "svg.hashsalt": plot.id}):
+    with rc_context(
+        {"svg.fonttype": "none", "font.family": "DejaVu Sans", "svg.hashsalt": plot.id}
+    ):
         fig = _figure(plot)
         buffer = io.StringIO()
         fig.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
         pyplot.close(fig)
-    return Plot(plot.id, plot.title, plot.description, plot.axis, plot.series,
-                accessible(buffer.getvalue(), plot))
+    return Plot(
+        plot.id,
+        plot.title,
+        plot.description,
+        plot.axis,
+        plot.series,
+        accessible(buffer.getvalue(), plot),
+    )
 
 
 def _figure(plot: Plot) -> Any:
@@ -199,8 +216,13 @@ def _grouped_bars(plot: Plot, pyplot: Any) -> Any:
         for bar, point in zip(bars, series.points, strict=True):
             if point.value is None:
                 bar.set_visible(False)
-                ax.annotate(point.text, (bar.get_x() + bar.get_width() / 2, 0), ha="center",
-                            va="bottom", fontsize=8)
+                ax.annotate(
+                    point.text,
+                    (bar.get_x() + bar.get_width() / 2, 0),
+                    ha="center",
+                    va="bottom",
+                    fontsize=8,
+                )
     ax.set_xticks(range(len(labels)), labels)
     ax.set_ylabel(plot.axis)
     ax.set_ylim(0, 100)
@@ -217,8 +239,12 @@ def _horizontal_bars(plot: Plot, pyplot: Any) -> Any:
     for bar, point in zip(bars, points, strict=True):
         if point.value is None:
             bar.set_visible(False)
-        ax.annotate(" " + point.text, (bar.get_width(), bar.get_y() + bar.get_height() / 2),
-                    va="center", fontsize=8)
+        ax.annotate(
+            " " + point.text,
+            (bar.get_width(), bar.get_y() + bar.get_height() / 2),
+            va="center",
+            fontsize=8,
+        )
     ax.set_yticks(ys, [p.label for p in points])
     ax.set_xlabel(plot.axis)
     ax.set_title(plot.title)
@@ -237,10 +263,11 @@ def accessible(svg: str, plot: Plot) -> str:
         count=1,
     )
     opening_end = body.index(">") + 1
-    inserted = (f'<title id="{title_id}">{html.escape(plot.title)}</title>'
-                f'<desc id="{desc_id}">{html.escape(plot.description)}</desc>')
+    inserted = (
+        f'<title id="{title_id}">{html.escape(plot.title)}</title>'
+        f'<desc id="{desc_id}">{html.escape(plot.description)}</desc>'
+    )
     return body[:opening_end] + inserted + body[opening_end:]
-
 
 
 def unique_ids(svg: str, prefix: str) -> str:

@@ -5,8 +5,10 @@ the page, so both refuse the same things in the same words."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass
+from zoneinfo import ZoneInfo
 
 from jobgrant.rules.codes import JURISDICTIONS
 from jobgrant.service.outcomes.tables import KpiReport
@@ -14,10 +16,11 @@ from jobgrant.service.outcomes.tables import KpiReport
 NATIONAL = "CA"  # the national report: every jurisdiction summed, federal-direct files apart
 CODES = tuple(j.code for j in JURISDICTIONS)
 FISCAL_YEAR = re.compile(r"^(\d{4})-(\d{2})$")
+OTTAWA = ZoneInfo("America/Toronto")
 FIRST_YEAR = 2014  # the Canada Job Grant began in 2014-15
 
 
-class KpisUnavailable(RuntimeError):
+class KpisUnavailableError(RuntimeError):
     """The KPI module is not there yet (jobgrant.service.outcomes.kpis)."""
 
 
@@ -58,6 +61,14 @@ def fiscal_year_problem(value: str | None) -> Problem | None:
     )
 
 
+def last_fiscal_year(today: dt.date | None = None) -> str:
+    """The last fiscal year (April 1 to March 31) that has ended by `today` (by default today
+    in Ottawa's time zone)."""
+    day = today or dt.datetime.now(OTTAWA).date()
+    start = day.year - 1 if day.month >= 4 else day.year - 2
+    return f"{start}-{(start + 1) % 100:02d}"
+
+
 def jurisdiction_of(value: str | None) -> str | None:
     """The KPIs' jurisdiction: None for the national report (no option, or CA)."""
     if value is None or value.upper() == NATIONAL:
@@ -70,6 +81,6 @@ def annual_report(jurisdiction: str | None, fiscal_year: str) -> KpiReport:
     try:
         from jobgrant.service.outcomes import kpis  # type: ignore[attr-defined,unused-ignore]
     except ImportError as error:  # pragma: no cover - until the KPI module is merged
-        raise KpisUnavailable("jobgrant.service.outcomes.kpis is not installed") from error
+        raise KpisUnavailableError("jobgrant.service.outcomes.kpis is not installed") from error
     report: KpiReport = kpis.compute(jurisdiction, fiscal_year, suppress=True)
     return report

@@ -16,8 +16,10 @@ TOTAL_KEYS = ("total", "CA", "canada")
 
 def summary(report: KpiReport) -> str:
     place = _("Canada") if report.jurisdiction is None else Jurisdiction(report.jurisdiction).label
-    opening = _("This report gives the Canada Job Grant's results in %(place)s for the fiscal "
-                "year %(year)s.") % {"place": place, "year": report.fiscal_year}
+    opening = _(
+        "This report gives the Canada Job Grant's results in %(place)s for the fiscal "
+        "year %(year)s."
+    ) % {"place": place, "year": report.fiscal_year}
     parts = [opening]
     if report.tables:
         parts.append(headline_sentence(report.tables[0]))
@@ -26,7 +28,9 @@ def summary(report: KpiReport) -> str:
 
 
 def total_row(table: Table) -> Row | None:
-    return next((r for r in table.rows if r.key in TOTAL_KEYS), table.rows[0] if table.rows else None)
+    return next(
+        (r for r in table.rows if r.key in TOTAL_KEYS), table.rows[0] if table.rows else None
+    )
 
 
 def headline_sentence(table: Table) -> str:
@@ -57,5 +61,7 @@ def suppressed_sentence(report: KpiReport) -> str:
     hidden = sum(1 for f in figures if not f.shown)
     if not hidden:
         return _("No figure had to be suppressed.")
-    return _("%(hidden)s of the report's %(total)s figures are suppressed to protect the people "
-             "they count.") % {"hidden": cells.whole(hidden), "total": cells.whole(len(figures))}
+    return _(
+        "%(hidden)s of the report's %(total)s figures are suppressed to protect the people "
+        "they count."
+    ) % {"hidden": cells.whole(hidden), "total": cells.whole(len(figures))}

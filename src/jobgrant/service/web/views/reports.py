@@ -32,12 +32,6 @@ from jobgrant.service.web.pages import error_context, role_required, set_choices
 ROLES = (Role.ANALYST, Role.OFFICER)
 
 
-def last_fiscal_year(today: dt.date) -> str:
-    """The last fiscal year that has ended (April 1 to March 31)."""
-    start = today.year - 1 if today.month >= 4 else today.year - 2
-    return f"{start}-{(start + 1) % 100:02d}"
-
-
 class AnnualReportForm(forms.Form):
     jurisdiction = forms.ChoiceField(label=gettext_lazy("Province or territory"), required=False)
     fiscal_year = forms.CharField(
@@ -49,13 +43,15 @@ class AnnualReportForm(forms.Form):
     def __init__(self, data: Any) -> None:
         super().__init__(data)
         places = [(code, place_name(code)) for code in source.CODES]
-        set_choices(self, "jurisdiction", [(source.NATIONAL, _("Canada (national report)")), *places])
+        set_choices(
+            self, "jurisdiction", [(source.NATIONAL, _("Canada (national report)")), *places]
+        )
 
     def clean_jurisdiction(self) -> str:
         return str(self.cleaned_data["jurisdiction"] or source.NATIONAL)
 
     def clean_fiscal_year(self) -> str:
-        year = str(self.cleaned_data["fiscal_year"] or last_fiscal_year(dt.date.today()))
+        year = str(self.cleaned_data["fiscal_year"] or source.last_fiscal_year())
         problem = source.fiscal_year_problem(year)
         if problem is not None:
             raise forms.ValidationError(in_language(en=problem.en, fr=problem.fr))
@@ -72,8 +68,11 @@ def _choice(request: HttpRequest) -> AnnualReportForm:
 
 def _query(form: AnnualReportForm, **extra: str) -> str:
     return urlencode(
-        {"jurisdiction": form.cleaned_data["jurisdiction"],
-         "fiscal_year": form.cleaned_data["fiscal_year"], **extra}
+        {
+            "jurisdiction": form.cleaned_data["jurisdiction"],
+            "fiscal_year": form.cleaned_data["fiscal_year"],
+            **extra,
+        }
     )
 
 
@@ -92,14 +91,14 @@ def annual(request: HttpRequest) -> HttpResponse:
         return render(request, "web/reports/annual.html", context)
     try:
         kpis = _report(form)
-    except source.KpisUnavailable:
+    except source.KpisUnavailableError:
         context["unavailable"] = True
         return render(request, "web/reports/annual.html", context)
     query = _query(form)
     context.update(
         {
             "report": view(kpis, dt.datetime.now(dt.UTC)),
-            "plots": [(p, mark_safe(p.svg)) for p in plots(kpis)],  # noqa: S308 - our own SVG
+            "plots": [(p, mark_safe(p.svg)) for p in plots(kpis)],
             "with_plot_tables": True,
             "in_page": True,
             "downloads": {
@@ -130,10 +129,11 @@ def annual_pdf(request: HttpRequest) -> HttpResponse:
         raise Http404("no such language")
     try:
         kpis = _report(form)
-    except source.KpisUnavailable as error:
+    except source.KpisUnavailableError as error:
         raise Http404("the KPIs are not available") from error
-    response = HttpResponse(report_pdf(kpis, language, dt.datetime.now(dt.UTC)),
-                            content_type="application/pdf")
+    response = HttpResponse(
+        report_pdf(kpis, language, dt.datetime.now(dt.UTC)), content_type="application/pdf"
+    )
     name = csvfiles.file_name(kpis, language, "pdf")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
@@ -146,7 +146,7 @@ def annual_csv(request: HttpRequest, table: str) -> HttpResponse:
     form = _valid(request)
     try:
         kpis = _report(form)
-    except source.KpisUnavailable as error:
+    except source.KpisUnavailableError as error:
         raise Http404("the KPIs are not available") from error
     found = next((t for t in kpis.tables if t.id == table), None)
     if found is None:
