@@ -172,3 +172,7 @@ def test_open_data_writes_one_file_per_table_and_a_bilingual_dictionary_of_every
     everything = "".join(p.read_text(encoding="utf-8") for p in files)
     assert [s for s in SECRETS if s in everything] == []
     assert "Employed at 12 months (response rate, numerator)" in {d["title_en"] for d in dictionary}
+    french = list(csv.DictReader((tmp_path / "data-dictionary-fr.csv").open(encoding="utf-8")))
+    assert len(french) == len(dictionary)
+    assert {"nom_ressource", "nom_champ", "type_donnees", "titre", "description"} == set(french[0])
+    assert "En emploi après 12 mois (taux de réponse, numérateur)" in {d["titre"] for d in french}

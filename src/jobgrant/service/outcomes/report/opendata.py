@@ -195,7 +195,7 @@ def write(reports: list[KpiReport], out: Path) -> list[Path]:
         (out / name).write_text(buffer.getvalue(), encoding="utf-8", newline="")
         written.append(out / name)
         dictionary += [(name, f) for f in table_fields]
-    written.append(write_dictionary(dictionary, out / DICTIONARY))
+    written += write_dictionaries(dictionary, out)
     return written
 
 
@@ -204,6 +204,34 @@ def _fields_with(table: Table, survey: set[str]) -> list[Field]:
     for column in table.columns:
         found += figure_fields(column, column.id in survey)
     return found
+
+
+#: The one-language dictionaries: their header, and which of a field's texts they take.
+SINGLE_LANGUAGE = {
+    "en": (("resource_name", "field_name", "data_type", "title", "description"), "en"),
+    "fr": (("nom_ressource", "nom_champ", "type_donnees", "titre", "description"), "fr"),
+}
+TYPE_FR = {"integer": "entier", "decimal": "décimal", "text": "texte"}
+
+
+def write_dictionaries(entries: list[tuple[str, Field]], out: Path) -> list[Path]:
+    """The bilingual dictionary, and one in English and one in French with headers in their
+    language (data-dictionary-en.csv, data-dictionary-fr.csv)."""
+    written = [write_dictionary(entries, out / DICTIONARY)]
+    for language, (head, _) in SINGLE_LANGUAGE.items():
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\r\n")
+        writer.writerow(head)
+        for resource, f in entries:
+            english = language == "en"
+            kind = f.data_type if english else TYPE_FR[f.data_type]
+            title = f.title_en if english else f.title_fr
+            description = f.description_en if english else f.description_fr
+            writer.writerow([resource, f.name, kind, title, description])
+        path = out / f"data-dictionary-{language}.csv"
+        path.write_text(buffer.getvalue(), encoding="utf-8", newline="")
+        written.append(path)
+    return written
 
 
 def write_dictionary(entries: list[tuple[str, Field]], path: Path) -> Path:

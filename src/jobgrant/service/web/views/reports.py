@@ -61,8 +61,8 @@ class AnnualReportForm(forms.Form):
 def _choice(request: HttpRequest) -> AnnualReportForm:
     user = request.user
     initial = {}
-    if not request.GET and isinstance(user, User) and user.role == Role.OFFICER:
-        initial = {"jurisdiction": user.jurisdiction or source.NATIONAL}
+    if not request.GET and isinstance(user, User) and user.jurisdiction in source.CODES:
+        initial = {"jurisdiction": user.jurisdiction}  # an officer starts on their own
     return AnnualReportForm(request.GET or initial or {})
 
 
