@@ -513,6 +513,17 @@ CATALOGUE: tuple[Group, ...] = (
         setup=simulation_runs,
     ),
     Group(
+        "annual report",
+        "demo-analyst",
+        (
+            Visit(
+                "web:reports-annual",
+                error=query("jurisdiction=ZZ&fiscal_year=2015-2016"),
+                label="the figures are checked with a report in test_report_page.py",
+            ),
+        ),
+    ),
+    Group(
         "auditor",
         "demo-auditor",
         (
@@ -561,6 +572,8 @@ EXCLUDED: dict[str, str] = {
     "web:analyst-simulation-csv": "a CSV download, not a page",
     "web:analyst-simulation-progress": "htmx fragment: the progress block of a simulation's "
     "page, checked inside it (analyst-simulation [a simulation waiting for the worker])",
+    "web:reports-annual-pdf": "a PDF download, not a page (its text is tested with pypdf)",
+    "web:reports-annual-csv": "a CSV download, not a page",
     "web:auditor-verify": "POST only, redirects to the trail (checked as auditor-trail after "
     "verifying the chain)",
     "web:officer-participant-sin": "POST only (Show the SIN), renders the flags page with one "

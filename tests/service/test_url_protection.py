@@ -74,7 +74,7 @@ ANY_SIGNED_IN_PAGES = {
     "{lang}/account/passkeys/<id:passkey_id>/remove/",
     "{lang}/account/tokens/",
 }
-SECTION_ROLES = {  # pages under /{lang}/<section>/ serve exactly one role
+SECTION_ROLES = {  # pages under /{lang}/<section>/ serve exactly one role...
     "employer": "employer",
     "officer": "officer",
     "finance": "finance",
@@ -85,6 +85,9 @@ SECTION_ROLES = {  # pages under /{lang}/<section>/ serve exactly one role
 #: Pages of a section that serve another role besides the section's own.
 SHARED_PAGES = {
     "{lang}/analyst/kpis/": {"analyst", "officer"},  # the KPIs: analysts and officers
+}
+SHARED_SECTION_ROLES = {  # ...or, for these sections, exactly these roles
+    "reports": {"analyst", "officer"},  # the annual accountability report
 }
 PERSONA = {
     "employer": EMPLOYER.username,
@@ -143,7 +146,12 @@ def page_routes() -> list[str]:
 
 def section_of(route: str) -> str | None:
     parts = route.split("/")
-    return parts[1] if len(parts) > 2 and parts[1] in SECTION_ROLES else None
+    known = parts[1] in SECTION_ROLES or parts[1] in SHARED_SECTION_ROLES
+    return parts[1] if len(parts) > 2 and known else None
+
+
+def section_serves(section: str, role: str) -> bool:
+    return role in SHARED_SECTION_ROLES.get(section, {SECTION_ROLES.get(section)})
 
 
 def api_operations(client: Client) -> list[tuple[str, str, bool]]:
@@ -264,7 +272,9 @@ def test_every_section_page_refuses_signed_in_people_of_another_role(demo: None)
         client = signed_in(role)
         for route in page_routes():
             section = section_of(route)
-            if section is None or role in SHARED_PAGES.get(route, {SECTION_ROLES[section]}):
+            if section is None or role in SHARED_PAGES.get(route, set()):
+                continue
+            if section_serves(section, role):
                 continue
             url = concrete(route)
             answers = [client.get(url).status_code, client.post(url).status_code]
@@ -296,3 +306,16 @@ def test_the_public_routes_answer_anonymous_visitors_as_expected(demo: None) -> 
         for language in LANGUAGES
     }
     assert answers == {(route, language): PUBLIC_ROUTES[route] for route, language in answers}
+
+
+def test_a_shared_section_page_opens_for_each_of_its_roles(demo: None) -> None:
+    wrong = {}
+    for route in page_routes():
+        section = section_of(route)
+        if section not in SHARED_SECTION_ROLES or "<" in route:
+            continue
+        for role in SHARED_SECTION_ROLES[section]:
+            status = signed_in(role).get(concrete(route)).status_code
+            if status in (302, 401, 403):
+                wrong[f"{role} {route}"] = status
+    assert wrong == {}

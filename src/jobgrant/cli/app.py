@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from jobgrant.cli import funding, quote, service, simulate
+from jobgrant.cli import funding, quote, report, service, simulate
 
 app = typer.Typer(
     add_completion=False,
@@ -26,3 +26,4 @@ app.add_typer(service.audit, name="audit")
 app.add_typer(service.ledger, name="ledger")
 app.add_typer(service.sin, name="sin")
 app.add_typer(simulate.app, name="simulate")
+app.add_typer(report.report, name="report")

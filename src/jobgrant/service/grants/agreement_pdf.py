@@ -22,18 +22,19 @@ FONTS = Path(__file__).resolve().parents[1] / "web" / "static" / "vendor" / "gcd
 
 
 class RemoteFetchError(ValueError):
-    """The PDF asked for something that is not one of our font files."""
+    """A PDF (the agreement, the annual report) asked for something that is not one of our font
+    files."""
 
 
 def refuse_unless_local(url: str) -> str:
     """`url` if it names one of our font files; RemoteFetchError for anything else."""
     path = Path(url.removeprefix("file://").split("?")[0])
     if not url.startswith("file://") or not path.resolve().is_relative_to(FONTS):
-        raise RemoteFetchError(f"the agreement PDF fetches nothing but its fonts, not {url[:80]}")
+        raise RemoteFetchError(f"our PDFs fetch nothing but their fonts, not {url[:80]}")
     return url
 
 
-def _local_fetcher() -> Any:
+def local_fetcher() -> Any:
     """WeasyPrint's fetcher, for file URLs under FONTS only; a refusal stops the rendering."""
     from weasyprint.urls import URLFetcher  # type: ignore[import-untyped]
 
@@ -61,5 +62,5 @@ def agreement_pdf(version: AgreementVersion, language: str) -> bytes:
                 "version": version.number,
             },
         )
-    document = HTML(string=html, url_fetcher=_local_fetcher(), base_url=FONTS.as_uri() + "/")
+    document = HTML(string=html, url_fetcher=local_fetcher(), base_url=FONTS.as_uri() + "/")
     return bytes(document.write_pdf(pdf_variant="pdf/ua-1") or b"")

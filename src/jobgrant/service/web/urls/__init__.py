@@ -18,6 +18,7 @@ from jobgrant.service.web.urls import (
     participants,
     partners,
     public,
+    reports,
     staff,
 )
 
@@ -36,5 +37,6 @@ urlpatterns = [
     path("finance/", include(finance.urlpatterns)),
     path("analyst/", include(analyst.urlpatterns)),
     path("auditor/", include(auditor.urlpatterns)),
+    path("reports/", include(reports.urlpatterns)),
     path("account/", include(account.urlpatterns)),
 ]

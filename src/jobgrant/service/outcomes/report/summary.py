@@ -1,0 +1,67 @@
+"""The report's summary: a paragraph in words, made from the headline figures (the first table's
+total row), in the active language. It says only what the tables say: a suppressed figure is
+named as suppressed, never guessed at."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from jobgrant.service.choices import Jurisdiction
+from jobgrant.service.language import in_language
+from jobgrant.service.outcomes.report import cells
+from jobgrant.service.outcomes.tables import Figure, KpiReport, Row, Table
+
+TOTAL_KEYS = ("total", "CA", "canada")
+
+
+def summary(report: KpiReport) -> str:
+    place = _("Canada") if report.jurisdiction is None else Jurisdiction(report.jurisdiction).label
+    opening = _(
+        "This report gives the Canada Job Grant's results in %(place)s for the fiscal "
+        "year %(year)s."
+    ) % {"place": place, "year": report.fiscal_year}
+    parts = [opening]
+    if report.tables:
+        parts.append(headline_sentence(report.tables[0]))
+    parts.append(suppressed_sentence(report))
+    return " ".join(p for p in parts if p)
+
+
+def total_row(table: Table) -> Row | None:
+    return next(
+        (r for r in table.rows if r.key in TOTAL_KEYS), table.rows[0] if table.rows else None
+    )
+
+
+def headline_sentence(table: Table) -> str:
+    row = total_row(table)
+    if row is None:
+        return ""
+    phrases = [
+        phrase(in_language(en=c.title_en, fr=c.title_fr), row.figures[c.id])
+        for c in table.columns
+        if c.id in row.figures
+    ]
+    if not phrases:
+        return ""
+    return _("In all: %(figures)s.") % {"figures": "; ".join(phrases)}
+
+
+def phrase(title: str, figure: Figure) -> str:
+    if not figure.shown:
+        return _("%(title)s suppressed") % {"title": title.lower()}
+    said = _("%(title)s %(value)s") % {"title": title.lower(), "value": cells.text(figure)}
+    if figure.response is not None:
+        said += " " + _("(response rate %(rate)s)") % {"rate": cells.text(figure.response)}
+    return said
+
+
+def suppressed_sentence(report: KpiReport) -> str:
+    figures = [f for t in report.tables for r in t.rows for f in r.figures.values()]
+    hidden = sum(1 for f in figures if not f.shown)
+    if not hidden:
+        return _("No figure had to be suppressed.")
+    return _(
+        "%(hidden)s of the report's %(total)s figures are suppressed to protect the people "
+        "they count."
+    ) % {"hidden": cells.whole(hidden), "total": cells.whole(len(figures))}
