@@ -180,16 +180,26 @@ class _Draw:
         return max(100, int(round(drawn / 100.0)) * 100)
 
 
-def make_plan(seed: int | None = None) -> Plan:
+def make_plan(
+    seed: int | None = None,
+    *,
+    files_per_year: dict[str, int] | None = None,
+    years: tuple[int, int] | None = None,
+) -> Plan:
+    """The plan of the file's seed and rates; `files_per_year` (by jurisdiction) and `years`
+    (the first and last fiscal year, as 2022 for 2022-23) make a smaller history, for trying
+    things out and for the tests."""
     settings, rates = load_rates()
     seed = settings["seed"] if seed is None else seed
     draw = _Draw(seed, rates)
     history = settings["history"]
-    employers = _employers(draw, history["files_per_year"])
+    per_year = files_per_year or history["files_per_year"]
+    first, last = years or (history["first_fiscal_year"], history["last_fiscal_year"])
+    employers = _employers(draw, per_year)
     files: list[FilePlan] = []
     sins = iter(range(1, 10**6))
-    for year in range(history["first_fiscal_year"], history["last_fiscal_year"] + 1):
-        for jurisdiction, count in history["files_per_year"].items():
+    for year in range(first, last + 1):
+        for jurisdiction, count in per_year.items():
             mine = [e for e in employers if e.jurisdiction == jurisdiction]
             for _ in range(count):
                 employer = draw.random.choice(mine)

@@ -3,7 +3,7 @@ order of their days, the clock moved to each day first (time-machine, as the tes
 that every date the service records is the day it happened.
 
 The messages the history's actions queue are delivered at their time through the outbox's own
-delivery, to Django's in-memory mail backend: they were sent then, and today's mailbox
+delivery, to Django's dummy mail backend: they were sent then, and today's mailbox
 (/demo/mail/) is not filled with years-old mail."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import heapq
 import itertools
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -80,9 +81,15 @@ def deliver_queued() -> None:
     pending = list(queued)
     if not pending:
         return
-    with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
-        for pk in pending:
-            deliver(pk)
+    log = logging.getLogger("jobgrant.notifications")  # not a line per message of the history
+    level = log.level
+    log.setLevel(logging.WARNING)
+    try:
+        with override_settings(EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend"):
+            for pk in pending:
+                deliver(pk)
+    finally:
+        log.setLevel(level)
 
 
 def walk(plan: Plan, cast: Cast, progress: Callable[[str], None] = lambda _: None) -> int:

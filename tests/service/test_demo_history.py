@@ -1,0 +1,158 @@
+"""The demonstration history (`make run`): past years' files walked through the service's own
+actions, the clock moved to each day. A small history (a few files) on the test database: the
+same seed gives the same records, the ledger and the audit chain verify, the states the plan
+says are reached, and a second loading adds nothing."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from typing import Any
+
+import pytest
+from django.db import transaction
+from django.db.models import Count, Sum
+
+from jobgrant.service.audit.chain import verify
+from jobgrant.service.audit.models import AuditEntry
+from jobgrant.service.demo_outcomes.load import HistoryInterrupted, history_state, seed_history
+from jobgrant.service.demo_outcomes.plan import make_plan
+from jobgrant.service.grants.agreement_models import Agreement
+from jobgrant.service.grants.claim_models import Claim, ClaimState
+from jobgrant.service.grants.models import Application, Delivery
+from jobgrant.service.grants.participant_models import Participant
+from jobgrant.service.grants.payment_models import PaymentRequest, Receivable
+from jobgrant.service.ledger import operations
+from jobgrant.service.ledger.models import BudgetAccount
+from jobgrant.service.notifications.models import Message
+
+pytestmark = pytest.mark.django_db
+
+SMALL = {"files_per_year": {"ON": 3, "PE": 1}, "years": (2023, 2024)}
+SEED = 7
+
+
+def _figures() -> dict[str, Any]:
+    """What the history wrote, in counts and cents (no ids, no times)."""
+    history = Application.objects.filter(received_on__lt=dt.date(2026, 4, 1))
+    money = ("committed", "claimed", "payable", "disbursed", "receivable", "recovered")
+    return {
+        "applications": sorted(history.values_list("jurisdiction", "fiscal_year", "state")),
+        "quoted": history.aggregate(f=Sum("federal_cents"), p=Sum("provincial_cents")),
+        "participants": Counter(
+            Participant.objects.filter(application__in=history).values_list("state", flat=True)
+        ),
+        "claims": Claim.objects.filter(application__in=history).aggregate(
+            n=Count("id"), approved=Sum("approved_cents")
+        ),
+        "payments": sorted(
+            PaymentRequest.objects.filter(application__in=history).values_list(
+                "state", "funder", "net_cents"
+            )
+        ),
+        "receivables": sorted(
+            Receivable.objects.values_list("state", "amount_cents", "recovered_cents")
+        ),
+        "ledger": BudgetAccount.objects.aggregate(
+            **{name: Sum(f"{name}_cents") for name in money}
+        ),
+        "messages": Counter(Message.objects.values_list("kind", "state")),
+        "audit": AuditEntry.objects.count(),
+    }
+
+
+def _load_and_read() -> dict[str, Any]:
+    with transaction.atomic():
+        seed_history(SEED, **SMALL)  # type: ignore[arg-type]
+        figures = _figures()
+        transaction.set_rollback(True)
+    return figures
+
+
+def test_the_same_seed_gives_the_same_records(demo: None) -> None:
+    first, second = _load_and_read(), _load_and_read()
+    assert first["claims"]["n"] > 0
+    assert first == second
+
+
+def test_the_plan_is_the_same_for_a_seed_and_another_for_another_seed() -> None:
+    assert make_plan(SEED) == make_plan(SEED)
+    assert make_plan(SEED) != make_plan(SEED + 1)
+
+
+def test_the_history_leaves_the_ledger_and_the_audit_chain_verified(demo: None) -> None:
+    loaded = seed_history(SEED, **SMALL)  # type: ignore[arg-type]
+    assert loaded is not None and loaded.files == 8
+    assert operations.verify() == []
+    assert verify().ok
+
+
+def test_every_file_is_approved_accepted_claimed_certified_and_paid(demo: None) -> None:
+    plan = make_plan(SEED, **SMALL)  # type: ignore[arg-type]
+    seed_history(SEED, **SMALL)  # type: ignore[arg-type]
+    files = Application.objects.filter(request__employers__0__business_number__startswith="7")
+    assert files.count() == len(plan.files)
+    assert Participant.objects.filter(application__in=files).count() == plan.trainees
+    for application in files:
+        assert application.state == "approved"
+        assert Agreement.objects.get(application=application).state in ("active", "completed")
+        final = Claim.objects.get(application=application, is_final=True)
+        assert final.state == ClaimState.APPROVED
+        assert final.certified_by == application.assigned_to
+        assert set(final.payments.values_list("state", flat=True)) == {"paid"}
+        assert final.decided_at.date() > dt.date.fromisoformat(application.request["training"]["end_date"])
+
+
+def test_federal_direct_files_have_no_provincial_share(demo: None) -> None:
+    seed_history(SEED, **SMALL)  # type: ignore[arg-type]
+    federal = Application.objects.filter(jurisdiction="PE", delivery=Delivery.FEDERAL_DIRECT)
+    assert federal.count() == 2
+    assert all(a.provincial_cents == 0 < a.federal_cents for a in federal)
+    assert all(a.decided_by.username.startswith("demo-officer-federal") for a in federal)
+
+
+def test_the_history_dates_are_the_days_it_happened(demo: None) -> None:
+    seed_history(SEED, **SMALL)  # type: ignore[arg-type]
+    first = Application.objects.filter(fiscal_year="2023-24").order_by("received_on").first()
+    assert first is not None
+    assert first.received_on < dt.date(2024, 3, 31)
+    approval = AuditEntry.objects.get(action="application.approve", object_id=str(first.pk))
+    assert first.received_on < approval.at.date() < first.received_on + dt.timedelta(days=14)
+
+
+def test_a_receivable_is_raised_and_repaid_for_a_trainee_who_did_not_complete(demo: None) -> None:
+    plan = make_plan(SEED, **SMALL)  # type: ignore[arg-type]
+    seed_history(SEED, **SMALL)  # type: ignore[arg-type]
+    marked = [f for f in plan.files if f.receivable]
+    receivables = Receivable.objects.filter(cause="not_completed")
+    assert receivables.count() == len(marked) == 1
+    owed = receivables.get()
+    assert owed.state == "recovered" and owed.recovered_cents == owed.amount_cents > 0
+
+
+def test_a_second_loading_adds_nothing(demo: None) -> None:
+    seed_history(SEED, **SMALL)  # type: ignore[arg-type]
+    before = _figures()
+    assert seed_history(SEED, **SMALL) is None  # type: ignore[arg-type]
+    assert _figures() == before
+    assert history_state() == "loaded"
+
+
+def test_a_loading_stopped_half_way_is_not_started_again(demo: None) -> None:
+    from jobgrant.service.audit.chain import record
+
+    with transaction.atomic():
+        record("demo-seed", "demo.history_started", "demo", 1, {})
+    with pytest.raises(HistoryInterrupted):
+        seed_history(SEED, **SMALL)  # type: ignore[arg-type]
+    assert not Application.objects.filter(fiscal_year="2023-24").exists()
+
+
+def test_the_full_plan_has_cells_above_and_below_the_suppression_threshold() -> None:
+    plan = make_plan()
+    cells = Counter()
+    for file in plan.files:
+        cells[(file.jurisdiction, file.fiscal_year)] += len(file.trainees)
+    assert 150 <= plan.trainees <= 300
+    assert any(n >= 10 for n in cells.values())
+    assert any(n < 10 for n in cells.values())
