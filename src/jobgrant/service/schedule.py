@@ -17,4 +17,7 @@ PERIODIC_JOBS: list[tuple[str, str, int]] = [
     ),
     ("expire_offers", "jobgrant.service.grants.agreement_actions:expire_offers", 60),
     ("offers_expiring", "jobgrant.service.grants.agreement_actions:remind_expiring_offers", 600),
+    ("send_due_follow_ups", "jobgrant.service.grants.follow_up_actions:send_due_follow_ups", 3600),
+    ("remind_follow_ups", "jobgrant.service.grants.follow_up_actions:remind_follow_ups", 3600),
+    ("lapse_follow_ups", "jobgrant.service.grants.follow_up_actions:lapse_follow_ups", 3600),
 ]

@@ -64,7 +64,8 @@ from jobgrant.service.grants.claim_models import (
 from jobgrant.service.grants.claim_refusals import claim_not_found, illegal_claim_transition
 from jobgrant.service.grants.claim_workflow import IllegalClaimTransition, target_of
 from jobgrant.service.grants.models import Application
-from jobgrant.service.grants.participant_models import Participant, ParticipantState
+from jobgrant.service.grants.participant_models import Participant
+from jobgrant.service.grants.participant_workflow import CONFIRMED_SLOTS
 from jobgrant.service.grants.receipt_files import CheckedFile, max_files
 from jobgrant.service.refusals import refused
 
@@ -272,7 +273,7 @@ def _default_lines(claim: Claim, agreement: Agreement) -> list[LineBody]:
     slots = {
         slot.position: slot
         for slot in Participant.objects.filter(
-            application_id=claim.application_id, state=ParticipantState.CONFIRMED
+            application_id=claim.application_id, state__in=CONFIRMED_SLOTS
         )
     }
     approved: dict[tuple[int, str], int] = {}
@@ -310,7 +311,7 @@ def _refuse_unconfirmed(claim: Claim) -> None:
     line at zero claims nothing, and is let be)."""
     lines = ClaimLine.objects.filter(claim=claim, claimed_cents__gt=0).select_related("participant")
     for line in lines:
-        if line.participant.state != ParticipantState.CONFIRMED:
+        if line.participant.state not in CONFIRMED_SLOTS:
             raise _not_confirmed(line.participant)
 
 

@@ -39,7 +39,8 @@ from jobgrant.service.grants.agreement_models import AgreementVersion
 from jobgrant.service.grants.claim_models import Claim, ClaimLine, ClaimShare, ClaimState
 from jobgrant.service.grants.models import Application, State
 from jobgrant.service.grants.participant_access import government_cents
-from jobgrant.service.grants.participant_models import Participant, ParticipantState
+from jobgrant.service.grants.participant_models import Participant
+from jobgrant.service.grants.participant_workflow import CONFIRMED_SLOTS
 from jobgrant.service.grants.quoting import kernel_request, policy_version, run_quote
 
 FUNDERS = ("federal", "provincial")
@@ -247,7 +248,7 @@ def funded_elsewhere(participant: Participant) -> int:
     others = (
         Participant.objects.filter(
             sin_index=participant.sin_index,
-            state=ParticipantState.CONFIRMED,
+            state__in=CONFIRMED_SLOTS,
             application__state=State.APPROVED,
             application__fiscal_year=participant.application.fiscal_year,
         )
@@ -266,7 +267,7 @@ def _trainee_caps(
     slots = {
         slot.position: slot
         for slot in Participant.objects.filter(
-            application=application, state=ParticipantState.CONFIRMED
+            application=application, state__in=CONFIRMED_SLOTS
         ).select_related("application")
     }
     statuses = [t.get("status", "") for t in (application.request.get("trainees") or [])]

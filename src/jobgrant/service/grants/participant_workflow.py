@@ -1,8 +1,8 @@
 """The participant slot's state machine: every allowed transition, declared once.
 
 invited → form_submitted → confirmed | ineligible; a slot is withdrawn from any live state but
-form_submitted (which lasts only inside the submission's transaction, decided at once). Later
-issues add attended and outcome_reported after confirmed.
+form_submitted (which lasts only inside the submission's transaction, decided at once). A confirmed
+slot becomes outcome_reported when the employer's completion report is submitted.
 """
 
 from __future__ import annotations
@@ -16,8 +16,12 @@ TRANSITIONS = declare(
     Transition("confirm", frozenset({S.FORM_SUBMITTED}), S.CONFIRMED),
     Transition("find_ineligible", frozenset({S.FORM_SUBMITTED}), S.INELIGIBLE),
     Transition("revoke", frozenset({S.INVITED, S.CONFIRMED, S.INELIGIBLE}), S.WITHDRAWN),
+    Transition("report_outcome", frozenset({S.CONFIRMED}), S.OUTCOME_REPORTED),
 )
 LIVE = frozenset(S) - {S.WITHDRAWN}
+#: A trainee whose participation is confirmed: their costs may be claimed, before the completion
+#: report and after it (an outcome reported does not undo the confirmation).
+CONFIRMED_SLOTS = frozenset({S.CONFIRMED, S.OUTCOME_REPORTED})
 
 
 class IllegalParticipantTransition(IllegalTransition):

@@ -32,6 +32,7 @@ from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import bad_input, problem
 from jobgrant.service.grants import access
 from jobgrant.service.grants.claim_models import Claim, ClaimShare, ClaimState
+from jobgrant.service.grants.completion_actions import complete_paid_files
 from jobgrant.service.grants.models import Application, ApplicationEmployer
 from jobgrant.service.grants.payment_files import (
     ConfirmationRow,
@@ -652,6 +653,8 @@ def _import(user: User, batch: PaymentBatch, content: bytes, filename: str) -> I
         confirmation.reconciled_cents = sum(request.net_cents for request, _ in paid)
         confirmation.save(update_fields=["reconciled_count", "reconciled_cents"])
         _close_reconciled_batches({request.batch_id for request, _ in paid})
+        # A file whose completion report is in completes once its final claim is paid.
+        complete_paid_files({request.application_id for request, _ in paid}, actor=user.username)
         record(
             user.username,
             "payment_batch.confirm",

@@ -23,6 +23,7 @@ from jobgrant.service.grants.claim_figures import agreed_lines
 from jobgrant.service.grants.claim_models import Claim, ClaimState
 from jobgrant.service.grants.claim_view import describe
 from jobgrant.service.grants.participant_models import Participant, ParticipantState
+from jobgrant.service.grants.participant_workflow import CONFIRMED_SLOTS
 from jobgrant.service.grants.receipt_files import checked, max_files, receipt_response
 from jobgrant.service.language import localized
 from jobgrant.service.web import claim_display as display
@@ -92,7 +93,7 @@ def _rows(claim: Claim) -> list[dict[str, Any]]:
                 "participant": slot.pk,
                 "trainee": position + 1,
                 "name": f"{slot.given_name} {slot.family_name}".strip() or slot.email,
-                "confirmed": slot.state == ParticipantState.CONFIRMED,
+                "confirmed": slot.state in CONFIRMED_SLOTS,
                 "category": category,
                 "category_label": category_label(category),
                 "agreed_cents": agreed,
