@@ -20,6 +20,7 @@ from jobgrant.service.demo_outcomes.plan import make_plan
 from jobgrant.service.grants.agreement_models import Agreement
 from jobgrant.service.grants.claim_models import Claim, ClaimState
 from jobgrant.service.grants.models import Application, Delivery
+from jobgrant.service.grants.outcome_models import CompletionReport, FollowUp, TraineeOutcome
 from jobgrant.service.grants.participant_models import Participant
 from jobgrant.service.grants.payment_models import PaymentRequest, Receivable
 from jobgrant.service.ledger import operations
@@ -53,9 +54,7 @@ def _figures() -> dict[str, Any]:
         "receivables": sorted(
             Receivable.objects.values_list("state", "amount_cents", "recovered_cents")
         ),
-        "ledger": BudgetAccount.objects.aggregate(
-            **{name: Sum(f"{name}_cents") for name in money}
-        ),
+        "ledger": BudgetAccount.objects.aggregate(**{name: Sum(f"{name}_cents") for name in money}),
         "messages": Counter(Message.objects.values_list("kind", "state")),
         "audit": AuditEntry.objects.count(),
     }
@@ -100,7 +99,9 @@ def test_every_file_is_approved_accepted_claimed_certified_and_paid(demo: None) 
         assert final.state == ClaimState.APPROVED
         assert final.certified_by == application.assigned_to
         assert set(final.payments.values_list("state", flat=True)) == {"paid"}
-        assert final.decided_at.date() > dt.date.fromisoformat(application.request["training"]["end_date"])
+        assert final.decided_at.date() > dt.date.fromisoformat(
+            application.request["training"]["end_date"]
+        )
 
 
 def test_federal_direct_files_have_no_provincial_share(demo: None) -> None:
@@ -128,6 +129,34 @@ def test_a_receivable_is_raised_and_repaid_for_a_trainee_who_did_not_complete(de
     assert receivables.count() == len(marked) == 1
     owed = receivables.get()
     assert owed.state == "recovered" and owed.recovered_cents == owed.amount_cents > 0
+
+
+def test_reports_complete_the_agreements_and_follow_ups_end_as_planned(demo: None) -> None:
+    """The small history's trainings ended in 2025 at the latest: on 2026-11-29 every report
+    is in, every agreement completed, and every follow-up answered or lapsed, as drawn."""
+    plan = make_plan(SEED, **SMALL)  # type: ignore[arg-type]
+    seed_history(SEED, **SMALL)  # type: ignore[arg-type]
+    assert CompletionReport.objects.filter(state="submitted").count() == len(plan.files)
+    assert Agreement.objects.filter(state="completed").count() == len(plan.files)
+    trainees = [t for f in plan.files for t in f.trainees]
+    completed = TraineeOutcome.objects.filter(completed=True).count()
+    assert completed == sum(t.completed for t in trainees) < len(trainees)
+    expected: Counter[tuple[str, int, str]] = Counter()
+    reminded = 0
+    for file in plan.files:
+        for months in (3, 12):
+            lead = file.trainees[0].follow_ups[(months, "employer")]
+            for trainee in file.trainees:
+                own = trainee.follow_ups[(months, "trainee")]
+                for respondent, answer in (("trainee", own), ("employer", lead)):
+                    state = "responded" if answer.answered else "lapsed"
+                    expected[(respondent, months, state)] += 1
+                    reminded += answer.after_reminder
+    states = FollowUp.objects.values_list("respondent", "milestone", "state")
+    assert Counter(states) == expected
+    assert {"responded", "lapsed"} <= {state for _, _, state in expected}
+    late = FollowUp.objects.filter(state="responded", reminded_at__isnull=False).count()
+    assert late == reminded > 0
 
 
 def test_a_second_loading_adds_nothing(demo: None) -> None:

@@ -228,9 +228,7 @@ def verify_ledger() -> int:
     return 0
 
 
-def load_demo_history(
-    seed: int | None = None, files_per_year: dict[str, int] | None = None
-) -> int:
+def load_demo_history(seed: int | None = None, files_per_year: dict[str, int] | None = None) -> int:
     """Migrate and seed as `serve` does (waiting for a server doing it), then load the
     demonstration history (demo_outcomes), printing its progress; the exit code."""
     setup_django()

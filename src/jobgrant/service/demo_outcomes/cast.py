@@ -6,14 +6,20 @@ programs of the past fiscal years (the seed opens only the current year's)."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.contrib.auth.hashers import make_password
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from jobgrant.rules.codes import fiscal_year_label
 from jobgrant.rules.evaluate import default_library
-from jobgrant.service.accounts.models import OrganizationRole, Role, User
-from jobgrant.service.demo import _user, business_number
+from jobgrant.service.accounts.demo_credentials import DEMO_PASSWORD, DEMO_TOTP_KEY_HEX
+from jobgrant.service.accounts.models import STAFF_ROLES, OrganizationRole, Role, User
+from jobgrant.service.accounts.second_factor import APP_DEVICE
+from jobgrant.service.audit.chain import record
+from jobgrant.service.demo import business_number
 from jobgrant.service.demo_outcomes.plan import EmployerPlan, Plan
 from jobgrant.service.grants.models import Delivery, Intake, Program, Stream
 from jobgrant.service.registry.models import Employer
@@ -45,7 +51,9 @@ def assemble(plan: Plan, federal_direct: set[str]) -> Cast:
     employers = {}
     for employer in plan.employers:
         made = _employer(employer)
-        users[employer.jurisdiction].employers.add(made, through_defaults={"role": OrganizationRole.ADMIN})
+        users[employer.jurisdiction].employers.add(
+            made, through_defaults={"role": OrganizationRole.ADMIN}
+        )
         employers[employer.number] = made
     return Cast(
         offices=offices,
@@ -58,20 +66,51 @@ def assemble(plan: Plan, federal_direct: set[str]) -> Cast:
 
 def _office(code: str, federal: bool) -> Office:
     if federal:
-        return Office(_officer("demo-officer-federal", federal=True), _officer("demo-officer-federal-2", federal=True))
+        return Office(
+            _officer("demo-officer-federal", federal=True),
+            _officer("demo-officer-federal-2", federal=True),
+        )
     lower = code.lower()
-    return Office(_officer(f"demo-officer-{lower}-1", code), _officer(f"demo-officer-{lower}-2", code))
+    return Office(
+        _officer(f"demo-officer-{lower}-1", code), _officer(f"demo-officer-{lower}-2", code)
+    )
 
 
 def _officer(name: str, jurisdiction: str = "", federal: bool = False) -> User:
     found = User.objects.filter(username=name).first()
-    return found or _user(name, Role.OFFICER, jurisdiction=jurisdiction, federal=federal)
+    return found or _account(name, Role.OFFICER, jurisdiction=jurisdiction, federal=federal)
 
 
 def _employer_user(code: str) -> User:
     name = f"demo-employer-{code.lower()}"
     found = User.objects.filter(username=name).first()
-    return found or _user(name, Role.EMPLOYER)
+    return found or _account(name, Role.EMPLOYER)
+
+
+@functools.cache
+def _demo_password_hash() -> str:
+    """The published demonstration password, hashed once: Argon2 takes about a second of CPU
+    a time, and these accounts share the password anyway."""
+    return make_password(DEMO_PASSWORD)
+
+
+def _account(name: str, role: str, *, jurisdiction: str = "", federal: bool = False) -> User:
+    """A demonstration account as `demo._user` makes it (the published password and, for
+    staff, the published second-factor secret), its password hash computed once."""
+    user = User.objects.create_user(
+        username=name,
+        password=None,
+        role=role,
+        jurisdiction=jurisdiction,
+        federal=federal,
+        email=f"{name}@example.com",
+    )
+    user.password = _demo_password_hash()
+    user.save(update_fields=["password"])
+    if role in STAFF_ROLES:
+        TOTPDevice.objects.create(user=user, name=APP_DEVICE, key=DEMO_TOTP_KEY_HEX, confirmed=True)
+    record("demo-seed", "user.create", "user", user.pk, {"username": name, "role": role})
+    return user
 
 
 def _employer(plan: EmployerPlan) -> Employer:

@@ -8,11 +8,12 @@ and not started again over the files it made (`HistoryInterrupted`)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 
 from jobgrant.service.audit.chain import record
 from jobgrant.service.audit.models import AuditEntry
@@ -40,7 +41,7 @@ class Loaded:
 
 
 def history_state() -> str:
-    """"loaded", "interrupted" (started, never finished) or "absent"."""
+    """ "loaded", "interrupted" (started, never finished) or "absent"."""
     actions = set(
         AuditEntry.objects.filter(action__in=[STARTED, LOADED]).values_list("action", flat=True)
     )
@@ -75,7 +76,8 @@ def seed_history(
         _mark(STARTED, plan)
         cast = assemble(plan, federal_direct)
         open_programs(plan, federal_direct)
-    steps = walk(plan, cast, progress)
+    with _commits_not_waiting_for_the_disk():
+        steps = walk(plan, cast, progress)
     with transaction.atomic():
         _mark(LOADED, plan, steps=steps)
     return Loaded(
@@ -86,6 +88,34 @@ def seed_history(
         time.perf_counter() - started,
         time.process_time() - cpu,
     )
+
+
+@contextmanager
+def _commits_not_waiting_for_the_disk() -> Iterator[None]:
+    """The history's hundreds of commits do not each wait for the disk (SQLite: synchronous
+    NORMAL in WAL; PostgreSQL: synchronous_commit off, this session only). A crash may lose the
+    last of them, never consistency; the loading is then seen as interrupted (no end mark)."""
+    statements = {
+        "sqlite": ("PRAGMA synchronous", "PRAGMA synchronous=NORMAL", "PRAGMA synchronous={}"),
+        "postgresql": (
+            "SHOW synchronous_commit",
+            "SET synchronous_commit TO off",
+            "SET synchronous_commit TO {}",
+        ),
+    }.get(connection.vendor)
+    if statements is None or connection.in_atomic_block:
+        yield  # inside a transaction (the tests): nothing is committed until its end anyway
+        return
+    read, relax, restore = statements
+    with connection.cursor() as cursor:
+        cursor.execute(read)
+        before = cursor.fetchone()[0]
+        cursor.execute(relax)
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(restore.format(before))
 
 
 def _mark(action: str, plan: Plan, **also: int) -> None:

@@ -12,7 +12,8 @@ import io
 from jobgrant.rules.money import format_amount
 from jobgrant.service.demo_outcomes.cast import Cast
 from jobgrant.service.demo_outcomes.steps import FileState
-from jobgrant.service.grants import payment_actions, recovery_actions
+from jobgrant.service.grants import completion_actions, payment_actions, recovery_actions
+from jobgrant.service.grants.outcome_models import CompletionReport, ReportState
 from jobgrant.service.grants.payment_models import (
     PaymentBatch,
     Receivable,
@@ -59,19 +60,24 @@ def confirm(cast: Cast, batch: PaymentBatch, paid_on: dt.date) -> None:
 def claim_paid(state: FileState) -> bool:
     claim = state.claim
     return claim is not None and (
-        claim.payments.exists()
-        and not claim.payments.exclude(state=RequestState.PAID).exists()
+        claim.payments.exists() and not claim.payments.exclude(state=RequestState.PAID).exists()
     )
 
 
 def raise_for_non_completion(state: FileState, cast: Cast) -> Receivable | None:
-    """The federal money paid for the first trainee who did not complete, asked back by the
-    officer of the file (post-award.md section 1: a receivable)."""
+    """The federal money paid for the first trainee the completion report says did not
+    complete, asked back by the officer of the file (post-award.md section 1: a receivable)."""
     if state.claim is None or state.application is None or not claim_paid(state):
         return None
-    trainee = next(t for t in state.plan.trainees if not t.completed)
+    report = CompletionReport.objects.filter(
+        application=state.application, state=ReportState.SUBMITTED
+    ).first()
+    not_completed = completion_actions.non_completers(report) if report else []
+    if not not_completed:
+        return None
+    position = not_completed[0].participant.position
     figures = {row["trainee"]: row for row in state.claim.figures.get("trainees", [])}
-    cents = int(figures.get(trainee.position + 1, {}).get("federal", 0))
+    cents = int(figures.get(position + 1, {}).get("federal", 0))
     if cents <= 0:
         return None
     office = cast.offices[state.plan.jurisdiction]
@@ -82,7 +88,7 @@ def raise_for_non_completion(state: FileState, cast: Cast) -> Receivable | None:
             "funder": "federal",
             "application": state.application.pk,
             "amount": format_amount(cents),
-            "reason": f"Trainee {trainee.position + 1} did not complete the training.",
+            "reason": f"Trainee {position + 1} did not complete the training.",
         },
     )
 

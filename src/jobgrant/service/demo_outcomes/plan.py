@@ -82,7 +82,8 @@ def load_rates() -> tuple[dict[str, Any], dict[str, Rate]]:
 
 @dataclass(frozen=True)
 class Answer:
-    """One follow-up answer (or its absence: `answered` False lets it lapse)."""
+    """One follow-up answer, or its absence (`answered` False: it lapses); the job is what the
+    respondent would say, the same for the trainee and the employer."""
 
     answered: bool
     after_reminder: bool = False
@@ -177,7 +178,7 @@ class _Draw:
     def around(self, cents: int, spread: float) -> int:
         """A positive amount near `cents` (log-normal), rounded to the dollar."""
         drawn = cents * self.random.lognormvariate(0.0, spread)
-        return max(100, int(round(drawn / 100.0)) * 100)
+        return max(100, round(drawn / 100.0) * 100)
 
 
 def make_plan(
@@ -284,7 +285,7 @@ def _trainee(draw: _Draw, position: int, serial: int) -> TraineePlan:
     full_time = draw.chance("full_time_if_employed") if employed else False
     raise_by = 1 + float(draw.rates["wage_change_at_end"].value) * r.uniform(0.0, 2.0)
     base = wage_before or draw.around(median_wage, 0.2)
-    wage_after = int(round(base * raise_by)) if employed else None
+    wage_after = round(base * raise_by) if employed else None
     reason = "" if completed else draw.pick(NOT_COMPLETED_REASONS)
     plan = TraineePlan(
         position=position,
@@ -295,16 +296,32 @@ def _trainee(draw: _Draw, position: int, serial: int) -> TraineePlan:
         language="fr" if r.random() < 0.2 else "en",
         gender=draw.pick({"woman": 0.44, "man": 0.52, "another": 0.01, "prefer-not-to-say": 0.03}),
         indigenous=draw.pick(
-            {"no": 0.9, "first-nations": 0.03, "metis": 0.03, "inuk": 0.005, "prefer-not-to-say": 0.035}
+            {
+                "no": 0.9,
+                "first-nations": 0.03,
+                "metis": 0.03,
+                "inuk": 0.005,
+                "prefer-not-to-say": 0.035,
+            }
         ),
         disability=draw.pick({"no": 0.88, "yes": 0.07, "prefer-not-to-say": 0.05}),
         visible_minority=draw.pick({"no": 0.66, "yes": 0.3, "prefer-not-to-say": 0.04}),
-        immigration=draw.pick({"no": 0.72, "immigrant": 0.24, "refugee": 0.02, "prefer-not-to-say": 0.02}),
+        immigration=draw.pick(
+            {"no": 0.72, "immigrant": 0.24, "refugee": 0.02, "prefer-not-to-say": 0.02}
+        ),
         education=draw.pick(
-            {"high-school": 0.3, "trades": 0.18, "college": 0.3, "bachelor": 0.17, "above-bachelor": 0.05}
+            {
+                "high-school": 0.3,
+                "trades": 0.18,
+                "college": 0.3,
+                "bachelor": 0.17,
+                "above-bachelor": 0.05,
+            }
         ),
         birth=dt.date(r.randint(1962, 2002), r.randint(1, 12), r.randint(1, 28)),
-        tuition_cents=min(draw.around(int(draw.rates["tuition_median_cents"].value), 0.5), 1_200_000),
+        tuition_cents=min(
+            draw.around(int(draw.rates["tuition_median_cents"].value), 0.5), 1_200_000
+        ),
         materials_cents=r.choice((0, 0, 15000, 25000, 60000)),
         wage_before_cents=wage_before,
         completed=completed,
@@ -328,14 +345,13 @@ def _with_follow_ups(draw: _Draw, trainee: TraineePlan, wage: int) -> TraineePla
             "employed": employed,
             "same_employer": same,
             "weekly_hours": hours if employed else None,
-            "hourly_wage_cents": int(round(wage * raise_by)) if employed else None,
+            "hourly_wage_cents": round(wage * raise_by) if employed else None,
         }
         for respondent in ("trainee", "employer"):
             answered = draw.chance(f"{respondent}_response_{months}_months")
             late = draw.chance("answered_after_reminder")
-            answers[(months, respondent)] = (
-                Answer(True, late, **job) if answered else Answer(False)  # type: ignore[arg-type]
-            )
+            # The job is the same whoever answers; an unanswered follow-up keeps it unsaid.
+            answers[(months, respondent)] = Answer(answered, answered and late, **job)
     return TraineePlan(**{**trainee.__dict__, "follow_ups": answers})
 
 

@@ -32,7 +32,13 @@ from jobgrant.service.grants.receipt_files import checked
 
 CONFIRMATIONS = ["agreement", "cost_schedule", "general_terms"]
 POSTAL = {"ON": "L8N 1A1", "BC": "V6B 1A1", "MB": "R3C 1A1", "NS": "B3H 1A1", "PE": "C1A 1A1"}
-CITY = {"ON": "Hamilton", "BC": "Vancouver", "MB": "Winnipeg", "NS": "Halifax", "PE": "Charlottetown"}
+CITY = {
+    "ON": "Hamilton",
+    "BC": "Vancouver",
+    "MB": "Winnipeg",
+    "NS": "Halifax",
+    "PE": "Charlottetown",
+}
 
 
 @dataclass
@@ -87,7 +93,9 @@ def apply(state: FileState, cast: Cast) -> None:
 
 def recommend(state: FileState, cast: Cast) -> None:
     office = cast.offices[state.plan.jurisdiction]
-    actions.recommend_application(office.recommender, _application(state), "Eligible; costs reasonable.")
+    actions.recommend_application(
+        office.recommender, _application(state), "Eligible; costs reasonable."
+    )
 
 
 def approve(state: FileState, cast: Cast) -> None:

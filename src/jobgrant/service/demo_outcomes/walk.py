@@ -31,7 +31,7 @@ from jobgrant.service.notifications.models import Message, MessageState
 #: The hour (UTC) of the day's work: 10:00 in Ontario, 07:00 in British Columbia.
 WORK_HOUR = 15
 PAY_EVERY = dt.timedelta(days=14)
-JOBS_EVERY = dt.timedelta(days=7)
+PAY_DAY_ONE = dt.date(2014, 4, 3)  # a Thursday: the payment runs fall every other Thursday
 Step = Callable[[], None]
 
 
@@ -52,6 +52,9 @@ class Walk:
     queue: list[_Event] = field(default_factory=list)
     counter: Iterator[int] = field(default_factory=itertools.count)
     done: int = 0
+    #: The pools (jurisdiction, fiscal year) with a claim certified since the last payment run.
+    to_pay: set[tuple[str, str]] = field(default_factory=set)
+    pay_days: set[dt.date] = field(default_factory=set)
 
     def at(self, day: dt.date, run: Step, hour: int = WORK_HOUR) -> None:
         moment = dt.datetime(day.year, day.month, day.day, hour, tzinfo=dt.UTC)
@@ -98,7 +101,6 @@ def walk(plan: Plan, cast: Cast, progress: Callable[[str], None] = lambda _: Non
     history = Walk(cast, until=now, progress=progress)
     for file_plan in plan.files:
         _schedule_file(history, FileState(file_plan))
-    _schedule_payment_runs(history, plan)
     outcome_steps.schedule_jobs(history, plan)
     return history.run()
 
@@ -113,10 +115,16 @@ def _schedule_file(history: Walk, state: FileState) -> None:
     history.at(days["invite"], lambda: steps.invite(state, cast))
     history.at(days["forms"], lambda: steps.answer_forms(state, days["forms"]))
     history.at(days["claim"], lambda: steps.claim(state, cast))
-    history.at(days["certify"], lambda: steps.certify(state, cast))
+    history.at(days["certify"], lambda: _certify(history, state))
     if plan.receivable:
         history.at(days["receivable"], lambda: _receivable(history, state))
     outcome_steps.schedule_file(history, state, days["report"])
+
+
+def _certify(history: Walk, state: FileState) -> None:
+    steps.certify(state, history.cast)
+    history.to_pay.add((state.plan.jurisdiction, fiscal_year_label(state.plan.fiscal_year)))
+    _schedule_payment_run(history, timezone.localdate())
 
 
 def _days(plan: FilePlan) -> dict[str, dt.date]:
@@ -147,18 +155,18 @@ def _business(day: dt.date) -> dt.date:
     return day
 
 
-def _schedule_payment_runs(history: Walk, plan: Plan) -> None:
-    """Every other Thursday from the first claim to now, for every pool with something due."""
-    pools = {(f.jurisdiction, fiscal_year_label(f.fiscal_year)) for f in plan.files}
-    day = min(f.end for f in plan.files)
-    day += dt.timedelta(days=(3 - day.weekday()) % 7)
-    while day <= history.until.date():
-        run_day = day
-        history.at(run_day, lambda d=run_day: _payment_run(history, pools, d), hour=WORK_HOUR + 2)
-        day += PAY_EVERY
+def _schedule_payment_run(history: Walk, after: dt.date) -> None:
+    """The next payment run (every other Thursday, from the first day of the demonstration's
+    calendar) after `after`, unless it is already planned."""
+    since = (after - PAY_DAY_ONE).days
+    day = PAY_DAY_ONE + PAY_EVERY * (since // PAY_EVERY.days + 1)
+    if day not in history.pay_days:
+        history.pay_days.add(day)
+        history.at(day, lambda: _payment_run(history, day), hour=WORK_HOUR + 2)
 
 
-def _payment_run(history: Walk, pools: set[tuple[str, str]], day: dt.date) -> None:
+def _payment_run(history: Walk, day: dt.date) -> None:
+    pools, history.to_pay = history.to_pay, set()
     for jurisdiction, year in money.pools_with_dues(pools):
         batch = money.pay_run(history.cast, jurisdiction, year)
         paid_on = day + money.CONFIRMED_AFTER
