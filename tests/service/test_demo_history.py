@@ -15,6 +15,7 @@ from django.db.models import Count, Sum
 
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
+from jobgrant.service.demo import seed_ready_to_claim
 from jobgrant.service.demo_outcomes.load import HistoryInterrupted, history_state, seed_history
 from jobgrant.service.demo_outcomes.plan import make_plan
 from jobgrant.service.grants.agreement_models import Agreement
@@ -99,6 +100,7 @@ def test_every_file_is_approved_accepted_claimed_certified_and_paid(demo: None) 
         assert final.state == ClaimState.APPROVED
         assert final.certified_by == application.assigned_to
         assert set(final.payments.values_list("state", flat=True)) == {"paid"}
+        assert final.decided_at is not None
         assert final.decided_at.date() > dt.date.fromisoformat(
             application.request["training"]["end_date"]
         )
@@ -109,7 +111,8 @@ def test_federal_direct_files_have_no_provincial_share(demo: None) -> None:
     federal = Application.objects.filter(jurisdiction="PE", delivery=Delivery.FEDERAL_DIRECT)
     assert federal.count() == 2
     assert all(a.provincial_cents == 0 < a.federal_cents for a in federal)
-    assert all(a.decided_by.username.startswith("demo-officer-federal") for a in federal)
+    deciders = {a.decided_by.username for a in federal if a.decided_by is not None}
+    assert deciders and all(name.startswith("demo-officer-federal") for name in deciders)
 
 
 def test_the_history_dates_are_the_days_it_happened(demo: None) -> None:
@@ -159,6 +162,17 @@ def test_reports_complete_the_agreements_and_follow_ups_end_as_planned(demo: Non
     assert late == reminded > 0
 
 
+def test_todays_messages_are_left_to_the_worker_and_the_historys_are_sent(demo: None) -> None:
+    seed_ready_to_claim()  # today's files: their invitations wait for the worker
+    today = set(Message.objects.filter(state="queued").values_list("pk", flat=True))
+    assert today
+    seed_history(SEED, **SMALL)  # type: ignore[arg-type]
+    assert set(Message.objects.filter(state="queued").values_list("pk", flat=True)) == today
+    history = Message.objects.filter(created_at__lt=dt.datetime(2026, 1, 1, tzinfo=dt.UTC))
+    assert history.count() > 0
+    assert set(history.values_list("state", flat=True)) == {"sent"}
+
+
 def test_a_second_loading_adds_nothing(demo: None) -> None:
     seed_history(SEED, **SMALL)  # type: ignore[arg-type]
     before = _figures()
@@ -179,7 +193,7 @@ def test_a_loading_stopped_half_way_is_not_started_again(demo: None) -> None:
 
 def test_the_full_plan_has_cells_above_and_below_the_suppression_threshold() -> None:
     plan = make_plan()
-    cells = Counter()
+    cells: Counter[tuple[str, int]] = Counter()
     for file in plan.files:
         cells[(file.jurisdiction, file.fiscal_year)] += len(file.trainees)
     assert 150 <= plan.trainees <= 300

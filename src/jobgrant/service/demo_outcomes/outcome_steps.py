@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from jobgrant.rules.money import format_amount
@@ -36,15 +37,11 @@ def schedule_file(history: Walk, state: FileState, report_day: dt.date) -> None:
             answer = trainee.follow_ups[(months, Respondent.TRAINEE)]
             if answer.answered:
                 day = due + dt.timedelta(days=_delay(plan, trainee.position, answer))
-                history.at(
-                    day,
-                    lambda t=trainee, m=months, a=answer: _trainee_answers(state, t, m, a),
-                    hour=23,
-                )
+                history.at(day, partial(_trainee_answers, state, trainee, months, answer), hour=23)
         lead = plan.trainees[0].follow_ups[(months, Respondent.EMPLOYER)]
         if lead.answered:
             day = due + dt.timedelta(days=_delay(plan, 9, lead))
-            history.at(day, lambda m=months: _employer_answers(state, history, m), hour=20)
+            history.at(day, partial(_employer_answers, state, history, months), hour=20)
 
 
 def _delay(plan: FilePlan, position: int, answer: Answer) -> int:

@@ -341,17 +341,14 @@ def _with_follow_ups(draw: _Draw, trainee: TraineePlan, wage: int) -> TraineePla
         same = draw.chance(f"same_employer_if_employed_{months}_months") if employed else None
         raise_by = 1 + float(draw.rates["wage_change_at_12_months"].value) * months / 12
         hours = draw.random.choice((37, 40, 40, 40, 44)) if draw.random.random() < 0.86 else 24
-        job = {
-            "employed": employed,
-            "same_employer": same,
-            "weekly_hours": hours if employed else None,
-            "hourly_wage_cents": round(wage * raise_by) if employed else None,
-        }
+        wage_then = round(wage * raise_by) if employed else None
         for respondent in ("trainee", "employer"):
             answered = draw.chance(f"{respondent}_response_{months}_months")
             late = draw.chance("answered_after_reminder")
             # The job is the same whoever answers; an unanswered follow-up keeps it unsaid.
-            answers[(months, respondent)] = Answer(answered, answered and late, **job)
+            answers[(months, respondent)] = Answer(
+                answered, answered and late, employed, same, hours if employed else None, wage_then
+            )
     return TraineePlan(**{**trainee.__dict__, "follow_ups": answers})
 
 
