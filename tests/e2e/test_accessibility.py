@@ -25,6 +25,7 @@ from django.utils import translation
 from tests.e2e.change_catalogue import CHANGE_EXCLUDED, change_groups
 from tests.e2e.claim_catalogue import CLAIM_EXCLUDED, claim_groups
 from tests.e2e.org_catalogue import ORG_EXCLUDED, org_groups
+from tests.e2e.outcome_catalogue import OUTCOME_EXCLUDED, outcome_groups
 from tests.e2e.payment_catalogue import PAYMENT_EXCLUDED, payment_groups
 
 LANGUAGES = ("en", "fr")
@@ -520,6 +521,9 @@ EXCLUDED.update(PAYMENT_EXCLUDED)
 # Registration, organizations, partner requests, staff accounts (tests/e2e/org_catalogue.py).
 CATALOGUE += org_groups(Group, Visit, click, fill_and_click)
 EXCLUDED.update(ORG_EXCLUDED)
+# The completion report, the follow-ups and the officer's outcomes (tests/e2e/outcome_catalogue.py).
+CATALOGUE += outcome_groups(Group, Visit, click, fill_and_click)
+EXCLUDED.update(OUTCOME_EXCLUDED)
 
 
 def web_routes() -> set[str]:

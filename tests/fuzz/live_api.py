@@ -39,8 +39,8 @@ from pathlib import Path
 BIN = Path(sys.executable).parent
 PERSONAS = ("demo-employer", "demo-officer-on-1")
 DEMO_PASSWORD = "jobgrant-demo"  # jobgrant.service.demo.DEMO_PASSWORD (Django is not set up here)
-OPERATIONS = 49  # 12; 5 for the agreement, 4 participants, 4 change requests, 9 claims,
-# 10 for payments and receivables, 2 tokens, 3 for partner requests
+OPERATIONS = 54  # 12; 5 for the agreement, 4 participants, 4 change requests, 9 claims,
+# 10 for payments and receivables, 2 tokens, 3 for partner requests, 5 for outcomes
 # What Schemathesis made on this API, both tokens together: about FIXED_REQUESTS whatever
 # --max-examples is (the examples and coverage phases), plus REQUESTS_PER_EXAMPLE per operation,
 # token and unit of --max-examples (measured: 2,225 requests at 21, 2,926 at 42, 9,227 at 208).

@@ -47,6 +47,8 @@ PUBLIC_ROUTES = {  # route -> what an anonymous GET answers
     "{lang}/password-reset/<uidb64>/<token>/": 200,
     # A trainee's participant form: the link's token is the key (no account); "1" is no token.
     "{lang}/participate/<str:token>/": 404,
+    # A trainee's follow-up survey at 3 or 12 months: the same kind of link (no account).
+    "{lang}/follow-up/<str:token>/": 404,
     # Registering an organization, and the links its messages carry (the token is the key).
     "{lang}/register/": 200,
     "{lang}/register/sent/": 200,

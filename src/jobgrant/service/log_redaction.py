@@ -14,8 +14,9 @@ from typing import Any
 
 from gunicorn.glogging import Logger  # type: ignore[import-untyped]
 
-# The participant link's token, and a password-reset link's (/password-reset/<user>/<token>/).
-_TOKEN = re.compile(r"(/participate/|/password-reset/[^/?#\s\"']+/)[^/?#\s\"']+")
+# The participant link's token, the follow-up link's (/follow-up/<token>/), and a password-reset
+# link's (/password-reset/<user>/<token>/).
+_TOKEN = re.compile(r"(/participate/|/follow-up/|/password-reset/[^/?#\s\"']+/)[^/?#\s\"']+")
 REDACTED = r"\1[redacted]"
 
 

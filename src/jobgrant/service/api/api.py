@@ -16,6 +16,7 @@ from jobgrant.service.api.routers import (
     change_requests,
     claims,
     employers,
+    outcomes,
     participants,
     partners,
     payments,
@@ -44,3 +45,4 @@ api.add_router("", partners.router)  # /partner-requests
 api.add_router("", change_requests.router)  # /applications/{id}/change-requests, /change-requests
 api.add_router("", claims.router)  # /applications/{id}/claims, /claims
 api.add_router("", payments.router)  # /payment-batches, /receivables
+api.add_router("", outcomes.router)  # /applications/{id}/completion-report, .../follow-ups

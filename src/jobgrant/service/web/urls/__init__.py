@@ -14,6 +14,7 @@ from jobgrant.service.web.urls import (
     finance,
     officer,
     organizations,
+    outcomes,
     participants,
     partners,
     public,
@@ -24,6 +25,7 @@ app_name = "web"
 urlpatterns = [
     path("", include(public.urlpatterns)),
     path("", include(participants.urlpatterns)),
+    path("", include(outcomes.urlpatterns)),
     path("", include(organizations.public)),
     path("", include(staff.public)),
     path("employer/", include(organizations.employer)),

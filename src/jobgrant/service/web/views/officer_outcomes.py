@@ -1,0 +1,139 @@
+"""The officer's view of a file's outcomes: the completion report (each trainee's outcome, the
+employer's ratings), the follow-ups by milestone and state, and, for a trainee reported as not
+completed, the offer to raise a receivable (cause "not completed") with the recovery mechanism
+(`grants.recovery_actions.raise_by_hand`). Nothing is raised unless the officer asks."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from jobgrant.rules.money import format_amount
+from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.errors import ServiceError
+from jobgrant.service.grants import access, completion_actions, recovery_actions
+from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.outcome_models import (
+    CompletionReport,
+    FollowUp,
+    FollowUpState,
+    Milestone,
+    NotCompletedReason,
+    Respondent,
+)
+from jobgrant.service.grants.participant_access import government_cents
+from jobgrant.service.grants.payment_models import Receivable, ReceivableCause
+from jobgrant.service.language import in_language
+from jobgrant.service.ledger.models import Funder
+from jobgrant.service.web import labels
+from jobgrant.service.web.pages import set_notice, take_notice, user_required
+
+officer_required = user_required(Role.OFFICER)
+
+
+def _officer_application(user: User, application_id: int) -> Application:
+    try:
+        application = access.get_visible(user, application_id, without=("explanation",))
+        access.check_officer(user, application)
+    except ServiceError:
+        raise Http404 from None
+    return application
+
+
+def _follow_up_rows(application: Application) -> list[dict[str, Any]]:
+    counts = Counter(
+        FollowUp.objects.filter(application=application).values_list(
+            "milestone", "respondent", "state"
+        )
+    )
+    states = dict(FollowUpState.choices)
+    rows = []
+    for milestone in Milestone.values:
+        for respondent, label in Respondent.choices:
+            by_state = {
+                str(states[state]): counts.get((milestone, respondent, state), 0)
+                for state in FollowUpState.values
+            }
+            rows.append({"milestone": milestone, "respondent": label, "states": by_state})
+    return rows
+
+
+def _offers(application: Application, report: CompletionReport | None) -> list[dict[str, Any]]:
+    if report is None or report.state != "submitted":
+        return []
+    raised = Receivable.objects.filter(
+        application=application, cause=ReceivableCause.NOT_COMPLETED
+    ).count()
+    offers = []
+    for outcome in completion_actions.non_completers(report):
+        position = outcome.participant.position
+        reason = NotCompletedReason(outcome.not_completed_reason).label
+        offers.append(
+            {
+                "number": position + 1,
+                "reason": reason,
+                "government": government_cents(application, position),
+                "amount": format_amount(government_cents(application, position)),
+                "text": _("Trainee %(n)s did not complete the training: %(reason)s.")
+                % {"n": position + 1, "reason": reason},
+            }
+        )
+    for offer in offers:
+        offer["raised"] = raised
+    return offers
+
+
+@require_GET
+@officer_required
+def outcomes(request: HttpRequest, user: User, application_id: int) -> HttpResponse:
+    application = _officer_application(user, application_id)
+    report = CompletionReport.objects.filter(application=application).first()
+    notice = take_notice(request)
+    context = {
+        "title": _("Outcomes of application %(n)s") % {"n": application.pk},
+        "application": application,
+        "report": report,
+        "outcomes": list(report.trainees.select_related("participant")) if report else [],
+        "ratings": list(report.ratings.select_related("employer")) if report else [],
+        "follow_ups": _follow_up_rows(application),
+        "states": [str(label) for label in FollowUpState.labels],
+        "offers": _offers(application, report),
+        "funders": Funder.choices,
+        "notice": str(notice.get("text", "")) if notice else "",
+        "error_links": [],
+        "error_links_json": "{}",
+    }
+    return render(request, "web/outcomes/officer_outcomes.html", context)
+
+
+@require_POST
+@officer_required
+def raise_not_completed(request: HttpRequest, user: User, application_id: int) -> HttpResponse:
+    """The offer taken: a receivable for a trainee who did not complete (the officer's amount,
+    funder and reason, checked by the recovery action)."""
+    application = _officer_application(user, application_id)
+    fields = {
+        "application": application.pk,
+        "cause": ReceivableCause.NOT_COMPLETED,
+        "funder": request.POST.get("funder", ""),
+        "amount": request.POST.get("amount", ""),
+        "reason": request.POST.get("reason", ""),
+    }
+    try:
+        receivable = recovery_actions.raise_by_hand(user, fields)
+    except ServiceError as error:
+        problems = [
+            f"{p['field']}: {in_language(en=p['message_en'], fr=p['message_fr'])}"
+            for p in error.problems
+        ]
+        text = "; ".join(problems) if problems else labels.service_message(error)
+        set_notice(request, "refused", text=text)
+    else:
+        text = _("Receivable %(n)s was raised; the employer was told.") % {"n": receivable.pk}
+        set_notice(request, "raised", text=text)
+    return redirect("web:officer-outcomes", application_id=application.pk)

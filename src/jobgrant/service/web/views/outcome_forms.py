@@ -1,0 +1,202 @@
+"""What the outcome pages read from a posted form and show back: the completion report's fields
+per trainee and rating, and the follow-up answers, named so that a refusal's field path
+(`trainees[0].noc`, `ratings[3][timely]`, `17.weekly_hours`) finds its control on the page.
+
+The questions' wording comes from the report's version of `grants/outcome_questions/`, in the
+page's language; the forms are plain HTML (the questions are data, not Django form classes)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+
+from jobgrant.service.errors import ServiceError
+from jobgrant.service.grants.outcome_models import (
+    LIKERT_ITEMS,
+    CompletionReport,
+    EmploymentType,
+    NotCompletedReason,
+)
+from jobgrant.service.grants.outcome_question_sets import questions, versions, wording
+from jobgrant.service.grants.participant_models import Participant
+from jobgrant.service.language import current_language, in_language
+
+TRAINEE_INPUTS = (
+    "completed",
+    "not_completed_reason",
+    "employed_at_end",
+    "with_this_employer",
+    "employment_type",
+    "noc",
+    "hourly_wage_before",
+    "hourly_wage_after",
+)
+RADIOS = ("completed", "employed_at_end", "with_this_employer")
+FOLLOW_UP_INPUTS = ("employed", "same_employer", "weekly_hours", "hourly_wage")
+_TRAINEE_PATH = re.compile(r"trainees\[(\d+)\]\.(\w+)")
+_RATING_PATH = re.compile(r"ratings\[(\d+)\]\[([\w-]+)\]")
+
+
+def yes_no(value: bool | None) -> str:
+    return "" if value is None else ("yes" if value else "no")
+
+
+def dollars(cents: int | None) -> str:
+    return "" if cents is None else f"{cents // 100}.{cents % 100:02d}"
+
+
+# --- The completion report ---------------------------------------------------------------------
+
+
+def posted_report(
+    request: HttpRequest, slots: dict[int, Participant], employers: list[int]
+) -> tuple[list[dict[str, Any]], dict[tuple[int, str], str], str, list[int]]:
+    """(trainees, ratings, feedback, the participant ids in the order of `trainees`): a trainee
+    with nothing typed is left out of the draft."""
+    trainees, order = [], []
+    for pk in slots:
+        typed = {name: request.POST.get(f"t{pk}-{name}", "").strip() for name in TRAINEE_INPUTS}
+        if not any(typed.values()):
+            continue
+        trainees.append({"participant": pk, **{k: v for k, v in typed.items() if v}})
+        order.append(pk)
+    ratings = {
+        (employer, item): request.POST.get(f"r{employer}-{item}", "").strip()
+        for employer in employers
+        for item in LIKERT_ITEMS
+    }
+    return (
+        trainees,
+        {k: v for k, v in ratings.items() if v},
+        request.POST.get("feedback", ""),
+        order,
+    )
+
+
+def saved_report(report: CompletionReport) -> dict[str, str]:
+    """The draft's answers as the form's values, by input name."""
+    values: dict[str, str] = {"feedback": report.feedback}
+    for outcome in report.trainees.all():
+        pk = outcome.participant_id
+        values |= {
+            f"t{pk}-completed": yes_no(outcome.completed),
+            f"t{pk}-not_completed_reason": outcome.not_completed_reason,
+            f"t{pk}-employed_at_end": yes_no(outcome.employed_at_end),
+            f"t{pk}-with_this_employer": yes_no(outcome.with_this_employer),
+            f"t{pk}-employment_type": outcome.employment_type,
+            f"t{pk}-noc": outcome.noc,
+            f"t{pk}-hourly_wage_before": dollars(outcome.hourly_wage_before_cents),
+            f"t{pk}-hourly_wage_after": dollars(outcome.hourly_wage_after_cents),
+        }
+    for rating in report.ratings.all():
+        values[f"r{rating.employer_id}-{rating.item}"] = str(rating.score)
+    return values
+
+
+def report_problems(error: ServiceError, order: list[int]) -> dict[str, str]:
+    """Each problem's message in the page's language, by the name of the input it is about."""
+    found: dict[str, str] = {}
+    for problem in error.problems:
+        path = problem["field"]
+        message = in_language(en=problem["message_en"], fr=problem["message_fr"])
+        if match := _TRAINEE_PATH.fullmatch(path):
+            index = int(match[1])
+            if index < len(order):
+                found[f"t{order[index]}-{match[2]}"] = message
+        elif match := _RATING_PATH.fullmatch(path):
+            found[f"r{match[1]}-{match[2]}"] = message
+        else:
+            found[path] = message
+    return found
+
+
+def anchor(name: str) -> str:
+    """The id an error link moves to: a radio group's first button, else the control itself."""
+    field = name.rsplit("-", 1)[-1]
+    if field in RADIOS or field in ("employed", "same_employer"):
+        return f"{name}-yes"
+    if re.fullmatch(r"r\d+-[\w-]+", name):
+        return f"{name}-1"
+    return name
+
+
+def error_links(problems: dict[str, str], labels: dict[str, str]) -> list[tuple[str, str]]:
+    return [
+        (f"#{anchor(name)}", f"{labels.get(name, name)}: {message}")
+        for name, message in problems.items()
+    ]
+
+
+def report_questions(version: str) -> dict[str, Any]:
+    """The wording of every question in the page's language, and the choices' labels."""
+    language = current_language()
+    data = questions(version)
+    return {
+        "trainee": {key: wording(version, "trainee", key, language) for key in data["trainee"]},
+        "ratings": [(item, wording(version, "ratings", item, language)) for item in LIKERT_ITEMS],
+        "scale": [
+            (str(point), wording(version, "scale", point, language)) for point in range(1, 6)
+        ],
+        "feedback": str(data["feedback"][language]),
+        "reasons": [(str(value), str(label)) for value, label in NotCompletedReason.choices],
+        "employment_types": [(str(value), str(label)) for value, label in EmploymentType.choices],
+    }
+
+
+def trainee_rows(
+    slots: dict[int, Participant], values: dict[str, str], problems: dict[str, str]
+) -> list[dict[str, Any]]:
+    rows = []
+    for pk, slot in slots.items():
+        name = f"{slot.given_name} {slot.family_name}".strip() or slot.email
+        rows.append(
+            {
+                "pk": pk,
+                "number": slot.position + 1,
+                "name": name,
+                "names": {field: f"t{pk}-{field}" for field in TRAINEE_INPUTS},
+                "values": {field: values.get(f"t{pk}-{field}", "") for field in TRAINEE_INPUTS},
+                "errors": {field: problems.get(f"t{pk}-{field}", "") for field in TRAINEE_INPUTS},
+            }
+        )
+    return rows
+
+
+def input_labels(rows: list[dict[str, Any]], wording_of: dict[str, Any]) -> dict[str, str]:
+    labels: dict[str, str] = {"feedback": _("Feedback")}
+    for row in rows:
+        who = _("Trainee %(n)s") % {"n": row["number"]}
+        for field in TRAINEE_INPUTS:
+            labels[f"t{row['pk']}-{field}"] = f"{who}, {wording_of['trainee'][field]}"
+    return labels
+
+
+# --- The follow-up answers ---------------------------------------------------------------------
+
+
+def posted_answers(request: HttpRequest, prefix: str = "") -> dict[str, str]:
+    typed = {name: request.POST.get(f"{prefix}{name}", "").strip() for name in FOLLOW_UP_INPUTS}
+    return {name: value for name, value in typed.items() if value}
+
+
+def follow_up_questions() -> dict[str, str]:
+    """The follow-up questions in the page's language (the current version's wording)."""
+    latest = list(versions())[-1]
+    language = current_language()
+    return {key: wording(latest, "follow_up", key, language) for key in FOLLOW_UP_INPUTS}
+
+
+def follow_up_problems(error: ServiceError, prefix_of: dict[str, str]) -> dict[str, str]:
+    """Problems by input name: `17.weekly_hours` is `p17-weekly_hours` on the employer's page
+    (prefix_of maps "17." to "p17-"); the trainee's `weekly_hours` is itself."""
+    found: dict[str, str] = {}
+    for problem in error.problems:
+        path = problem["field"]
+        message = in_language(en=problem["message_en"], fr=problem["message_fr"])
+        head, dot, field = path.rpartition(".")
+        name = f"{prefix_of.get(head + dot, '')}{field}" if dot else path
+        found[name] = message
+    return found

@@ -1,0 +1,190 @@
+"""The outcome pages without a browser: the employer's completion report (a draft kept, errors
+named in the page's language, a confirmation step before submitting), the employer's follow-up,
+the trainee's follow-up by link (once, in either language; a dead link explained), and the
+officer's view with the offer to raise a receivable for a trainee who did not complete."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from tests.personas import EMPLOYER, OFFICER, OUTSIDER_EMPLOYER
+from tests.service.grants.claim_helpers import assign
+from tests.service.grants.outcome_helpers import (
+    after_training,
+    at,
+    ended_file,
+    submitted_report,
+)
+from tests.service.grants.payment_helpers import certified_claim
+from tests.service.grants.test_payments import build, paid_through
+
+from jobgrant.service.accounts.models import User
+from jobgrant.service.grants import follow_up_actions
+from jobgrant.service.grants.outcome_models import (
+    CompletionReport,
+    FollowUp,
+    FollowUpState,
+    ReportState,
+    TraineeOutcome,
+)
+from jobgrant.service.grants.payment_models import Receivable
+from jobgrant.service.notifications.models import Message
+
+pytestmark = pytest.mark.django_db
+LINK = re.compile(r"/(en|fr)/follow-up/([0-9a-f]{64})/")
+
+
+def signed_in(persona: Any) -> Client:
+    client = Client()
+    client.force_login(User.objects.get(username=persona.username))
+    return client
+
+
+def text(answer: Any) -> str:
+    return answer.content.decode()
+
+
+def report_form(slots: list[Any], employer: int, **first: str) -> dict[str, str]:
+    typed: dict[str, str] = {"feedback": "Good.", "action": "save"}
+    for slot in slots:
+        typed |= {
+            f"t{slot.pk}-completed": "yes",
+            f"t{slot.pk}-employed_at_end": "yes",
+            f"t{slot.pk}-with_this_employer": "yes",
+            f"t{slot.pk}-employment_type": "full-time",
+            f"t{slot.pk}-noc": "72410",
+            f"t{slot.pk}-hourly_wage_before": "24.50",
+            f"t{slot.pk}-hourly_wage_after": "27.00",
+        }
+    for item in ("relevant", "good-investment", "easy-to-access", "timely", "met-needs"):
+        typed[f"r{employer}-{item}"] = "4"
+    typed |= {f"t{slots[0].pk}-{key}": value for key, value in first.items()}
+    return typed
+
+
+def test_the_employer_saves_a_draft_fixes_errors_confirms_and_submits(demo: None) -> None:
+    application, slots = ended_file()
+    employer = application.employers.first().employer_id
+    path = f"/fr/employer/applications/{application.pk}/completion-report/"
+    with after_training():
+        client = signed_in(EMPLOYER)
+        start = client.get(path)
+        assert start.status_code == 200 and "Commencer le rapport" in text(start)
+        assert client.post(path, {"action": "start"}).status_code == 302
+        bad = client.post(path, report_form(slots, employer, noc="12"))
+        assert bad.status_code == 422
+        assert "CNP 2021" in text(bad) and f'href="#t{slots[0].pk}-noc"' in text(bad)
+        assert not TraineeOutcome.objects.exists()
+        assert client.post(path, report_form(slots, employer)).status_code == 302
+        draft = client.get(path)
+        assert 'value="24.50"' in text(draft) and "brouillon a été enregistré" in text(draft)
+        review = client.post(path, {**report_form(slots, employer), "action": "review"})
+        assert review.status_code == 200 and 'id="submit-report"' in text(review)
+        assert CompletionReport.objects.get().state == ReportState.DRAFT
+        done = client.post(path, {"action": "submit"})
+        assert done.status_code == 302
+        page = client.get(path)
+    assert "Le rapport de fin de formation a été soumis" in text(page)
+    assert f"/fr/employer/applications/{application.pk}/follow-ups/3/" in text(page)
+    assert CompletionReport.objects.get().state == ReportState.SUBMITTED
+
+
+def test_another_employer_gets_404_and_an_officer_sees_the_offer_and_raises_it(
+    demo: None,
+) -> None:
+    application, slots = ended_file()
+    assign(application)
+    certified_claim(application, federal=300_000)  # paid: there is money to get back
+    paid_through(build())
+    with after_training():
+        path = f"/en/employer/applications/{application.pk}/completion-report/"
+        assert signed_in(OUTSIDER_EMPLOYER).get(path).status_code == 404
+        client = signed_in(EMPLOYER)
+        client.post(path, {"action": "start"})
+        employer = application.employers.first().employer_id
+        typed = report_form(
+            slots,
+            employer,
+            completed="no",
+            not_completed_reason="dropped-out",
+            employed_at_end="no",
+            with_this_employer="",
+            employment_type="",
+            noc="",
+            hourly_wage_after="",
+        )
+        client.post(path, {**typed, "action": "review"})
+        client.post(path, {"action": "submit"})
+        officer = signed_in(OFFICER)
+        outcomes = f"/en/officer/applications/{application.pk}/outcomes/"
+        page = officer.get(outcomes)
+        assert page.status_code == 200
+        assert 'id="raise-receivable-1"' in text(page) and "Stopped attending" in text(page)
+        assert not Receivable.objects.exists()
+        raised = officer.post(
+            outcomes + "receivable/",
+            {"funder": "federal", "amount": "500.00", "reason": "Trainee 1 stopped attending."},
+        )
+        assert raised.status_code == 302
+        after = officer.get(outcomes)
+    assert Receivable.objects.exists(), re.findall(r'id="notice"><p>(.*?)</p>', text(after))
+    receivable = Receivable.objects.get()
+    assert receivable.cause == "not_completed" and receivable.amount_cents == 50_000
+    assert f"Receivable {receivable.pk} was raised" in text(after)
+
+
+def test_the_trainee_answers_by_link_once_in_either_language(demo: None) -> None:
+    submitted_report()
+    with at(FollowUp.objects.first().due_on):
+        follow_up_actions.send_due_follow_ups()
+        body = Message.objects.filter(kind="follow_up_trainee").order_by("id").first().body
+        language, token = LINK.search(body).groups()
+        assert language == "en"
+        client = Client()
+        french = f"/fr/follow-up/{token}/"
+        page = client.get(french)
+        assert page.status_code == 200 and "En emploi actuellement" in text(page)
+        assert page["Cache-Control"].startswith("max-age=0")
+        bad = client.post(french, {"employed": "oui", "weekly_hours": "0"})
+        assert bad.status_code == 422 and "heures par semaine" in text(bad)
+        sent = client.post(
+            french, {"employed": "yes", "same_employer": "yes", "weekly_hours": "38"}
+        )
+        assert sent.status_code == 302
+        thanks = client.get(french)
+        assert thanks.status_code == 200 and "ne sont pas affichées" in text(thanks)
+        again = Client().get(f"/en/follow-up/{token}/")
+    assert again.status_code == 410 and "already answered" in text(again)
+    assert "déjà" in text(again)  # explained in the other language too
+    assert FollowUp.objects.filter(state=FollowUpState.RESPONDED).count() == 1
+    assert Client().get("/en/follow-up/" + "0" * 64 + "/").status_code == 404
+
+
+def test_the_employer_answers_its_follow_up_page(demo: None) -> None:
+    application, slots = submitted_report()
+    path = f"/en/employer/applications/{application.pk}/follow-ups/3/"
+    with at(FollowUp.objects.first().due_on):
+        follow_up_actions.send_due_follow_ups()
+        client = signed_in(EMPLOYER)
+        page = client.get(path)
+        assert page.status_code == 200 and f'name="p{slots[0].pk}-employed"' in text(page)
+        bad = client.post(path, {f"p{slots[0].pk}-employed": "yes"})
+        assert bad.status_code == 422 and f'href="#p{slots[0].pk}-same_employer-yes"' in text(bad)
+        done = client.post(
+            path,
+            {
+                f"p{slots[0].pk}-employed": "yes",
+                f"p{slots[0].pk}-same_employer": "yes",
+                f"p{slots[0].pk}-weekly_hours": "40",
+                f"p{slots[1].pk}-employed": "no",
+            },
+        )
+        assert done.status_code == 302
+        after = client.get(path)
+    assert "your answers were recorded" in text(after) and 'id="next-step"' in text(after)
+    answered = FollowUp.objects.filter(respondent="employer", state=FollowUpState.RESPONDED)
+    assert answered.count() == 2
+    assert signed_in(OUTSIDER_EMPLOYER).get(path).status_code == 404
