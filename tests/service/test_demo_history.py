@@ -30,8 +30,10 @@ from jobgrant.service.notifications.models import Message
 
 pytestmark = pytest.mark.django_db
 
-SMALL = {"files_per_year": {"ON": 3, "PE": 1}, "years": (2023, 2024)}
-SEED = 7
+#: Three files of 2024-25 (two in Ontario, one federal-direct in PE): seed 15 draws two trainees
+#: who do not complete, answered and lapsed follow-ups, and answers after the reminder.
+SMALL = {"files_per_year": {"ON": 2, "PE": 1}, "years": (2024, 2024)}
+SEED = 15
 
 
 def _figures() -> dict[str, Any]:
@@ -82,7 +84,7 @@ def test_the_plan_is_the_same_for_a_seed_and_another_for_another_seed() -> None:
 
 def test_the_history_leaves_the_ledger_and_the_audit_chain_verified(demo: None) -> None:
     loaded = seed_history(SEED, **SMALL)  # type: ignore[arg-type]
-    assert loaded is not None and loaded.files == 8
+    assert loaded is not None and loaded.files == 3
     assert operations.verify() == []
     assert verify().ok
 
@@ -109,7 +111,7 @@ def test_every_file_is_approved_accepted_claimed_certified_and_paid(demo: None) 
 def test_federal_direct_files_have_no_provincial_share(demo: None) -> None:
     seed_history(SEED, **SMALL)  # type: ignore[arg-type]
     federal = Application.objects.filter(jurisdiction="PE", delivery=Delivery.FEDERAL_DIRECT)
-    assert federal.count() == 2
+    assert federal.count() == 1
     assert all(a.provincial_cents == 0 < a.federal_cents for a in federal)
     deciders = {a.decided_by.username for a in federal if a.decided_by is not None}
     assert deciders and all(name.startswith("demo-officer-federal") for name in deciders)
@@ -117,9 +119,9 @@ def test_federal_direct_files_have_no_provincial_share(demo: None) -> None:
 
 def test_the_history_dates_are_the_days_it_happened(demo: None) -> None:
     seed_history(SEED, **SMALL)  # type: ignore[arg-type]
-    first = Application.objects.filter(fiscal_year="2023-24").order_by("received_on").first()
+    first = Application.objects.filter(fiscal_year="2024-25").order_by("received_on").first()
     assert first is not None
-    assert first.received_on < dt.date(2024, 3, 31)
+    assert first.received_on < dt.date(2025, 3, 31)
     approval = AuditEntry.objects.get(action="application.approve", object_id=str(first.pk))
     assert first.received_on < approval.at.date() < first.received_on + dt.timedelta(days=14)
 
@@ -135,7 +137,7 @@ def test_a_receivable_is_raised_and_repaid_for_a_trainee_who_did_not_complete(de
 
 
 def test_reports_complete_the_agreements_and_follow_ups_end_as_planned(demo: None) -> None:
-    """The small history's trainings ended in 2025 at the latest: on 2026-11-29 every report
+    """The small history's trainings ended in April 2025 at the latest: on 2026-11-29 every report
     is in, every agreement completed, and every follow-up answered or lapsed, as drawn."""
     plan = make_plan(SEED, **SMALL)  # type: ignore[arg-type]
     seed_history(SEED, **SMALL)  # type: ignore[arg-type]
@@ -188,7 +190,7 @@ def test_a_loading_stopped_half_way_is_not_started_again(demo: None) -> None:
         record("demo-seed", "demo.history_started", "demo", 1, {})
     with pytest.raises(HistoryInterrupted):
         seed_history(SEED, **SMALL)  # type: ignore[arg-type]
-    assert not Application.objects.filter(fiscal_year="2023-24").exists()
+    assert not Application.objects.filter(fiscal_year="2024-25").exists()
 
 
 def test_the_full_plan_has_cells_above_and_below_the_suppression_threshold() -> None:
