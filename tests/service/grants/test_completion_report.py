@@ -130,7 +130,8 @@ def test_submitting_needs_every_trainee_and_rating_then_schedules_the_follow_ups
         with pytest.raises(ServiceError) as refused:
             completion_actions.submit_completion_report(report, by=EMPLOYER.get())
         assert refused.value.code == "OUTCOMES_MISSING"
-        assert "trainee 2" in refused.value.message_en
+        assert "trainee-2" in refused.value.message_en and "trainee-2" in refused.value.message_fr
+        assert refused.value.extra["missing"] == ["trainee-2"]
         assert not FollowUp.objects.exists()
         report = filled_report(application, slots)
         submitted = completion_actions.submit_completion_report(report, by=EMPLOYER.get())

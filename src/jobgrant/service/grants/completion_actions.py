@@ -297,17 +297,19 @@ def save_completion_report(
 
 
 def missing_answers(report: CompletionReport) -> list[str]:
-    """What submitting still needs: trainees without an outcome, (employer, item) unrated."""
+    """What submitting still needs, as codes (the same in both languages): `trainee-2` for a
+    trainee without an outcome (its number), `rating-3-timely` for an (employer id, item)
+    unrated."""
     reported = set(report.trainees.values_list("participant_id", flat=True))
     missing = [
-        f"trainee {slot.position + 1}"
+        f"trainee-{slot.position + 1}"
         for pk, slot in reportable_slots(report.application).items()
         if pk not in reported
     ]
     rated = set(report.ratings.values_list("employer_id", "item"))
     for employer in employer_ids(report.application):
         missing += [
-            f"rating {employer}/{item}" for item in LIKERT_ITEMS if (employer, item) not in rated
+            f"rating-{employer}-{item}" for item in LIKERT_ITEMS if (employer, item) not in rated
         ]
     return missing
 

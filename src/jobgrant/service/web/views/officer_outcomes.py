@@ -32,6 +32,7 @@ from jobgrant.service.language import in_language
 from jobgrant.service.ledger.models import Funder
 from jobgrant.service.web import labels
 from jobgrant.service.web.pages import set_notice, take_notice, user_required
+from jobgrant.service.web.views.outcome_forms import rating_texts
 
 officer_required = user_required(Role.OFFICER)
 
@@ -99,7 +100,7 @@ def outcomes(request: HttpRequest, user: User, application_id: int) -> HttpRespo
         "application": application,
         "report": report,
         "outcomes": list(report.trainees.select_related("participant")) if report else [],
-        "ratings": list(report.ratings.select_related("employer")) if report else [],
+        "ratings": rating_texts(report) if report else [],
         "follow_ups": _follow_up_rows(application),
         "states": [str(label) for label in FollowUpState.labels],
         "offers": _offers(application, report),

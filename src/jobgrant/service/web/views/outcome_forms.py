@@ -200,3 +200,32 @@ def follow_up_problems(error: ServiceError, prefix_of: dict[str, str]) -> dict[s
         name = f"{prefix_of.get(head + dot, '')}{field}" if dot else path
         found[name] = message
     return found
+
+
+def missing_texts(missing: list[str], version: str, names: dict[int, str]) -> list[str]:
+    """`missing_answers`' codes as the page's language says them."""
+    language = current_language()
+    texts = []
+    for code in missing:
+        kind, _, rest = code.partition("-")
+        if kind == "trainee":
+            texts.append(_("Trainee %(n)s: the outcome") % {"n": rest})
+        else:
+            employer, _, item = rest.partition("-")
+            who = names.get(int(employer), "")
+            texts.append(f"{who}: {wording(version, 'ratings', item, language)}")
+    return texts
+
+
+def rating_texts(report: CompletionReport) -> list[str]:
+    """The report's ratings as "employer: statement — score/5", in the page's language."""
+    language = current_language()
+    scale = {
+        point: wording(report.questions_version, "scale", point, language) for point in range(1, 6)
+    }
+    version = report.questions_version
+    return [
+        f"{rating.employer.name}: {wording(version, 'ratings', rating.item, language)}"
+        f" — {rating.score} ({scale[rating.score]})"
+        for rating in report.ratings.select_related("employer").order_by("employer_id", "item")
+    ]

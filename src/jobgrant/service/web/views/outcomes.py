@@ -192,13 +192,14 @@ def _render_confirm(
     request: HttpRequest, application: Application, report: CompletionReport
 ) -> HttpResponse:
     missing = completion_actions.missing_answers(report)
+    names = dict(application.employers.values_list("employer_id", "employer__name"))
     context = {
         "title": _("Check the completion report before you submit it"),
         "application": application,
         "report": report,
         "outcomes": list(report.trainees.select_related("participant")),
-        "ratings": list(report.ratings.order_by("employer_id", "item")),
-        "missing": missing,
+        "ratings": forms.rating_texts(report),
+        "missing": forms.missing_texts(missing, report.questions_version, names),
         "three_months": due_on(report.training_ended_on, 3),
         "twelve_months": due_on(report.training_ended_on, 12),
     }
