@@ -238,12 +238,13 @@ def load_demo_history(seed: int | None = None, files_per_year: dict[str, int] | 
         print("The demonstration history is refused when JOBGRANT_ENV=production.")
         return 2
     migrate_and_seed(with_demo=True)
-    from jobgrant.service.demo_outcomes.load import HistoryInterrupted, seed_history
+    from jobgrant.service.demo_outcomes.load import HistoryInterrupted, history_state, seed_history
 
     def say(line: str) -> None:
         print(f"demonstration history: {line}", flush=True)
 
-    say("loading (the files of past years, walked through the service's actions)")
+    if history_state() == "absent":
+        say("loading (the files of past years, walked through the service's actions)")
     try:
         loaded = seed_history(seed, files_per_year=files_per_year, progress=say)
     except HistoryInterrupted as error:
