@@ -17,10 +17,12 @@ PANGO := /usr/lib/x86_64-linux-gnu/libharfbuzz-subset.so.0
 APT_INSTALL := sh -c 'sudo -n apt-get install -y "$$@" 2>/dev/null || apt-get install -y "$$@"' apt-get
 
 # The server and, beside it, the worker that delivers the outbox's messages (stopped with the
-# server). Messages are written as files to var/mail/ and shown on /en/demo/mail/.
+# server). Messages are written as files to var/mail/ and shown on /en/demo/mail/. On a fresh
+# database the worker first loads the demonstration history (past years' finished files, about a
+# minute and a half of CPU, its progress printed) while the server already answers.
 run: .venv/.synced $(ASSETS) $(PANGO)
 	$(RUN) jobgrant migrate
-	JOBGRANT_EMAIL_BACKEND=file JOBGRANT_DEMO_MAIL=1 sh -c '$(RUN) jobgrant worker & worker=$$!; \
+	JOBGRANT_EMAIL_BACKEND=file JOBGRANT_DEMO_MAIL=1 sh -c '$(RUN) jobgrant worker --demo-history & worker=$$!; \
 		trap "kill $$worker 2>/dev/null; wait $$worker" EXIT INT TERM; $(RUN) jobgrant serve'
 
 # The checks, then the three test stages side by side (TEST_JOBS at once; TEST_JOBS=1 runs them

@@ -45,9 +45,47 @@ def worker(
     worker_id: Annotated[
         str, typer.Option(help="A name for this worker, unique among the workers (logs).")
     ] = "",
+    demo_history: Annotated[
+        bool,
+        typer.Option(
+            help="First load the demonstration history once (make run), as `jobgrant "
+            "demo-history` does."
+        ),
+    ] = False,
 ) -> None:
     """Deliver the outbox's messages (retrying with back-off) and run the periodic jobs."""
-    serving.work(interval, worker_id or f"{socket.gethostname()}-{os.getpid()}")
+    serving.work(interval, worker_id or f"{socket.gethostname()}-{os.getpid()}", demo_history)
+
+
+def demo_history(
+    seed: Annotated[
+        int | None, typer.Option(help="The draws' seed (default: the one in demo-outcomes.yaml).")
+    ] = None,
+    files_per_year: Annotated[
+        str,
+        typer.Option(
+            help="A smaller history: files per fiscal year by jurisdiction, e.g. ON=2,PE=1 "
+            "(default: the file's)."
+        ),
+    ] = "",
+) -> None:
+    """Load the demonstration history once: past years' files applied for, paid, completed
+    and followed up, walked through the service's actions (not in production)."""
+    raise typer.Exit(serving.load_demo_history(seed, _per_jurisdiction(files_per_year)))
+
+
+def _per_jurisdiction(text: str) -> dict[str, int] | None:
+    if not text.strip():
+        return None
+    counts = {}
+    for part in text.split(","):
+        code, _, count = part.partition("=")
+        if not code.strip() or not count.strip().isdigit():
+            raise typer.BadParameter(
+                f"{part!r}: write CODE=COUNT, e.g. ON=2", param_hint="--files-per-year"
+            )
+        counts[code.strip().upper()] = int(count)
+    return counts
 
 
 audit = typer.Typer(help="The tamper-evident audit trail.", no_args_is_help=True)

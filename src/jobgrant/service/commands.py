@@ -26,7 +26,6 @@ def prepare_database(*, with_demo: bool, migrate: bool = True) -> None:
     schema is only checked: a server refuses to start on a database its code is ahead of."""
     setup_django()
     from django.conf import settings
-    from django.core.management import call_command
 
     # The static files are each host's own (STATIC_ROOT is under JOBGRANT_VAR_DIR); their
     # hashed names depend only on their content, so every server links the same URLs.
@@ -34,9 +33,16 @@ def prepare_database(*, with_demo: bool, migrate: bool = True) -> None:
     if not migrate:
         _refuse_unapplied_migrations()
         return
+    migrate_and_seed(with_demo=with_demo and not settings.PRODUCTION)
+
+
+def migrate_and_seed(*, with_demo: bool) -> None:
+    """Migrate and load the demonstration data, one process at a time (`one_at_a_time`)."""
+    from django.core.management import call_command
+
     with one_at_a_time():
         call_command("migrate", verbosity=0)
-        if with_demo and not settings.PRODUCTION:
+        if with_demo:
             from jobgrant.service.demo import seed, seed_ready_to_claim
 
             if seed():
@@ -222,11 +228,47 @@ def verify_ledger() -> int:
     return 0
 
 
-def work(interval: float, worker_id: str) -> None:
+def load_demo_history(seed: int | None = None, files_per_year: dict[str, int] | None = None) -> int:
+    """Migrate and seed as `serve` does (waiting for a server doing it), then load the
+    demonstration history (demo_outcomes), printing its progress; the exit code."""
+    setup_django()
+    from django.conf import settings
+
+    if settings.PRODUCTION:
+        print("The demonstration history is refused when JOBGRANT_ENV=production.")
+        return 2
+    migrate_and_seed(with_demo=True)
+    from jobgrant.service.demo_outcomes.load import HistoryInterrupted, history_state, seed_history
+
+    def say(line: str) -> None:
+        print(f"demonstration history: {line}", flush=True)
+
+    if history_state() == "absent":
+        say("loading (the files of past years, walked through the service's actions)")
+    try:
+        loaded = seed_history(seed, files_per_year=files_per_year, progress=say)
+    except HistoryInterrupted as error:
+        say(str(error))
+        return 1
+    if loaded is None:
+        say("already loaded")
+        return 0
+    say(
+        f"loaded {loaded.files} files, {loaded.trainees} trainees in {loaded.steps} steps "
+        f"(seed {loaded.seed}; {loaded.seconds:.0f} s, {loaded.cpu_seconds:.0f} s of CPU)"
+    )
+    return 0
+
+
+def work(interval: float, worker_id: str, demo_history: bool = False) -> None:
     """Run the worker: django-tasks' database tasks (the outbox's deliveries), the outbox sweep
-    and the periodic jobs of jobgrant.service.schedule, until SIGTERM or SIGINT."""
+    and the periodic jobs of jobgrant.service.schedule, until SIGTERM or SIGINT. With
+    `demo_history` (make run), first load the demonstration history: the periodic jobs must not
+    run on its files while they are walked through their years."""
     import logging
 
+    if demo_history:
+        load_demo_history()
     setup_django()
     from jobgrant.service.notifications.worker import (
         OutboxWorker,
