@@ -65,8 +65,13 @@ def _columns(model: type[models.Model], names: tuple[str, ...]) -> tuple[str, st
     """(quoted table, quoted columns) of `names` (field names or attnames) of `model`."""
     quote = connection.ops.quote_name
     meta = model._meta
-    fields = [meta.get_field(name.removesuffix("_id")) for name in names]
-    return quote(str(meta.db_table)), ", ".join(quote(str(f.column)) for f in fields)
+    known = {f.name: f.column for f in meta.concrete_fields}
+    known |= {f.attname: f.column for f in meta.concrete_fields}
+    return quote(str(meta.db_table)), ", ".join(quote(str(known[name])) for name in names)
+
+
+def _key(model: type[models.Model]) -> str:
+    return str(model._meta.pk.column) if model._meta.pk else "id"
 
 
 def insert_many(
@@ -89,7 +94,7 @@ def insert_many(
     if connection.vendor == "postgresql":
         return _copy(model, names, values, returning=returning)
     table, columns = _columns(model, names)
-    key = model._meta.pk.column if model._meta.pk else "id"
+    key = _key(model)
     tail = f" RETURNING {connection.ops.quote_name(key)}" if returning else ""
     row = "(" + ", ".join(["%s"] * len(names)) + ")"
     found: list[int] = []
@@ -115,7 +120,7 @@ def _copy(
     returning: bool,
 ) -> list[int]:
     table, columns = _columns(model, names)
-    key = model._meta.pk.column if model._meta.pk else "id"
+    key = _key(model)
     keys: list[int] = []
     with connection.cursor() as cursor:
         if returning:

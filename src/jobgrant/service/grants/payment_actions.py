@@ -873,7 +873,7 @@ def _tell_paid(confirmation: ConfirmationImport, requests: list[_Named]) -> None
     """One message per file, employer paid and person told: what was paid, in their language
     (a file of 10,000 payments to 200 employers sends 200 messages, not 10,000)."""
     people = _people_of({request.application_id for request in requests})
-    grouped: dict[tuple[int, int], list[PaymentRequest]] = defaultdict(list)
+    grouped: dict[tuple[int, int], list[_Named]] = defaultdict(list)
     for request in requests:
         grouped[(request.payee_id, people[request.application_id])].append(request)
     # Only the application each message is written from is loaded whole (200, not 10,000).
