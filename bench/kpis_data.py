@@ -130,10 +130,11 @@ def _files(files: int, years: tuple[str, ...], weights: dict[str, int]) -> None:
     """bench_file: one row per file, with what each later statement reads."""
     codes = [code for code, weight in weights.items() for _ in range(weight)]
     jurisdictions = "ARRAY[" + ", ".join(f"'{c}'" for c in codes) + "]"
+    n = len(codes)
     fiscal_years = "ARRAY[" + ", ".join(f"'{y}'" for y in years) + "]"
     _execute(
         "CREATE TEMP TABLE bench_file AS SELECT i,"
-        f" ({jurisdictions})[1 + (i * 37) % {len(codes)}] AS jur,"
+        f" ({jurisdictions})[1 + (hashtext(i::text)::bigint % {n} + {n}) % {n}] AS jur,"
         f" ({fiscal_years})[1 + i % {len(years)}] AS fy,"
         " 3 + CASE WHEN i % 3 = 0 THEN 1 ELSE 0 END AS t,"
         " i % 20 = 0 AS consortium,"
