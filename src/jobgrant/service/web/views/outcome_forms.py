@@ -207,11 +207,11 @@ def missing_texts(missing: list[str], version: str, names: dict[int, str]) -> li
     language = current_language()
     texts = []
     for code in missing:
-        kind, _, rest = code.partition("-")
+        kind, _dash, rest = code.partition("-")
         if kind == "trainee":
             texts.append(_("Trainee %(n)s: the outcome") % {"n": rest})
         else:
-            employer, _, item = rest.partition("-")
+            employer, _dash, item = rest.partition("-")
             who = names.get(int(employer), "")
             texts.append(f"{who}: {wording(version, 'ratings', item, language)}")
     return texts
