@@ -8,7 +8,6 @@ import os
 import re
 import subprocess
 import sys
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,9 @@ from jobgrant.service.notifications.models import Message
 from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.notifications.pacing import Pace, PausedError
 
-SERVICE, SECRET = str(uuid.uuid4()), str(uuid.uuid4())
+# Fixed, not drawn: they are in the parametrized tests' ids, which pytest-xdist's workers must
+# collect alike.
+SERVICE, SECRET = "4f2a9c1e-5b7d-4e3a-9c61-2d8e0f1a3b5c", "9e1d7c3b-2a4f-4b6e-8d0c-1f3a5e7b9d2c"
 GOOD = {
     "JOBGRANT_DELIVERY": "notify",
     "JOBGRANT_NOTIFY_BASE_URL": "https://api.notification.canada.ca",
