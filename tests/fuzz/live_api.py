@@ -49,7 +49,9 @@ REQUESTS_PER_EXAMPLE = 1.57
 # positive_data_acceptance is left out: see the module's docstring.
 CHECKS = ["all"]
 EXCLUDED_CHECKS = ["positive_data_acceptance"]
-STARTUP_SECONDS = 180
+STARTUP_SECONDS = (
+    600  # migrate, collect and compress the static files, seed: minutes on a loaded CI machine
+)
 # One client thread: with more, CPython 3.11.7's ast.parse (called by Hypothesis to describe its
 # strategies) fails at random with "SystemError: AST constructor recursion depth mismatch"
 # (python/cpython#106905, fixed in later 3.11 releases), which Schemathesis reports as an error.

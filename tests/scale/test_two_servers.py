@@ -64,7 +64,9 @@ APPLICATIONS = 200
 FITS = 37
 CLIENTS = 32  # 16 per server
 WORKERS = int(os.environ.get("JOBGRANT_SCALE_WORKERS", "2"))
-STARTUP_SECONDS = 180
+STARTUP_SECONDS = (
+    600  # migrate, collect and compress the static files, seed: minutes on a loaded CI machine
+)
 LOADED = "Loaded the demonstration data"
 
 

@@ -5,175 +5,460 @@ from django.conf import settings
 from django.db import migrations, models
 
 
-def employees_when_applied(apps, schema_editor):
-    """Files made before the column: the registry's count (what their quote was computed with,
-    unless the employer changed it since; the closest record there is)."""
-    links = apps.get_model("grants", "ApplicationEmployer").objects.select_related("employer")
-    for link in links.filter(employees__isnull=True).iterator():
-        link.employees = link.employer.employees
-        link.save(update_fields=["employees"])
+# Files made before the column: the registry's count (what their quote was computed with, unless
+# the employer changed it since; the closest record there is). Plain SQL, not RunPython, so that
+# migrating a new database does not render every model's state once more (it runs at every
+# `jobgrant serve` and test database).
+EMPLOYEES_WHEN_APPLIED = """
+UPDATE grants_applicationemployer SET employees = (
+    SELECT registry_employer.employees FROM registry_employer
+    WHERE registry_employer.id = grants_applicationemployer.employer_id
+) WHERE employees IS NULL
+"""
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('grants', '0011_partner_consent'),
-        ('registry', '0004_organization_address'),
+        ("grants", "0011_partner_consent"),
+        ("registry", "0004_organization_address"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='applicationemployer',
-            name='employees',
-            field=models.PositiveIntegerField(help_text="The employer's employees when it applied: the KPIs' firm size.", null=True),
+            model_name="applicationemployer",
+            name="employees",
+            field=models.PositiveIntegerField(
+                help_text="The employer's employees when it applied: the KPIs' firm size.",
+                null=True,
+            ),
         ),
-        migrations.RunPython(employees_when_applied, migrations.RunPython.noop),
+        migrations.RunSQL(EMPLOYEES_WHEN_APPLIED, migrations.RunSQL.noop),
         migrations.AlterField(
-            model_name='participant',
-            name='state',
-            field=models.CharField(choices=[('invited', 'Invited'), ('form_submitted', 'Form submitted'), ('confirmed', 'Confirmed'), ('ineligible', 'Ineligible'), ('withdrawn', 'Withdrawn'), ('outcome_reported', 'Outcome reported')], default='invited', max_length=16),
+            model_name="participant",
+            name="state",
+            field=models.CharField(
+                choices=[
+                    ("invited", "Invited"),
+                    ("form_submitted", "Form submitted"),
+                    ("confirmed", "Confirmed"),
+                    ("ineligible", "Ineligible"),
+                    ("withdrawn", "Withdrawn"),
+                    ("outcome_reported", "Outcome reported"),
+                ],
+                default="invited",
+                max_length=16,
+            ),
         ),
         migrations.CreateModel(
-            name='CompletionReport',
+            name="CompletionReport",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('state', models.CharField(choices=[('draft', 'Draft'), ('submitted', 'Submitted')], default='draft', max_length=16)),
-                ('questions_version', models.CharField(help_text='The effective date (ISO) of the question set it was asked under.', max_length=10)),
-                ('due_on', models.DateField(help_text="The agreement's completion_report_by.")),
-                ('training_ended_on', models.DateField(help_text='The last day of training: the follow-ups count their months from it.')),
-                ('feedback', models.TextField(blank=True, help_text="The employer's free feedback.")),
-                ('answers', models.JSONField(default=dict, help_text='Answers to questions a later version adds, by question id.')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('submitted_at', models.DateTimeField(blank=True, null=True)),
-                ('application', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='completion_report', to='grants.application')),
-                ('submitted_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[("draft", "Draft"), ("submitted", "Submitted")],
+                        default="draft",
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "questions_version",
+                    models.CharField(
+                        help_text="The effective date (ISO) of the question set it was asked under.",
+                        max_length=10,
+                    ),
+                ),
+                ("due_on", models.DateField(help_text="The agreement's completion_report_by.")),
+                (
+                    "training_ended_on",
+                    models.DateField(
+                        help_text="The last day of training: the follow-ups count their months from it."
+                    ),
+                ),
+                (
+                    "feedback",
+                    models.TextField(blank=True, help_text="The employer's free feedback."),
+                ),
+                (
+                    "answers",
+                    models.JSONField(
+                        default=dict,
+                        help_text="Answers to questions a later version adds, by question id.",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("submitted_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "application",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="completion_report",
+                        to="grants.application",
+                    ),
+                ),
+                (
+                    "submitted_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='EmployerRating',
+            name="EmployerRating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('item', models.CharField(choices=[('relevant', 'relevant'), ('good-investment', 'good-investment'), ('easy-to-access', 'easy-to-access'), ('timely', 'timely'), ('met-needs', 'met-needs')], max_length=32)),
-                ('score', models.PositiveSmallIntegerField()),
-                ('employer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='registry.employer')),
-                ('report', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='grants.completionreport')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "item",
+                    models.CharField(
+                        choices=[
+                            ("relevant", "relevant"),
+                            ("good-investment", "good-investment"),
+                            ("easy-to-access", "easy-to-access"),
+                            ("timely", "timely"),
+                            ("met-needs", "met-needs"),
+                        ],
+                        max_length=32,
+                    ),
+                ),
+                ("score", models.PositiveSmallIntegerField()),
+                (
+                    "employer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="registry.employer",
+                    ),
+                ),
+                (
+                    "report",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ratings",
+                        to="grants.completionreport",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('report_id', 'employer_id', 'item'),
+                "ordering": ("report_id", "employer_id", "item"),
             },
         ),
         migrations.CreateModel(
-            name='FollowUp',
+            name="FollowUp",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('milestone', models.PositiveSmallIntegerField(choices=[(3, '3 months after the training'), (12, '12 months after the training')])),
-                ('respondent', models.CharField(choices=[('trainee', 'Trainee'), ('employer', 'Employer')], max_length=8)),
-                ('state', models.CharField(choices=[('due', 'Due'), ('sent', 'Sent'), ('reminded', 'Reminded'), ('responded', 'Responded'), ('lapsed', 'Lapsed')], default='due', max_length=10)),
-                ('due_on', models.DateField(help_text='training_ended_on + milestone months (end of month kept).')),
-                ('email', models.EmailField(blank=True, max_length=254)),
-                ('language', models.CharField(help_text="The respondent's language: en or fr.", max_length=2)),
-                ('sent_at', models.DateTimeField(blank=True, null=True)),
-                ('reminded_at', models.DateTimeField(blank=True, null=True)),
-                ('responded_at', models.DateTimeField(blank=True, null=True)),
-                ('lapsed_at', models.DateTimeField(blank=True, null=True)),
-                ('employed', models.BooleanField(blank=True, null=True)),
-                ('same_employer', models.BooleanField(blank=True, null=True)),
-                ('weekly_hours', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('hourly_wage_cents', models.BigIntegerField(blank=True, null=True)),
-                ('application', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='follow_ups', to='grants.application')),
-                ('participant', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='follow_ups', to='grants.participant')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "milestone",
+                    models.PositiveSmallIntegerField(
+                        choices=[
+                            (3, "3 months after the training"),
+                            (12, "12 months after the training"),
+                        ]
+                    ),
+                ),
+                (
+                    "respondent",
+                    models.CharField(
+                        choices=[("trainee", "Trainee"), ("employer", "Employer")], max_length=8
+                    ),
+                ),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("due", "Due"),
+                            ("sent", "Sent"),
+                            ("reminded", "Reminded"),
+                            ("responded", "Responded"),
+                            ("lapsed", "Lapsed"),
+                        ],
+                        default="due",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "due_on",
+                    models.DateField(
+                        help_text="training_ended_on + milestone months (end of month kept)."
+                    ),
+                ),
+                ("email", models.EmailField(blank=True, max_length=254)),
+                (
+                    "language",
+                    models.CharField(
+                        help_text="The respondent's language: en or fr.", max_length=2
+                    ),
+                ),
+                ("sent_at", models.DateTimeField(blank=True, null=True)),
+                ("reminded_at", models.DateTimeField(blank=True, null=True)),
+                ("responded_at", models.DateTimeField(blank=True, null=True)),
+                ("lapsed_at", models.DateTimeField(blank=True, null=True)),
+                ("employed", models.BooleanField(blank=True, null=True)),
+                ("same_employer", models.BooleanField(blank=True, null=True)),
+                ("weekly_hours", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("hourly_wage_cents", models.BigIntegerField(blank=True, null=True)),
+                (
+                    "application",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="follow_ups",
+                        to="grants.application",
+                    ),
+                ),
+                (
+                    "participant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="follow_ups",
+                        to="grants.participant",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('due_on', 'id'),
+                "ordering": ("due_on", "id"),
             },
         ),
         migrations.CreateModel(
-            name='FollowUpLink',
+            name="FollowUpLink",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('digest', models.CharField(max_length=64, unique=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('expires_at', models.DateTimeField()),
-                ('used_at', models.DateTimeField(blank=True, null=True)),
-                ('revoked_at', models.DateTimeField(blank=True, null=True)),
-                ('follow_up', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='links', to='grants.followup')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("digest", models.CharField(max_length=64, unique=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("expires_at", models.DateTimeField()),
+                ("used_at", models.DateTimeField(blank=True, null=True)),
+                ("revoked_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "follow_up",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="links",
+                        to="grants.followup",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('id',),
+                "ordering": ("id",),
             },
         ),
         migrations.CreateModel(
-            name='TraineeOutcome',
+            name="TraineeOutcome",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('completed', models.BooleanField()),
-                ('not_completed_reason', models.CharField(blank=True, choices=[('left-employer', 'Left the employer before the training ended'), ('illness-or-family', 'Illness or family reasons'), ('dropped-out', 'Stopped attending the training'), ('did-not-pass', 'Attended but did not pass'), ('training-cancelled', 'The provider cancelled the training'), ('other', 'Another reason')], max_length=20)),
-                ('employed_at_end', models.BooleanField(help_text='Employed when the training ended.')),
-                ('with_this_employer', models.BooleanField(blank=True, null=True)),
-                ('employment_type', models.CharField(blank=True, choices=[('full-time', 'Full time (30 hours a week or more)'), ('part-time', 'Part time (less than 30 hours a week)')], max_length=10)),
-                ('noc', models.CharField(blank=True, help_text='NOC 2021 unit group, validated.', max_length=5)),
-                ('hourly_wage_before_cents', models.BigIntegerField(blank=True, null=True)),
-                ('hourly_wage_after_cents', models.BigIntegerField(blank=True, null=True)),
-                ('answers', models.JSONField(default=dict, help_text="Answers to later versions' questions.")),
-                ('participant', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='outcome', to='grants.participant')),
-                ('report', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='trainees', to='grants.completionreport')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("completed", models.BooleanField()),
+                (
+                    "not_completed_reason",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("left-employer", "Left the employer before the training ended"),
+                            ("illness-or-family", "Illness or family reasons"),
+                            ("dropped-out", "Stopped attending the training"),
+                            ("did-not-pass", "Attended but did not pass"),
+                            ("training-cancelled", "The provider cancelled the training"),
+                            ("other", "Another reason"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "employed_at_end",
+                    models.BooleanField(help_text="Employed when the training ended."),
+                ),
+                ("with_this_employer", models.BooleanField(blank=True, null=True)),
+                (
+                    "employment_type",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("full-time", "Full time (30 hours a week or more)"),
+                            ("part-time", "Part time (less than 30 hours a week)"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "noc",
+                    models.CharField(
+                        blank=True, help_text="NOC 2021 unit group, validated.", max_length=5
+                    ),
+                ),
+                ("hourly_wage_before_cents", models.BigIntegerField(blank=True, null=True)),
+                ("hourly_wage_after_cents", models.BigIntegerField(blank=True, null=True)),
+                (
+                    "answers",
+                    models.JSONField(
+                        default=dict, help_text="Answers to later versions' questions."
+                    ),
+                ),
+                (
+                    "participant",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="outcome",
+                        to="grants.participant",
+                    ),
+                ),
+                (
+                    "report",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="trainees",
+                        to="grants.completionreport",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('report_id', 'participant_id'),
+                "ordering": ("report_id", "participant_id"),
             },
         ),
         migrations.AddConstraint(
-            model_name='completionreport',
-            constraint=models.CheckConstraint(condition=models.Q(('state__in', ['draft', 'submitted'])), name='completion_report_state_known'),
+            model_name="completionreport",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("state__in", ["draft", "submitted"])),
+                name="completion_report_state_known",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='completionreport',
-            constraint=models.CheckConstraint(condition=models.Q(('state', 'draft'), ('submitted_at__isnull', False), _connector='OR'), name='submitted_report_has_its_time'),
+            model_name="completionreport",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("state", "draft"), ("submitted_at__isnull", False), _connector="OR"
+                ),
+                name="submitted_report_has_its_time",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='employerrating',
-            constraint=models.UniqueConstraint(fields=('report', 'employer', 'item'), name='one_rating_per_employer_and_item'),
+            model_name="employerrating",
+            constraint=models.UniqueConstraint(
+                fields=("report", "employer", "item"), name="one_rating_per_employer_and_item"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='employerrating',
-            constraint=models.CheckConstraint(condition=models.Q(('score__gte', 1), ('score__lte', 5)), name='likert_score_from_1_to_5'),
+            model_name="employerrating",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("score__gte", 1), ("score__lte", 5)),
+                name="likert_score_from_1_to_5",
+            ),
         ),
         migrations.AddIndex(
-            model_name='followup',
-            index=models.Index(fields=['state', 'due_on'], name='follow_up_due'),
+            model_name="followup",
+            index=models.Index(fields=["state", "due_on"], name="follow_up_due"),
         ),
         migrations.AddConstraint(
-            model_name='followup',
-            constraint=models.UniqueConstraint(fields=('participant', 'milestone', 'respondent'), name='one_follow_up_per_trainee_milestone_respondent'),
+            model_name="followup",
+            constraint=models.UniqueConstraint(
+                fields=("participant", "milestone", "respondent"),
+                name="one_follow_up_per_trainee_milestone_respondent",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='followup',
-            constraint=models.CheckConstraint(condition=models.Q(('state__in', ['due', 'sent', 'reminded', 'responded', 'lapsed'])), name='follow_up_state_known'),
+            model_name="followup",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("state__in", ["due", "sent", "reminded", "responded", "lapsed"])
+                ),
+                name="follow_up_state_known",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='followup',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('state', 'responded'), _negated=True), models.Q(('employed__isnull', False), ('responded_at__isnull', False)), _connector='OR'), name='responded_follow_up_has_its_answer'),
+            model_name="followup",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("state", "responded"), _negated=True),
+                    models.Q(("employed__isnull", False), ("responded_at__isnull", False)),
+                    _connector="OR",
+                ),
+                name="responded_follow_up_has_its_answer",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='followup',
-            constraint=models.CheckConstraint(condition=models.Q(('hourly_wage_cents__isnull', True), ('hourly_wage_cents__gte', 0), _connector='OR'), name='follow_up_wage_not_negative'),
+            model_name="followup",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("hourly_wage_cents__isnull", True),
+                    ("hourly_wage_cents__gte", 0),
+                    _connector="OR",
+                ),
+                name="follow_up_wage_not_negative",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='traineeoutcome',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('completed', True), ('not_completed_reason', '')), models.Q(('completed', False), models.Q(('not_completed_reason', ''), _negated=True)), _connector='OR'), name='reason_given_exactly_when_not_completed'),
+            model_name="traineeoutcome",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("completed", True), ("not_completed_reason", "")),
+                    models.Q(
+                        ("completed", False), models.Q(("not_completed_reason", ""), _negated=True)
+                    ),
+                    _connector="OR",
+                ),
+                name="reason_given_exactly_when_not_completed",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='traineeoutcome',
-            constraint=models.CheckConstraint(condition=models.Q(('employed_at_end', True), models.Q(('employment_type', ''), ('noc', ''), ('with_this_employer__isnull', True)), _connector='OR'), name='job_details_only_when_employed'),
+            model_name="traineeoutcome",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("employed_at_end", True),
+                    models.Q(
+                        ("employment_type", ""), ("noc", ""), ("with_this_employer__isnull", True)
+                    ),
+                    _connector="OR",
+                ),
+                name="job_details_only_when_employed",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='traineeoutcome',
-            constraint=models.CheckConstraint(condition=models.Q(('hourly_wage_before_cents__isnull', True), ('hourly_wage_before_cents__gte', 0), _connector='OR'), name='wage_before_not_negative'),
+            model_name="traineeoutcome",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("hourly_wage_before_cents__isnull", True),
+                    ("hourly_wage_before_cents__gte", 0),
+                    _connector="OR",
+                ),
+                name="wage_before_not_negative",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='traineeoutcome',
-            constraint=models.CheckConstraint(condition=models.Q(('hourly_wage_after_cents__isnull', True), ('hourly_wage_after_cents__gte', 0), _connector='OR'), name='wage_after_not_negative'),
+            model_name="traineeoutcome",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("hourly_wage_after_cents__isnull", True),
+                    ("hourly_wage_after_cents__gte", 0),
+                    _connector="OR",
+                ),
+                name="wage_after_not_negative",
+            ),
         ),
     ]
