@@ -126,13 +126,15 @@ def _follow_up_sums_sql(where: str) -> str:
     )
 
 
-def _outcomes_sql() -> str:
-    """The trainee outcomes of submitted completion reports (one per participant at most)."""
+def _outcomes_sql(where: str) -> str:
+    """The trainee outcomes of the scope's submitted completion reports (one per participant at
+    most; a report is on its trainees' file, `completion_actions`)."""
     return (
         'SELECT o."participant_id", o."completed", o."employed_at_end"'
         f" FROM {_table(TraineeOutcome)} o"
         f' JOIN {_table(CompletionReport)} r ON r."id" = o."report_id"'
-        " WHERE r.\"state\" = 'submitted'"
+        ' WHERE r."state" = \'submitted\' AND r."application_id" IN'
+        f' (SELECT a."id" FROM {_table(Application)} a WHERE {where})'
     )
 
 
@@ -169,7 +171,7 @@ def people_groups(
         f"SELECT {keys}{', ' if keys else ''}{_people_select()}"
         f" FROM {_table(Participant)} p"
         f' JOIN {_table(Application)} a ON a."id" = p."application_id"'
-        f' LEFT JOIN ({_outcomes_sql()}) o ON o."participant_id" = p."id"'
+        f' LEFT JOIN ({_outcomes_sql(where)}) o ON o."participant_id" = p."id"'
         f' LEFT JOIN ({_follow_up_sums_sql(where)}) fu ON fu."participant_id" = p."id"'
         f" {firms}"
         f' WHERE {where} AND p."state" IN ({states})'
@@ -177,7 +179,7 @@ def people_groups(
     if expressions:
         sql += " GROUP BY " + ", ".join(f"k{i}" for i in range(len(expressions)))
     scope = [fiscal_year, *params]
-    for row in _fetch(sql, [*scope, *(scope if firm_size else []), *scope]):
+    for row in _fetch(sql, [*scope, *scope, *(scope if firm_size else []), *scope]):
         key = tuple(str(value or "") for value in row[: len(expressions)])
         sums = dict(zip(PEOPLE_SUMS, (int(v or 0) for v in row[len(expressions) :]), strict=True))
         if sums["participants"]:
@@ -264,16 +266,16 @@ def days_to_payment(fiscal_year: str, jurisdiction: str | None) -> dict[FileGrou
     submission to its first payment paid."""
     where, params = _scope_sql(jurisdiction)
     first_paid = (
-        'SELECT c."id", c."application_id", c."submitted_at", MIN(x."paid_on") AS "paid_on"'
-        f' FROM {_table(Claim)} c JOIN {_table(PaymentRequest)} x ON x."claim_id" = c."id"'
-        ' WHERE x."state" = \'paid\' AND c."submitted_at" IS NOT NULL'
-        ' GROUP BY c."id", c."application_id", c."submitted_at"'
+        'SELECT a."jurisdiction", a."delivery", c."submitted_at", MIN(x."paid_on") AS "paid_on"'
+        f' FROM {_table(Claim)} c JOIN {_table(Application)} a ON a."id" = c."application_id"'
+        f' JOIN {_table(PaymentRequest)} x ON x."claim_id" = c."id"'
+        f' WHERE {where} AND x."state" = \'paid\' AND c."submitted_at" IS NOT NULL'
+        ' GROUP BY c."id", a."jurisdiction", a."delivery", c."submitted_at"'
     )
     days = days_between_sql('y."paid_on"', 'y."submitted_at"')
     sql = (
-        f'SELECT a."jurisdiction", a."delivery", {days} AS d, COUNT(*) FROM ({first_paid}) y'
-        f' JOIN {_table(Application)} a ON a."id" = y."application_id"'
-        f' WHERE {where} GROUP BY a."jurisdiction", a."delivery", d'
+        f'SELECT y."jurisdiction", y."delivery", {days} AS d, COUNT(*) FROM ({first_paid}) y'
+        ' GROUP BY y."jurisdiction", y."delivery", d'
     )
     found: dict[FileGroup, dict[int, int]] = {}
     for j, d, day, claims in _fetch(sql, [fiscal_year, *params]):
