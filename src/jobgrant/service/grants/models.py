@@ -126,6 +126,12 @@ class ApplicationEmployer(models.Model):
 
     class Meta:
         ordering = ["position"]
+        # The KPIs' firm size reads a file's employers from this index alone.
+        indexes = [
+            models.Index(
+                fields=["application", "reference", "employees"], name="application_employer_kpi"
+            )
+        ]
 
 
 class StateChange(models.Model):

@@ -118,6 +118,13 @@ class TraineeOutcome(models.Model):
 
     class Meta:
         ordering = ("report_id", "participant_id")
+        # The KPIs read a report's outcomes from this index alone (outcomes.kpi_sql).
+        indexes = (
+            models.Index(
+                fields=["report", "participant", "completed", "employed_at_end"],
+                name="trainee_outcome_kpi",
+            ),
+        )
         constraints = (
             models.CheckConstraint(
                 condition=Q(completed=True, not_completed_reason="")
@@ -233,7 +240,21 @@ class FollowUp(models.Model):
                 name="follow_up_wage_not_negative",
             ),
         )
-        indexes = (models.Index(fields=["state", "due_on"], name="follow_up_due"),)
+        indexes = (
+            models.Index(fields=["state", "due_on"], name="follow_up_due"),
+            # The KPIs read a file's follow-ups from this index alone (outcomes.kpi_sql).
+            models.Index(
+                fields=[
+                    "application",
+                    "participant",
+                    "milestone",
+                    "respondent",
+                    "state",
+                    "employed",
+                ],
+                name="follow_up_kpi",
+            ),
+        )
 
 
 class FollowUpLink(models.Model):

@@ -123,6 +123,10 @@ class LedgerTransaction(models.Model):
     actor = models.CharField(max_length=150)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    class Meta:
+        # The KPIs' slippage reads a file's transactions from this index alone.
+        indexes = [models.Index(fields=["application", "kind", "id"], name="transaction_kpi")]
+
 
 class Posting(models.Model):
     transaction = models.ForeignKey(
@@ -134,3 +138,9 @@ class Posting(models.Model):
 
     class Meta:
         constraints = [models.CheckConstraint(condition=~Q(amount_cents=0), name="no_empty_leg")]
+        # The KPIs' slippage reads a transaction's legs from this index alone.
+        indexes = [
+            models.Index(
+                fields=["transaction", "bucket", "account", "amount_cents"], name="posting_kpi"
+            )
+        ]

@@ -103,43 +103,57 @@ def _scope_sql(jurisdiction: str | None) -> tuple[str, list[Any]]:
     return 'a."fiscal_year" = %s AND a."jurisdiction" = %s', [jurisdiction]
 
 
-def _answer(milestone: int) -> str:
-    """The answer that counts at a milestone: the trainee's, else the employer's."""
-    t, e = f"t{milestone}", f"e{milestone}"
+def _follow_up_sums_sql(where: str) -> str:
+    """One row per participant of the scope's files with follow-ups: per milestone m, `asked_m`
+    (1 if either respondent's question left "due") and `answer_m`, the answer that counts: the
+    trainee's (2 + employed) if the trainee responded, else the employer's (0 + employed), NULL
+    if neither responded. One pass over the follow-ups, where four joins (trainee and employer,
+    3 and 12 months) each read them again. A follow-up belongs to its participant's file
+    (`follow_up_schedule`), so the scope's follow-ups are found by their file."""
+    columns = []
+    for m in (3, 12):
+        columns += [
+            f'MAX(CASE WHEN u."milestone" = {m} AND u."state" <> \'due\' THEN 1 ELSE 0 END)'
+            f" AS asked_{m}",
+            f'MAX(CASE WHEN u."milestone" = {m} AND u."state" = \'responded\' THEN'
+            " (CASE WHEN u.\"respondent\" = 'trainee' THEN 2 ELSE 0 END)"
+            f' + (CASE WHEN u."employed" THEN 1 ELSE 0 END) END) AS answer_{m}',
+        ]
     return (
-        f'CASE WHEN {t}."state" = \'responded\' THEN {t}."employed"'
-        f' WHEN {e}."state" = \'responded\' THEN {e}."employed" END'
+        f'SELECT u."participant_id", {", ".join(columns)} FROM {_table(FollowUp)} u'
+        f' WHERE u."application_id" IN (SELECT a."id" FROM {_table(Application)} a WHERE {where})'
+        ' GROUP BY u."participant_id"'
+    )
+
+
+def _outcomes_sql(where: str) -> str:
+    """The trainee outcomes of the scope's submitted completion reports (one per participant at
+    most; a report is on its trainees' file, `completion_actions`)."""
+    return (
+        'SELECT o."participant_id", o."completed", o."employed_at_end"'
+        f" FROM {_table(TraineeOutcome)} o"
+        f' JOIN {_table(CompletionReport)} r ON r."id" = o."report_id"'
+        ' WHERE r."state" = \'submitted\' AND r."application_id" IN'
+        f' (SELECT a."id" FROM {_table(Application)} a WHERE {where})'
     )
 
 
 def _people_select() -> str:
     sums = [
         "COUNT(*)",
-        'SUM(CASE WHEN r."id" IS NOT NULL THEN 1 ELSE 0 END)',
-        'SUM(CASE WHEN r."id" IS NOT NULL AND o."completed" THEN 1 ELSE 0 END)',
-        'SUM(CASE WHEN r."id" IS NOT NULL AND o."employed_at_end" THEN 1 ELSE 0 END)',
+        'SUM(CASE WHEN o."participant_id" IS NOT NULL THEN 1 ELSE 0 END)',
+        'SUM(CASE WHEN o."completed" THEN 1 ELSE 0 END)',
+        'SUM(CASE WHEN o."employed_at_end" THEN 1 ELSE 0 END)',
     ]
     for m in (3, 12):
         sums += [
-            f"SUM(CASE WHEN t{m}.\"state\" <> 'due' OR e{m}.\"state\" <> 'due' THEN 1 ELSE 0 END)",
-            f"SUM(CASE WHEN t{m}.\"state\" = 'responded' OR e{m}.\"state\" = 'responded'"
-            " THEN 1 ELSE 0 END)",
-            f"SUM(CASE WHEN {_answer(m)} THEN 1 ELSE 0 END)",
+            f"SUM(fu.asked_{m})",
+            f"SUM(CASE WHEN fu.answer_{m} IS NOT NULL THEN 1 ELSE 0 END)",
+            f"SUM(CASE WHEN fu.answer_{m} IN (1, 3) THEN 1 ELSE 0 END)",
         ]
     return ", ".join(
         f"{expression} AS {name}" for expression, name in zip(sums, PEOPLE_SUMS, strict=True)
     )
-
-
-def _follow_up_joins() -> str:
-    joins = []
-    for m in (3, 12):
-        for alias, respondent in ((f"t{m}", "trainee"), (f"e{m}", "employer")):
-            joins.append(
-                f'LEFT JOIN {_table(FollowUp)} {alias} ON {alias}."participant_id" = p."id"'
-                f' AND {alias}."milestone" = {m} AND {alias}."respondent" = \'{respondent}\''
-            )
-    return " ".join(joins)
 
 
 def people_groups(
@@ -157,16 +171,15 @@ def people_groups(
         f"SELECT {keys}{', ' if keys else ''}{_people_select()}"
         f" FROM {_table(Participant)} p"
         f' JOIN {_table(Application)} a ON a."id" = p."application_id"'
-        f' LEFT JOIN {_table(TraineeOutcome)} o ON o."participant_id" = p."id"'
-        f' LEFT JOIN {_table(CompletionReport)} r ON r."id" = o."report_id"'
-        " AND r.\"state\" = 'submitted'"
-        f" {_follow_up_joins()} {firms}"
+        f' LEFT JOIN ({_outcomes_sql(where)}) o ON o."participant_id" = p."id"'
+        f' LEFT JOIN ({_follow_up_sums_sql(where)}) fu ON fu."participant_id" = p."id"'
+        f" {firms}"
         f' WHERE {where} AND p."state" IN ({states})'
     )
     if expressions:
         sql += " GROUP BY " + ", ".join(f"k{i}" for i in range(len(expressions)))
     scope = [fiscal_year, *params]
-    for row in _fetch(sql, [*(scope if firm_size else []), *scope]):
+    for row in _fetch(sql, [*scope, *scope, *(scope if firm_size else []), *scope]):
         key = tuple(str(value or "") for value in row[: len(expressions)])
         sums = dict(zip(PEOPLE_SUMS, (int(v or 0) for v in row[len(expressions) :]), strict=True))
         if sums["participants"]:
@@ -253,16 +266,16 @@ def days_to_payment(fiscal_year: str, jurisdiction: str | None) -> dict[FileGrou
     submission to its first payment paid."""
     where, params = _scope_sql(jurisdiction)
     first_paid = (
-        'SELECT c."id", c."application_id", c."submitted_at", MIN(x."paid_on") AS "paid_on"'
-        f' FROM {_table(Claim)} c JOIN {_table(PaymentRequest)} x ON x."claim_id" = c."id"'
-        ' WHERE x."state" = \'paid\' AND c."submitted_at" IS NOT NULL'
-        ' GROUP BY c."id", c."application_id", c."submitted_at"'
+        'SELECT a."jurisdiction", a."delivery", c."submitted_at", MIN(x."paid_on") AS "paid_on"'
+        f' FROM {_table(Claim)} c JOIN {_table(Application)} a ON a."id" = c."application_id"'
+        f' JOIN {_table(PaymentRequest)} x ON x."claim_id" = c."id"'
+        f' WHERE {where} AND x."state" = \'paid\' AND c."submitted_at" IS NOT NULL'
+        ' GROUP BY c."id", a."jurisdiction", a."delivery", c."submitted_at"'
     )
     days = days_between_sql('y."paid_on"', 'y."submitted_at"')
     sql = (
-        f'SELECT a."jurisdiction", a."delivery", {days} AS d, COUNT(*) FROM ({first_paid}) y'
-        f' JOIN {_table(Application)} a ON a."id" = y."application_id"'
-        f' WHERE {where} GROUP BY a."jurisdiction", a."delivery", d'
+        f'SELECT y."jurisdiction", y."delivery", {days} AS d, COUNT(*) FROM ({first_paid}) y'
+        ' GROUP BY y."jurisdiction", y."delivery", d'
     )
     found: dict[FileGroup, dict[int, int]] = {}
     for j, d, day, claims in _fetch(sql, [fiscal_year, *params]):

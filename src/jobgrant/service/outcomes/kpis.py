@@ -30,23 +30,29 @@ FEDERAL_DIRECT = "federal-direct"
 
 Sums = dict[str, int]
 
+#: The participants are read once, in cells of these dimensions: the headline, the rows by
+#: jurisdiction and every breakdown add up the same cells (one pass over the participants and
+#: their follow-ups; a trainee has one employer, so each counts in exactly one cell).
+CELL_DIMENSIONS = ("jurisdiction", "delivery", "firm_size", *kpi_sql.EQUITY_COLUMNS)
+FIRM_SIZE_POSITION = CELL_DIMENSIONS.index("firm_size")
+
 
 def compute(jurisdiction: str | None, fiscal_year: str, *, suppress: bool = True) -> KpiReport:
     """The KPIs of `jurisdiction` (None: Canada) for `fiscal_year` ("2025-26")."""
     files = _file_sums(jurisdiction, fiscal_year)
+    cells = list(kpi_sql.people_groups(fiscal_year, jurisdiction, CELL_DIMENSIONS))
     if jurisdiction is None:
-        by_group = _people_by_group(fiscal_year)
-        parts = _jurisdiction_parts(by_group, files)
+        parts = _jurisdiction_parts(_people_by_group(cells), files)
         canada = _add_up(sums for _, sums in parts)
         tables = [
             _headline("Canada", "Canada", canada),
             _by_jurisdiction(parts, canada),
         ]
     else:
-        people = _add_up(s for _, s in kpi_sql.people_groups(fiscal_year, jurisdiction, ()))
+        people = _add_up(sums for _, sums in cells)
         total = {**people, **_add_up(files.values())}
         tables = [_headline(*cols.jurisdiction_label(jurisdiction), total)]
-    tables += _breakdowns(jurisdiction, fiscal_year)
+    tables += _breakdowns(cells)
     report = KpiReport(
         jurisdiction=jurisdiction, fiscal_year=fiscal_year, tables=tuple(tables), suppressed=False
     )
@@ -80,11 +86,12 @@ def _file_sums(jurisdiction: str | None, fiscal_year: str) -> dict[FileGroup, Su
     return found
 
 
-def _people_by_group(fiscal_year: str) -> dict[FileGroup, Sums]:
-    return {
-        FileGroup(j, d): sums
-        for (j, d), sums in kpi_sql.people_groups(fiscal_year, None, ("jurisdiction", "delivery"))
-    }
+def _people_by_group(cells: list[tuple[tuple[str, ...], Sums]]) -> dict[FileGroup, Sums]:
+    found: dict[FileGroup, Sums] = {}
+    for key, sums in cells:
+        group = FileGroup(key[0], key[1])
+        found[group] = _add_up((found.get(group, {}), sums))
+    return found
 
 
 def _jurisdiction_parts(
@@ -230,24 +237,22 @@ def _by_jurisdiction(parts: list[tuple[str, Sums]], canada: Sums) -> Table:
     )
 
 
-def _breakdowns(jurisdiction: str | None, fiscal_year: str) -> list[Table]:
-    """The firm-size and equity tables, from one grouped query."""
-    dimensions = ("firm_size", *kpi_sql.EQUITY_COLUMNS)
-    cells = list(kpi_sql.people_groups(fiscal_year, jurisdiction, dimensions))
+def _breakdowns(cells: list[tuple[tuple[str, ...], Sums]]) -> list[Table]:
+    """The firm-size and equity tables, from the participants' cells."""
     tables = [
         _breakdown(
             "by-firm-size",
             "By firm size (employees at application)",
             "Selon la taille de l'entreprise (employés à la demande)",
             cells,
-            0,
+            FIRM_SIZE_POSITION,
             cols.FIRM_SIZES,
             note_en="A consortium's trainees count with their own employer.",
             note_fr="Les participants d'un consortium comptent avec leur propre employeur.",
         )
     ]
     for table_id, column, title_en, title_fr, choices in cols.EQUITY_TABLES:
-        position = 1 + kpi_sql.EQUITY_COLUMNS.index(column)
+        position = CELL_DIMENSIONS.index(column)
         rows = cols.equity_rows(choices)
         tables.append(_breakdown(table_id, title_en, title_fr, cells, position, rows))
     return tables
