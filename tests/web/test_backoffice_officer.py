@@ -64,7 +64,9 @@ def written() -> tuple[int, int, int, int, int]:
     """What a decision writes: history, audit entries, postings, committed money."""
     return (
         StateChange.objects.count(),
-        AuditEntry.objects.exclude(action__startswith="refused.").count(),
+        AuditEntry.objects.exclude(action__startswith="refused.")
+        .exclude(action__startswith="auth.")  # signing in is recorded (ADR 0027)
+        .count(),
         Posting.objects.count(),
         budget("federal").committed_cents,
         budget("provincial").committed_cents,

@@ -13,7 +13,7 @@ urlpatterns = [
         name="employer-completion-report",
     ),
     path(
-        "employer/applications/<id:application_id>/follow-ups/<int:milestone>/",
+        "employer/applications/<id:application_id>/follow-ups/<id:milestone>/",
         outcomes.employer_follow_up,
         name="employer-follow-up",
     ),
