@@ -42,6 +42,8 @@ def test_every_page_area_has_its_views_and_its_routes() -> None:
             "organizations",
             "partners",
             "staff",
+            "outcomes",
+            "reports",
         }
     )
 

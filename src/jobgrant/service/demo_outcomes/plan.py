@@ -226,7 +226,7 @@ def _employers(draw: _Draw, per_year: dict[str, int]) -> list[EmployerPlan]:
                     region=draw.random.choice(REGIONS[jurisdiction]),
                     naics=draw.random.choice(NAICS),
                     employees=employees,
-                    language="fr" if draw.random.random() < 0.15 else "en",
+                    language=("en", "fr")[draw.random.random() < 0.15],
                 )
             )
     return made
@@ -293,7 +293,7 @@ def _trainee(draw: _Draw, position: int, serial: int) -> TraineePlan:
         given_name=r.choice(GIVEN),
         family_name=r.choice(FAMILY),
         sin=_sin(serial),
-        language="fr" if r.random() < 0.2 else "en",
+        language=("en", "fr")[r.random() < 0.2],
         gender=draw.pick({"woman": 0.44, "man": 0.52, "another": 0.01, "prefer-not-to-say": 0.03}),
         indigenous=draw.pick(
             {

@@ -154,7 +154,7 @@ def form_answers(plan: FilePlan, trainee: TraineePlan) -> dict[str, str]:
         "immigration": trainee.immigration,
         "gender": trainee.gender,
         "education": trainee.education,
-        "first_language": "french" if trainee.language == "fr" else "english",
+        "first_language": {"fr": "french"}.get(trainee.language, "english"),
         "employment_status": "employed-full-time" if employed else "unemployed",
         "noc": plan.noc if employed else "",
         "hourly_wage": wage if employed else "",

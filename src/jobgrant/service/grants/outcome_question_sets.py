@@ -40,4 +40,4 @@ def wording(version: str, section: str, key: str | int, language: str) -> str:
     """One question's (or scale point's) text in `language` (en or fr)."""
     entry = questions(version)[section]
     text = entry[key] if key in entry else entry[str(key)]
-    return str(text["fr" if language == "fr" else "en"])
+    return str(text.get(language, text["en"]))

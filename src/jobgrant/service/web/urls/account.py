@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from jobgrant.service.web.views import account, passkeys
+from jobgrant.service.web.views import account
+from jobgrant.service.web.views import account_passkeys as passkeys
 
 urlpatterns = [
     path("", account.account, name="account"),

@@ -3,7 +3,8 @@ forgotten password."""
 
 from django.urls import path
 
-from jobgrant.service.web.views import passkeys, public, public_demo, public_sign_in
+from jobgrant.service.web.views import account_passkeys as passkeys
+from jobgrant.service.web.views import public, public_demo, public_sign_in
 
 urlpatterns = [
     path("", public.landing, name="landing"),

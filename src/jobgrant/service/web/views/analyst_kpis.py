@@ -115,7 +115,7 @@ def _ratio_text(figure: Figure) -> str:
     if not figure.denominator:
         return "—"
     rate = Decimal(figure.numerator or 0) / Decimal(figure.denominator)
-    pattern = "#,##0.0\u00a0%" if current_language() == "fr" else "#,##0.0%"
+    pattern = {"fr": "#,##0.0\u00a0%"}.get(current_language(), "#,##0.0%")
     percent = format_percent(rate, pattern, locale=current_locale())
     counts = f"{format_decimal(figure.numerator or 0, locale=current_locale())}"
     counts += f"/{format_decimal(figure.denominator, locale=current_locale())}"

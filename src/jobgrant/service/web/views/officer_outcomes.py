@@ -32,7 +32,7 @@ from jobgrant.service.language import in_language
 from jobgrant.service.ledger.models import Funder
 from jobgrant.service.web import labels
 from jobgrant.service.web.pages import set_notice, take_notice, user_required
-from jobgrant.service.web.views.outcome_forms import rating_texts
+from jobgrant.service.web.views.outcomes_forms import rating_texts
 
 officer_required = user_required(Role.OFFICER)
 

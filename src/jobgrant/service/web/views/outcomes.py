@@ -33,7 +33,7 @@ from jobgrant.service.grants.outcome_models import (
 )
 from jobgrant.service.web import labels
 from jobgrant.service.web.pages import set_notice, take_notice, user_required
-from jobgrant.service.web.views import outcome_forms as forms
+from jobgrant.service.web.views import outcomes_forms as forms
 from jobgrant.service.web.views.participants import _link_refused, _private
 
 employer_required = user_required(Role.EMPLOYER)
