@@ -181,20 +181,26 @@ def send_due_follow_ups(today: dt.date | None = None) -> int:
 
 
 def _send(ids: list[int]) -> int:
+    return _ask(ids, FollowUpState.DUE, "send", "sent_at", "follow_up_trainee")
+
+
+def _ask(ids: list[int], state: str, action: str, stamped: str, trainee_kind: str) -> int:
+    """Send (or remind) one group under its rows' locks: each row moved, stamped and audited,
+    then one message: the trainee's (with a new link) or the employer's for the whole file."""
     with transaction.atomic():
-        rows = _locked(ids, (FollowUpState.DUE,))
+        rows = _locked(ids, (state,))
         if not rows:
             return 0
         now = timezone.now()
         for row in rows:
-            _move(row, "send")
-            row.sent_at = now
-            row.save(update_fields=["state", "sent_at"])
-            _audit("worker", row, "send")
+            _move(row, action)
+            setattr(row, stamped, now)
+            row.save(update_fields=["state", stamped])
+            _audit("worker", row, action)
         if rows[0].respondent == Respondent.TRAINEE:
-            _tell_trainee(rows[0], "follow_up_trainee", now)
+            _tell_trainee(rows[0], trainee_kind, now)
         else:
-            _tell_employer(rows, "follow_up_employer")
+            _tell_employer(rows, trainee_kind.replace("trainee", "employer"))
     return len(rows)
 
 
@@ -214,21 +220,7 @@ def remind_follow_ups(today: dt.date | None = None) -> int:
 
 
 def _remind(ids: list[int]) -> int:
-    with transaction.atomic():
-        rows = _locked(ids, (FollowUpState.SENT,))
-        if not rows:
-            return 0
-        now = timezone.now()
-        for row in rows:
-            _move(row, "remind")
-            row.reminded_at = now
-            row.save(update_fields=["state", "reminded_at"])
-            _audit("worker", row, "remind")
-        if rows[0].respondent == Respondent.TRAINEE:
-            _tell_trainee(rows[0], "follow_up_trainee_reminder", now)
-        else:
-            _tell_employer(rows, "follow_up_employer_reminder")
-    return len(rows)
+    return _ask(ids, FollowUpState.SENT, "remind", "reminded_at", "follow_up_trainee_reminder")
 
 
 def lapse_follow_ups(today: dt.date | None = None) -> int:
