@@ -372,7 +372,7 @@ def test_a_token_revoked_on_one_server_is_refused_by_the_other_at_once(
     for _ in range(4 * WORKERS):  # every worker of b has looked it up (and once kept it 5 s)
         assert request(b, "GET", "/api/v1/applications", headers=bearer)[0] == 200
     listed = json.loads(request(a, "GET", "/api/v1/auth/tokens", headers=bearer)[2])
-    token_id = next(t["id"] for t in listed if t["name"] == "revocation-check")
+    token_id = next(t["id"] for t in listed if t["client"] == "revocation-check")
     revoke = {**bearer, **json_headers, "Idempotency-Key": f"revoke-{token_id}"}
     status, _, answer = request(a, "POST", f"/api/v1/auth/tokens/{token_id}/revoke", b"{}", revoke)
     assert status == 200, answer

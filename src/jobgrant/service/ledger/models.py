@@ -129,18 +129,24 @@ class LedgerTransaction(models.Model):
 
 
 class Posting(models.Model):
+    # Each foreign key is the first column of an index below, so neither has an index of its own.
     transaction = models.ForeignKey(
-        LedgerTransaction, on_delete=models.PROTECT, related_name="legs"
+        LedgerTransaction, on_delete=models.PROTECT, related_name="legs", db_index=False
     )
-    account = models.ForeignKey(BudgetAccount, on_delete=models.PROTECT, related_name="postings")
+    account = models.ForeignKey(
+        BudgetAccount, on_delete=models.PROTECT, related_name="postings", db_index=False
+    )
     bucket = models.CharField(max_length=16, choices=Bucket.choices)
     amount_cents = models.BigIntegerField()
 
     class Meta:
         constraints = [models.CheckConstraint(condition=~Q(amount_cents=0), name="no_empty_leg")]
-        # The KPIs' slippage reads a transaction's legs from this index alone.
+        # The KPIs' slippage reads a transaction's legs from the first index alone; an account's
+        # balances (budget pages, `ledger verify`, T2's reader) are summed from the second alone,
+        # in its order.
         indexes = [
             models.Index(
                 fields=["transaction", "bucket", "account", "amount_cents"], name="posting_kpi"
-            )
+            ),
+            models.Index(fields=["account", "bucket", "amount_cents"], name="posting_balance"),
         ]
