@@ -38,6 +38,7 @@ from pathlib import Path
 
 BIN = Path(sys.executable).parent
 PERSONAS = ("demo-employer", "demo-officer-on-1")
+REQUEST_TIMEOUT_SECONDS = 30  # gunicorn's default worker timeout, which `jobgrant serve` keeps
 DEMO_PASSWORD = "jobgrant-demo"  # jobgrant.service.demo.DEMO_PASSWORD (Django is not set up here)
 OPERATIONS = 54  # 12; 5 for the agreement, 4 participants, 4 change requests, 9 claims,
 # 10 for payments and receivables, 2 tokens, 3 for partner requests, 5 for outcomes
@@ -238,6 +239,11 @@ def fuzz(
         "--no-color",
         "--suppress-health-check",
         "too_slow,filter_too_much",
+        # An answer is a failure past gunicorn's worker timeout (30 s), which would kill it, not
+        # past Schemathesis's 10 s: on a loaded CI machine a first PDF (fonts loaded, subset and
+        # embedded by WeasyPrint) took longer than 10 s.
+        "--request-timeout",
+        str(REQUEST_TIMEOUT_SECONDS),
         *(["--seed", str(options.seed)] if options.seed is not None else []),
     ]
     print(f"\n=== {persona} ===", flush=True)
