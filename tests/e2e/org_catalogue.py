@@ -75,7 +75,7 @@ def people_and_a_request(make_body: Callable[..., dict[str, Any]]) -> dict[str, 
     """Acme with a second person, and an application by someone acting for Acme alone that
     names Lakeshore (which demo-employer administers): a request waiting for its answer."""
     from jobgrant.service.accounts.models import Membership, Role, User
-    from jobgrant.service.grants import actions
+    from jobgrant.service.grants import actions, organization_actions
     from jobgrant.service.grants.partner_models import PartnerConsent
     from jobgrant.service.registry.models import Employer
 
@@ -97,7 +97,16 @@ def people_and_a_request(make_body: Callable[..., dict[str, Any]]) -> dict[str, 
     body["trainees"].append({**body["trainees"][0], "employer_id": "lakeshore"})
     application = actions.create_application(colleague, body)
     consent = PartnerConsent.objects.get(link__application=application)
-    return {"acme": acme.pk, "membership": membership.pk, "consent": consent.pk}
+    demo_employer = User.objects.get(username="demo-employer")
+    invitation = organization_actions.invite_colleague(
+        demo_employer, acme, {"email": "not-yet@example.com", "role": "member", "language": "en"}
+    )
+    return {
+        "acme": acme.pk,
+        "membership": membership.pk,
+        "consent": consent.pk,
+        "invitation": invitation.pk,
+    }
 
 
 def staff_to_manage(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
@@ -165,6 +174,13 @@ def org_groups(group: Any, visit: Any, click: Any, fill_and_click: Any) -> tuple
                     kwargs=lambda made: {
                         "employer_id": made["acme"],
                         "membership_id": made["membership"],
+                    },
+                ),
+                Visit(
+                    "web:organization-invitation-revoke",
+                    kwargs=lambda made: {
+                        "employer_id": made["acme"],
+                        "invitation_id": made["invitation"],
                     },
                 ),
                 Visit("web:partner-requests"),

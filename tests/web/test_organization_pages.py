@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from tests.personas import APPLICANT, EMPLOYER, PARTNER_EMPLOYER
 
-from jobgrant.service.accounts.models import Membership, User
+from jobgrant.service.accounts.models import Membership, OrganizationInvitation, User
 from jobgrant.service.notifications.models import Message
 from jobgrant.service.registry.models import Employer
 
@@ -165,6 +165,52 @@ def test_roles_are_set_and_people_removed_after_confirmation(demo: None) -> None
     assert asked.status_code == 200 and Membership.objects.filter(pk=membership.pk).exists()
     client.post(f"{base}/remove/")
     assert not Membership.objects.filter(pk=membership.pk).exists()
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_an_invitation_not_used_yet_is_listed_and_cancelled_after_confirmation(
+    demo: None, language: str
+) -> None:
+    client = Client()
+    client.force_login(EMPLOYER.get())
+    employer = APPLICANT.get()
+    members = f"/{language}/employer/organizations/{employer.pk}/"
+    client.post(members, {"email": "maybe@example.com", "role": "member", "language": "en"})
+    link = path_in("organization_invitation", "maybe@example.com")
+    invitation = OrganizationInvitation.objects.get(email="maybe@example.com")
+    listed = client.get(members).content.decode()
+    assert 'id="invitations"' in listed and f'id="revoke-invitation-{invitation.pk}"' in listed
+    cancel = f"{members}invitations/{invitation.pk}/cancel/"
+    asked = client.get(cancel)
+    assert asked.status_code == 200 and 'id="confirm-revoke"' in asked.content.decode()
+    assert OrganizationInvitation.objects.get(pk=invitation.pk).revoked_at is None  # GET asks
+    done = client.post(cancel)
+    assert done.status_code == 302 and done["Location"] == members
+    notice = {"en": "was cancelled", "fr": "a été annulée"}[language]
+    after = client.get(members).content.decode()
+    assert notice in after.replace("&#x27;", "'") and 'id="invitations"' not in after
+    assert Client().get(link).status_code == 404  # the link no longer opens
+    assert client.get(cancel).status_code == 404  # nothing left to cancel
+
+
+def test_a_member_has_no_page_to_cancel_an_invitation(demo: None) -> None:
+    employer = APPLICANT.get()
+    admin = Client()
+    admin.force_login(EMPLOYER.get())
+    admin.post(
+        f"/en/employer/organizations/{employer.pk}/",
+        {"email": "kept@example.com", "role": "member", "language": "en"},
+    )
+    invitation = OrganizationInvitation.objects.get(email="kept@example.com")
+    member = User.objects.create_user("plain-member", email="pm@example.com", role="employer")
+    Membership.objects.create(user=member, employer=employer, role="member")
+    client = Client()
+    client.force_login(member)
+    page = client.get(f"/en/employer/organizations/{employer.pk}/").content.decode()
+    assert 'id="invitations"' not in page and "kept@example.com" not in page
+    cancel = f"/en/employer/organizations/{employer.pk}/invitations/{invitation.pk}/cancel/"
+    assert client.get(cancel).status_code == 404 and client.post(cancel).status_code == 404
+    assert OrganizationInvitation.objects.get(pk=invitation.pk).revoked_at is None
 
 
 def test_a_member_sees_the_people_but_cannot_change_them(demo: None) -> None:

@@ -256,6 +256,42 @@ def test_only_an_administrator_invites_and_a_refusal_is_audited(demo: None) -> N
     assert not OrganizationInvitation.objects.exists()
 
 
+def test_a_cancelled_invitation_no_longer_opens_and_is_audited(demo: None) -> None:
+    admin, employer = EMPLOYER.get(), APPLICANT.get()
+    token = invite(admin, employer, "not.after.all@example.com")
+    invitation = OrganizationInvitation.objects.get(email="not.after.all@example.com")
+    assert organizations.pending_invitations(employer) == [invitation]
+    assert organizations.open_invitation(token) is not None
+    organizations.revoke_invitation(admin, employer, invitation.pk)
+    assert organizations.open_invitation(token) is None
+    assert organizations.pending_invitations(employer) == []
+    entry = AuditEntry.objects.latest("pk")
+    assert (entry.actor, entry.action) == (admin.username, "organization.revoke_invitation")
+    with pytest.raises(ServiceError) as refused:
+        organizations.accept_invitation(token, user=PARTNER_EMPLOYER.get())
+    assert refused.value.status == 404
+    with pytest.raises(ServiceError) as again:
+        organizations.revoke_invitation(admin, employer, invitation.pk)
+    assert (again.value.status, again.value.code) == (409, "INVITATION_NOT_OPEN")
+
+
+def test_only_an_administrator_of_that_organization_cancels_an_invitation(demo: None) -> None:
+    employer = APPLICANT.get()
+    invite(EMPLOYER.get(), employer, "stays.invited@example.com")
+    invitation = OrganizationInvitation.objects.get(email="stays.invited@example.com")
+    member = User.objects.create_user("a-member", email="m@example.com", role=Role.EMPLOYER)
+    Membership.objects.create(user=member, employer=employer, role="member")
+    with pytest.raises(ServiceError) as refused:
+        organizations.revoke_invitation(member, employer, invitation.pk)
+    assert refused.value.status == 403
+    entry = AuditEntry.objects.latest("pk")
+    assert (entry.actor, entry.action) == ("a-member", "refused.organization.revoke_invitation")
+    with pytest.raises(ServiceError) as elsewhere:  # Lakeshore's administrator, Acme's invitation
+        organizations.revoke_invitation(PARTNER_EMPLOYER.get(), PARTNER.get(), invitation.pk)
+    assert elsewhere.value.status == 404
+    assert OrganizationInvitation.objects.get(pk=invitation.pk).revoked_at is None
+
+
 # --- Roles, and the last administrator ---------------------------------------------------------
 
 

@@ -396,6 +396,45 @@ def invite_colleague(
     return invitation
 
 
+def pending_invitations(employer: Employer) -> list[OrganizationInvitation]:
+    """The invitations of `employer` whose link still works (not used, revoked or expired)."""
+    return list(
+        employer.invitations.filter(
+            accepted_at__isnull=True, revoked_at__isnull=True, expires_at__gt=timezone.now()
+        )
+        .select_related("invited_by")
+        .order_by("created_at", "pk")
+    )
+
+
+@_audited("organization.revoke_invitation")
+def revoke_invitation(user: User, employer: Employer, invitation_id: int) -> OrganizationInvitation:
+    """Cancel an invitation that was not used yet (administrators): its link stops working."""
+    _require_admin(user, employer, "organization.revoke_invitation")
+    with transaction.atomic():
+        invitation = (
+            OrganizationInvitation.objects.select_for_update()
+            .filter(employer=employer, pk=invitation_id)
+            .first()
+        )
+        if invitation is None:
+            raise ServiceError(
+                404, "NOT_FOUND", "No such invitation.", "Aucune invitation de ce genre."
+            )
+        if invitation.accepted_at or invitation.revoked_at:
+            raise ServiceError(
+                409,
+                "INVITATION_NOT_OPEN",
+                "This invitation was already used or cancelled.",
+                "Cette invitation a déjà été utilisée ou annulée.",
+            )
+        invitation.revoked_at = timezone.now()
+        invitation.save(update_fields=["revoked_at"])
+        summary = {"invitation": invitation.pk, "role": invitation.role}
+        record(user.username, "organization.revoke_invitation", "employer", employer.pk, summary)
+    return invitation
+
+
 def _valid_invitation(data: dict[str, Any]) -> tuple[str, str, str]:
     problems: Problems = []
     email = clean_email(data.get("email"))

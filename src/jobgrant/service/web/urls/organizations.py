@@ -34,4 +34,9 @@ employer = [
         organizations.member_remove,
         name="organization-member-remove",
     ),
+    path(
+        "organizations/<id:employer_id>/invitations/<id:invitation_id>/cancel/",
+        organizations.invitation_revoke,
+        name="organization-invitation-revoke",
+    ),
 ]

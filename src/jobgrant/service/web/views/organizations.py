@@ -174,6 +174,9 @@ def notice_text(notice: dict[str, Any] | None) -> str:
         "joined": _("You joined %(name)s."),
         "role-set": _("The role was changed."),
         "removed": _("%(name)s was removed from the organization."),
+        "invitation-revoked": _(
+            "The invitation to %(email)s was cancelled: its link no longer works."
+        ),
         "refused": "%(message)s",
     }
     values = {k: v for k, v in notice.items() if k != "kind"}
@@ -224,6 +227,7 @@ def organization_members(request: HttpRequest, user: User, employer_id: int) -> 
         "employer": employer,
         "is_admin": admin,
         "members": organizations.members(employer),
+        "invitations": organizations.pending_invitations(employer) if admin else [],
         "role_choices": forms.ROLE_CHOICES,
         "me": user,
         "form": form,
@@ -279,3 +283,34 @@ def member_remove(
         "leaving": leaving,
     }
     return _page(request, "web/organizations/remove.html", context, first=refusal)
+
+
+@employer_required
+@require_http_methods(["GET", "POST"])
+def invitation_revoke(
+    request: HttpRequest, user: User, employer_id: int, invitation_id: int
+) -> HttpResponse:
+    """Cancel an invitation not used yet, after confirmation: the GET page asks, the POST does
+    it (administrators; anyone else sees no such page)."""
+    employer = _organization(user, employer_id)
+    if not organizations.is_admin(user, employer):
+        raise Http404
+    pending = organizations.pending_invitations(employer)
+    invitation = next((i for i in pending if i.pk == invitation_id), None)
+    if invitation is None:
+        raise Http404
+    refusal: list[tuple[str, str]] = []
+    if request.method == "POST":
+        try:
+            organizations.revoke_invitation(user, employer, invitation_id)
+        except ServiceError as error:
+            refusal = [("#confirm-revoke", labels.service_message(error))]
+        else:
+            set_notice(request, "invitation-revoked", email=invitation.email)
+            return redirect("web:organization-members", employer_id=employer.pk)
+    context = {
+        "title": _("Cancel the invitation to %(email)s?") % {"email": invitation.email},
+        "employer": employer,
+        "invitation": invitation,
+    }
+    return _page(request, "web/organizations/revoke_invitation.html", context, first=refusal)
