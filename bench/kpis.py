@@ -81,6 +81,7 @@ def _generated() -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--files", type=int, default=300_000)
+    parser.add_argument("--trainees", type=int, default=1_000_000, help="participant slots")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--keep", action="store_true", help="keep (and re-use) the database")
     options = parser.parse_args()
@@ -101,7 +102,7 @@ def main() -> None:
             started = time.perf_counter()
             from kpis_data import generate  # type: ignore[import-not-found]
 
-            generate(options.files, YEARS, WEIGHTS, FEDERAL_DIRECT)
+            generate(options.files, options.trainees, YEARS, WEIGHTS, FEDERAL_DIRECT)
             print(f"generated in {time.perf_counter() - started:.0f} s (not timed below)")
             _settle()
         _report_sizes()

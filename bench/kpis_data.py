@@ -60,13 +60,17 @@ def _execute(sql: str, params: list[Any] | None = None) -> None:
 
 
 def generate(
-    files: int, years: tuple[str, ...], weights: dict[str, int], federal_direct: tuple[str, ...]
+    files: int,
+    trainees: int,
+    years: tuple[str, ...],
+    weights: dict[str, int],
+    federal_direct: tuple[str, ...],
 ) -> None:
     from django.db import transaction
 
     with transaction.atomic():
         user_id = _reference_rows(years, weights, federal_direct)
-        _files(files, years, weights)
+        _files(files, trainees, years, weights)
         _applications(user_id)
         _trainees(user_id)
         _money(user_id)
@@ -126,7 +130,7 @@ def _reference_rows(
     return int(user.pk)
 
 
-def _files(files: int, years: tuple[str, ...], weights: dict[str, int]) -> None:
+def _files(files: int, trainees: int, years: tuple[str, ...], weights: dict[str, int]) -> None:
     """bench_file: one row per file, with what each later statement reads."""
     codes = [code for code, weight in weights.items() for _ in range(weight)]
     jurisdictions = "ARRAY[" + ", ".join(f"'{c}'" for c in codes) + "]"
@@ -147,6 +151,23 @@ def _files(files: int, years: tuple[str, ...], weights: dict[str, int]) -> None:
     _execute("UPDATE bench_file SET approved = state = 'approved'")
     _execute("UPDATE bench_file SET reported = approved AND i % 5 <> 0")
     _execute("CREATE INDEX ON bench_file (i)")
+    _spread_trainees(trainees)
+
+
+def _spread_trainees(trainees: int) -> None:
+    """Exactly `trainees` participant slots: only approved files have slots (a slot is made
+    after approval), so the approved files share them, each `base` or `base + 1` (which ones
+    get the extra trainee is spread by a hash, not by file number). A file not approved keeps
+    the 3 or 4 trainees of its request."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT COUNT(*) FROM bench_file WHERE approved")
+        approved = int(cursor.fetchone()[0])
+    base, extra = divmod(trainees, approved)
+    _execute(
+        f"UPDATE bench_file f SET t = {base} + CASE WHEN r.n <= {extra} THEN 1 ELSE 0 END"
+        " FROM (SELECT i, row_number() OVER (ORDER BY hashtext(i::text), i) AS n"
+        " FROM bench_file WHERE approved) r WHERE r.i = f.i"
+    )
 
 
 def _applications(user_id: int) -> None:
