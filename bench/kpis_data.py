@@ -272,9 +272,8 @@ def _trainees(user_id: int) -> None:
     from jobgrant.service.grants.models import CompletionReport, FollowUp, TraineeOutcome
     from jobgrant.service.grants.participant_models import Participant
 
-    def pick(values: list[str], multiplier: int) -> str:
-        array = "ARRAY[" + ", ".join(f"'{v}'" for v in values) + "]"
-        return f"({array})[1 + ((f.i * {multiplier} + k * 7) % {len(values)})]"
+    def pick(values: list[str], salt: int) -> str:
+        return equity_pick(values, salt, "f.i", "k")
 
     insert(
         Participant,
@@ -285,11 +284,7 @@ def _trainees(user_id: int) -> None:
             "email": "'trainee@example.com'",
             "language": "'en'",
             "invited_by_id": str(user_id),
-            "gender": pick(["woman"] * 4 + ["man"] * 4 + ["another", "", "prefer-not-to-say"], 3),
-            "indigenous": pick(["no"] * 7 + ["first-nations", "metis", "prefer-not-to-say"], 5),
-            "disability": pick(["no"] * 7 + ["yes", "yes", ""], 11),
-            "visible_minority": pick(["no"] * 6 + ["yes"] * 3 + ["prefer-not-to-say"], 13),
-            "immigration": pick(["no"] * 6 + ["immigrant", "immigrant", "refugee", ""], 17),
+            **{column: pick(values, salt) for column, (values, salt) in EQUITY_ANSWERS.items()},
         },
         "bench_file f CROSS JOIN LATERAL generate_series(0, f.t - 1) k WHERE f.approved",
     )
@@ -321,6 +316,38 @@ def _trainees(user_id: int) -> None:
     for milestone in (3, 12):
         for respondent, responded, lapsed in (("trainee", 11, 17), ("employer", 14, 20)):
             _follow_ups(FollowUp, reported, milestone, respondent, responded, lapsed)
+
+
+def equity_pick(values: list[str], salt: int, file: str, position: str) -> str:
+    """One of `values` for the trainee at `position` of `file`, by a hash: each question's
+    answer independent of the others' (as people's are), so the cells of every combination of
+    answers are there, as many as a real year has (a step through the list would tie them)."""
+    array = "ARRAY[" + ", ".join(f"'{v}'" for v in values) + "]"
+    n = len(values)
+    digest = f"hashtext({file} || ':' || {position} || ':{salt}')::bigint"
+    return f"({array})[1 + ({digest} % {n} + {n}) % {n}]"
+
+
+#: The equity questions' answers, each with its salt (bench/kpis.py re-draws a kept database's).
+EQUITY_ANSWERS = {
+    "gender": (["woman"] * 4 + ["man"] * 4 + ["another", "", "prefer-not-to-say"], 3),
+    "indigenous": (["no"] * 7 + ["first-nations", "metis", "prefer-not-to-say"], 5),
+    "disability": (["no"] * 7 + ["yes", "yes", ""], 11),
+    "visible_minority": (["no"] * 6 + ["yes"] * 3 + ["prefer-not-to-say"], 13),
+    "immigration": (["no"] * 6 + ["immigrant", "immigrant", "refugee", ""], 17),
+}
+
+
+def redraw_equity_answers() -> int:
+    """Give a kept database's participants the answers the generator now draws."""
+    sets = ", ".join(
+        f'"{column}" = '
+        + equity_pick(values, salt, 'p."application_id"::text', 'p."position"::text')
+        for column, (values, salt) in EQUITY_ANSWERS.items()
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE grants_participant p SET {sets}")
+        return int(cursor.rowcount)
 
 
 def _follow_ups(

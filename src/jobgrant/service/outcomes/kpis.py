@@ -17,6 +17,7 @@ report (`suppression`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from jobgrant.service.grants.models import Delivery
 from jobgrant.service.outcomes import kpi_columns as cols
@@ -37,26 +38,60 @@ CELL_DIMENSIONS = ("jurisdiction", "delivery", "firm_size", *kpi_sql.EQUITY_COLU
 FIRM_SIZE_POSITION = CELL_DIMENSIONS.index("firm_size")
 
 
-def compute(jurisdiction: str | None, fiscal_year: str, *, suppress: bool = True) -> KpiReport:
-    """The KPIs of `jurisdiction` (None: Canada) for `fiscal_year` ("2025-26")."""
+@dataclass(frozen=True)
+class Cells:
+    """What the SQL returns for a scope, before any adding up: the participants' cells (key by
+    CELL_DIMENSIONS, sums) and the files' sums per (jurisdiction, delivery). Unsuppressed; the
+    cells of several jurisdictions put together are the cells of them all (`merged`)."""
+
+    people: tuple[tuple[tuple[str, ...], Sums], ...]
+    files: Mapping[FileGroup, Sums]
+
+
+def live_cells(jurisdiction: str | None, fiscal_year: str) -> Cells:
+    """The cells of `jurisdiction` (None: every jurisdiction) for `fiscal_year`, by SQL now."""
     files = _file_sums(jurisdiction, fiscal_year)
-    cells = list(kpi_sql.people_groups(fiscal_year, jurisdiction, CELL_DIMENSIONS))
+    people = tuple(kpi_sql.people_groups(fiscal_year, jurisdiction, CELL_DIMENSIONS))
+    return Cells(people=people, files=files)
+
+
+def merged(parts: Iterable[Cells]) -> Cells:
+    """The cells of several jurisdictions: each cell's key names its jurisdiction, so the parts
+    never share a cell; their union is what one statement over all of them returns."""
+    people: list[tuple[tuple[str, ...], Sums]] = []
+    files: dict[FileGroup, Sums] = {}
+    for part in parts:
+        people += part.people
+        for group, sums in part.files.items():
+            files[group] = _add_up((files.get(group, {}), sums))
+    return Cells(people=tuple(people), files=files)
+
+
+def compute(jurisdiction: str | None, fiscal_year: str, *, suppress: bool = True) -> KpiReport:
+    """The KPIs of `jurisdiction` (None: Canada) for `fiscal_year` ("2025-26"), computed now from
+    the records (the live path; the pages read stored cells: `outcomes.snapshots`)."""
+    report = report_from_cells(jurisdiction, fiscal_year, live_cells(jurisdiction, fiscal_year))
+    return suppress_report(report) if suppress else report
+
+
+def report_from_cells(jurisdiction: str | None, fiscal_year: str, cells: Cells) -> KpiReport:
+    """The unsuppressed KpiReport that `cells` add up to (Canada when `jurisdiction` is None)."""
+    people = list(cells.people)
+    files = dict(cells.files)
     if jurisdiction is None:
-        parts = _jurisdiction_parts(_people_by_group(cells), files)
+        parts = _jurisdiction_parts(_people_by_group(people), files)
         canada = _add_up(sums for _, sums in parts)
         tables = [
             _headline("Canada", "Canada", canada),
             _by_jurisdiction(parts, canada),
         ]
     else:
-        people = _add_up(sums for _, sums in cells)
-        total = {**people, **_add_up(files.values())}
+        total = {**_add_up(sums for _, sums in people), **_add_up(files.values())}
         tables = [_headline(*cols.jurisdiction_label(jurisdiction), total)]
-    tables += _breakdowns(cells)
-    report = KpiReport(
+    tables += _breakdowns(people)
+    return KpiReport(
         jurisdiction=jurisdiction, fiscal_year=fiscal_year, tables=tuple(tables), suppressed=False
     )
-    return suppress_report(report) if suppress else report
 
 
 # --- Adding up the groups ---------------------------------------------------------------------
