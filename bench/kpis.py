@@ -1,24 +1,34 @@
 """Benchmark of the KPIs (issue 13) on PostgreSQL: 1,000,000 trainees in 300,000 files.
 
-    python bench/kpis.py [--files 300000] [--runs 3] [--keep]
+    python bench/kpis.py [--files 300000] [--trainees 1000000] [--runs 3] [--keep]
+                         [--redraw-equity] [--compare-jit]
 
 It makes its own database (JOBGRANT_BENCH_POSTGRES, default postgresql://postgres@127.0.0.1:5432,
 database JOBGRANT_BENCH_DATABASE, default jobgrant_bench_kpis), migrates it, and writes the rows
 in bulk on the server (INSERT ... SELECT over generate_series: no action, no Python per row),
 consistent as the actions would leave them: three fiscal years (2023-24 to 2025-26), twelve
 jurisdictions weighted roughly by population (Quebec has its own agreement; Nunavut's files are
-federal-direct), 90% of files approved with an agreement, one approved claim each paid per
-funder 5 to 64 days after it was submitted, 3 in 100 with a receivable partly recovered, the
-ledger's commit and claim legs and a release for 3 in 10; 3 or 4 trainees a file (1 in 20 files a
-consortium of two employers), answers to the equity questions, a completion report for 8 in 10
-approved files and the 3- and 12-month follow-ups of the trainee and of the employer; then
-VACUUM (ANALYZE), as autovacuum would after the load. The set-up is not timed.
+federal-direct), 88% of files approved with an agreement, exactly --trainees participant slots
+shared by the approved files (3 or 4 each: a slot is made after approval), answers to the equity
+questions drawn independently by a hash, one approved claim each paid per funder 5 to 64 days
+after it was submitted, 3 in 100 with a receivable partly recovered, the ledger's commit and
+claim legs and a release for 3 in 10; 1 in 20 files a consortium of two employers, a completion
+report for 8 in 10 approved files and the 3- and 12-month follow-ups of the trainee and of the
+employer; then VACUUM (ANALYZE), as autovacuum would after the load. The set-up is not timed.
 
-Then it times `outcomes.kpis.compute` (suppressed, as the page and the API call it) for the
-largest jurisdiction's page (Ontario), a small one's (Prince Edward Island) and Canada's national
-report, each `--runs` times, and prints the median wall seconds, the CPU seconds of this process
+Then, for the largest jurisdiction's page (Ontario), a small one's (Prince Edward Island) and
+Canada's, each `--runs` times, it prints the median wall seconds, the CPU seconds of this process
 and of the PostgreSQL backend that ran the queries (read from /proc: the same machine), and the
-load average. The database is dropped afterwards unless --keep (a kept database is re-used).
+load average, of (ADR 0032):
+- the page: the stored KPI cells read, added up and suppressed (`outcomes.snapshots.read`, what
+  the page, the API and the reports call);
+- for Canada, the annual report as `jobgrant report annual` makes it: the figures, the PDF in
+  English and in French and the CSV of every table;
+- the refresh: the scope's cells computed from the records and stored (what the worker does);
+- with --compare-jit, the live `kpis.compute` with PostgreSQL's JIT as configured and off.
+Stored cells of an earlier run are deleted first. The database is dropped afterwards unless
+--keep (a kept database is re-used; --redraw-equity gives its participants the equity answers
+the generator now draws).
 """
 
 from __future__ import annotations

@@ -75,22 +75,24 @@ def test_the_stored_cells_give_the_live_report_on_the_demonstration_history() ->
             assert_stored_equals_live(jurisdiction, year)
 
 
+def stored_participants(jurisdiction: str) -> int | None:
+    report = snapshots.read(jurisdiction, fx.FISCAL_YEAR, suppress=False)
+    return row(report, "headline", "total")["participants"].value
+
+
 def test_stored_figures_stay_until_a_refresh_picks_up_the_change(settings: Any) -> None:
     """Nova Scotia's 17 participants are stored; a new file of 3 more does not show until the
     snapshot is out of date and the worker's task recomputes it."""
     nova_scotia()
-    participants = lambda: row(  # noqa: E731
-        snapshots.read("NS", fx.FISCAL_YEAR, suppress=False), "headline", "total"
-    )["participants"].value
-    assert participants() == 17
+    assert stored_participants("NS") == 17
     more = fx.file("NS", employers={"m": 12}, trainees=["m"] * 3)
     for i in range(3):
         fx.participant(more, i)
-    assert participants() == 17  # as of the stored time
+    assert stored_participants("NS") == 17  # as of the stored time
     assert refresh_kpi_snapshot.call("NS", fx.FISCAL_YEAR) == "skipped"  # fresh, not asked
     settings.JOBGRANT_KPI_REFRESH_MINUTES = 0
     assert refresh_kpi_snapshot.call("NS", fx.FISCAL_YEAR) == "refreshed"
-    assert participants() == 20
+    assert stored_participants("NS") == 20
     assert_stored_equals_live("NS", fx.FISCAL_YEAR)
 
 
@@ -103,7 +105,10 @@ def test_a_snapshot_of_other_definitions_is_never_read() -> None:
         fiscal_year=fx.FISCAL_YEAR,
         definitions="older",
         computed_at=timezone.now(),
-        cells={"people": [["NS", "provincial", "1-49", "", "", "", "", "", *[999] * 10]], "files": []},
+        cells={
+            "people": [["NS", "provincial", "1-49", "", "", "", "", "", *[999] * 10]],
+            "files": [],
+        },
     )
     report = snapshots.read("NS", fx.FISCAL_YEAR, suppress=False)
     assert row(report, "headline", "total")["participants"].value == 17
@@ -129,7 +134,10 @@ def test_the_schedule_hands_over_only_out_of_date_snapshots(
     assert sorted(pending.values_list("jurisdiction", flat=True)) == ["NS", "ON", "PE"]
     freshness = snapshots.freshness(None, fx.FISCAL_YEAR)
     assert freshness is not None and freshness.pending
-    assert (freshness.done, freshness.scopes) == (len(JURISDICTION_CODES) - 3, len(JURISDICTION_CODES))
+    assert (freshness.done, freshness.scopes) == (
+        len(JURISDICTION_CODES) - 3,
+        len(JURISDICTION_CODES),
+    )
     assert freshness.as_of == old
     with django_capture_on_commit_callbacks() as handed:
         assert snapshots.refresh_stale_snapshots() == 0  # asked for already

@@ -23,6 +23,7 @@ import inspect
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -41,9 +42,11 @@ REQUEST_LAPSES_AFTER = dt.timedelta(hours=1)
 
 
 def definitions_version() -> str:
-    """A digest of what the cells mean: the statements' source and the cells' dimensions."""
+    """A digest of what the cells mean: the statements' source, the cells' dimensions and the
+    code that reduces them to margins."""
     digest = hashlib.sha256(inspect.getsource(kpi_sql).encode())
     digest.update(repr(kpis.CELL_DIMENSIONS).encode())
+    digest.update(inspect.getsource(kpis.live_cells).encode())
     return digest.hexdigest()[:16]
 
 
@@ -144,28 +147,28 @@ def _without_jit() -> None:
 
 
 def encoded(cells: Cells) -> dict[str, list[list[object]]]:
-    """Cells as JSON: a participants' cell is its key then its sums in PEOPLE_SUMS order."""
+    """Cells as JSON: a margin is [jurisdiction, delivery, dimension, answer, *sums] with the sums
+    in PEOPLE_SUMS order; the files' sums are [jurisdiction, delivery, {name: sum}]."""
     return {
-        "people": [[*key, *(sums[name] for name in PEOPLE_SUMS)] for key, sums in cells.people],
+        "people": [
+            [group.jurisdiction, group.delivery, dimension, answer]
+            + [sums.get(name, 0) for name in PEOPLE_SUMS]
+            for group, dimensions in cells.people.items()
+            for dimension, answers in dimensions.items()
+            for answer, sums in answers.items()
+        ],
         "files": [
             [group.jurisdiction, group.delivery, sums] for group, sums in cells.files.items()
         ],
     }
 
 
-def decoded(stored: dict[str, list[list[object]]]) -> Cells:
-    width = len(kpis.CELL_DIMENSIONS)
-    people = tuple(
-        (
-            tuple(str(value) for value in row[:width]),
-            dict(zip(PEOPLE_SUMS, (int(str(v)) for v in row[width:]), strict=True)),
-        )
-        for row in stored["people"]
-    )
-    files = {
-        FileGroup(str(j), str(d)): {str(k): int(v) for k, v in dict(sums).items()}  # type: ignore[call-overload]
-        for j, d, sums in stored["files"]
-    }
+def decoded(stored: dict[str, list[list[Any]]]) -> Cells:
+    people: kpis.Margins = {}
+    for jurisdiction, delivery, dimension, answer, *sums in stored["people"]:
+        dimensions = people.setdefault(FileGroup(jurisdiction, delivery), {})
+        dimensions.setdefault(dimension, {})[answer] = dict(zip(PEOPLE_SUMS, sums, strict=True))
+    files = {FileGroup(j, d): dict(sums) for j, d, sums in stored["files"]}
     return Cells(people=people, files=files)
 
 
