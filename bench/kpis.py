@@ -223,10 +223,10 @@ def _live(jurisdiction: str | None, year: str, jit: bool) -> None:
 
 def _refresh(jurisdiction: str | None, year: str) -> None:
     """What the worker does for a scope: its jurisdictions' cells computed and stored."""
-    from jobgrant.service.outcomes import snapshots
+    from jobgrant.service.outcomes import snapshot_actions
 
-    for code in snapshots.scope_jurisdictions(jurisdiction):
-        snapshots.refresh(code, year)
+    for code in snapshot_actions.scope_jurisdictions(jurisdiction):
+        snapshot_actions.refresh(code, year)
 
 
 def _annual(year: str) -> None:

@@ -16,7 +16,7 @@ from tests.service.outcomes.test_kpis import nova_scotia, row
 
 from jobgrant.rules.codes import JURISDICTION_CODES
 from jobgrant.service.grants.models import KpiSnapshot, Program
-from jobgrant.service.outcomes import snapshots
+from jobgrant.service.outcomes import snapshot_actions, snapshots
 from jobgrant.service.outcomes.kpis import compute
 from jobgrant.service.outcomes.tables import KpiReport
 from jobgrant.service.outcomes.tasks import refresh_kpi_snapshot
@@ -58,7 +58,7 @@ def test_the_first_read_stores_every_jurisdiction_and_the_second_reads_them() ->
     snapshots.read(None, fx.FISCAL_YEAR)
     stored = KpiSnapshot.objects.filter(fiscal_year=fx.FISCAL_YEAR)
     assert sorted(stored.values_list("jurisdiction", flat=True)) == sorted(JURISDICTION_CODES)
-    assert set(stored.values_list("definitions", flat=True)) == {snapshots.DEFINITIONS}
+    assert set(stored.values_list("definitions", flat=True)) == {snapshot_actions.DEFINITIONS}
     times = dict(stored.values_list("jurisdiction", "computed_at"))
     snapshots.read(None, fx.FISCAL_YEAR)
     assert dict(stored.values_list("jurisdiction", "computed_at")) == times
@@ -113,7 +113,7 @@ def test_a_snapshot_of_other_definitions_is_never_read() -> None:
     report = snapshots.read("NS", fx.FISCAL_YEAR, suppress=False)
     assert row(report, "headline", "total")["participants"].value == 17
     assert without_time(report) == compute("NS", fx.FISCAL_YEAR, suppress=False)
-    assert KpiSnapshot.objects.get(jurisdiction="NS").definitions == snapshots.DEFINITIONS
+    assert KpiSnapshot.objects.get(jurisdiction="NS").definitions == snapshot_actions.DEFINITIONS
 
 
 def test_the_schedule_hands_over_only_out_of_date_snapshots(
@@ -122,13 +122,13 @@ def test_the_schedule_hands_over_only_out_of_date_snapshots(
     nova_scotia()
     snapshots.read(None, fx.FISCAL_YEAR)
     with django_capture_on_commit_callbacks() as handed:
-        assert snapshots.refresh_stale_snapshots() == 0
+        assert snapshot_actions.refresh_stale_snapshots() == 0
     assert handed == []
     old = timezone.now() - dt.timedelta(minutes=settings.JOBGRANT_KPI_REFRESH_MINUTES + 1)
     KpiSnapshot.objects.filter(jurisdiction__in=("NS", "PE")).update(computed_at=old)
     KpiSnapshot.objects.filter(jurisdiction="ON").update(definitions="older")
     with django_capture_on_commit_callbacks() as handed:
-        assert snapshots.refresh_stale_snapshots() == 3
+        assert snapshot_actions.refresh_stale_snapshots() == 3
     assert len(handed) == 3
     pending = KpiSnapshot.objects.filter(refresh_requested_at__isnull=False)
     assert sorted(pending.values_list("jurisdiction", flat=True)) == ["NS", "ON", "PE"]
@@ -140,7 +140,7 @@ def test_the_schedule_hands_over_only_out_of_date_snapshots(
     )
     assert freshness.as_of == old
     with django_capture_on_commit_callbacks() as handed:
-        assert snapshots.refresh_stale_snapshots() == 0  # asked for already
+        assert snapshot_actions.refresh_stale_snapshots() == 0  # asked for already
     for code in ("NS", "ON", "PE"):
         assert refresh_kpi_snapshot.call(code, fx.FISCAL_YEAR) == "refreshed"
         assert refresh_kpi_snapshot.call(code, fx.FISCAL_YEAR) == "skipped"

@@ -10,12 +10,9 @@ analyst asks for the stored figures to be computed again now.
 
 from __future__ import annotations
 
-from django.db import transaction
-
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
-from jobgrant.service.audit.chain import record
-from jobgrant.service.outcomes import snapshots
+from jobgrant.service.outcomes import snapshot_actions, snapshots
 from jobgrant.service.outcomes.tables import KpiReport
 from jobgrant.service.refusals import forbidden_for
 
@@ -57,10 +54,4 @@ def refresh_kpis(user: User, jurisdiction: str | None, fiscal_year: str) -> int:
     (audited); how many jurisdictions. 403 (audited) for anyone else."""
     if user.role != Role.ANALYST:
         raise forbidden_for("ROLE_NOT_ALLOWED")
-    with transaction.atomic():
-        handed = snapshots.request_refresh(jurisdiction, fiscal_year)
-        scope = {"jurisdiction": jurisdiction or "CA", "fiscal_year": fiscal_year}
-        record(
-            user.username, "kpis.refresh", "kpis", f"{scope['jurisdiction']}/{fiscal_year}", scope
-        )
-    return handed
+    return snapshot_actions.ask_for_refresh(user, jurisdiction, fiscal_year)
