@@ -110,7 +110,7 @@ def refresh_stale_snapshots() -> int:
     lost = timezone.now() - REQUEST_LAPSES_AFTER
     stale = [
         (s.jurisdiction, s.fiscal_year)
-        for s in KpiSnapshot.objects.all()
+        for s in KpiSnapshot.objects.defer("cells")
         if _out_of_date(s)
         and not (s.refresh_pending and s.refresh_requested_at and s.refresh_requested_at > lost)
     ]
@@ -144,9 +144,8 @@ def _hand_over(scopes: Iterable[tuple[str, str]]) -> int:
 def refresh_if_asked(jurisdiction: str, fiscal_year: str) -> str:
     """The task's part: refresh, unless a refresh finished since this one was asked for (two
     requests for the same scope; the second finds the snapshot current and not pending)."""
-    snapshot = KpiSnapshot.objects.filter(
-        jurisdiction=jurisdiction, fiscal_year=fiscal_year
-    ).first()
+    found = KpiSnapshot.objects.defer("cells")
+    snapshot = found.filter(jurisdiction=jurisdiction, fiscal_year=fiscal_year).first()
     if snapshot is not None and not snapshot.refresh_pending and not _out_of_date(snapshot):
         return "skipped"
     refresh(jurisdiction, fiscal_year)

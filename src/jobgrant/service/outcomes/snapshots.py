@@ -69,7 +69,7 @@ class Freshness:
 def freshness(jurisdiction: str | None, fiscal_year: str) -> Freshness | None:
     """None when the scope has no snapshot (the page computes it on reading)."""
     snapshots = list(
-        KpiSnapshot.objects.filter(
+        KpiSnapshot.objects.defer("cells").filter(
             fiscal_year=fiscal_year, jurisdiction__in=scope_jurisdictions(jurisdiction)
         )
     )
