@@ -60,13 +60,17 @@ def _execute(sql: str, params: list[Any] | None = None) -> None:
 
 
 def generate(
-    files: int, years: tuple[str, ...], weights: dict[str, int], federal_direct: tuple[str, ...]
+    files: int,
+    trainees: int,
+    years: tuple[str, ...],
+    weights: dict[str, int],
+    federal_direct: tuple[str, ...],
 ) -> None:
     from django.db import transaction
 
     with transaction.atomic():
         user_id = _reference_rows(years, weights, federal_direct)
-        _files(files, years, weights)
+        _files(files, trainees, years, weights)
         _applications(user_id)
         _trainees(user_id)
         _money(user_id)
@@ -126,7 +130,7 @@ def _reference_rows(
     return int(user.pk)
 
 
-def _files(files: int, years: tuple[str, ...], weights: dict[str, int]) -> None:
+def _files(files: int, trainees: int, years: tuple[str, ...], weights: dict[str, int]) -> None:
     """bench_file: one row per file, with what each later statement reads."""
     codes = [code for code, weight in weights.items() for _ in range(weight)]
     jurisdictions = "ARRAY[" + ", ".join(f"'{c}'" for c in codes) + "]"
@@ -147,6 +151,23 @@ def _files(files: int, years: tuple[str, ...], weights: dict[str, int]) -> None:
     _execute("UPDATE bench_file SET approved = state = 'approved'")
     _execute("UPDATE bench_file SET reported = approved AND i % 5 <> 0")
     _execute("CREATE INDEX ON bench_file (i)")
+    _spread_trainees(trainees)
+
+
+def _spread_trainees(trainees: int) -> None:
+    """Exactly `trainees` participant slots: only approved files have slots (a slot is made
+    after approval), so the approved files share them, each `base` or `base + 1` (which ones
+    get the extra trainee is spread by a hash, not by file number). A file not approved keeps
+    the 3 or 4 trainees of its request."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT COUNT(*) FROM bench_file WHERE approved")
+        approved = int(cursor.fetchone()[0])
+    base, extra = divmod(trainees, approved)
+    _execute(
+        f"UPDATE bench_file f SET t = {base} + CASE WHEN r.n <= {extra} THEN 1 ELSE 0 END"
+        " FROM (SELECT i, row_number() OVER (ORDER BY hashtext(i::text), i) AS n"
+        " FROM bench_file WHERE approved) r WHERE r.i = f.i"
+    )
 
 
 def _applications(user_id: int) -> None:
@@ -251,9 +272,8 @@ def _trainees(user_id: int) -> None:
     from jobgrant.service.grants.models import CompletionReport, FollowUp, TraineeOutcome
     from jobgrant.service.grants.participant_models import Participant
 
-    def pick(values: list[str], multiplier: int) -> str:
-        array = "ARRAY[" + ", ".join(f"'{v}'" for v in values) + "]"
-        return f"({array})[1 + ((f.i * {multiplier} + k * 7) % {len(values)})]"
+    def pick(values: list[str], salt: int) -> str:
+        return equity_pick(values, salt, "f.i", "k")
 
     insert(
         Participant,
@@ -264,11 +284,7 @@ def _trainees(user_id: int) -> None:
             "email": "'trainee@example.com'",
             "language": "'en'",
             "invited_by_id": str(user_id),
-            "gender": pick(["woman"] * 4 + ["man"] * 4 + ["another", "", "prefer-not-to-say"], 3),
-            "indigenous": pick(["no"] * 7 + ["first-nations", "metis", "prefer-not-to-say"], 5),
-            "disability": pick(["no"] * 7 + ["yes", "yes", ""], 11),
-            "visible_minority": pick(["no"] * 6 + ["yes"] * 3 + ["prefer-not-to-say"], 13),
-            "immigration": pick(["no"] * 6 + ["immigrant", "immigrant", "refugee", ""], 17),
+            **{column: pick(values, salt) for column, (values, salt) in EQUITY_ANSWERS.items()},
         },
         "bench_file f CROSS JOIN LATERAL generate_series(0, f.t - 1) k WHERE f.approved",
     )
@@ -300,6 +316,38 @@ def _trainees(user_id: int) -> None:
     for milestone in (3, 12):
         for respondent, responded, lapsed in (("trainee", 11, 17), ("employer", 14, 20)):
             _follow_ups(FollowUp, reported, milestone, respondent, responded, lapsed)
+
+
+def equity_pick(values: list[str], salt: int, file: str, position: str) -> str:
+    """One of `values` for the trainee at `position` of `file`, by a hash: each question's
+    answer independent of the others' (as people's are), so the cells of every combination of
+    answers are there, as many as a real year has (a step through the list would tie them)."""
+    array = "ARRAY[" + ", ".join(f"'{v}'" for v in values) + "]"
+    n = len(values)
+    digest = f"hashtext({file} || ':' || {position} || ':{salt}')::bigint"
+    return f"({array})[1 + ({digest} % {n} + {n}) % {n}]"
+
+
+#: The equity questions' answers, each with its salt (bench/kpis.py re-draws a kept database's).
+EQUITY_ANSWERS = {
+    "gender": (["woman"] * 4 + ["man"] * 4 + ["another", "", "prefer-not-to-say"], 3),
+    "indigenous": (["no"] * 7 + ["first-nations", "metis", "prefer-not-to-say"], 5),
+    "disability": (["no"] * 7 + ["yes", "yes", ""], 11),
+    "visible_minority": (["no"] * 6 + ["yes"] * 3 + ["prefer-not-to-say"], 13),
+    "immigration": (["no"] * 6 + ["immigrant", "immigrant", "refugee", ""], 17),
+}
+
+
+def redraw_equity_answers() -> int:
+    """Give a kept database's participants the answers the generator now draws."""
+    sets = ", ".join(
+        f'"{column}" = '
+        + equity_pick(values, salt, 'p."application_id"::text', 'p."position"::text')
+        for column, (values, salt) in EQUITY_ANSWERS.items()
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE grants_participant p SET {sets}")
+        return int(cursor.rowcount)
 
 
 def _follow_ups(

@@ -580,6 +580,8 @@ EXCLUDED: dict[str, str] = {
     "SIN, checked as officer-participant-flags",
     "web:employer-participant-resend": "POST only (Send a new link), redirects to the trainees "
     "page, checked as employer-trainees",
+    "web:analyst-kpis-refresh": "POST only (Refresh now), redirects to the KPIs page, checked as "
+    "analyst-kpis (its button and the figures' time are on that page)",
 }
 # The change requests' pages (tests/e2e/change_catalogue.py).
 CATALOGUE += change_groups(Group, Visit, click, fill_and_click)

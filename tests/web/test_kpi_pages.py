@@ -87,3 +87,73 @@ def test_an_employer_cannot_open_it(demo: None) -> None:
 def test_the_analysts_pages_link_to_it(demo: None) -> None:
     page = signed_in(ANALYST).get("/en/analyst/scenarios/")
     assert 'href="/en/analyst/kpis/"' in page.content.decode()
+
+
+def test_the_page_says_as_of_when_in_english_and_french(demo: None) -> None:
+    nova_scotia()
+    client = signed_in(ANALYST)
+    query = {"jurisdiction": "NS", "fiscal_year": fx.FISCAL_YEAR}
+    english = client.get("/en/analyst/kpis/", query).content.decode()
+    assert re.search(r'id="kpi-as-of">Figures as of \w+ \d+, \d{4}, [^<]+ \(Ottawa time\)', english)
+    assert "every 15 minutes" in english
+    assert 'id="kpi-refresh-button"' in english
+    french = client.get("/fr/analyst/kpis/", query).content.decode()
+    assert re.search(r'id="kpi-as-of">Chiffres en date du \S+ \w+ \d{4}, [^<]+ \(heure', french)
+    assert "Mettre à jour maintenant" in french
+    officer = signed_in(OFFICER).get("/en/analyst/kpis/").content.decode()
+    assert 'id="kpi-as-of"' in officer
+    assert 'id="kpi-refresh-button"' not in officer  # an analyst's button
+
+
+def test_only_an_analyst_may_ask_for_a_refresh(demo: None) -> None:
+    form = {"jurisdiction": "ON", "fiscal_year": fx.FISCAL_YEAR}
+    assert signed_in(OFFICER).post("/en/analyst/kpis/refresh/", form).status_code == 403
+    assert signed_in(EMPLOYER).post("/en/analyst/kpis/refresh/", form).status_code == 403
+    assert signed_in(ANALYST).get("/en/analyst/kpis/refresh/").status_code == 405
+    bad = signed_in(ANALYST).post("/en/analyst/kpis/refresh/", {"fiscal_year": "1900-01"})
+    assert bad.status_code == 422
+    assert 'id="error-summary"' in bad.content.decode()
+
+
+def run_the_worker() -> int:
+    from jobgrant.service.notifications.worker import OutboxWorker
+
+    ran = 0
+    while (turn := OutboxWorker("test-worker", interval=0).turn()) > 0:
+        ran += turn
+    return ran
+
+
+@pytest.mark.django_db(transaction=True)
+def test_refresh_now_goes_through_the_worker_and_shows_its_progress(demo: None) -> None:
+    """The stored figures (17 participants) stay as they were when 3 more join; "Refresh now"
+    hands Nova Scotia to the worker, the page says a refresh is under way (0 of 1 done) in
+    either language, and once the worker has run it shows 20 and no refresh under way."""
+    from jobgrant.service.audit.models import AuditEntry
+    from jobgrant.service.outcomes import snapshots
+
+    nova_scotia()
+    client = signed_in(ANALYST)
+    query = {"jurisdiction": "NS", "fiscal_year": fx.FISCAL_YEAR}
+    assert client.get("/en/analyst/kpis/", query).status_code == 200
+    more = fx.file("NS", employers={"m": 12}, trainees=["m"] * 3)
+    for i in range(3):
+        fx.participant(more, i)
+
+    def participants() -> int | None:
+        report = snapshots.read("NS", fx.FISCAL_YEAR, suppress=False)
+        return report.table("headline").rows[0].figures["participants"].value
+
+    assert participants() == 17
+    answer = client.post("/en/analyst/kpis/refresh/", query)
+    assert answer.status_code == 302
+    assert answer["Location"].endswith(f"?jurisdiction=NS&fiscal_year={fx.FISCAL_YEAR}#kpi-as-of")
+    waiting = client.get("/en/analyst/kpis/", query).content.decode()
+    assert "A refresh was asked for on" in waiting and "0 of 1 jurisdictions computed" in waiting
+    french = client.get("/fr/analyst/kpis/", query).content.decode()
+    assert "Une mise à jour a été demandée le" in french
+    assert AuditEntry.objects.filter(action="kpis.refresh", object_id="NS/2030-31").exists()
+    assert run_the_worker() >= 1
+    assert participants() == 20
+    done = client.get("/en/analyst/kpis/", query).content.decode()
+    assert 'id="kpi-refreshing"' not in done

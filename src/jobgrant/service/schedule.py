@@ -20,4 +20,6 @@ PERIODIC_JOBS: list[tuple[str, str, int]] = [
     ("send_due_follow_ups", "jobgrant.service.grants.follow_up_actions:send_due_follow_ups", 3600),
     ("remind_follow_ups", "jobgrant.service.grants.follow_up_actions:remind_follow_ups", 3600),
     ("lapse_follow_ups", "jobgrant.service.grants.follow_up_actions:lapse_follow_ups", 3600),
+    # Hands the KPI snapshots older than JOBGRANT_KPI_REFRESH_MINUTES to the worker's tasks.
+    ("refresh_kpis", "jobgrant.service.outcomes.snapshot_actions:refresh_stale_snapshots", 60),
 ]

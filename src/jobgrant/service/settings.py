@@ -449,3 +449,8 @@ if ENVIRONMENT == "test":
     # of the limits themselves (tests/service/accounts/test_rate_limits.py) put the production
     # figures back. The lockout (django-axes) keeps its production figures everywhere.
     JOBGRANT_RATES = dict.fromkeys(JOBGRANT_RATES, "100000/m")
+
+# The KPIs' stored cells (outcomes/snapshots.py, ADR 0032): the worker refreshes a snapshot once
+# it is older than this many minutes, so the figures a page shows are at most about this old
+# (plus the refresh's own time) while a worker runs; the page says as of when.
+JOBGRANT_KPI_REFRESH_MINUTES = float(os.environ.get("JOBGRANT_KPI_REFRESH_MINUTES", "15"))

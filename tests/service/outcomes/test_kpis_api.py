@@ -112,3 +112,17 @@ def test_bad_parameters_name_the_field(as_user: Api, params: dict[str, str], fie
     body = answer.json()
     assert [error["field"] for error in body["errors"]] == [field]
     assert body["errors"][0]["message_fr"]
+
+
+def test_the_answer_says_as_of_when_the_records_were_read(as_user: Api) -> None:
+    """`as_of` is the stored cells' time, the same for a second reader (nothing recomputed)."""
+    import datetime as dt
+
+    from jobgrant.service.grants.models import KpiSnapshot
+
+    nova_scotia()
+    first = as_user(ANALYST).get("/kpis", jurisdiction="NS", fiscal_year=fx.FISCAL_YEAR).json()
+    stored = KpiSnapshot.objects.get(jurisdiction="NS", fiscal_year=fx.FISCAL_YEAR)
+    assert dt.datetime.fromisoformat(first["as_of"]) == stored.computed_at
+    second = as_user(AUDITOR).get("/kpis", jurisdiction="NS", fiscal_year=fx.FISCAL_YEAR).json()
+    assert second["as_of"] == first["as_of"]

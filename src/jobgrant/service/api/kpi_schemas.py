@@ -6,9 +6,10 @@ Counts, cents and days are integers; a rate or an average is its numerator and d
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Literal
 
-from ninja import Schema
+from ninja import Field, Schema
 
 from jobgrant.service.outcomes.tables import Unit
 
@@ -59,4 +60,9 @@ class KpiReportOut(Schema):
     fiscal_year: str
     suppressed: bool
     threshold: int
+    as_of: dt.datetime | None = Field(
+        None,
+        description="When the records behind the figures were read (the figures are as of then;"
+        " Canada: its oldest jurisdiction's). Les chiffres sont en date de ce moment.",
+    )
     tables: list[TableOut]

@@ -179,6 +179,7 @@ class FormDraft(models.Model):
 from jobgrant.service.grants.agreement_models import *  # noqa: E402,F403
 from jobgrant.service.grants.change_models import *  # noqa: E402,F403
 from jobgrant.service.grants.claim_models import *  # noqa: E402,F403
+from jobgrant.service.grants.kpi_snapshot_models import *  # noqa: E402,F403
 from jobgrant.service.grants.outcome_models import *  # noqa: E402,F403
 from jobgrant.service.grants.participant_models import Invitation, Participant  # noqa: E402,F401
 from jobgrant.service.grants.partner_models import *  # noqa: E402,F403

@@ -4,14 +4,15 @@ Analysts, finance and auditors read every jurisdiction and Canada. Officers are 
 files are (`grants.access.visible_applications`): a provincial officer reads their own
 jurisdiction; a federal officer reads their jurisdiction if they have one, else any (federal-
 direct files are anywhere) and Canada. Employers and staff administrators are refused. Everyone
-but an auditor reads the suppressed figures: an auditor checks the records behind them.
+but an auditor reads the suppressed figures: an auditor checks the records behind them. Only an
+analyst asks for the stored figures to be computed again now.
 """
 
 from __future__ import annotations
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
-from jobgrant.service.outcomes.kpis import compute
+from jobgrant.service.outcomes import snapshot_actions, snapshots
 from jobgrant.service.outcomes.tables import KpiReport
 from jobgrant.service.refusals import forbidden_for
 
@@ -44,4 +45,13 @@ def read_kpis(user: User, jurisdiction: str | None, fiscal_year: str) -> KpiRepo
         raise forbidden_for("ROLE_NOT_ALLOWED")
     if not may_read(user, jurisdiction):
         raise forbidden_for("NOT_YOUR_JURISDICTION")
-    return compute(jurisdiction, fiscal_year, suppress=not sees_unsuppressed(user))
+    return snapshots.read(jurisdiction, fiscal_year, suppress=not sees_unsuppressed(user))
+
+
+@audited_refusals_of("refresh_kpis")
+def refresh_kpis(user: User, jurisdiction: str | None, fiscal_year: str) -> int:
+    """An analyst's "Refresh now": hand the scope's stored cells to the worker to compute again
+    (audited); how many jurisdictions. 403 (audited) for anyone else."""
+    if user.role != Role.ANALYST:
+        raise forbidden_for("ROLE_NOT_ALLOWED")
+    return snapshot_actions.ask_for_refresh(user, jurisdiction, fiscal_year)

@@ -17,6 +17,7 @@ report (`suppression`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from jobgrant.service.grants.models import Delivery
 from jobgrant.service.outcomes import kpi_columns as cols
@@ -34,29 +35,79 @@ Sums = dict[str, int]
 #: jurisdiction and every breakdown add up the same cells (one pass over the participants and
 #: their follow-ups; a trainee has one employer, so each counts in exactly one cell).
 CELL_DIMENSIONS = ("jurisdiction", "delivery", "firm_size", *kpi_sql.EQUITY_COLUMNS)
-FIRM_SIZE_POSITION = CELL_DIMENSIONS.index("firm_size")
+#: The dimensions a breakdown table is by (one table each).
+BREAKDOWN_DIMENSIONS = CELL_DIMENSIONS[2:]
+
+#: Per (jurisdiction, delivery) group: per breakdown dimension, per answer, the participants' sums.
+Margins = dict[FileGroup, dict[str, dict[str, Sums]]]
+
+
+@dataclass(frozen=True)
+class Cells:
+    """What the KPIs of a scope add up, unsuppressed: per (jurisdiction, delivery) group, the
+    participants' sums by each breakdown dimension's answers (`people`: the margins of the
+    statement's cells; every participant counts once in each dimension, so each dimension's
+    answers add up to the group) and the files' sums (`files`). The tables need nothing finer: a
+    breakdown is by one dimension, the rows by jurisdiction by group. Margins add up, so the
+    cells of several jurisdictions put together are the cells of them all (`merged`)."""
+
+    people: Margins
+    files: Mapping[FileGroup, Sums]
+
+
+def live_cells(jurisdiction: str | None, fiscal_year: str) -> Cells:
+    """The cells of `jurisdiction` (None: every jurisdiction) for `fiscal_year`, by SQL now."""
+    files = _file_sums(jurisdiction, fiscal_year)
+    people: Margins = {}
+    for key, sums in kpi_sql.people_groups(fiscal_year, jurisdiction, CELL_DIMENSIONS):
+        dimensions = people.setdefault(FileGroup(key[0], key[1]), {})
+        for dimension, answer in zip(BREAKDOWN_DIMENSIONS, key[2:], strict=True):
+            answers = dimensions.setdefault(dimension, {})
+            answers[answer] = _add_up((answers.get(answer, {}), sums))
+    return Cells(people=people, files=files)
+
+
+def merged(parts: Iterable[Cells]) -> Cells:
+    """The cells of several jurisdictions, added up group by group and answer by answer."""
+    people: Margins = {}
+    files: dict[FileGroup, Sums] = {}
+    for part in parts:
+        for group, dimensions in part.people.items():
+            into = people.setdefault(group, {})
+            for dimension, answers in dimensions.items():
+                added = into.setdefault(dimension, {})
+                for answer, sums in answers.items():
+                    added[answer] = _add_up((added.get(answer, {}), sums))
+        for group, sums in part.files.items():
+            files[group] = _add_up((files.get(group, {}), sums))
+    return Cells(people=people, files=files)
 
 
 def compute(jurisdiction: str | None, fiscal_year: str, *, suppress: bool = True) -> KpiReport:
-    """The KPIs of `jurisdiction` (None: Canada) for `fiscal_year` ("2025-26")."""
-    files = _file_sums(jurisdiction, fiscal_year)
-    cells = list(kpi_sql.people_groups(fiscal_year, jurisdiction, CELL_DIMENSIONS))
+    """The KPIs of `jurisdiction` (None: Canada) for `fiscal_year` ("2025-26"), computed now from
+    the records (the live path; the pages read stored cells: `outcomes.snapshots`)."""
+    report = report_from_cells(jurisdiction, fiscal_year, live_cells(jurisdiction, fiscal_year))
+    return suppress_report(report) if suppress else report
+
+
+def report_from_cells(jurisdiction: str | None, fiscal_year: str, cells: Cells) -> KpiReport:
+    """The unsuppressed KpiReport that `cells` add up to (Canada when `jurisdiction` is None)."""
+    people = _people_by_group(cells.people)
+    files = dict(cells.files)
     if jurisdiction is None:
-        parts = _jurisdiction_parts(_people_by_group(cells), files)
+        parts = _jurisdiction_parts(people, files)
         canada = _add_up(sums for _, sums in parts)
         tables = [
             _headline("Canada", "Canada", canada),
             _by_jurisdiction(parts, canada),
         ]
     else:
-        people = _add_up(sums for _, sums in cells)
-        total = {**people, **_add_up(files.values())}
+        total = {**_add_up(people.values()), **_add_up(files.values())}
         tables = [_headline(*cols.jurisdiction_label(jurisdiction), total)]
-    tables += _breakdowns(cells)
-    report = KpiReport(
+    tables += _breakdowns(cells.people, _add_up(people.values()))
+    return KpiReport(
         jurisdiction=jurisdiction, fiscal_year=fiscal_year, tables=tuple(tables), suppressed=False
     )
-    return suppress_report(report) if suppress else report
 
 
 # --- Adding up the groups ---------------------------------------------------------------------
@@ -86,12 +137,12 @@ def _file_sums(jurisdiction: str | None, fiscal_year: str) -> dict[FileGroup, Su
     return found
 
 
-def _people_by_group(cells: list[tuple[tuple[str, ...], Sums]]) -> dict[FileGroup, Sums]:
-    found: dict[FileGroup, Sums] = {}
-    for key, sums in cells:
-        group = FileGroup(key[0], key[1])
-        found[group] = _add_up((found.get(group, {}), sums))
-    return found
+def _people_by_group(margins: Margins) -> dict[FileGroup, Sums]:
+    """Each group's participants: the answers of any one dimension add up to them all."""
+    return {
+        group: _add_up(dimensions[BREAKDOWN_DIMENSIONS[0]].values())
+        for group, dimensions in margins.items()
+    }
 
 
 def _jurisdiction_parts(
@@ -237,45 +288,49 @@ def _by_jurisdiction(parts: list[tuple[str, Sums]], canada: Sums) -> Table:
     )
 
 
-def _breakdowns(cells: list[tuple[tuple[str, ...], Sums]]) -> list[Table]:
-    """The firm-size and equity tables, from the participants' cells."""
+def _breakdowns(margins: Margins, total: Sums) -> list[Table]:
+    """The firm-size and equity tables, from the participants' margins."""
     tables = [
         _breakdown(
             "by-firm-size",
             "By firm size (employees at application)",
             "Selon la taille de l'entreprise (employés à la demande)",
-            cells,
-            FIRM_SIZE_POSITION,
+            _answers(margins, "firm_size"),
+            total,
             cols.FIRM_SIZES,
             note_en="A consortium's trainees count with their own employer.",
             note_fr="Les participants d'un consortium comptent avec leur propre employeur.",
         )
     ]
     for table_id, column, title_en, title_fr, choices in cols.EQUITY_TABLES:
-        position = CELL_DIMENSIONS.index(column)
         rows = cols.equity_rows(choices)
-        tables.append(_breakdown(table_id, title_en, title_fr, cells, position, rows))
+        answers = _answers(margins, column)
+        tables.append(_breakdown(table_id, title_en, title_fr, answers, total, rows))
     return tables
+
+
+def _answers(margins: Margins, dimension: str) -> dict[str, Sums]:
+    """A dimension's answers over every group; no answer ("") is the "not answered" row."""
+    found: dict[str, Sums] = {}
+    for dimensions in margins.values():
+        for answer, sums in dimensions.get(dimension, {}).items():
+            key = answer or cols.UNANSWERED[0]
+            found[key] = _add_up((found.get(key, {}), sums))
+    return found
 
 
 def _breakdown(
     table_id: str,
     title_en: str,
     title_fr: str,
-    cells: list[tuple[tuple[str, ...], Sums]],
-    position: int,
+    answers: dict[str, Sums],
+    total: Sums,
     rows: Sequence[tuple[str, str, str]],
     *,
     note_en: str = "",
     note_fr: str = "",
 ) -> Table:
-    by_key: dict[str, list[Sums]] = {}
-    for key, sums in cells:
-        by_key.setdefault(key[position] or cols.UNANSWERED[0], []).append(sums)
-    table_rows = [
-        Row(key, en, fr, _outcome_figures(_add_up(by_key.get(key, [])))) for key, en, fr in rows
-    ]
-    total = _add_up(sums for _, sums in cells)
+    table_rows = [Row(key, en, fr, _outcome_figures(answers.get(key, {}))) for key, en, fr in rows]
     table_rows.append(Row(*cols.TOTAL, _outcome_figures(total)))
     return Table(
         id=table_id,

@@ -10,6 +10,7 @@ a suppressed one be worked out) can hide it; a survey figure carries its respons
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -84,6 +85,9 @@ class KpiReport:
     suppressed: bool = True  # False only for auditors: every cell shown
     threshold: int = 10
     notes: tuple[str, ...] = field(default=())
+    #: When the records were read: the stored cells' time (the oldest, for Canada), or None
+    #: for a report computed from the records just now (`kpis.compute`).
+    as_of: dt.datetime | None = None
 
     def table(self, table_id: str) -> Table:
         return next(table for table in self.tables if table.id == table_id)

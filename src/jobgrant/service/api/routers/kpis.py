@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from typing import Annotated, Any
 
 from django.http import HttpRequest, HttpResponse
@@ -34,7 +35,9 @@ def kpis(
     and at 12 months, cost per trainee and per job outcome, slippage, days from claim to
     payment, by firm size and by equity question. No jurisdiction (or an empty one): Canada,
     with the federal-direct files apart. Figures about fewer than 10 people are suppressed, and
-    so are the cells that would let them be worked out, for every role but auditors."""
+    so are the cells that would let them be worked out, for every role but auditors. The
+    figures are added up from stored cells the worker keeps fresh: `as_of` says when the records
+    were read."""
     report = read_kpis(caller(request), jurisdiction or None, fiscal_year)
     return json_response(_plain(dataclasses.asdict(report)))
 
@@ -47,4 +50,6 @@ def _plain(data: Any) -> Any:
         return [_plain(value) for value in data]
     if isinstance(data, str):
         return str(data)
+    if isinstance(data, dt.datetime):
+        return data.isoformat()
     return data

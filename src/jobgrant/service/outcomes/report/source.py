@@ -1,7 +1,8 @@
-"""Where the report's figures come from: `jobgrant.service.outcomes.kpis.compute`, always with
-suppression on (the report is published). The one place that calls it, so the CLI, the page and
-the open data read the same figures; and the check of a report's options, shared by the CLI and
-the page, so both refuse the same things in the same words."""
+"""Where the report's figures come from: the stored KPI cells (`outcomes.snapshots.read`, which
+adds them up as `outcomes.kpis.compute` does), always with suppression on (the report is
+published). The one place that calls it, so the CLI, the page and the open data read the same
+figures; and the check of a report's options, shared by the CLI and the page, so both refuse the
+same things in the same words."""
 
 from __future__ import annotations
 
@@ -79,8 +80,8 @@ def jurisdiction_of(value: str | None) -> str | None:
 def annual_report(jurisdiction: str | None, fiscal_year: str) -> KpiReport:
     """The suppressed KPIs of one jurisdiction (None: Canada) for one fiscal year."""
     try:
-        from jobgrant.service.outcomes import kpis  # type: ignore[attr-defined,unused-ignore]
+        from jobgrant.service.outcomes import snapshots  # type: ignore[attr-defined,unused-ignore]
     except ImportError as error:  # pragma: no cover - until the KPI module is merged
         raise KpisUnavailableError("jobgrant.service.outcomes.kpis is not installed") from error
-    report: KpiReport = kpis.compute(jurisdiction, fiscal_year, suppress=True)
+    report: KpiReport = snapshots.read(jurisdiction, fiscal_year, suppress=True)
     return report

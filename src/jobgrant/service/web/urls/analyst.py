@@ -7,6 +7,7 @@ from jobgrant.service.web.views import analyst, analyst_kpis, analyst_simulation
 urlpatterns = [
     path("scenarios/", analyst.scenario_page, name="analyst-scenarios"),
     path("kpis/", analyst_kpis.kpis_page, name="analyst-kpis"),
+    path("kpis/refresh/", analyst_kpis.kpis_refresh, name="analyst-kpis-refresh"),
     path("scenarios/chart.svg", analyst.scenario_chart, name="analyst-chart"),
     path("simulations/", analyst_simulation.simulations, name="analyst-simulations"),
     path("simulations/<id:pk>/", analyst_simulation.simulation, name="analyst-simulation"),

@@ -1,6 +1,9 @@
 """The KPIs page for analysts and officers: choose a jurisdiction (or Canada) and a fiscal year,
-read the tables of `outcomes.kpis`, suppressed cells marked and explained, each survey figure
-with its response rate beside it. A GET: nothing changes, the page can be bookmarked."""
+read the tables added up from the stored KPI cells (`outcomes.snapshots`), suppressed cells marked
+and explained, each survey figure with its response rate beside it, and when the figures are as
+of. A GET (it stores a scope's cells the first time they are read), bookmarkable. An analyst's
+"Refresh now" is a POST that hands the scope to the worker, answered by a redirect to the page,
+which then says how far the refresh has got."""
 
 from __future__ import annotations
 
@@ -9,16 +12,19 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from babel.numbers import format_decimal, format_percent
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from jobgrant.rules.money import format_money
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.language import current_language, current_locale
-from jobgrant.service.outcomes.access import default_jurisdiction, read_kpis
+from jobgrant.service.outcomes.access import default_jurisdiction, read_kpis, refresh_kpis
+from jobgrant.service.outcomes.snapshots import freshness
 from jobgrant.service.outcomes.tables import Figure, Table, Unit
 from jobgrant.service.refusals import shown
 from jobgrant.service.web.forms.kpis import KpiChoice
@@ -61,9 +67,29 @@ def kpis_page(request: HttpRequest, user: User) -> HttpResponse:
             "tables": [_table(table) for table in report.tables],
             "suppressed": report.suppressed,
             "threshold": report.threshold,
+            "as_of": report.as_of,
+            "freshness": freshness(jurisdiction, year),
+            "refresh_minutes": int(settings.JOBGRANT_KPI_REFRESH_MINUTES),
+            "choice": {"jurisdiction": jurisdiction or "", "fiscal_year": year},
         }
     )
     return render(request, "web/analyst/kpis.html", context)
+
+
+@require_POST
+@user_required(Role.ANALYST)
+def kpis_refresh(request: HttpRequest, user: User) -> HttpResponse:
+    """ "Refresh now": the chosen scope's stored cells computed again by the worker."""
+    form = KpiChoice(request.POST, user)
+    if not form.is_valid():
+        context = {"title": _("Did the training lead to jobs?"), "form": form}
+        return render(
+            request, "web/analyst/kpis.html", {**context, **error_context(form)}, status=422
+        )
+    jurisdiction, year = form.choice()
+    refresh_kpis(user, jurisdiction, year)
+    query = f"?jurisdiction={jurisdiction or ''}&fiscal_year={year}"
+    return redirect(reverse("web:analyst-kpis") + query + "#kpi-as-of")
 
 
 def _table(table: Table) -> dict[str, Any]:

@@ -1,0 +1,148 @@
+"""The KPIs read from stored cells (outcomes.snapshots, ADR 0032) are the live KPIs: the same
+report as `kpis.compute` on the hand-worked fixture and on the demonstration history, for every
+scope, suppressed or not; a refresh picks up a change to the records; a snapshot of other
+definitions is never read; the worker's schedule and "Refresh now" hand stale snapshots over."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.utils import timezone
+from tests.service.outcomes import kpi_fixture as fx
+from tests.service.outcomes.test_kpis import nova_scotia, row
+
+from jobgrant.rules.codes import JURISDICTION_CODES
+from jobgrant.service.grants.models import KpiSnapshot, Program
+from jobgrant.service.outcomes import snapshot_actions, snapshots
+from jobgrant.service.outcomes.kpis import compute
+from jobgrant.service.outcomes.tables import KpiReport
+from jobgrant.service.outcomes.tasks import refresh_kpi_snapshot
+
+pytestmark = pytest.mark.django_db
+
+
+def without_time(report: KpiReport) -> KpiReport:
+    return dataclasses.replace(report, as_of=None)
+
+
+def three_jurisdictions() -> None:
+    """test_kpis' national fixture: Nova Scotia, Prince Edward Island, Nunavut federal-direct."""
+    nova_scotia()
+    pe = fx.file("PE", employers={"p": 8}, trainees=["p"] * 4)
+    for i in range(4):
+        fx.participant(pe, i)
+    nu = fx.file("NU", employers={"n": 120}, trainees=["n"] * 11, delivery="federal-direct")
+    for i in range(11):
+        fx.participant(nu, i)
+
+
+def assert_stored_equals_live(jurisdiction: str | None, year: str) -> None:
+    for suppress in (True, False):
+        stored = snapshots.read(jurisdiction, year, suppress=suppress)
+        live = compute(jurisdiction, year, suppress=suppress)
+        assert without_time(stored) == live, (jurisdiction, year, suppress)
+        assert stored.as_of is not None
+
+
+@pytest.mark.parametrize("jurisdiction", ["NS", "PE", "NU", "ON", None])
+def test_the_stored_cells_give_the_live_report_on_the_fixture(jurisdiction: str | None) -> None:
+    three_jurisdictions()
+    assert_stored_equals_live(jurisdiction, fx.FISCAL_YEAR)
+
+
+def test_the_first_read_stores_every_jurisdiction_and_the_second_reads_them() -> None:
+    three_jurisdictions()
+    snapshots.read(None, fx.FISCAL_YEAR)
+    stored = KpiSnapshot.objects.filter(fiscal_year=fx.FISCAL_YEAR)
+    assert sorted(stored.values_list("jurisdiction", flat=True)) == sorted(JURISDICTION_CODES)
+    assert set(stored.values_list("definitions", flat=True)) == {snapshot_actions.DEFINITIONS}
+    times = dict(stored.values_list("jurisdiction", "computed_at"))
+    snapshots.read(None, fx.FISCAL_YEAR)
+    assert dict(stored.values_list("jurisdiction", "computed_at")) == times
+
+
+def test_the_stored_cells_give_the_live_report_on_the_demonstration_history() -> None:
+    from jobgrant.service.demo_outcomes.load import seed_history
+
+    seed_history()
+    years = sorted(set(Program.objects.values_list("fiscal_year", flat=True)))
+    assert len(years) >= 3
+    for year in years:
+        for jurisdiction in (*JURISDICTION_CODES, None):
+            assert_stored_equals_live(jurisdiction, year)
+
+
+def stored_participants(jurisdiction: str) -> int | None:
+    report = snapshots.read(jurisdiction, fx.FISCAL_YEAR, suppress=False)
+    return row(report, "headline", "total")["participants"].value
+
+
+def test_stored_figures_stay_until_a_refresh_picks_up_the_change(settings: Any) -> None:
+    """Nova Scotia's 17 participants are stored; a new file of 3 more does not show until the
+    snapshot is out of date and the worker's task recomputes it."""
+    nova_scotia()
+    assert stored_participants("NS") == 17
+    more = fx.file("NS", employers={"m": 12}, trainees=["m"] * 3)
+    for i in range(3):
+        fx.participant(more, i)
+    assert stored_participants("NS") == 17  # as of the stored time
+    assert refresh_kpi_snapshot.call("NS", fx.FISCAL_YEAR) == "skipped"  # fresh, not asked
+    settings.JOBGRANT_KPI_REFRESH_MINUTES = 0
+    assert refresh_kpi_snapshot.call("NS", fx.FISCAL_YEAR) == "refreshed"
+    assert stored_participants("NS") == 20
+    assert_stored_equals_live("NS", fx.FISCAL_YEAR)
+
+
+def test_a_snapshot_of_other_definitions_is_never_read() -> None:
+    """A stored snapshot whose definitions differ (here with figures no record supports) is
+    computed again on reading, and replaced."""
+    nova_scotia()
+    KpiSnapshot.objects.create(
+        jurisdiction="NS",
+        fiscal_year=fx.FISCAL_YEAR,
+        definitions="older",
+        computed_at=timezone.now(),
+        cells={
+            "people": [["NS", "provincial", "1-49", "", "", "", "", "", *[999] * 10]],
+            "files": [],
+        },
+    )
+    report = snapshots.read("NS", fx.FISCAL_YEAR, suppress=False)
+    assert row(report, "headline", "total")["participants"].value == 17
+    assert without_time(report) == compute("NS", fx.FISCAL_YEAR, suppress=False)
+    assert KpiSnapshot.objects.get(jurisdiction="NS").definitions == snapshot_actions.DEFINITIONS
+
+
+def test_the_schedule_hands_over_only_out_of_date_snapshots(
+    settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    nova_scotia()
+    snapshots.read(None, fx.FISCAL_YEAR)
+    with django_capture_on_commit_callbacks() as handed:
+        assert snapshot_actions.refresh_stale_snapshots() == 0
+    assert handed == []
+    old = timezone.now() - dt.timedelta(minutes=settings.JOBGRANT_KPI_REFRESH_MINUTES + 1)
+    KpiSnapshot.objects.filter(jurisdiction__in=("NS", "PE")).update(computed_at=old)
+    KpiSnapshot.objects.filter(jurisdiction="ON").update(definitions="older")
+    with django_capture_on_commit_callbacks() as handed:
+        assert snapshot_actions.refresh_stale_snapshots() == 3
+    assert len(handed) == 3
+    pending = KpiSnapshot.objects.filter(refresh_requested_at__isnull=False)
+    assert sorted(pending.values_list("jurisdiction", flat=True)) == ["NS", "ON", "PE"]
+    freshness = snapshots.freshness(None, fx.FISCAL_YEAR)
+    assert freshness is not None and freshness.pending
+    assert (freshness.done, freshness.scopes) == (
+        len(JURISDICTION_CODES) - 3,
+        len(JURISDICTION_CODES),
+    )
+    assert freshness.as_of == old
+    with django_capture_on_commit_callbacks() as handed:
+        assert snapshot_actions.refresh_stale_snapshots() == 0  # asked for already
+    for code in ("NS", "ON", "PE"):
+        assert refresh_kpi_snapshot.call(code, fx.FISCAL_YEAR) == "refreshed"
+        assert refresh_kpi_snapshot.call(code, fx.FISCAL_YEAR) == "skipped"
+    freshness = snapshots.freshness(None, fx.FISCAL_YEAR)
+    assert freshness is not None and not freshness.pending and freshness.as_of > old
