@@ -7,7 +7,6 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 
 def setup_django() -> None:
@@ -28,7 +27,10 @@ def prepare_database(*, with_demo: bool, migrate: bool = True) -> None:
     from django.conf import settings
 
     # The static files are each host's own (STATIC_ROOT is under JOBGRANT_VAR_DIR); their
-    # hashed names depend only on their content, so every server links the same URLs.
+    # hashed names depend only on their content, so every server links the same URLs. They are
+    # collected once per content and copied from there (static_files.py).
+    from jobgrant.service.static_files import collect_static
+
     collect_static()
     if not migrate:
         _refuse_unapplied_migrations()
@@ -51,43 +53,6 @@ def migrate_and_seed(*, with_demo: bool) -> None:
                     "Loaded the demonstration data (accounts demo-*, password jobgrant-demo; "
                     f"applications {', '.join(map(str, ready))} are ready to claim)."
                 )
-
-
-def collect_static() -> None:
-    """collectstatic, unless STATIC_ROOT already holds this very set of source files.
-
-    Collecting hashes, rewrites and compresses (gzip and Brotli) every file each time, changed
-    or not: about a minute of CPU for the vendored design system, which a server restarted
-    after a crash would spend before answering again (T4). The set is named by a digest of
-    every source file's path, size and modification time, kept beside the collected files."""
-    from django.conf import settings
-    from django.core.management import call_command
-
-    stamp = Path(settings.STATIC_ROOT) / ".jobgrant-collected"
-    digest = _static_sources_digest()
-    manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
-    needs_manifest = "Manifest" in str(settings.STORAGES["staticfiles"]["BACKEND"])
-    if stamp.exists() and stamp.read_text() == digest and (manifest.exists() or not needs_manifest):
-        return
-    call_command("collectstatic", interactive=False, verbosity=0)
-    stamp.write_text(digest)
-
-
-def _static_sources_digest() -> str:
-    import hashlib
-
-    from django.conf import settings
-    from django.contrib.staticfiles.finders import get_finders
-
-    digest = hashlib.sha256(str(settings.STORAGES["staticfiles"]["BACKEND"]).encode())
-    sources = []
-    for finder in get_finders():
-        for path, storage in finder.list([]):
-            found = os.stat(storage.path(path))
-            sources.append(f"{path}\0{found.st_size}\0{found.st_mtime_ns}")
-    for source in sorted(sources):
-        digest.update(source.encode() + b"\n")
-    return digest.hexdigest()
 
 
 # The key of the PostgreSQL advisory lock that migrating and seeding hold ("jobgrant" in ASCII).

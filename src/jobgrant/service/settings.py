@@ -34,6 +34,9 @@ JOBGRANT_RECEIPTS_STORAGE  file (default: var/receipts/) | s3 (django-storages' 
                            any S3-compatible store), then JOBGRANT_RECEIPTS_S3_BUCKET (required),
                            JOBGRANT_RECEIPTS_S3_ENDPOINT_URL, JOBGRANT_RECEIPTS_S3_REGION and the
                            usual AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (boto3 reads them)
+JOBGRANT_STATIC_CACHE      where static files are collected once per content of the sources and
+                           copied from into each STATIC_ROOT (default: the checkout's
+                           var/static-collected/; none in production: see static_files.py)
 JOBGRANT_DEMO_MAIL         1: serve /demo/mail/, the messages of the outbox (make run; never in
                            production)
 JOBGRANT_CLIENT_IP_PROXIES behind a proxy: how many proxies append to X-Forwarded-For (default 0:
@@ -52,6 +55,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from django.core.exceptions import ImproperlyConfigured
+from whitenoise.compress import Compressor
 
 BASE_DIR = Path(__file__).resolve().parents[3]
 VAR_DIR = Path(os.environ.get("JOBGRANT_VAR_DIR", BASE_DIR / "var"))
@@ -225,6 +229,23 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise warns about a missing root before collectstatic
+
+
+def _static_cache() -> Path | None:
+    """Where static files are collected once per content of the sources, then copied into each
+    STATIC_ROOT (static_files.py): by default the checkout's var/static-collected/, shared by the
+    servers that tests and `make run` start on var directories of their own; none in production
+    (each host collects into its own STATIC_ROOT, once per release) unless
+    JOBGRANT_STATIC_CACHE names one."""
+    if os.environ.get("JOBGRANT_STATIC_CACHE"):
+        return Path(os.environ["JOBGRANT_STATIC_CACHE"])
+    return None if PRODUCTION else BASE_DIR / "var" / "static-collected"
+
+
+JOBGRANT_STATIC_CACHE = _static_cache()
+# Source maps (Swagger UI's and ReDoc's, 5 MB) are read only by a browser's developer tools:
+# compressing them took half of collectstatic's time (Brotli at its highest level).
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (*Compressor.SKIP_COMPRESS_EXTENSIONS, "map")
 STORAGES: dict[str, dict[str, object]] = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
