@@ -6,7 +6,7 @@ RUN := $(UV) run --frozen --no-sync
 export UV_PYTHON := $(PYTHON)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: run test lint typecheck contracts pytest pytest-postgres fuzz-api fuzz bench format clean \
+.PHONY: run test static lint typecheck contracts pytest pytest-postgres fuzz-api fuzz bench format clean \
 	reliability-outbox reliability-outbox-ci t5-all reliability-ledger reliability-ledger-ci t2-all
 
 ASSETS := src/jobgrant/service/web/static/vendor/.done
@@ -29,15 +29,23 @@ run: .venv/.synced $(ASSETS) $(PANGO)
 # one after the other): pytest, Schemathesis and T5 use databases of their own (pytest's test_*,
 # a temporary SQLite file, jobgrant_t5), and T5 and Schemathesis spend much of their time waiting
 # (on the SMTP server's refusals, the back-off, the killed worker, the live server), time the
-# pytest processes use. Each stage's output is printed whole when it ends (--output-sync). T2 and
+# pytest processes use. Each stage's output is printed whole when it ends (--output-sync). The
+# kernel's Numba cache (80 s of one core after a checkout) is compiled beside the checks, while
+# mypy keeps only the other core busy, and so are the static files the servers copy (`static`,
+# static_files.py: collected and compressed once per content of the sources). T2 and
 # T4 (the ledger under 16 workers, the crashes) run last, alone: their CI sizes take seconds, and
 # T2's reader has a minimum rate to keep.
 TEST_JOBS ?= 3
 
 test: .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO)
-	$(MAKE) --no-print-directory -j3 --output-sync=target lint typecheck contracts
+	$(MAKE) --no-print-directory -j3 --output-sync=target lint typecheck contracts $(NUMBA_CACHE) static
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target pytest fuzz-api reliability-outbox-ci
 	$(MAKE) --no-print-directory reliability-ledger-ci reliability-crash-ci
+
+# The static files collected once into var/static-collected/ (nothing to do when the sources did
+# not change); `jobgrant serve` would otherwise collect them at its first start.
+static: .venv/.synced $(ASSETS)
+	$(RUN) python -m jobgrant.service.static_files
 
 lint: .venv/.synced
 	$(RUN) ruff check .

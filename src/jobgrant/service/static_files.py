@@ -148,3 +148,25 @@ def _remove_unfinished_and_old(cache: Path) -> None:
     )
     for old in finished[KEPT_COLLECTIONS:]:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def main() -> None:
+    """`make test`: fill the cache before the servers the tests start need it (they would
+    otherwise wait for the first of them to collect)."""
+    import time
+
+    from jobgrant.service.commands import setup_django
+
+    setup_django()
+    from django.conf import settings
+
+    if settings.JOBGRANT_STATIC_CACHE is None:
+        print("No static cache configured (JOBGRANT_STATIC_CACHE): nothing to collect.")
+        return
+    started = time.perf_counter()
+    collected = collected_once(Path(settings.JOBGRANT_STATIC_CACHE), sources_digest())
+    print(f"static files collected in {collected} ({time.perf_counter() - started:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()
