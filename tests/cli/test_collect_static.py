@@ -16,8 +16,8 @@ from jobgrant.service.static_files import STAMP, collect_static, sources_digest
 
 @pytest.fixture
 def cache(tmp_path: Path, settings: Any) -> Path:
-    settings.JOBGRANT_STATIC_CACHE = tmp_path / "cache"
-    return tmp_path / "cache"
+    settings.JOBGRANT_BUILD_DIR = tmp_path / "build"
+    return tmp_path / "build" / "static"
 
 
 def collected_files(root: Path) -> list[Path]:
@@ -96,7 +96,7 @@ def test_a_collection_left_half_built_is_never_used(
 def test_without_a_cache_the_files_are_collected_into_static_root(
     tmp_path: Path, settings: Any
 ) -> None:
-    settings.JOBGRANT_STATIC_CACHE = None  # production's default
+    settings.JOBGRANT_BUILD_DIR = None  # production's default
     settings.STATIC_ROOT = tmp_path / "static"
     collect_static()
     assert (tmp_path / "static" / STAMP).read_text() == sources_digest()

@@ -34,9 +34,9 @@ JOBGRANT_RECEIPTS_STORAGE  file (default: var/receipts/) | s3 (django-storages' 
                            any S3-compatible store), then JOBGRANT_RECEIPTS_S3_BUCKET (required),
                            JOBGRANT_RECEIPTS_S3_ENDPOINT_URL, JOBGRANT_RECEIPTS_S3_REGION and the
                            usual AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (boto3 reads them)
-JOBGRANT_STATIC_CACHE      where static files are collected once per content of the sources and
-                           copied from into each STATIC_ROOT (default: the checkout's
-                           var/static-collected/; none in production: see static_files.py)
+JOBGRANT_BUILD_DIR         what is built once per content of the sources and reused: the static
+                           files collected, a migrated SQLite database (default: the checkout's
+                           var/build/; none in production: see _build_dir below)
 JOBGRANT_DEMO_MAIL         1: serve /demo/mail/, the messages of the outbox (make run; never in
                            production)
 JOBGRANT_CLIENT_IP_PROXIES behind a proxy: how many proxies append to X-Forwarded-For (default 0:
@@ -231,18 +231,19 @@ STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise warns about a missing root before collectstatic
 
 
-def _static_cache() -> Path | None:
-    """Where static files are collected once per content of the sources, then copied into each
-    STATIC_ROOT (static_files.py): by default the checkout's var/static-collected/, shared by the
-    servers that tests and `make run` start on var directories of their own; none in production
-    (each host collects into its own STATIC_ROOT, once per release) unless
-    JOBGRANT_STATIC_CACHE names one."""
-    if os.environ.get("JOBGRANT_STATIC_CACHE"):
-        return Path(os.environ["JOBGRANT_STATIC_CACHE"])
-    return None if PRODUCTION else BASE_DIR / "var" / "static-collected"
+def _build_dir() -> Path | None:
+    """What is built once per content of the sources and reused by every process started from
+    this checkout: the collected static files (static/, static_files.py) and a freshly migrated
+    database (migrated/, migrated_template.py). By default the checkout's var/build/, shared by
+    the servers and test processes that run on var directories of their own; none in
+    production (each host collects its static files once per release; PostgreSQL is migrated
+    once per release) unless JOBGRANT_BUILD_DIR names one."""
+    if os.environ.get("JOBGRANT_BUILD_DIR"):
+        return Path(os.environ["JOBGRANT_BUILD_DIR"])
+    return None if PRODUCTION else BASE_DIR / "var" / "build"
 
 
-JOBGRANT_STATIC_CACHE = _static_cache()
+JOBGRANT_BUILD_DIR = _build_dir()
 # Source maps (Swagger UI's and ReDoc's, 5 MB) are read only by a browser's developer tools:
 # compressing them took half of collectstatic's time (Brotli at its highest level).
 WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (*Compressor.SKIP_COMPRESS_EXTENSIONS, "map")

@@ -5,7 +5,7 @@ highest level) every file each time, changed or not: most of a minute of CPU for
 design system and Django Ninja's API pages, which every server started on a fresh
 `JOBGRANT_VAR_DIR` (the fuzzing, the scale-out test, T4, T5, `make run`) used to spend before
 answering. So the result is kept in a shared cache, one directory per *content* of the sources
-(`JOBGRANT_STATIC_CACHE`; by default the checkout's `var/static-collected/`, none in production),
+(`JOBGRANT_BUILD_DIR`; by default the checkout's `var/build/static/`, none in production),
 and each server copies it into its own STATIC_ROOT. A changed source changes the digest, so a
 changed asset is collected anew, never served stale.
 """
@@ -35,11 +35,10 @@ def collect_static() -> None:
     digest = sources_digest()
     if _holds(root, digest):
         return
-    cache = settings.JOBGRANT_STATIC_CACHE
-    if cache is None:
+    if settings.JOBGRANT_BUILD_DIR is None:
         _collect_into(root, digest)
         return
-    collected = collected_once(Path(cache), digest)
+    collected = collected_once(Path(settings.JOBGRANT_BUILD_DIR) / "static", digest)
     # The stamp last: a copy interrupted half-way is not taken for complete.
     shutil.copytree(collected, root, dirs_exist_ok=True, ignore=shutil.ignore_patterns(STAMP))
     (root / STAMP).write_text(digest)
@@ -148,25 +147,3 @@ def _remove_unfinished_and_old(cache: Path) -> None:
     )
     for old in finished[KEPT_COLLECTIONS:]:
         shutil.rmtree(old, ignore_errors=True)
-
-
-def main() -> None:
-    """`make test`: fill the cache before the servers the tests start need it (they would
-    otherwise wait for the first of them to collect)."""
-    import time
-
-    from jobgrant.service.commands import setup_django
-
-    setup_django()
-    from django.conf import settings
-
-    if settings.JOBGRANT_STATIC_CACHE is None:
-        print("No static cache configured (JOBGRANT_STATIC_CACHE): nothing to collect.")
-        return
-    started = time.perf_counter()
-    collected = collected_once(Path(settings.JOBGRANT_STATIC_CACHE), sources_digest())
-    print(f"static files collected in {collected} ({time.perf_counter() - started:.1f} s)")
-
-
-if __name__ == "__main__":
-    main()
