@@ -285,7 +285,7 @@ def prebuild(postgres_urls: list[str]) -> None:
         return
     build = Path(settings.JOBGRANT_BUILD_DIR)
     started = time.perf_counter()
-    made = [collected_once(build / "static", sources_digest())]
+    made: list[object] = [collected_once(build / "static", sources_digest())]
     made.append(sqlite_template(build / "migrated"))
     for url in postgres_urls:
         try:

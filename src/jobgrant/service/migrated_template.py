@@ -108,10 +108,12 @@ def sqlite_template(directory: Path) -> Path:
 def _is_fresh(database: Path) -> bool:
     if not database.exists() or database.stat().st_size == 0:
         return True
-    with sqlite3.connect(database) as connection:
+    connection = sqlite3.connect(database)
+    try:
         (tables,) = connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    connection.close()
-    return tables == 0
+    finally:
+        connection.close()
+    return int(tables) == 0
 
 
 def _single_file(database: Path) -> None:
