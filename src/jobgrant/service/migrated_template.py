@@ -162,11 +162,29 @@ def _make_postgres_template(server: object, settings_dict: dict[str, object], na
             server.execute(sql.SQL("DROP DATABASE {}").format(sql.Identifier(old)))
     server.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(building)))
     _migrate(_url(settings_dict, building))
+    _wait_until_unused(server, building)
     server.execute(
         sql.SQL("ALTER DATABASE {} RENAME TO {}").format(
             sql.Identifier(building), sql.Identifier(name)
         )
     )
+
+
+def _wait_until_unused(server: object, name: str) -> None:
+    """Until the server has ended the migrating process's session (it ends it just after the
+    process exits): renaming a database, or copying it, is refused while anyone is on it."""
+    import time
+
+    import psycopg
+
+    assert isinstance(server, psycopg.Connection)
+    for _ in range(100):
+        sessions = server.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [name]
+        ).fetchone()
+        if sessions is None or sessions[0] == 0:
+            return
+        time.sleep(0.1)
 
 
 def _database_exists(server: object, name: str) -> bool:
