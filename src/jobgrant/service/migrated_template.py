@@ -153,11 +153,19 @@ def _make_postgres_template(server: object, settings_dict: dict[str, object], na
     assert isinstance(server, psycopg.Connection)
     building = f"{name}_building"
     prefix = f"{settings_dict['NAME']}_migrated_"
-    for (old,) in server.execute(
-        "SELECT datname FROM pg_database WHERE starts_with(datname, %s)", [prefix]
-    ).fetchall():
-        # Another digest's, or one left half-built; one in use (another checkout's tests are
-        # creating theirs from it) is left for later.
+    # Those left half-built, and other digests' but the newest KEPT_TEMPLATES (another checkout
+    # of the same database name may be creating its tests' databases from one); one in use is
+    # left for later.
+    found = [
+        database
+        for (database,) in server.execute(
+            "SELECT datname FROM pg_database WHERE starts_with(datname, %s) ORDER BY oid DESC",
+            [prefix],
+        ).fetchall()
+    ]
+    unfinished = [database for database in found if database.endswith("_building")]
+    finished = [database for database in found if database not in unfinished]
+    for old in unfinished + finished[KEPT_TEMPLATES:]:
         with contextlib.suppress(psycopg.errors.ObjectInUse):
             server.execute(sql.SQL("DROP DATABASE {}").format(sql.Identifier(old)))
     server.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(building)))
