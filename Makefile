@@ -6,7 +6,7 @@ RUN := $(UV) run --frozen --no-sync
 export UV_PYTHON := $(PYTHON)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: run test lint typecheck contracts pytest pytest-postgres fuzz-api fuzz bench format clean \
+.PHONY: run test prebuilt lint typecheck contracts pytest pytest-postgres fuzz-api fuzz bench format clean \
 	reliability-outbox reliability-outbox-ci t5-all reliability-ledger reliability-ledger-ci t2-all
 
 ASSETS := src/jobgrant/service/web/static/vendor/.done
@@ -29,15 +29,27 @@ run: .venv/.synced $(ASSETS) $(PANGO)
 # one after the other): pytest, Schemathesis and T5 use databases of their own (pytest's test_*,
 # a temporary SQLite file, jobgrant_t5), and T5 and Schemathesis spend much of their time waiting
 # (on the SMTP server's refusals, the back-off, the killed worker, the live server), time the
-# pytest processes use. Each stage's output is printed whole when it ends (--output-sync). T2 and
+# pytest processes use. Each stage's output is printed whole when it ends (--output-sync). The
+# kernel's Numba cache (80 s of one core after a checkout) is compiled beside the checks, while
+# mypy keeps only the other core busy, and so is what the servers and test processes copy
+# (`prebuilt`: the static files collected, the migrated databases). T2 and
 # T4 (the ledger under 16 workers, the crashes) run last, alone: their CI sizes take seconds, and
 # T2's reader has a minimum rate to keep.
 TEST_JOBS ?= 3
 
 test: .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO)
-	$(MAKE) --no-print-directory -j3 --output-sync=target lint typecheck contracts
+	$(MAKE) --no-print-directory -j3 --output-sync=target lint typecheck contracts $(NUMBA_CACHE) prebuilt
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target pytest fuzz-api reliability-outbox-ci
 	$(MAKE) --no-print-directory reliability-ledger-ci reliability-crash-ci
+
+# What every server and test process reuses, made once into var/build/ (nothing to do when its
+# sources did not change): the static files collected and compressed, a migrated SQLite database
+# and a migrated PostgreSQL template database (commands.prebuild). Without it the first server or
+# test process to need one makes it while the others wait.
+prebuilt: .venv/.synced $(ASSETS)
+	@if [ -n "$$JOBGRANT_SKIP_POSTGRES" ] && [ -z "$$CI" ]; then \
+		$(RUN) python -m jobgrant.service.commands; \
+	else $(RUN) python -m jobgrant.service.commands $(POSTGRES_URL); fi
 
 lint: .venv/.synced
 	$(RUN) ruff check .

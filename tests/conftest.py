@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -26,6 +27,34 @@ from jobgrant.service.accounts.models import ApiToken, User
 from jobgrant.service.demo import seed
 
 TODAY = dt.date(2026, 11, 29)
+
+
+@pytest.fixture(scope="session")
+def django_db_keepdb(
+    request: pytest.FixtureRequest, django_db_modify_db_settings: None, django_db_blocker: Any
+) -> Iterator[bool]:
+    """Each test process's database starts from the migrated template (migrated_template.py),
+    not from migrating an empty one: on SQLite its file is copied to the test database's place
+    and kept there (Django would delete it), on PostgreSQL the test database is created from
+    the template database. `migrate` then finds everything applied."""
+    from django.db import connections
+
+    from jobgrant.service.migrated_template import postgres_template, start_from_template
+
+    database = connections.settings["default"]
+    if request.config.getvalue("reuse_db"):
+        yield True
+    elif "postgresql" in str(database["ENGINE"]):
+        with django_db_blocker.unblock():
+            database.setdefault("TEST", {})["TEMPLATE"] = postgres_template(database)
+        yield False
+    else:
+        test_file = Path(database["TEST"]["NAME"])
+        with django_db_blocker.unblock():
+            copied = start_from_template(test_file)
+        yield copied
+        if copied:  # kept, so not deleted by Django: deleted here
+            test_file.unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="session")

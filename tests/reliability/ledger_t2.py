@@ -457,9 +457,9 @@ def configure(url: str, var: str) -> None:
     import django
 
     django.setup()
-    from django.core.management import call_command
+    from jobgrant.service.commands import migrate_and_seed
 
-    call_command("migrate", verbosity=0)
+    migrate_and_seed(with_demo=False)  # as `jobgrant migrate`: a fresh SQLite file is a copy
 
 
 def make_files(count: int) -> list[GrantFile]:

@@ -167,9 +167,9 @@ def configure(url: str, var: str, port: int, delivery: dict[str, str]) -> dict[s
     import django
 
     django.setup()
-    from django.core.management import call_command
+    from jobgrant.service.commands import migrate_and_seed
 
-    call_command("migrate", verbosity=0)
+    migrate_and_seed(with_demo=False)  # as `jobgrant migrate`: a fresh SQLite file is a copy
     return env
 
 

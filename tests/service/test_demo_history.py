@@ -7,16 +7,25 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import time_machine
 from django.db import transaction
 from django.db.models import Count, Sum
+from tests.conftest import TODAY
+from tests.personas import create_personas
 
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.demo import seed_ready_to_claim
-from jobgrant.service.demo_outcomes.load import HistoryInterrupted, history_state, seed_history
+from jobgrant.service.demo import seed, seed_ready_to_claim
+from jobgrant.service.demo_outcomes.load import (
+    HistoryInterrupted,
+    Loaded,
+    history_state,
+    seed_history,
+)
 from jobgrant.service.demo_outcomes.plan import make_plan
 from jobgrant.service.grants.agreement_models import Agreement
 from jobgrant.service.grants.claim_models import Claim, ClaimState
@@ -63,6 +72,26 @@ def _figures() -> dict[str, Any]:
     }
 
 
+@pytest.fixture(scope="class")
+def small_history(django_db_setup: None, django_db_blocker: Any) -> Iterator[Loaded]:
+    """The small history, loaded once for the tests that only read what it wrote (the class
+    TestWhatTheSmallHistoryWrote; each loading walks its files through the actions: seconds of
+    CPU, set-up rather than what those tests check), in a transaction rolled back after them;
+    each test's own transaction is a savepoint in it. The clock is the one the tests' own
+    fixture (frozen_today) sets."""
+    with (
+        django_db_blocker.unblock(),
+        time_machine.travel(dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.UTC), tick=True),
+        transaction.atomic(),
+    ):
+        seed(TODAY)  # no-ops unless a transactional test emptied the database (as `demo`)
+        create_personas()
+        loaded = seed_history(SEED, **SMALL)  # type: ignore[arg-type]
+        assert loaded is not None
+        yield loaded
+        transaction.set_rollback(True)
+
+
 def _load_and_read() -> dict[str, Any]:
     with transaction.atomic():
         seed_history(SEED, **SMALL)  # type: ignore[arg-type]
@@ -82,88 +111,6 @@ def test_the_plan_is_the_same_for_a_seed_and_another_for_another_seed() -> None:
     assert make_plan(SEED) != make_plan(SEED + 1)
 
 
-def test_the_history_leaves_the_ledger_and_the_audit_chain_verified(demo: None) -> None:
-    loaded = seed_history(SEED, **SMALL)  # type: ignore[arg-type]
-    assert loaded is not None and loaded.files == 3
-    assert operations.verify() == []
-    assert verify().ok
-
-
-def test_every_file_is_approved_accepted_claimed_certified_and_paid(demo: None) -> None:
-    plan = make_plan(SEED, **SMALL)  # type: ignore[arg-type]
-    seed_history(SEED, **SMALL)  # type: ignore[arg-type]
-    files = Application.objects.filter(request__employers__0__business_number__startswith="7")
-    assert files.count() == len(plan.files)
-    assert Participant.objects.filter(application__in=files).count() == plan.trainees
-    for application in files:
-        assert application.state == "approved"
-        assert Agreement.objects.get(application=application).state in ("active", "completed")
-        final = Claim.objects.get(application=application, is_final=True)
-        assert final.state == ClaimState.APPROVED
-        assert final.certified_by == application.assigned_to
-        assert set(final.payments.values_list("state", flat=True)) == {"paid"}
-        assert final.decided_at is not None
-        assert final.decided_at.date() > dt.date.fromisoformat(
-            application.request["training"]["end_date"]
-        )
-
-
-def test_federal_direct_files_have_no_provincial_share(demo: None) -> None:
-    seed_history(SEED, **SMALL)  # type: ignore[arg-type]
-    federal = Application.objects.filter(jurisdiction="PE", delivery=Delivery.FEDERAL_DIRECT)
-    assert federal.count() == 1
-    assert all(a.provincial_cents == 0 < a.federal_cents for a in federal)
-    deciders = {a.decided_by.username for a in federal if a.decided_by is not None}
-    assert deciders and all(name.startswith("demo-officer-federal") for name in deciders)
-
-
-def test_the_history_dates_are_the_days_it_happened(demo: None) -> None:
-    seed_history(SEED, **SMALL)  # type: ignore[arg-type]
-    first = Application.objects.filter(fiscal_year="2024-25").order_by("received_on").first()
-    assert first is not None
-    assert first.received_on < dt.date(2025, 3, 31)
-    approval = AuditEntry.objects.get(action="application.approve", object_id=str(first.pk))
-    assert first.received_on < approval.at.date() < first.received_on + dt.timedelta(days=14)
-
-
-def test_a_receivable_is_raised_and_repaid_for_a_trainee_who_did_not_complete(demo: None) -> None:
-    plan = make_plan(SEED, **SMALL)  # type: ignore[arg-type]
-    seed_history(SEED, **SMALL)  # type: ignore[arg-type]
-    marked = [f for f in plan.files if f.receivable]
-    receivables = Receivable.objects.filter(cause="not_completed")
-    assert receivables.count() == len(marked) == 1
-    owed = receivables.get()
-    assert owed.state == "recovered" and owed.recovered_cents == owed.amount_cents > 0
-
-
-def test_reports_complete_the_agreements_and_follow_ups_end_as_planned(demo: None) -> None:
-    """The small history's trainings ended in April 2025 at the latest: on 2026-11-29 every report
-    is in, every agreement completed, and every follow-up answered or lapsed, as drawn."""
-    plan = make_plan(SEED, **SMALL)  # type: ignore[arg-type]
-    seed_history(SEED, **SMALL)  # type: ignore[arg-type]
-    assert CompletionReport.objects.filter(state="submitted").count() == len(plan.files)
-    assert Agreement.objects.filter(state="completed").count() == len(plan.files)
-    trainees = [t for f in plan.files for t in f.trainees]
-    completed = TraineeOutcome.objects.filter(completed=True).count()
-    assert completed == sum(t.completed for t in trainees) < len(trainees)
-    expected: Counter[tuple[str, int, str]] = Counter()
-    reminded = 0
-    for file in plan.files:
-        for months in (3, 12):
-            lead = file.trainees[0].follow_ups[(months, "employer")]
-            for trainee in file.trainees:
-                own = trainee.follow_ups[(months, "trainee")]
-                for respondent, answer in (("trainee", own), ("employer", lead)):
-                    state = "responded" if answer.answered else "lapsed"
-                    expected[(respondent, months, state)] += 1
-                    reminded += answer.after_reminder
-    states = FollowUp.objects.values_list("respondent", "milestone", "state")
-    assert Counter(states) == expected
-    assert {"responded", "lapsed"} <= {state for _, _, state in expected}
-    late = FollowUp.objects.filter(state="responded", reminded_at__isnull=False).count()
-    assert late == reminded > 0
-
-
 def test_todays_messages_are_left_to_the_worker_and_the_historys_are_sent(demo: None) -> None:
     seed_ready_to_claim()  # today's files: their invitations wait for the worker
     today = set(Message.objects.filter(state="queued").values_list("pk", flat=True))
@@ -173,14 +120,6 @@ def test_todays_messages_are_left_to_the_worker_and_the_historys_are_sent(demo: 
     history = Message.objects.filter(created_at__lt=dt.datetime(2026, 1, 1, tzinfo=dt.UTC))
     assert history.count() > 0
     assert set(history.values_list("state", flat=True)) == {"sent"}
-
-
-def test_a_second_loading_adds_nothing(demo: None) -> None:
-    seed_history(SEED, **SMALL)  # type: ignore[arg-type]
-    before = _figures()
-    assert seed_history(SEED, **SMALL) is None  # type: ignore[arg-type]
-    assert _figures() == before
-    assert history_state() == "loaded"
 
 
 def test_a_loading_stopped_half_way_is_not_started_again(demo: None) -> None:
@@ -201,3 +140,97 @@ def test_the_full_plan_has_cells_above_and_below_the_suppression_threshold() -> 
     assert 150 <= plan.trainees <= 300
     assert any(n >= 10 for n in cells.values())
     assert any(n < 10 for n in cells.values())
+
+
+class TestWhatTheSmallHistoryWrote:
+    """What one loading of the small history wrote, read by each test (`small_history`, loaded
+    once for the class and rolled back after it)."""
+
+    def test_the_history_leaves_the_ledger_and_the_audit_chain_verified(
+        self, small_history: Loaded, demo: None
+    ) -> None:
+        assert small_history.files == 3
+        assert operations.verify() == []
+        assert verify().ok
+
+    def test_every_file_is_approved_accepted_claimed_certified_and_paid(
+        self, small_history: Loaded, demo: None
+    ) -> None:
+        plan = make_plan(SEED, **SMALL)  # type: ignore[arg-type]
+        files = Application.objects.filter(request__employers__0__business_number__startswith="7")
+        assert files.count() == len(plan.files)
+        assert Participant.objects.filter(application__in=files).count() == plan.trainees
+        for application in files:
+            assert application.state == "approved"
+            assert Agreement.objects.get(application=application).state in ("active", "completed")
+            final = Claim.objects.get(application=application, is_final=True)
+            assert final.state == ClaimState.APPROVED
+            assert final.certified_by == application.assigned_to
+            assert set(final.payments.values_list("state", flat=True)) == {"paid"}
+            assert final.decided_at is not None
+            assert final.decided_at.date() > dt.date.fromisoformat(
+                application.request["training"]["end_date"]
+            )
+
+    def test_federal_direct_files_have_no_provincial_share(
+        self, small_history: Loaded, demo: None
+    ) -> None:
+        federal = Application.objects.filter(jurisdiction="PE", delivery=Delivery.FEDERAL_DIRECT)
+        assert federal.count() == 1
+        assert all(a.provincial_cents == 0 < a.federal_cents for a in federal)
+        deciders = {a.decided_by.username for a in federal if a.decided_by is not None}
+        assert deciders and all(name.startswith("demo-officer-federal") for name in deciders)
+
+    def test_the_history_dates_are_the_days_it_happened(
+        self, small_history: Loaded, demo: None
+    ) -> None:
+        first = Application.objects.filter(fiscal_year="2024-25").order_by("received_on").first()
+        assert first is not None
+        assert first.received_on < dt.date(2025, 3, 31)
+        approval = AuditEntry.objects.get(action="application.approve", object_id=str(first.pk))
+        assert first.received_on < approval.at.date() < first.received_on + dt.timedelta(days=14)
+
+    def test_a_receivable_is_raised_and_repaid_for_a_trainee_who_did_not_complete(
+        self, small_history: Loaded, demo: None
+    ) -> None:
+        plan = make_plan(SEED, **SMALL)  # type: ignore[arg-type]
+        marked = [f for f in plan.files if f.receivable]
+        receivables = Receivable.objects.filter(cause="not_completed")
+        assert receivables.count() == len(marked) == 1
+        owed = receivables.get()
+        assert owed.state == "recovered" and owed.recovered_cents == owed.amount_cents > 0
+
+    def test_reports_complete_the_agreements_and_follow_ups_end_as_planned(
+        self, small_history: Loaded, demo: None
+    ) -> None:
+        """The small history's trainings ended in April 2025 at the latest: on 2026-11-29 every
+        report is in, every agreement completed, and every follow-up answered or lapsed, as
+        drawn."""
+        plan = make_plan(SEED, **SMALL)  # type: ignore[arg-type]
+        assert CompletionReport.objects.filter(state="submitted").count() == len(plan.files)
+        assert Agreement.objects.filter(state="completed").count() == len(plan.files)
+        trainees = [t for f in plan.files for t in f.trainees]
+        completed = TraineeOutcome.objects.filter(completed=True).count()
+        assert completed == sum(t.completed for t in trainees) < len(trainees)
+        expected: Counter[tuple[str, int, str]] = Counter()
+        reminded = 0
+        for file in plan.files:
+            for months in (3, 12):
+                lead = file.trainees[0].follow_ups[(months, "employer")]
+                for trainee in file.trainees:
+                    own = trainee.follow_ups[(months, "trainee")]
+                    for respondent, answer in (("trainee", own), ("employer", lead)):
+                        state = "responded" if answer.answered else "lapsed"
+                        expected[(respondent, months, state)] += 1
+                        reminded += answer.after_reminder
+        states = FollowUp.objects.values_list("respondent", "milestone", "state")
+        assert Counter(states) == expected
+        assert {"responded", "lapsed"} <= {state for _, _, state in expected}
+        late = FollowUp.objects.filter(state="responded", reminded_at__isnull=False).count()
+        assert late == reminded > 0
+
+    def test_a_second_loading_adds_nothing(self, small_history: Loaded, demo: None) -> None:
+        before = _figures()
+        assert seed_history(SEED, **SMALL) is None  # type: ignore[arg-type]
+        assert _figures() == before
+        assert history_state() == "loaded"

@@ -28,7 +28,10 @@ def prepare_database(*, with_demo: bool, migrate: bool = True) -> None:
     from django.conf import settings
 
     # The static files are each host's own (STATIC_ROOT is under JOBGRANT_VAR_DIR); their
-    # hashed names depend only on their content, so every server links the same URLs.
+    # hashed names depend only on their content, so every server links the same URLs. They are
+    # collected once per content and copied from there (static_files.py).
+    from jobgrant.service.static_files import collect_static
+
     collect_static()
     if not migrate:
         _refuse_unapplied_migrations()
@@ -41,6 +44,7 @@ def migrate_and_seed(*, with_demo: bool) -> None:
     from django.core.management import call_command
 
     with one_at_a_time():
+        _fresh_sqlite_from_template()
         call_command("migrate", verbosity=0)
         if with_demo:
             from jobgrant.service.demo import seed, seed_ready_to_claim
@@ -53,41 +57,18 @@ def migrate_and_seed(*, with_demo: bool) -> None:
                 )
 
 
-def collect_static() -> None:
-    """collectstatic, unless STATIC_ROOT already holds this very set of source files.
+def _fresh_sqlite_from_template() -> None:
+    """A fresh SQLite database starts as a copy of the migrated template (migrated_template.py):
+    `migrate` then finds everything applied instead of spending seconds of CPU."""
+    from django.db import connection
 
-    Collecting hashes, rewrites and compresses (gzip and Brotli) every file each time, changed
-    or not: about a minute of CPU for the vendored design system, which a server restarted
-    after a crash would spend before answering again (T4). The set is named by a digest of
-    every source file's path, size and modification time, kept beside the collected files."""
-    from django.conf import settings
-    from django.core.management import call_command
+    from jobgrant.service.migrated_template import start_from_template
 
-    stamp = Path(settings.STATIC_ROOT) / ".jobgrant-collected"
-    digest = _static_sources_digest()
-    manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
-    needs_manifest = "Manifest" in str(settings.STORAGES["staticfiles"]["BACKEND"])
-    if stamp.exists() and stamp.read_text() == digest and (manifest.exists() or not needs_manifest):
+    name = str(connection.settings_dict["NAME"])
+    if connection.vendor != "sqlite" or name == ":memory:" or name.startswith("file:"):
         return
-    call_command("collectstatic", interactive=False, verbosity=0)
-    stamp.write_text(digest)
-
-
-def _static_sources_digest() -> str:
-    import hashlib
-
-    from django.conf import settings
-    from django.contrib.staticfiles.finders import get_finders
-
-    digest = hashlib.sha256(str(settings.STORAGES["staticfiles"]["BACKEND"]).encode())
-    sources = []
-    for finder in get_finders():
-        for path, storage in finder.list([]):
-            found = os.stat(storage.path(path))
-            sources.append(f"{path}\0{found.st_size}\0{found.st_mtime_ns}")
-    for source in sorted(sources):
-        digest.update(source.encode() + b"\n")
-    return digest.hexdigest()
+    connection.close()
+    start_from_template(Path(name))
 
 
 # The key of the PostgreSQL advisory lock that migrating and seeding hold ("jobgrant" in ASCII).
@@ -281,3 +262,38 @@ def work(interval: float, worker_id: str, demo_history: bool = False) -> None:
     logging.getLogger("jobgrant.notifications").setLevel(logging.INFO)
     worker = OutboxWorker(worker_id, interval, periodic_jobs(PERIODIC_JOBS))
     worker.run()
+
+
+def prebuild(postgres_urls: list[str]) -> None:
+    """`make test`: what the servers and test processes it starts reuse, made once before they
+    need it (they would otherwise wait for the first of them to make it): the static files
+    collected (static_files.py), the SQLite template and, for each PostgreSQL URL, a template
+    database on that server (migrated_template.py)."""
+    import time
+
+    import psycopg
+
+    setup_django()
+    from django.conf import settings
+
+    from jobgrant.service.migrated_template import postgres_template, sqlite_template
+    from jobgrant.service.settings import database_from_url
+    from jobgrant.service.static_files import collected_once, sources_digest
+
+    if settings.JOBGRANT_BUILD_DIR is None:
+        print("No build directory (JOBGRANT_BUILD_DIR is unset in production): nothing to do.")
+        return
+    build = Path(settings.JOBGRANT_BUILD_DIR)
+    started = time.perf_counter()
+    made: list[object] = [collected_once(build / "static", sources_digest())]
+    made.append(sqlite_template(build / "migrated"))
+    for url in postgres_urls:
+        try:
+            made.append(postgres_template(database_from_url(url)))
+        except psycopg.OperationalError as error:  # the PostgreSQL pass will say it, and fail
+            print(f"No PostgreSQL template at {url}: {error}")
+    print(f"Prebuilt in {time.perf_counter() - started:.1f} s: {', '.join(map(str, made))}")
+
+
+if __name__ == "__main__":  # python -m jobgrant.service.commands [POSTGRES_URL ...]
+    prebuild(sys.argv[1:])

@@ -6,20 +6,18 @@ programs of the past fiscal years (the seed opens only the current year's)."""
 from __future__ import annotations
 
 import datetime as dt
-import functools
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.contrib.auth.hashers import make_password
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from jobgrant.rules.codes import fiscal_year_label
 from jobgrant.rules.evaluate import default_library
-from jobgrant.service.accounts.demo_credentials import DEMO_PASSWORD, DEMO_TOTP_KEY_HEX
+from jobgrant.service.accounts.demo_credentials import DEMO_TOTP_KEY_HEX
 from jobgrant.service.accounts.models import STAFF_ROLES, OrganizationRole, Role, User
 from jobgrant.service.accounts.second_factor import APP_DEVICE
 from jobgrant.service.audit.chain import record
-from jobgrant.service.demo import business_number
+from jobgrant.service.demo import business_number, demo_password_hash
 from jobgrant.service.demo_outcomes.plan import EmployerPlan, Plan
 from jobgrant.service.grants.models import Delivery, Intake, Program, Stream
 from jobgrant.service.registry.models import Employer
@@ -87,13 +85,6 @@ def _employer_user(code: str) -> User:
     return found or _account(name, Role.EMPLOYER)
 
 
-@functools.cache
-def _demo_password_hash() -> str:
-    """The published demonstration password, hashed once: Argon2 takes about a second of CPU
-    a time, and these accounts share the password anyway."""
-    return make_password(DEMO_PASSWORD)
-
-
 def _account(name: str, role: str, *, jurisdiction: str = "", federal: bool = False) -> User:
     """A demonstration account as `demo._user` makes it (the published password and, for
     staff, the published second-factor secret), its password hash computed once."""
@@ -105,7 +96,7 @@ def _account(name: str, role: str, *, jurisdiction: str = "", federal: bool = Fa
         federal=federal,
         email=f"{name}@example.com",
     )
-    user.password = _demo_password_hash()
+    user.password = demo_password_hash()
     user.save(update_fields=["password"])
     if role in STAFF_ROLES:
         TOTPDevice.objects.create(user=user, name=APP_DEVICE, key=DEMO_TOTP_KEY_HEX, confirmed=True)
