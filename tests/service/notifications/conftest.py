@@ -8,8 +8,31 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.db import transaction
 from tests.notify_stub import NotifyStub
+from tests.personas import EMPLOYER
 from tests.smtp_sink import RunningSink, SmtpSink
+
+from jobgrant.service.accounts.models import User
+from jobgrant.service.notifications.models import Message
+from jobgrant.service.notifications.outbox import enqueue
+
+
+def queued(to: str = "someone@example.com", language: str = "en", milestone: str = "") -> Message:
+    """One application-received message in the outbox (the delivery tests' unit of work)."""
+    subject = User.objects.get(username=EMPLOYER.username)
+    context = {"reference": "7", "employer": "Acme", "submitted_on": "today", "link": "http://x/"}
+    with transaction.atomic():
+        message = enqueue(
+            "application_received",
+            subject=subject,
+            milestone=milestone,
+            to=to,
+            language=language,
+            context=context,
+        )
+    assert message is not None
+    return message
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 import time_machine
-from django.db import transaction
 from django.utils import timezone
 from tests.personas import EMPLOYER, OFFICER
+from tests.service.notifications.conftest import queued
 from tests.smtp_sink import SmtpSink
 
 from jobgrant.service.accounts.models import User
@@ -18,25 +18,8 @@ from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.notifications import delivery_actions
 from jobgrant.service.notifications.delivery_actions import claim, deliver, sweep
 from jobgrant.service.notifications.models import Message, MessageState
-from jobgrant.service.notifications.outbox import enqueue
 
 pytestmark = pytest.mark.django_db
-
-
-def queued(to: str = "someone@example.com", language: str = "en", milestone: str = "") -> Message:
-    subject = User.objects.get(username=EMPLOYER.username)
-    context = {"reference": "7", "employer": "Acme", "submitted_on": "today", "link": "http://x/"}
-    with transaction.atomic():
-        message = enqueue(
-            "application_received",
-            subject=subject,
-            milestone=milestone,
-            to=to,
-            language=language,
-            context=context,
-        )
-    assert message is not None
-    return message
 
 
 def later(message: Message, seconds: float = 1) -> Any:

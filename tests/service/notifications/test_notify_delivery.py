@@ -10,36 +10,16 @@ import uuid
 from typing import Any
 
 import pytest
-from django.db import transaction
 from django.utils import timezone
 from tests.notify_stub import NotifyStub
-from tests.personas import EMPLOYER
-from tests.service.notifications.conftest import EN_TEMPLATE, FR_TEMPLATE, OWN_TEMPLATE
+from tests.service.notifications.conftest import EN_TEMPLATE, FR_TEMPLATE, OWN_TEMPLATE, queued
 
-from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.notifications import notify_delivery
 from jobgrant.service.notifications.delivery_actions import claim, deliver
 from jobgrant.service.notifications.models import Message, MessageState
-from jobgrant.service.notifications.outbox import enqueue
 
 pytestmark = pytest.mark.django_db
-
-
-def queued(to: str = "someone@example.com", language: str = "en", milestone: str = "") -> Message:
-    subject = User.objects.get(username=EMPLOYER.username)
-    context = {"reference": "7", "employer": "Acme", "submitted_on": "today", "link": "http://x/"}
-    with transaction.atomic():
-        message = enqueue(
-            "application_received",
-            subject=subject,
-            milestone=milestone,
-            to=to,
-            language=language,
-            context=context,
-        )
-    assert message is not None
-    return message
 
 
 def make_due(message: Message) -> None:
