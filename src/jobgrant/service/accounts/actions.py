@@ -9,11 +9,11 @@ from django.contrib.auth import authenticate, update_session_auth_hash
 from django.db import transaction
 from django.http import HttpRequest
 
-from jobgrant.service.accounts.limits import client_ip
 from jobgrant.service.accounts.lockout import cool_off, is_locked_out
 from jobgrant.service.accounts.models import STAFF_ROLES, ApiToken, User
 from jobgrant.service.accounts.second_factor import app_device, needs_second_factor
 from jobgrant.service.accounts.second_factor_actions import check_code
+from jobgrant.service.accounts.sign_in_actions import record_sign_in
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError
 
@@ -28,12 +28,8 @@ def issue_api_token(user: User, client: str | None = None, days: int | None = No
     return _issue(user, client, days)[1]
 
 
-def _issue(
-    user: User, client: str | None, days: int | None, sign_in: dict[str, str] | None = None
-) -> tuple[ApiToken, str]:
+def _issue(user: User, client: str | None, days: int | None) -> tuple[ApiToken, str]:
     with transaction.atomic():
-        if sign_in is not None:  # POST /auth/token: a sign-in on the API, then its token
-            record(user.username, "auth.sign_in", "user", user.pk, sign_in)
         issued, token = ApiToken.issue_row(user, client, days)
         summary = {
             "role": user.role,
@@ -74,8 +70,9 @@ def token_for_credentials(
     if needs_second_factor(user):
         _second_factor_for_token(user, code)
         method = "password+code"
-    sign_in = {"via": "api", "method": method, "role": user.role, "address": client_ip(request)}
-    return _issue(user, client, days, sign_in)
+    with transaction.atomic():  # the sign-in on the API and its token: both or neither
+        record_sign_in(request, user, method)
+        return _issue(user, client, days)
 
 
 def _second_factor_for_token(user: User, code: str) -> None:

@@ -60,6 +60,11 @@ def existing_account(username: str) -> User | None:
     )
 
 
+def channel(request: HttpRequest) -> str:
+    """Where a sign-in came through: "api" or "page" (the audit entries' `via`)."""
+    return "api" if request.path.startswith("/api/") else "page"
+
+
 def is_locked_out(request: HttpRequest) -> bool:
     return bool(getattr(request, "axes_locked_out", False))
 
@@ -68,7 +73,7 @@ def is_locked_out(request: HttpRequest) -> bool:
 def audit_lockout(
     sender: Any, request: HttpRequest, username: str, ip_address: str, **_: Any
 ) -> None:
-    where = "api" if request.path.startswith("/api/") else "page"
+    where = channel(request)
     address = ip_address or client_ip(request)
     log.warning(
         "sign-in locked out: username=%r address=%s via %s for %d minutes",
@@ -101,7 +106,7 @@ def lockout_response(
 ) -> HttpResponse:
     """AXES_LOCKOUT_CALLABLE: the page that says what happened and when to try again. The
     API's own answer (already 429 problem+json) is kept as it is."""
-    if request.path.startswith("/api/") and original_response is not None:
+    if channel(request) == "api" and original_response is not None:
         return original_response
     context = {"title": _("Too many failed sign-in attempts"), "minutes": cool_off_minutes()}
     response = render(request, "web/locked_out.html", context, status=429)

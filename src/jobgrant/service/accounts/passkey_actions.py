@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Literal, cast
 from urllib.parse import urlsplit
 
 import django_otp
@@ -104,29 +104,33 @@ def registration_options(request: HttpRequest, user: User) -> str:
 
 
 def authentication_options(request: HttpRequest, user: User) -> str:
-    """The options for navigator.credentials.get(), as JSON, naming the user's passkeys."""
+    """The options for navigator.credentials.get(), as JSON, naming the user's passkeys; "" for
+    a person with none (no ceremony to offer, no challenge kept)."""
+    descriptors = _descriptors(user)
+    if not descriptors:
+        return ""
     options = webauthn.generate_authentication_options(
         rp_id=relying_party().id,
         timeout=CEREMONY_TIMEOUT_MS,
-        allow_credentials=_descriptors(user),
+        allow_credentials=descriptors,
         user_verification=UserVerificationRequirement.PREFERRED,
     )
     _remember(request, SIGN_IN, options.challenge)
     return webauthn.options_to_json(options)
 
 
-class PasskeyRefusedError(Exception):
-    """The browser's answer did not pass; `reason` is one of REASONS (the pages translate it)."""
+#: Why an answer is refused: no answer (no script, or the person cancelled), no challenge
+#: given out (or already used), a name already taken, or the answer itself failed a check.
+RefusalReason = Literal["missing", "expired", "name_taken", "invalid", "cloned"]
 
-    def __init__(self, reason: str, passkey: Passkey | None = None) -> None:
+
+class PasskeyRefusedError(Exception):
+    """The browser's answer did not pass; the pages translate its `reason`."""
+
+    def __init__(self, reason: RefusalReason, passkey: Passkey | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.passkey = passkey
-
-
-#: Why an answer is refused: no answer (no script, or the person cancelled), no challenge
-#: given out (or already used), a name already taken, or the answer itself failed a check.
-REASONS = ("missing", "expired", "name_taken", "invalid", "cloned")
 
 
 def add_passkey(request: HttpRequest, user: User, name: str, answer: str) -> Passkey:
@@ -137,10 +141,11 @@ def add_passkey(request: HttpRequest, user: User, name: str, answer: str) -> Pas
     challenge = _take_challenge(request, REGISTER)
     if challenge is None:
         raise PasskeyRefusedError("expired")
+    parsed = _parsed(answer)
     rp = relying_party()
     try:
         verified = webauthn.verify_registration_response(
-            credential=_parsed(answer),
+            credential=parsed,
             expected_challenge=challenge,
             expected_rp_id=rp.id,
             expected_origin=rp.origin,
@@ -160,7 +165,7 @@ def add_passkey(request: HttpRequest, user: User, name: str, answer: str) -> Pas
             credential_id=verified.credential_id,
             public_key=verified.credential_public_key,
             sign_count=verified.sign_count,
-            transports=_transports(answer),
+            transports=_transports(parsed),
             aaguid=verified.aaguid,
         )
         summary = {"name": name, "aaguid": verified.aaguid, "role": user.role}
@@ -258,6 +263,6 @@ def _parsed(answer: str) -> dict[str, Any]:
     return parsed
 
 
-def _transports(answer: str) -> list[str]:
-    found = _parsed(answer).get("response", {}).get("transports") or []
+def _transports(parsed: dict[str, Any]) -> list[str]:
+    found = parsed.get("response", {}).get("transports") or []
     return [str(t)[:32] for t in found if isinstance(t, str)][:8]

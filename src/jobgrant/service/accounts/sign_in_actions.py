@@ -25,6 +25,7 @@ from django.http import HttpRequest
 
 from jobgrant.service.accounts.limits import client_ip
 from jobgrant.service.accounts.lockout import (
+    channel,
     cool_off_minutes,
     existing_account,
     first_in_window,
@@ -35,10 +36,6 @@ from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.chain import record
 
 log = logging.getLogger("jobgrant.security")
-
-
-def channel(request: HttpRequest) -> str:
-    return "api" if request.path.startswith("/api/") else "page"
 
 
 def record_sign_in(request: HttpRequest, user: User, method: str) -> None:

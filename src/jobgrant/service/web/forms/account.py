@@ -9,6 +9,7 @@ from django.contrib.auth import password_validation
 from django.utils.translation import gettext_lazy as _
 
 from jobgrant.service.accounts.models import User
+from jobgrant.service.accounts.passkey_models import PASSKEY_NAME_MAX
 
 CODE_ATTRS = {"autocomplete": "one-time-code", "inputmode": "text", "spellcheck": "false"}
 
@@ -110,12 +111,18 @@ class EmailForm(forms.Form):
     )
 
 
-class PasskeyForm(forms.Form):
-    """A new passkey's name; `credential` is what the browser made (filled in by passkey.js)."""
+class PasskeyAnswerForm(forms.Form):
+    """The browser's answer to a passkey challenge (filled in by passkey.js)."""
+
+    credential = forms.CharField(required=False, max_length=16_384, widget=forms.HiddenInput)
+
+
+class PasskeyForm(PasskeyAnswerForm):
+    """A new passkey's name, and the credential the browser made for it."""
 
     name = forms.CharField(
         label=_("Name of the passkey"),
-        max_length=64,
+        max_length=PASSKEY_NAME_MAX,
         help_text=_("So you can tell your passkeys apart, for example “work laptop”."),
         error_messages={
             "required": _("Enter a name for the passkey."),
@@ -123,10 +130,4 @@ class PasskeyForm(forms.Form):
         },
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
-    credential = forms.CharField(required=False, max_length=16_384, widget=forms.HiddenInput)
-
-
-class PasskeyAnswerForm(forms.Form):
-    """The browser's answer to a passkey challenge (filled in by passkey.js)."""
-
-    credential = forms.CharField(required=False, max_length=16_384, widget=forms.HiddenInput)
+    field_order = ("name", "credential")

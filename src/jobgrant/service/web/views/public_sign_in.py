@@ -95,15 +95,12 @@ def code_page(
     request: HttpRequest, user: User, form: CodeForm, passkey_error: str = ""
 ) -> HttpResponse:
     """The code step: the code form, and (for a person with passkeys) the passkey form."""
-    has_passkeys = bool(passkey_actions.passkeys_of(user))
     first = [("#use-passkey", passkey_error)] if passkey_error else []
     context = {
         "title": _("Enter your code"),
         "form": form,
         "next": next_page(request),
-        "passkey_options": (
-            passkey_actions.authentication_options(request, user) if has_passkeys else ""
-        ),
+        "passkey_options": passkey_actions.authentication_options(request, user),
         "passkey_error": passkey_error,
     }
     errors = error_context(form, first=first)
