@@ -18,6 +18,7 @@ from tests.personas import ANALYST, EMPLOYER, OFFICER
 from tests.service.outcomes.report_fixtures import national, ontario
 
 from jobgrant.service.accounts.models import User
+from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.outcomes.report import content, csvfiles, plots, source
 from jobgrant.service.outcomes.report.pdf import report_pdf
 from jobgrant.service.outcomes.tables import KpiReport
@@ -214,7 +215,7 @@ def test_the_page_shows_what_the_pdf_and_the_csv_show(
 def test_the_page_s_pdf_link_gives_the_pdf_in_the_language_asked(
     demo: None, kpis: dict[str, Any]
 ) -> None:
-    client = signed_in(OFFICER.username)
+    client = signed_in(ANALYST.username)
     answer = client.get("/en/reports/annual/pdf/?jurisdiction=CA&fiscal_year=2015-16&language=fr")
     assert answer.status_code == 200 and answer["Content-Type"] == "application/pdf"
     assert kpis["jurisdiction"] is None
@@ -240,3 +241,24 @@ def test_a_bad_fiscal_year_is_named_in_the_page_s_language(
 def test_an_employer_cannot_open_the_report(demo: None, kpis: dict[str, Any]) -> None:
     assert signed_in(EMPLOYER.username).get("/en/reports/annual/").status_code == 403
     assert kpis == {}
+
+
+@pytest.mark.django_db
+def test_an_officer_reads_the_report_of_their_own_jurisdiction_only(
+    demo: None, kpis: dict[str, Any]
+) -> None:
+    """As the KPIs page (outcomes/access.py): Ontario's officer opens Ontario's report, and is
+    refused another province's and Canada's, on the page and for the downloads, each refusal
+    audited and nothing computed."""
+    client = signed_in(OFFICER.username)
+    assert client.get("/en/reports/annual/?fiscal_year=2015-16").status_code == 200
+    assert kpis == {"jurisdiction": "ON", "fiscal_year": "2015-16"}  # opens on their own
+    kpis.clear()
+    refused = client.get("/fr/reports/annual/?jurisdiction=BC&fiscal_year=2015-16")
+    assert refused.status_code == 403 and 'id="refusal"' in refused.content.decode()
+    for path in ("pdf/", "csv/headline/"):
+        query = "?jurisdiction=CA&fiscal_year=2015-16"
+        assert client.get(f"/en/reports/annual/{path}{query}").status_code == 403
+    assert kpis == {}
+    refusals = AuditEntry.objects.filter(action="refused.read_annual_report")
+    assert refusals.count() == 3

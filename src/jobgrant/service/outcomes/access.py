@@ -13,6 +13,7 @@ from __future__ import annotations
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.outcomes import snapshot_actions, snapshots
+from jobgrant.service.outcomes.report import source
 from jobgrant.service.outcomes.tables import KpiReport
 from jobgrant.service.refusals import forbidden_for
 
@@ -38,14 +39,26 @@ def sees_unsuppressed(user: User) -> bool:
     return user.role == Role.AUDITOR
 
 
-@audited_refusals_of("kpis")
-def read_kpis(user: User, jurisdiction: str | None, fiscal_year: str) -> KpiReport:
-    """The KPIs `user` may read, suppressed unless they are an auditor; 403 (audited) else."""
+def _refuse_unless_reader(user: User, jurisdiction: str | None) -> None:
     if user.role not in KPI_READERS:
         raise forbidden_for("ROLE_NOT_ALLOWED")
     if not may_read(user, jurisdiction):
         raise forbidden_for("NOT_YOUR_JURISDICTION")
+
+
+@audited_refusals_of("kpis")
+def read_kpis(user: User, jurisdiction: str | None, fiscal_year: str) -> KpiReport:
+    """The KPIs `user` may read, suppressed unless they are an auditor; 403 (audited) else."""
+    _refuse_unless_reader(user, jurisdiction)
     return snapshots.read(jurisdiction, fiscal_year, suppress=not sees_unsuppressed(user))
+
+
+@audited_refusals_of("kpis")
+def read_annual_report(user: User, jurisdiction: str | None, fiscal_year: str) -> KpiReport:
+    """The published (suppressed) report of a jurisdiction (None: Canada) for a reader of its
+    KPIs; 403 (audited) else, as `read_kpis`."""
+    _refuse_unless_reader(user, jurisdiction)
+    return source.annual_report(jurisdiction, fiscal_year)
 
 
 @audited_refusals_of("refresh_kpis")

@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django import forms
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -21,13 +22,16 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.errors import ServiceError
 from jobgrant.service.language import current_language, in_language
+from jobgrant.service.outcomes.access import default_jurisdiction, read_annual_report
 from jobgrant.service.outcomes.report import csvfiles, source
 from jobgrant.service.outcomes.report.content import place_name, view
 from jobgrant.service.outcomes.report.pdf import report_pdf
 from jobgrant.service.outcomes.report.plots import plots
 from jobgrant.service.outcomes.tables import KpiReport
-from jobgrant.service.web.pages import error_context, role_required, set_choices
+from jobgrant.service.refusals import shown
+from jobgrant.service.web.pages import error_context, set_choices, user_required
 
 ROLES = (Role.ANALYST, Role.OFFICER)
 
@@ -58,12 +62,9 @@ class AnnualReportForm(forms.Form):
         return year
 
 
-def _choice(request: HttpRequest) -> AnnualReportForm:
-    user = request.user
-    initial = {}
-    if not request.GET and isinstance(user, User) and user.jurisdiction in source.CODES:
-        initial = {"jurisdiction": user.jurisdiction}  # an officer starts on their own
-    return AnnualReportForm(request.GET or initial or {})
+def _choice(request: HttpRequest, user: User) -> AnnualReportForm:
+    own = default_jurisdiction(user) or ""  # an officer starts on their own
+    return AnnualReportForm({"jurisdiction": own, **request.GET.dict()})
 
 
 def _query(form: AnnualReportForm, **extra: str) -> str:
@@ -76,21 +77,36 @@ def _query(form: AnnualReportForm, **extra: str) -> str:
     )
 
 
-def _report(form: AnnualReportForm) -> KpiReport:
+def _report(form: AnnualReportForm, user: User) -> KpiReport:
+    """The report chosen, if `user` may read its jurisdiction's KPIs (an officer: their own);
+    ServiceError 403, audited, else."""
     jurisdiction = source.jurisdiction_of(form.cleaned_data["jurisdiction"])
-    return source.annual_report(jurisdiction, form.cleaned_data["fiscal_year"])
+    return read_annual_report(user, jurisdiction, form.cleaned_data["fiscal_year"])
+
+
+def _readable(form: AnnualReportForm, user: User) -> KpiReport:
+    """_report for a download: a refusal is the 403 page."""
+    try:
+        return _report(form, user)
+    except ServiceError as error:
+        raise PermissionDenied(error.message_en) from error
+    except source.KpisUnavailableError as error:
+        raise Http404("the KPIs are not available") from error
 
 
 @require_GET
-@role_required(*ROLES)
-def annual(request: HttpRequest) -> HttpResponse:
-    form = _choice(request)
+@user_required(*ROLES)
+def annual(request: HttpRequest, user: User) -> HttpResponse:
+    form = _choice(request, user)
     context: dict[str, Any] = {"title": _("Annual accountability report"), "form": form}
     if not form.is_valid():
         context.update(error_context(form))
         return render(request, "web/reports/annual.html", context)
     try:
-        kpis = _report(form)
+        kpis = _report(form, user)
+    except ServiceError as error:
+        context["refusal"] = shown(error)
+        return render(request, "web/reports/annual.html", context, status=error.status)
     except source.KpisUnavailableError:
         context["unavailable"] = True
         return render(request, "web/reports/annual.html", context)
@@ -112,25 +128,22 @@ def annual(request: HttpRequest) -> HttpResponse:
     return render(request, "web/reports/annual.html", context)
 
 
-def _valid(request: HttpRequest) -> AnnualReportForm:
-    form = AnnualReportForm(request.GET)
+def _valid(request: HttpRequest, user: User) -> AnnualReportForm:
+    form = _choice(request, user)
     if not form.is_valid():
         raise Http404("no such report")
     return form
 
 
 @require_GET
-@role_required(*ROLES)
-def annual_pdf(request: HttpRequest) -> HttpResponse:
+@user_required(*ROLES)
+def annual_pdf(request: HttpRequest, user: User) -> HttpResponse:
     """The report as a PDF, in ?language= (the page's language by default)."""
-    form = _valid(request)
+    form = _valid(request, user)
     language = request.GET.get("language") or current_language()
     if language not in ("en", "fr"):
         raise Http404("no such language")
-    try:
-        kpis = _report(form)
-    except source.KpisUnavailableError as error:
-        raise Http404("the KPIs are not available") from error
+    kpis = _readable(form, user)
     response = HttpResponse(
         report_pdf(kpis, language, dt.datetime.now(dt.UTC)), content_type="application/pdf"
     )
@@ -140,14 +153,11 @@ def annual_pdf(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-@role_required(*ROLES)
-def annual_csv(request: HttpRequest, table: str) -> HttpResponse:
+@user_required(*ROLES)
+def annual_csv(request: HttpRequest, user: User, table: str) -> HttpResponse:
     """One table of the report as CSV (the file `jobgrant report annual` writes)."""
-    form = _valid(request)
-    try:
-        kpis = _report(form)
-    except source.KpisUnavailableError as error:
-        raise Http404("the KPIs are not available") from error
+    form = _valid(request, user)
+    kpis = _readable(form, user)
     found = next((t for t in kpis.tables if t.id == table), None)
     if found is None:
         raise Http404("no such table")
