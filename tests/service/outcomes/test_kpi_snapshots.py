@@ -127,6 +127,10 @@ def test_the_schedule_hands_over_only_out_of_date_snapshots(
     old = timezone.now() - dt.timedelta(minutes=settings.JOBGRANT_KPI_REFRESH_MINUTES + 1)
     KpiSnapshot.objects.filter(jurisdiction__in=("NS", "PE")).update(computed_at=old)
     KpiSnapshot.objects.filter(jurisdiction="ON").update(definitions="older")
+    no_program = {"people": [], "files": []}  # a year no program has: never handed over
+    KpiSnapshot.objects.create(
+        jurisdiction="NS", fiscal_year="2099-00", computed_at=old, cells=no_program
+    )
     with django_capture_on_commit_callbacks() as handed:
         assert snapshot_actions.refresh_stale_snapshots() == 3
     assert len(handed) == 3

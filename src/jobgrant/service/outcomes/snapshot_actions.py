@@ -22,7 +22,7 @@ from django.utils import timezone
 from jobgrant.rules.codes import JURISDICTION_CODES
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.chain import record
-from jobgrant.service.grants.models import KpiSnapshot
+from jobgrant.service.grants.models import KpiSnapshot, Program
 from jobgrant.service.outcomes import kpi_sql, kpis
 from jobgrant.service.outcomes.kpi_sql import PEOPLE_SUMS
 from jobgrant.service.outcomes.kpis import Cells
@@ -106,11 +106,13 @@ def request_refresh(jurisdiction: str | None, fiscal_year: str) -> int:
 
 def refresh_stale_snapshots() -> int:
     """The worker's periodic job: hand over every snapshot that is out of date (older than the
-    refresh interval, or of older definitions) unless its refresh is asked for and not lost."""
+    refresh interval, or of older definitions) unless its refresh is asked for and not lost.
+    Only the fiscal years that have a program: a year with none has no records to change."""
     lost = timezone.now() - REQUEST_LAPSES_AFTER
+    years = Program.objects.values("fiscal_year")
     stale = [
         (s.jurisdiction, s.fiscal_year)
-        for s in KpiSnapshot.objects.defer("cells")
+        for s in KpiSnapshot.objects.defer("cells").filter(fiscal_year__in=years)
         if _out_of_date(s)
         and not (s.refresh_pending and s.refresh_requested_at and s.refresh_requested_at > lost)
     ]

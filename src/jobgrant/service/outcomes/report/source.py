@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from jobgrant.rules.codes import JURISDICTIONS
+from jobgrant.rules.codes import JURISDICTIONS, fiscal_year_label, fiscal_year_start
 from jobgrant.service.outcomes.tables import KpiReport
 
 NATIONAL = "CA"  # the national report: every jurisdiction summed, federal-direct files apart
@@ -53,12 +53,17 @@ def fiscal_year_problem(value: str | None) -> Problem | None:
             "obligatoire (un exercice comme 2015-16)",
         )
     match = FISCAL_YEAR.match(value)
-    if match and int(match[1]) >= FIRST_YEAR and (int(match[1]) + 1) % 100 == int(match[2]):
+    # Up to the fiscal year under way: a later one has no records (and reading it would store
+    # empty KPI cells for nothing).
+    current = fiscal_year_start(dt.datetime.now(OTTAWA).date())
+    start = int(match[1]) if match else 0
+    if match and FIRST_YEAR <= start <= current and (start + 1) % 100 == int(match[2]):
         return None
+    last = fiscal_year_label(current)
     return Problem(
         "fiscal_year",
-        f"must be a fiscal year like 2015-16, from 2014-15 on, not {value!r}",
-        f"doit être un exercice comme 2015-16, à partir de 2014-15, et non {value!r}",
+        f"must be a fiscal year like 2015-16, from 2014-15 to {last}, not {value!r}",
+        f"doit être un exercice comme 2015-16, de 2014-15 à {last}, et non {value!r}",
     )
 
 
@@ -66,8 +71,7 @@ def last_fiscal_year(today: dt.date | None = None) -> str:
     """The last fiscal year (April 1 to March 31) that has ended by `today` (by default today
     in Ottawa's time zone)."""
     day = today or dt.datetime.now(OTTAWA).date()
-    start = day.year - 1 if day.month >= 4 else day.year - 2
-    return f"{start}-{(start + 1) % 100:02d}"
+    return fiscal_year_label(fiscal_year_start(day) - 1)
 
 
 def jurisdiction_of(value: str | None) -> str | None:
