@@ -19,7 +19,6 @@ template, never a stale one.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import importlib.util
 import os
@@ -27,9 +26,9 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
+
+from jobgrant.service.static_files import installed_version, locked
 
 # Templates of other digests kept beside the newest (a developer switching branches).
 KEPT_TEMPLATES = 4
@@ -44,7 +43,7 @@ def digest() -> str:
 
     hashed = hashlib.sha256(
         repr(
-            [_version("django"), settings.INSTALLED_APPS, settings.CACHES, settings.USE_TZ]
+            [installed_version("django"), settings.INSTALLED_APPS, settings.CACHES, settings.USE_TZ]
         ).encode()
     )
     directories = {"jobgrant.service": Path(jobgrant.service.__file__).parent}
@@ -57,12 +56,6 @@ def digest() -> str:
             hashed.update(f"{package}/{path.relative_to(directory)}".encode() + b"\0")
             hashed.update(hashlib.sha256(path.read_bytes()).digest())
     return hashed.hexdigest()
-
-
-def _version(package: str) -> str:
-    from importlib.metadata import version
-
-    return version(package)
 
 
 # --- SQLite: a file copied --------------------------------------------------------------------
@@ -94,7 +87,7 @@ def sqlite_template(directory: Path) -> Path:
     if done.exists():
         return done
     directory.mkdir(parents=True, exist_ok=True)
-    with _locked(directory / ".lock"):
+    with locked(directory / ".lock"):
         if done.exists():
             return done
         _remove_old(directory)
@@ -232,13 +225,6 @@ def _migrate(database_url: str) -> None:
     }
     command = [sys.executable, "-m", "django", "migrate", "--verbosity", "0", "--no-input"]
     subprocess.run(command, env=environment, check=True)
-
-
-@contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    with open(path, "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
 
 
 def _remove_old(directory: Path) -> None:

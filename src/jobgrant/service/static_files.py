@@ -39,7 +39,9 @@ def collect_static() -> None:
         _collect_into(root, digest)
         return
     collected = collected_once(Path(settings.JOBGRANT_BUILD_DIR) / "static", digest)
-    # The stamp last: a copy interrupted half-way is not taken for complete.
+    # The old stamp first and the new one last: a copy interrupted half-way is never taken for
+    # complete, even by a later start whose sources are those of the old stamp again.
+    (root / STAMP).unlink(missing_ok=True)
     shutil.copytree(collected, root, dirs_exist_ok=True, ignore=shutil.ignore_patterns(STAMP))
     (root / STAMP).write_text(digest)
 
@@ -54,7 +56,7 @@ def collected_once(cache: Path, digest: str) -> Path:
     if _holds(done, digest):
         return done
     cache.mkdir(parents=True, exist_ok=True)
-    with _locked(cache / ".lock"):
+    with locked(cache / ".lock"):
         if _holds(done, digest):
             return done
         _remove_unfinished_and_old(cache)
@@ -78,7 +80,7 @@ def sources_digest() -> str:
         getattr(settings, "WHITENOISE_SKIP_COMPRESS_EXTENSIONS", None),
         getattr(settings, "WHITENOISE_KEEP_ONLY_HASHED_FILES", False),
         # WhiteNoise compresses with Brotli only when it is installed
-        *map(_installed_version, ["django", "whitenoise", "brotli"]),
+        *map(installed_version, ["django", "whitenoise", "brotli"]),
     ]
     digest.update(repr(how).encode())
     sources: dict[str, str] = {}
@@ -91,7 +93,7 @@ def sources_digest() -> str:
     return digest.hexdigest()
 
 
-def _installed_version(package: str) -> str:
+def installed_version(package: str) -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -129,7 +131,8 @@ def _collect_into(directory: Path, digest: str) -> None:
 
 
 @contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on the file `path` for the block: processes take turns."""
     with open(path, "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         yield
