@@ -1,5 +1,5 @@
 """`jobgrant report annual` and `jobgrant report open-data`: the files they write from a
-KpiReport (the hand-made ones of tests/service/outcomes, until kpis.compute is merged), and bad
+KpiReport (the hand-made ones of tests/service/outcomes, whose figures are known), and bad
 options refused with exit 2, naming the option in English or French, nothing written."""
 
 from __future__ import annotations

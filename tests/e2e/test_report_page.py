@@ -3,7 +3,7 @@ national report, in English and in French, with its tables and inline SVG plots 
 role=img with its title and description, its figures in a table beside it).
 
 The report's figures come from the hand-made KpiReports of tests/service/outcomes (the live
-server runs in this process, so the patched source answers it) until kpis.compute is merged;
+server runs in this process, so the patched source answers it), whose every figure is known;
 the catalogue of test_accessibility.py checks the page with whatever the server computes.
 """
 

@@ -31,10 +31,6 @@ STEPS = {  # what each step says on stderr while the report is made
     "pdf": ("report: writing the {name} PDF", "report : écriture du PDF en {name}"),
     "csv": ("report: writing the tables as CSV", "report : écriture des tableaux en CSV"),
     "wrote": ("Wrote {path}", "Écrit : {path}"),
-    "unavailable": (
-        "report: the KPIs are not available: {detail}",
-        "report : les indicateurs ne sont pas disponibles : {detail}",
-    ),
 }
 LANGUAGE_NAMES = {"en": ("English", "anglais"), "fr": ("French", "français")}
 BAD = {
@@ -124,11 +120,7 @@ def _compute(language: str, jurisdiction: str | None, fiscal_year: str) -> KpiRe
     from jobgrant.service.outcomes.report import source
 
     _echo(language, "figures", place=jurisdiction or source.NATIONAL, year=fiscal_year)
-    try:
-        return source.annual_report(jurisdiction, fiscal_year)
-    except source.KpisUnavailableError as error:
-        _echo(language, "unavailable", detail=error)
-        raise typer.Exit(1) from error
+    return source.annual_report(jurisdiction, fiscal_year)
 
 
 def write_annual(kpis: KpiReport, out: Path, language: str, made: dt.datetime) -> list[Path]:
@@ -181,11 +173,7 @@ def open_data(
     with typer.progressbar(length=len(years) * len(places), label=label) as bar:
         for year in years:
             for place in places:
-                try:
-                    reports.append(source.annual_report(place, year))
-                except source.KpisUnavailableError as error:
-                    _echo(language, "unavailable", detail=error)
-                    raise typer.Exit(1) from error
+                reports.append(source.annual_report(place, year))
                 bar.update(1)
     for path in opendata.write(reports, Path(out)):
         _echo(language, "wrote", path=path)

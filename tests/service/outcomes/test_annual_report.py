@@ -172,7 +172,8 @@ def test_the_plots_ids_do_not_collide_on_one_page() -> None:
 
 @pytest.fixture
 def kpis(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    """source.annual_report answers with the hand-made reports (until kpis.compute exists)."""
+    """source.annual_report answers with the hand-made reports, whose every figure is known
+    (test_kpi_snapshots.py holds the stored figures to the computed ones)."""
     asked: dict[str, Any] = {}
 
     def fake(jurisdiction: str | None, fiscal_year: str) -> KpiReport:

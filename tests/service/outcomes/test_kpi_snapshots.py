@@ -18,6 +18,7 @@ from jobgrant.rules.codes import JURISDICTION_CODES
 from jobgrant.service.grants.models import KpiSnapshot, Program
 from jobgrant.service.outcomes import snapshot_actions, snapshots
 from jobgrant.service.outcomes.kpis import compute
+from jobgrant.service.outcomes.report import source
 from jobgrant.service.outcomes.tables import KpiReport
 from jobgrant.service.outcomes.tasks import refresh_kpi_snapshot
 
@@ -150,3 +151,12 @@ def test_the_schedule_hands_over_only_out_of_date_snapshots(
         assert refresh_kpi_snapshot.call(code, fx.FISCAL_YEAR) == "skipped"
     freshness = snapshots.freshness(None, fx.FISCAL_YEAR)
     assert freshness is not None and not freshness.pending and freshness.as_of > old
+
+
+def test_the_annual_report_reads_the_stored_figures_suppressed() -> None:
+    """What `jobgrant report` and the report page print (the tests of the report itself use
+    hand-made figures): Nova Scotia's published figures, small cells hidden."""
+    nova_scotia()
+    published = source.annual_report("NS", fx.FISCAL_YEAR)
+    assert without_time(published) == compute("NS", fx.FISCAL_YEAR, suppress=True)
+    assert published.suppressed

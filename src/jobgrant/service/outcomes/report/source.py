@@ -21,10 +21,6 @@ OTTAWA = ZoneInfo("America/Toronto")
 FIRST_YEAR = 2014  # the Canada Job Grant began in 2014-15
 
 
-class KpisUnavailableError(RuntimeError):
-    """The KPI module is not there yet (jobgrant.service.outcomes.kpis)."""
-
-
 @dataclass(frozen=True)
 class Problem:
     """A bad option: which one, and what is wrong with it in English and in French."""
@@ -83,9 +79,6 @@ def jurisdiction_of(value: str | None) -> str | None:
 
 def annual_report(jurisdiction: str | None, fiscal_year: str) -> KpiReport:
     """The suppressed KPIs of one jurisdiction (None: Canada) for one fiscal year."""
-    try:
-        from jobgrant.service.outcomes import snapshots  # type: ignore[attr-defined,unused-ignore]
-    except ImportError as error:  # pragma: no cover - until the KPI module is merged
-        raise KpisUnavailableError("jobgrant.service.outcomes.kpis is not installed") from error
-    report: KpiReport = snapshots.read(jurisdiction, fiscal_year, suppress=True)
-    return report
+    from jobgrant.service.outcomes import snapshots
+
+    return snapshots.read(jurisdiction, fiscal_year, suppress=True)

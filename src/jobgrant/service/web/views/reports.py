@@ -90,8 +90,6 @@ def _readable(form: AnnualReportForm, user: User) -> KpiReport:
         return _report(form, user)
     except ServiceError as error:
         raise PermissionDenied(error.message_en) from error
-    except source.KpisUnavailableError as error:
-        raise Http404("the KPIs are not available") from error
 
 
 @require_GET
@@ -107,9 +105,6 @@ def annual(request: HttpRequest, user: User) -> HttpResponse:
     except ServiceError as error:
         context["refusal"] = shown(error)
         return render(request, "web/reports/annual.html", context, status=error.status)
-    except source.KpisUnavailableError:
-        context["unavailable"] = True
-        return render(request, "web/reports/annual.html", context)
     query = _query(form)
     context.update(
         {
