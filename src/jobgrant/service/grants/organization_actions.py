@@ -41,7 +41,10 @@ from jobgrant.service.accounts.models import (
 from jobgrant.service.audit.actions import record_refusal
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
-from jobgrant.service.grants.registration_attempt_actions import tell_of_attempt
+from jobgrant.service.grants.registration_attempt_actions import (
+    account_with_email,
+    tell_of_attempt,
+)
 from jobgrant.service.notifications.outbox import absolute_url, enqueue
 from jobgrant.service.registry.actions import EMPLOYER_FIELDS
 from jobgrant.service.registry.identifiers import normalize_postal_code, postal_code_fits
@@ -623,10 +626,7 @@ def _required(key: str, limit: int) -> dict[str, str]:
 def _refuse_taken_email(email: str) -> None:
     """Accepting an invitation (the address is the invitation's, known to the person): an
     address with an account already signs in instead."""
-    if (
-        User.objects.filter(username__iexact=email).exists()
-        or User.objects.filter(email__iexact=email).exists()
-    ):
+    if account_with_email(email) is not None:
         raise ServiceError(
             409,
             "EMAIL_TAKEN",
