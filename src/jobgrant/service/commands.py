@@ -247,7 +247,12 @@ def work(interval: float, worker_id: str, demo_history: bool = False) -> None:
     `demo_history` (make run), first load the demonstration history: the periodic jobs must not
     run on its files while they are walked through their years."""
     import logging
+    import signal
 
+    # A stop asked for while the worker starts (imports, the demonstration history) finds no
+    # task in hand: exit at once, and cleanly. OutboxWorker.run then installs the handler that
+    # lets the task in hand finish.
+    signal.signal(signal.SIGTERM, _exit_before_the_first_task)
     if demo_history:
         load_demo_history()
     setup_django()
@@ -262,6 +267,10 @@ def work(interval: float, worker_id: str, demo_history: bool = False) -> None:
     logging.getLogger("jobgrant.notifications").setLevel(logging.INFO)
     worker = OutboxWorker(worker_id, interval, periodic_jobs(PERIODIC_JOBS))
     worker.run()
+
+
+def _exit_before_the_first_task(signum: int, frame: object) -> None:
+    raise SystemExit(0)
 
 
 def prebuild(postgres_urls: list[str]) -> None:
