@@ -42,14 +42,14 @@ def main() -> None:
 
     from jobgrant.service.accounts.models import User
     from jobgrant.service.api.openapi import example_application
-    from jobgrant.service.grants import actions
-    from jobgrant.service.grants.agreement_document import (
+    from jobgrant.service.grants.agreements.document import (
         content_hash,
         employers_of,
         render_document,
     )
-    from jobgrant.service.grants.agreement_models import AgreementVersion
-    from jobgrant.service.grants.agreement_pdf import agreement_pdf
+    from jobgrant.service.grants.agreements.pdf import agreement_pdf
+    from jobgrant.service.grants.applications import actions
+    from jobgrant.service.grants.models.agreements import AgreementVersion
 
     employer = User.objects.get(username="demo-employer")
     application = actions.create_application(employer, example_application(timezone.localdate()))

@@ -60,7 +60,7 @@ def run(approvals: int, profile: str | None) -> None:
 
     from jobgrant.service.accounts.models import User
     from jobgrant.service.demo import business_number
-    from jobgrant.service.grants import actions
+    from jobgrant.service.grants.applications import actions
     from jobgrant.service.registry.models import Employer
 
     employer = User.objects.get(username="demo-employer")

@@ -42,10 +42,11 @@ def _file_ready() -> Any:
 
     from jobgrant.service.accounts.models import User
     from jobgrant.service.api.openapi import example_application
-    from jobgrant.service.grants import actions, participant_actions
-    from jobgrant.service.grants.agreement_actions import accept_agreement
-    from jobgrant.service.grants.agreement_models import Agreement
-    from jobgrant.service.grants.assignment_actions import assign_application
+    from jobgrant.service.grants.agreements.actions import accept_agreement
+    from jobgrant.service.grants.applications import actions
+    from jobgrant.service.grants.applications.assignment import assign_application
+    from jobgrant.service.grants.models.agreements import Agreement
+    from jobgrant.service.grants.participants import actions as participant_actions
     from jobgrant.service.notifications.models import Message
 
     employer = User.objects.get(username="demo-employer")
@@ -111,8 +112,9 @@ def main() -> None:
     import time_machine
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from jobgrant.service.grants import claim_actions
-    from jobgrant.service.grants.receipt_files import checked
+    from jobgrant.service.grants.claims import actions as claim_actions
+    from jobgrant.service.grants.claims import assessment as claim_assessment
+    from jobgrant.service.grants.claims.receipts import checked
 
     application, slot, employer, officer = _file_ready()
     start = dt.date.fromisoformat(application.request["training"]["start_date"])
@@ -135,7 +137,7 @@ def main() -> None:
             steps["submit"].append(time.perf_counter() - began)
             cpu["submit"].append(time.process_time() - began_cpu)
             began, began_cpu = time.perf_counter(), time.process_time()
-            claim_actions.approve_claim(officer, claim, {})
+            claim_assessment.approve_claim(officer, claim, {})
             steps["approve"].append(time.perf_counter() - began)
             cpu["approve"].append(time.process_time() - began_cpu)
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())

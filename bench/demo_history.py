@@ -35,7 +35,7 @@ def main() -> None:
     from jobgrant.service.commands import prepare_database
 
     prepare_database(with_demo=True)
-    from jobgrant.service.demo_outcomes.load import seed_history
+    from jobgrant.service.demo_history.load import seed_history
 
     before = os.getloadavg()
     loaded = seed_history(arguments.seed, files_per_year=_sizes(arguments.files_per_year))

@@ -164,7 +164,7 @@ def _redraw_equity() -> None:
 
 def _forget_snapshots() -> None:
     """The stored KPI cells of an earlier run: the timings below compute their own."""
-    from jobgrant.service.grants.models import KpiSnapshot
+    from jobgrant.service.grants.models.kpi import KpiSnapshot
 
     KpiSnapshot.objects.all().delete()
 

@@ -83,7 +83,8 @@ def _reference_rows(
 ) -> int:
     """The bench user, programs and streams, budgets, batches and employers."""
     from jobgrant.service.accounts.models import Role, User
-    from jobgrant.service.grants.models import PaymentBatch, Program, Stream
+    from jobgrant.service.grants.models.applications import Program, Stream
+    from jobgrant.service.grants.models.payments import PaymentBatch
     from jobgrant.service.ledger.models import BudgetAccount
     from jobgrant.service.registry.models import Employer
 
@@ -171,12 +172,8 @@ def _spread_trainees(trainees: int) -> None:
 
 
 def _applications(user_id: int) -> None:
-    from jobgrant.service.grants.models import (
-        Agreement,
-        AgreementVersion,
-        Application,
-        ApplicationEmployer,
-    )
+    from jobgrant.service.grants.models.agreements import Agreement, AgreementVersion
+    from jobgrant.service.grants.models.applications import Application, ApplicationEmployer
 
     trainees = (
         "jsonb_build_object('trainees', (SELECT jsonb_agg(jsonb_build_object('employer_id',"
@@ -269,8 +266,8 @@ def _applications(user_id: int) -> None:
 
 
 def _trainees(user_id: int) -> None:
-    from jobgrant.service.grants.models import CompletionReport, FollowUp, TraineeOutcome
-    from jobgrant.service.grants.participant_models import Participant
+    from jobgrant.service.grants.models.completion import CompletionReport, FollowUp, TraineeOutcome
+    from jobgrant.service.grants.models.participants import Participant
 
     def pick(values: list[str], salt: int) -> str:
         return equity_pick(values, salt, "f.i", "k")
@@ -383,7 +380,8 @@ def _follow_ups(
 
 
 def _money(user_id: int) -> None:
-    from jobgrant.service.grants.models import Claim, PaymentRequest, Receivable
+    from jobgrant.service.grants.models.claims import Claim
+    from jobgrant.service.grants.models.payments import PaymentRequest, Receivable
     from jobgrant.service.ledger.models import LedgerTransaction, Posting
 
     submitted = "f.submitted_on + 120 + time '10:00'"

@@ -103,7 +103,7 @@ def _template() -> Any:
 
     from jobgrant.service.accounts.models import User
     from jobgrant.service.api.openapi import example_application
-    from jobgrant.service.grants import actions
+    from jobgrant.service.grants.applications import actions
 
     employer = User.objects.get(username="demo-employer")
     application = actions.create_application(employer, example_application(timezone.localdate()))
@@ -117,8 +117,8 @@ def _run(count: int, template: Any) -> None:
     from django.db import transaction
 
     from jobgrant.service.accounts.models import Role, User
-    from jobgrant.service.grants import payment_actions
-    from jobgrant.service.grants.payment_models import PaymentBatch
+    from jobgrant.service.grants.models.payments import PaymentBatch
+    from jobgrant.service.grants.payments import actions as payment_actions
     from jobgrant.service.ledger import operations
 
     with transaction.atomic():
@@ -209,9 +209,9 @@ def _make_claims(count: int, template: Any) -> None:
 
     from jobgrant.service.accounts.models import User
     from jobgrant.service.demo import business_number
-    from jobgrant.service.grants.agreement_models import Agreement, AgreementState
-    from jobgrant.service.grants.claim_models import Claim, ClaimShare, ClaimState
-    from jobgrant.service.grants.models import Application, ApplicationEmployer
+    from jobgrant.service.grants.models.agreements import Agreement, AgreementState
+    from jobgrant.service.grants.models.applications import Application, ApplicationEmployer
+    from jobgrant.service.grants.models.claims import Claim, ClaimShare, ClaimState
     from jobgrant.service.ledger import operations
     from jobgrant.service.ledger.models import BudgetAccount
     from jobgrant.service.registry.models import Employer

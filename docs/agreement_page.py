@@ -25,8 +25,8 @@ SCALE = 1.6  # about 115 dots per inch: readable in the README, small on disk
 def approved_agreement() -> object:
     from jobgrant.service.accounts.models import User
     from jobgrant.service.api.openapi import example_application
-    from jobgrant.service.grants import actions
-    from jobgrant.service.grants.agreement_models import AgreementVersion
+    from jobgrant.service.grants.applications import actions
+    from jobgrant.service.grants.models.agreements import AgreementVersion
 
     employer = User.objects.get(username="demo-employer")
     application = actions.create_application(employer, example_application(dt.date(2026, 11, 29)))
@@ -49,7 +49,7 @@ def main() -> None:
         prepare_database(with_demo=True)
         import pypdfium2  # type: ignore[import-untyped]
 
-        from jobgrant.service.grants.agreement_pdf import agreement_pdf
+        from jobgrant.service.grants.agreements.pdf import agreement_pdf
 
         version = approved_agreement()
         IMAGES.mkdir(parents=True, exist_ok=True)

@@ -9,9 +9,9 @@ from typing import Any
 from tests.conftest import application_body
 from tests.personas import EMPLOYER, OFFICER, SECOND_OFFICER
 
-from jobgrant.service.grants import actions
-from jobgrant.service.grants.models import Application
-from jobgrant.service.grants.participant_models import Participant
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.participants import Participant
 from jobgrant.service.notifications.models import Message
 
 #: Valid SINs (Luhn), as a trainee types them; tests look for their digits everywhere.

@@ -14,10 +14,10 @@ def accepted_with_a_change(make_body: Callable[..., dict[str, Any]]) -> dict[str
     """The demonstration employer's approved, accepted agreement, and a provider change asked
     for on a second one (awaiting a decision)."""
     from jobgrant.service.accounts.models import User
-    from jobgrant.service.grants import actions
-    from jobgrant.service.grants.agreement_actions import accept_agreement
-    from jobgrant.service.grants.agreement_models import Agreement
-    from jobgrant.service.grants.change_actions import request_change
+    from jobgrant.service.grants.agreements.actions import accept_agreement
+    from jobgrant.service.grants.applications import actions
+    from jobgrant.service.grants.changes.actions import request_change
+    from jobgrant.service.grants.models.agreements import Agreement
 
     employer = User.objects.get(username="demo-employer")
     first, second = (User.objects.get(username=f"demo-officer-on-{n}") for n in (1, 2))

@@ -25,11 +25,13 @@ def claims_to_assess(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]
     from tests.service.grants.claim_helpers import pdf_bytes, upload
 
     from jobgrant.service.accounts.models import User
-    from jobgrant.service.grants import actions, claim_actions, participant_actions
-    from jobgrant.service.grants.agreement_actions import accept_agreement
-    from jobgrant.service.grants.agreement_models import Agreement
-    from jobgrant.service.grants.assignment_actions import assign_application
-    from jobgrant.service.grants.receipt_files import checked
+    from jobgrant.service.grants.agreements.actions import accept_agreement
+    from jobgrant.service.grants.applications import actions
+    from jobgrant.service.grants.applications.assignment import assign_application
+    from jobgrant.service.grants.claims import actions as claim_actions
+    from jobgrant.service.grants.claims.receipts import checked
+    from jobgrant.service.grants.models.agreements import Agreement
+    from jobgrant.service.grants.participants import actions as participant_actions
     from jobgrant.service.notifications.models import Message
 
     employer = User.objects.get(username="demo-employer")

@@ -23,7 +23,8 @@ def links_sent(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
     """A registration waiting for its confirmation, an invitation, a new staff account: the
     pages their links open."""
     from jobgrant.service.accounts.models import User
-    from jobgrant.service.grants import organization_actions, staff_actions
+    from jobgrant.service.people import organizations as organization_actions
+    from jobgrant.service.people import staff as staff_actions
     from jobgrant.service.registry.models import Employer
 
     organization_actions.register_organization(
@@ -75,8 +76,9 @@ def people_and_a_request(make_body: Callable[..., dict[str, Any]]) -> dict[str, 
     """Acme with a second person, and an application by someone acting for Acme alone that
     names Lakeshore (which demo-employer administers): a request waiting for its answer."""
     from jobgrant.service.accounts.models import Membership, Role, User
-    from jobgrant.service.grants import actions, organization_actions
-    from jobgrant.service.grants.partner_models import PartnerConsent
+    from jobgrant.service.grants.applications import actions
+    from jobgrant.service.grants.models.partners import PartnerConsent
+    from jobgrant.service.people import organizations as organization_actions
     from jobgrant.service.registry.models import Employer
 
     acme = Employer.objects.get(name="Acme Precision Machining")

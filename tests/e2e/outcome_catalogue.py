@@ -23,9 +23,10 @@ def _confirmed_file(make_body: Callable[..., dict[str, Any]], sin: str) -> Any:
     from tests.participants import answers
 
     from jobgrant.service.accounts.models import User
-    from jobgrant.service.grants import actions, participant_actions
-    from jobgrant.service.grants.agreement_actions import accept_agreement
-    from jobgrant.service.grants.agreement_models import Agreement
+    from jobgrant.service.grants.agreements.actions import accept_agreement
+    from jobgrant.service.grants.applications import actions
+    from jobgrant.service.grants.models.agreements import Agreement
+    from jobgrant.service.grants.participants import actions as participant_actions
     from jobgrant.service.notifications.models import Message
 
     employer = User.objects.get(username="demo-employer")
@@ -53,8 +54,9 @@ def reports_and_follow_ups(make_body: Callable[..., dict[str, Any]]) -> dict[str
     from tests.participants import OTHER_SIN, SIN
 
     from jobgrant.service.accounts.models import User
-    from jobgrant.service.grants import completion_actions, follow_up_actions
-    from jobgrant.service.grants.outcome_models import LIKERT_ITEMS
+    from jobgrant.service.grants.completion import follow_ups as follow_up_actions
+    from jobgrant.service.grants.completion import report as completion_actions
+    from jobgrant.service.grants.models.completion import LIKERT_ITEMS
     from jobgrant.service.notifications.models import Message
 
     employer = User.objects.get(username="demo-employer")

@@ -23,7 +23,8 @@ def payments_to_make(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]
     )
 
     from jobgrant.service.accounts.models import Role, User
-    from jobgrant.service.grants import payment_actions, recovery_actions
+    from jobgrant.service.grants.payments import actions as payment_actions
+    from jobgrant.service.grants.payments import recovery as recovery_actions
 
     builder = User.objects.create_user(username="e2e-finance-2", role=Role.FINANCE)
     finance = User.objects.get(username="demo-finance")

@@ -138,7 +138,7 @@ def verify_chain(web: Any) -> None:
 
 def employer_applications(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
     from jobgrant.service.accounts.models import User
-    from jobgrant.service.grants import actions
+    from jobgrant.service.grants.applications import actions
 
     employer = User.objects.get(username="demo-employer")
     submitted = actions.create_application(employer, make_body())
@@ -149,8 +149,8 @@ def employer_applications(make_body: Callable[..., dict[str, Any]]) -> dict[str,
 
 def officer_applications(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
     from jobgrant.service.accounts.models import User
-    from jobgrant.service.grants import actions
-    from jobgrant.service.grants.assignment_actions import assign_application
+    from jobgrant.service.grants.applications import actions
+    from jobgrant.service.grants.applications.assignment import assign_application
 
     employer = User.objects.get(username="demo-employer")
     officer = User.objects.get(username="demo-officer-on-1")
@@ -239,7 +239,7 @@ def with_a_trainee_invited(make_body: Callable[..., dict[str, Any]]) -> dict[str
     from tests.e2e.test_participants_flow import approved, link_in_outbox
 
     from jobgrant.service.accounts.models import User
-    from jobgrant.service.grants import participant_actions
+    from jobgrant.service.grants.participants import actions as participant_actions
 
     employer = User.objects.get(username="demo-employer")
     application = approved(make_body)
@@ -268,7 +268,7 @@ def simulation_runs(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
 def an_agreement_offered(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
     """An approved application of the demonstration employer: its agreement is offered."""
     from jobgrant.service.accounts.models import User
-    from jobgrant.service.grants import actions
+    from jobgrant.service.grants.applications import actions
 
     employer = User.objects.get(username="demo-employer")
     application = actions.create_application(employer, make_body())

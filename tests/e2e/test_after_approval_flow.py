@@ -13,9 +13,9 @@ from tests.e2e.test_flows import open_from_queue
 from tests.e2e.test_participants_flow import ANSWERS, CHOICES, link_in_outbox
 
 from jobgrant.service.accounts.models import User
-from jobgrant.service.grants import actions
-from jobgrant.service.grants.agreement_models import Agreement
-from jobgrant.service.grants.models import Application, State
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.models.agreements import Agreement
+from jobgrant.service.grants.models.applications import Application, State
 from jobgrant.service.notifications.models import Message
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from jobgrant.service.accounts.models import User
-from jobgrant.service.grants.agreement_models import Agreement, AgreementVersion
+from jobgrant.service.grants.models.agreements import Agreement, AgreementVersion
 
 ACCEPTED = {"en": "The agreement is accepted.", "fr": "L'entente est acceptée."}
 

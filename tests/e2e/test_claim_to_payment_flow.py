@@ -15,9 +15,9 @@ from typing import Any
 from tests.service.grants.claim_helpers import pdf_bytes
 
 from jobgrant.service.demo import seed_ready_to_claim
-from jobgrant.service.grants.claim_models import Claim, ClaimShare, ClaimState
-from jobgrant.service.grants.models import Application
-from jobgrant.service.grants.payment_models import PaymentBatch
+from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.claims import Claim, ClaimShare, ClaimState
+from jobgrant.service.grants.models.payments import PaymentBatch
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount
 

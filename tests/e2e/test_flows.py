@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from jobgrant.service.accounts.models import User
-from jobgrant.service.grants import actions
-from jobgrant.service.grants.models import Application, State
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.models.applications import Application, State
 from jobgrant.service.ledger.models import BudgetAccount
 
 LANGUAGES = ("en", "fr")

@@ -11,8 +11,8 @@ from typing import Any
 from tests.conftest import application_body
 
 from jobgrant.service.accounts.models import User
-from jobgrant.service.grants import actions
-from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.notifications.models import Message
 
 LINK = re.compile(r"https?://[^/\s]+(/(?:en|fr)/participate/[0-9a-f]{64}/)")

@@ -558,7 +558,7 @@ def ready_to_claim() -> tuple[list[int], str]:
     fiscal year."""
     from django.db import connections
 
-    from jobgrant.service.grants.models import Application
+    from jobgrant.service.grants.models.applications import Application
 
     files = Application.objects.filter(agreement__state="accepted", claims__isnull=True)
     found = sorted(files.values_list("pk", "fiscal_year"))
@@ -665,8 +665,8 @@ def money_once_each(history: History) -> tuple[list[str], list[str]]:
     the state its last acknowledged step left, one receipt, its ledger movements once per funder;
     one batch, authorized, each of its payments disbursed once, one confirmation import."""
     from jobgrant.service.audit.models import AuditEntry
-    from jobgrant.service.grants.claim_models import Claim, ClaimShare, Receipt
-    from jobgrant.service.grants.payment_models import (
+    from jobgrant.service.grants.models.claims import Claim, ClaimShare, Receipt
+    from jobgrant.service.grants.models.payments import (
         ConfirmationImport,
         PaymentBatch,
         PaymentRequest,
@@ -757,7 +757,7 @@ def money_once_each(history: History) -> tuple[list[str], list[str]]:
 def acknowledged_are_recorded(history: History) -> list[str]:
     """Each acknowledged answer is the one its idempotency record holds."""
     from jobgrant.service.accounts.models import User
-    from jobgrant.service.grants.models import IdempotencyKey
+    from jobgrant.service.grants.models.applications import IdempotencyKey
 
     users = {user.username: user.pk for user in User.objects.all()}
     records = {
@@ -779,8 +779,8 @@ def acknowledged_are_recorded(history: History) -> list[str]:
 
 
 def files_in_their_last_state(history: History) -> list[str]:
-    from jobgrant.service.grants.agreement_models import Agreement
-    from jobgrant.service.grants.models import Application
+    from jobgrant.service.grants.models.agreements import Agreement
+    from jobgrant.service.grants.models.applications import Application
 
     lost = []
     for file in history.files:
@@ -802,7 +802,7 @@ def files_in_their_last_state(history: History) -> list[str]:
 def effects_once_each(history: History, employers: list[str]) -> tuple[list[str], list[str]]:
     """(half-applied, duplicates): per file, the audit entries, the ledger's commitments and
     the agreement are exactly those its state implies, once each."""
-    from jobgrant.service.grants.models import Application
+    from jobgrant.service.grants.models.applications import Application
 
     half: list[str] = []
     duplicate: list[str] = []
@@ -828,7 +828,7 @@ def file_effects(
 ) -> list[tuple[Counter[Any], Counter[Any], str]]:
     """(found, expected, what) for the file's audit entries, commitments and agreement."""
     from jobgrant.service.audit.models import AuditEntry
-    from jobgrant.service.grants.agreement_models import Agreement
+    from jobgrant.service.grants.models.agreements import Agreement
     from jobgrant.service.ledger.models import Posting
 
     agreement = Agreement.objects.filter(application=application).first()

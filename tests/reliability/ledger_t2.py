@@ -469,7 +469,7 @@ def make_files(count: int) -> list[GrantFile]:
     from django.db import transaction
 
     from jobgrant.service.accounts.models import User
-    from jobgrant.service.grants.models import Application, Program, State, Stream
+    from jobgrant.service.grants.models.applications import Application, Program, State, Stream
     from jobgrant.service.ledger import operations
     from jobgrant.service.ledger.models import BudgetAccount
 

@@ -162,7 +162,7 @@ def test_a_quote_or_the_service_never_loads_numba() -> None:
     program = (
         "import json, sys, django\n"
         "django.setup()\n"
-        "import jobgrant.service.urls, jobgrant.service.grants.quoting\n"
+        "import jobgrant.service.urls, jobgrant.service.grants.core.quoting\n"
         "from jobgrant.rules.quote import quote\n"
         f"quote(json.load(open({str(DEMO_QUOTE)!r})))\n"
         "print('numba' in sys.modules)\n"

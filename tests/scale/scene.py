@@ -72,7 +72,7 @@ def prepare(round_: int, binding: str, applications: int, fits: int) -> dict[str
     from tests.personas import EMPLOYER, OFFICER, create_personas
 
     from jobgrant.service.demo import business_number
-    from jobgrant.service.grants import actions
+    from jobgrant.service.grants.applications import actions
     from jobgrant.service.ledger import operations
     from jobgrant.service.registry.models import Employer
 
@@ -125,7 +125,7 @@ def books(scene: dict[str, Any], approved: set[int]) -> dict[str, Any]:
 
     from jobgrant.service.audit.chain import verify
     from jobgrant.service.audit.models import AuditEntry
-    from jobgrant.service.grants.models import Application, State
+    from jobgrant.service.grants.models.applications import Application, State
     from jobgrant.service.ledger.models import Bucket, LedgerTransaction, Posting
 
     amounts = {int(pk): cents for pk, cents in scene["applications"].items()}

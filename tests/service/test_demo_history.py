@@ -20,19 +20,19 @@ from tests.personas import create_personas
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.demo import seed, seed_ready_to_claim
-from jobgrant.service.demo_outcomes.load import (
+from jobgrant.service.demo_history.load import (
     HistoryInterrupted,
     Loaded,
     history_state,
     seed_history,
 )
-from jobgrant.service.demo_outcomes.plan import make_plan
-from jobgrant.service.grants.agreement_models import Agreement
-from jobgrant.service.grants.claim_models import Claim, ClaimState
-from jobgrant.service.grants.models import Application, Delivery
-from jobgrant.service.grants.outcome_models import CompletionReport, FollowUp, TraineeOutcome
-from jobgrant.service.grants.participant_models import Participant
-from jobgrant.service.grants.payment_models import PaymentRequest, Receivable
+from jobgrant.service.demo_history.plan import make_plan
+from jobgrant.service.grants.models.agreements import Agreement
+from jobgrant.service.grants.models.applications import Application, Delivery
+from jobgrant.service.grants.models.claims import Claim, ClaimState
+from jobgrant.service.grants.models.completion import CompletionReport, FollowUp, TraineeOutcome
+from jobgrant.service.grants.models.participants import Participant
+from jobgrant.service.grants.models.payments import PaymentRequest, Receivable
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount
 from jobgrant.service.notifications.models import Message

@@ -8,9 +8,9 @@ import pytest
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.demo import READY_TUITIONS, TODAY_DEFAULT_OFFSET, seed_ready_to_claim
-from jobgrant.service.grants.agreement_models import Agreement
-from jobgrant.service.grants.models import Application, State
-from jobgrant.service.grants.participant_models import Participant
+from jobgrant.service.grants.models.agreements import Agreement
+from jobgrant.service.grants.models.applications import Application, State
+from jobgrant.service.grants.models.participants import Participant
 from jobgrant.service.ledger import operations
 
 pytestmark = pytest.mark.django_db

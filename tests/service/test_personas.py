@@ -13,7 +13,7 @@ from tests.personas import (
     PERSONAS,
 )
 
-from jobgrant.service.grants import access
+from jobgrant.service.grants.core import access
 
 pytestmark = pytest.mark.django_db
 

@@ -51,7 +51,7 @@ def test_a_page_that_writes_through_an_action_passes(demo: None) -> None:
 
 
 def test_an_action_module_split_off_actions_py_is_a_writer_too(demo: None) -> None:
-    action = as_module("jobgrant.service.grants.assignment_actions", rename_employers)
+    action = as_module("jobgrant.service.grants.applications.assignment", rename_employers)
 
     def page() -> int:
         return action("Renamed")

@@ -11,7 +11,7 @@ from tests.personas import EMPLOYER, OFFICER, OUTSIDER_EMPLOYER
 from tests.service.grants.agreement_helpers import approved, committed
 
 from jobgrant.service.accounts.models import User
-from jobgrant.service.grants.agreement_models import Agreement, AgreementVersion
+from jobgrant.service.grants.models.agreements import Agreement, AgreementVersion
 
 pytestmark = pytest.mark.django_db
 ACCEPT = {

@@ -158,7 +158,7 @@ def row_of(page: str, sequence: int) -> str:
 def denied_and_refused(make_body: Any) -> tuple[int, int]:
     """An application denied with a reason, then a refused approval of it: their entries."""
     from jobgrant.service.errors import ServiceError
-    from jobgrant.service.grants import actions
+    from jobgrant.service.grants.applications import actions
 
     employer = EMPLOYER.get()
     officer = OFFICER.get()

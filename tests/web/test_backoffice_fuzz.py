@@ -13,8 +13,8 @@ from tests.personas import ANALYST, AUDITOR, EMPLOYER, FINANCE, OFFICER
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.grants import actions
-from jobgrant.service.grants.models import Application, StateChange
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.models.applications import Application, StateChange
 from jobgrant.service.ledger.models import Posting
 
 pytestmark = pytest.mark.django_db

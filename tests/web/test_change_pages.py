@@ -14,8 +14,8 @@ from tests.personas import EMPLOYER, OFFICER, OTHER_JURISDICTION_OFFICER
 from tests.service.grants.change_helpers import accepted, counts
 
 from jobgrant.service.accounts.models import User
-from jobgrant.service.grants.agreement_models import Agreement
-from jobgrant.service.grants.change_models import ChangeRequest
+from jobgrant.service.grants.models.agreements import Agreement
+from jobgrant.service.grants.models.changes import ChangeRequest
 from jobgrant.service.ledger.models import BudgetAccount
 
 pytestmark = pytest.mark.django_db

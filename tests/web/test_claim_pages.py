@@ -22,7 +22,7 @@ from tests.service.grants.claim_helpers import (
 )
 
 from jobgrant.service.accounts.models import User
-from jobgrant.service.grants.claim_models import Claim, ClaimState, Receipt
+from jobgrant.service.grants.models.claims import Claim, ClaimState, Receipt
 from jobgrant.service.ledger import operations
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,12 @@ from tests.personas import APPLICANT, EMPLOYER, OFFICER, PARTNER
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.demo import business_number
-from jobgrant.service.grants.models import Application, ApplicationEmployer, FormDraft, StateChange
+from jobgrant.service.grants.models.applications import (
+    Application,
+    ApplicationEmployer,
+    FormDraft,
+    StateChange,
+)
 from jobgrant.service.registry.models import Employer
 from jobgrant.service.web.views.employer_apply import DRAFT_KEY
 
@@ -508,7 +513,7 @@ def test_a_refusal_at_submission_names_its_field_and_links_to_its_step(
     """Whatever the service still refuses at the end is shown on the review page, naming the
     field in the page's language, with a link to the part of the review to change."""
     from jobgrant.service.errors import bad_input, problem
-    from jobgrant.service.grants import actions
+    from jobgrant.service.grants.applications import actions
 
     def refuse(user: User, body: Any, **_: Any) -> Application:
         raise bad_input([problem("trainees[0].costs.tuition", "is refused", "est refusé")])

@@ -12,8 +12,8 @@ from tests.personas import APPLICANT, EMPLOYER, OFFICER
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.grants import actions
-from jobgrant.service.grants.models import Application, FormDraft
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.models.applications import Application, FormDraft
 from jobgrant.service.web.views.employer_apply import DRAFT_KEY
 
 pytestmark = pytest.mark.django_db

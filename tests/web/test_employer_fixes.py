@@ -14,8 +14,8 @@ from django.test import Client
 from tests.conftest import TRAINING_STEP
 from tests.personas import APPLICANT, EMPLOYER
 
-from jobgrant.service.grants import actions
-from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.models.applications import Application
 
 pytestmark = pytest.mark.django_db
 

@@ -19,8 +19,8 @@ from tests.personas import APPLICANT, EMPLOYER, PARTNER, PARTNER_EMPLOYER
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.demo import business_number
-from jobgrant.service.grants import actions
-from jobgrant.service.grants.models import (
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.models.applications import (
     Application,
     ApplicationEmployer,
     FormDraft,

@@ -40,7 +40,7 @@ from tests.personas import (
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.demo import DEMO_PASSWORD, business_number
-from jobgrant.service.grants import actions
+from jobgrant.service.grants.applications import actions
 from jobgrant.service.registry.models import Employer
 from jobgrant.service.web.forms import employer as employer_forms
 from jobgrant.service.web.forms.employer_apply import AMOUNTS

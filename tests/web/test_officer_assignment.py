@@ -16,9 +16,9 @@ from tests.personas import APPLICANT, EMPLOYER, FEDERAL_OFFICER, OFFICER, SECOND
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.grants import actions
-from jobgrant.service.grants.assignment_actions import assign_application, release_application
-from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.applications.assignment import assign_application, release_application
+from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.web import audit_entries
 
 pytestmark = pytest.mark.django_db

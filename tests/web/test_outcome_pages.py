@@ -22,15 +22,15 @@ from tests.service.grants.payment_helpers import certified_claim
 from tests.service.grants.test_payments import build, paid_through
 
 from jobgrant.service.accounts.models import User
-from jobgrant.service.grants import follow_up_actions
-from jobgrant.service.grants.outcome_models import (
+from jobgrant.service.grants.completion import follow_ups as follow_up_actions
+from jobgrant.service.grants.models.completion import (
     CompletionReport,
     FollowUp,
     FollowUpState,
     ReportState,
     TraineeOutcome,
 )
-from jobgrant.service.grants.payment_models import Receivable
+from jobgrant.service.grants.models.payments import Receivable
 from jobgrant.service.notifications.models import Message
 
 pytestmark = pytest.mark.django_db

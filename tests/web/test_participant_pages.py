@@ -15,8 +15,8 @@ from tests.personas import EMPLOYER, OFFICER
 
 from jobgrant.rules.money import format_money
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.grants import participant_actions
-from jobgrant.service.grants.participant_models import Participant
+from jobgrant.service.grants.models.participants import Participant
+from jobgrant.service.grants.participants import actions as participant_actions
 from jobgrant.service.notifications.models import Message
 
 pytestmark = pytest.mark.django_db

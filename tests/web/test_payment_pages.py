@@ -21,8 +21,8 @@ from tests.service.grants.payment_helpers import (
     second_finance,
 )
 
-from jobgrant.service.grants import recovery_actions
-from jobgrant.service.grants.payment_models import PaymentBatch, ReceivableState
+from jobgrant.service.grants.models.payments import PaymentBatch, ReceivableState
+from jobgrant.service.grants.payments import recovery as recovery_actions
 
 pytestmark = pytest.mark.django_db
 

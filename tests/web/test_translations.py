@@ -39,7 +39,7 @@ from tests.personas import (
 import jobgrant.service.web
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.demo import DEMO_PASSWORD
-from jobgrant.service.grants import actions
+from jobgrant.service.grants.applications import actions
 from jobgrant.service.web.messages import CATALOGUE, problems
 
 WEB = Path(jobgrant.service.web.__file__).parent

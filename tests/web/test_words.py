@@ -27,7 +27,7 @@ from jobgrant.service.choices import (
     StreamCode,
     TraineeStatus,
 )
-from jobgrant.service.grants.models import Delivery, State
+from jobgrant.service.grants.models.applications import Delivery, State
 from jobgrant.service.ledger.models import Funder
 from jobgrant.service.web.templatetags.backoffice import moment
 from jobgrant.service.web.templatetags.jobgrant import longdate, money

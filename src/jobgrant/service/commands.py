@@ -182,7 +182,7 @@ def verify_audit() -> int:
 def rekey_sins() -> int:
     """Re-encrypt every SIN under the current key and recompute its blind index."""
     setup_django()
-    from jobgrant.service.grants.sin_key_actions import rekey_sins as rekey
+    from jobgrant.service.grants.participants.sin_keys import rekey_sins as rekey
 
     done = rekey()
     print(f"{done.rows} SINs held; {done.rewritten} re-encrypted under the current key")
@@ -219,7 +219,7 @@ def load_demo_history(seed: int | None = None, files_per_year: dict[str, int] | 
         print("The demonstration history is refused when JOBGRANT_ENV=production.")
         return 2
     migrate_and_seed(with_demo=True)
-    from jobgrant.service.demo_outcomes.load import HistoryInterrupted, history_state, seed_history
+    from jobgrant.service.demo_history.load import HistoryInterrupted, history_state, seed_history
 
     def say(line: str) -> None:
         print(f"demonstration history: {line}", flush=True)

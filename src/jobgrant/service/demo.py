@@ -32,7 +32,7 @@ from jobgrant.service.accounts.demo_credentials import DEMO_PASSWORD, DEMO_TOTP_
 from jobgrant.service.accounts.models import STAFF_ROLES, OrganizationRole, Role, User
 from jobgrant.service.accounts.second_factor import APP_DEVICE
 from jobgrant.service.audit.chain import record
-from jobgrant.service.grants.models import Intake, Program, Stream
+from jobgrant.service.grants.models.applications import Intake, Program, Stream
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.registry.models import Employer
@@ -209,13 +209,11 @@ def seed_ready_to_claim(today: dt.date | None = None) -> list[int]:
 
     Apart from `seed` (which the tests load before each test), for `jobgrant serve` and the
     tests that want such files: each file costs an approval and four form submissions."""
-    from jobgrant.service.grants import (
-        actions,
-        agreement_actions,
-        assignment_actions,
-        participant_actions,
-    )
-    from jobgrant.service.grants.agreement_models import Agreement
+    from jobgrant.service.grants.agreements import actions as agreement_actions
+    from jobgrant.service.grants.applications import actions
+    from jobgrant.service.grants.applications import assignment as assignment_actions
+    from jobgrant.service.grants.models.agreements import Agreement
+    from jobgrant.service.grants.participants import actions as participant_actions
 
     today = today or timezone.localdate()
     employer = User.objects.get(username="demo-employer")

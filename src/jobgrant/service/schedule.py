@@ -12,14 +12,18 @@ PERIODIC_JOBS: list[tuple[str, str, int]] = [
     ("prune_task_results", "jobgrant.service.notifications.worker:prune_task_results", 86_400),
     (
         "participant_reminders",
-        "jobgrant.service.grants.participant_reminder_actions:send_participant_reminders",
+        "jobgrant.service.grants.participants.reminders:send_participant_reminders",
         3600,
     ),
-    ("expire_offers", "jobgrant.service.grants.agreement_actions:expire_offers", 60),
-    ("offers_expiring", "jobgrant.service.grants.agreement_actions:remind_expiring_offers", 600),
-    ("send_due_follow_ups", "jobgrant.service.grants.follow_up_actions:send_due_follow_ups", 3600),
-    ("remind_follow_ups", "jobgrant.service.grants.follow_up_actions:remind_follow_ups", 3600),
-    ("lapse_follow_ups", "jobgrant.service.grants.follow_up_actions:lapse_follow_ups", 3600),
+    ("expire_offers", "jobgrant.service.grants.agreements.actions:expire_offers", 60),
+    ("offers_expiring", "jobgrant.service.grants.agreements.actions:remind_expiring_offers", 600),
+    (
+        "send_due_follow_ups",
+        "jobgrant.service.grants.completion.follow_ups:send_due_follow_ups",
+        3600,
+    ),
+    ("remind_follow_ups", "jobgrant.service.grants.completion.follow_ups:remind_follow_ups", 3600),
+    ("lapse_follow_ups", "jobgrant.service.grants.completion.follow_ups:lapse_follow_ups", 3600),
     # Hands the KPI snapshots older than JOBGRANT_KPI_REFRESH_MINUTES to the worker's tasks.
     ("refresh_kpis", "jobgrant.service.outcomes.snapshot_actions:refresh_stale_snapshots", 60),
 ]

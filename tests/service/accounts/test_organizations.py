@@ -22,8 +22,8 @@ from jobgrant.service.accounts.models import (
 )
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import organization_actions as organizations
 from jobgrant.service.notifications.models import Message
+from jobgrant.service.people import organizations
 from jobgrant.service.registry.models import Employer
 
 pytestmark = pytest.mark.django_db

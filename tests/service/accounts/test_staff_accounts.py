@@ -14,8 +14,10 @@ from tests.personas import ADMIN, APPLICANT, EMPLOYER, OFFICER
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import access, actions, staff_actions
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.core import access
 from jobgrant.service.notifications.models import Message
+from jobgrant.service.people import staff as staff_actions
 
 pytestmark = pytest.mark.django_db
 LINK = re.compile(r"https?://\S+")

@@ -7,7 +7,7 @@ import pytest
 from tests.personas import EMPLOYER, OFFICER, OUTSIDER_EMPLOYER
 from tests.service.grants.agreement_helpers import ALL_CONFIRMED, approved, committed
 
-from jobgrant.service.grants.agreement_models import Agreement
+from jobgrant.service.grants.models.agreements import Agreement
 
 pytestmark = pytest.mark.django_db
 

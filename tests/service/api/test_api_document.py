@@ -9,7 +9,7 @@ from django.test import Client
 from tests.conftest import TODAY
 
 from jobgrant.service.api.openapi import example_application
-from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.models.applications import Application
 
 pytestmark = pytest.mark.django_db
 

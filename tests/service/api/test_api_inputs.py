@@ -6,7 +6,7 @@ import pytest
 from tests.personas import EMPLOYER, FINANCE, OFFICER
 
 from jobgrant.service.api.schemas import MAX_DATABASE_ID
-from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.models.applications import Application
 
 pytestmark = pytest.mark.django_db
 DEEP = 50_000

@@ -10,8 +10,8 @@ import pytest
 from tests.participants import answers, approved_application, latest_link
 from tests.personas import AUDITOR, EMPLOYER, OFFICER, OUTSIDER_EMPLOYER
 
-from jobgrant.service.grants import participant_actions
-from jobgrant.service.grants.participant_models import Participant
+from jobgrant.service.grants.models.participants import Participant
+from jobgrant.service.grants.participants import actions as participant_actions
 from jobgrant.service.notifications.models import Message
 
 pytestmark = pytest.mark.django_db

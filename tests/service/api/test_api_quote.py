@@ -12,7 +12,7 @@ from tests.personas import ANALYST, EMPLOYER, OFFICER
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.grants.models import (
+from jobgrant.service.grants.models.applications import (
     Application,
     ApplicationEmployer,
     IdempotencyKey,

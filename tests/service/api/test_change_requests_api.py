@@ -8,7 +8,7 @@ from django.db.models import F
 from tests.personas import EMPLOYER, OFFICER, OUTSIDER_EMPLOYER, SECOND_OFFICER
 from tests.service.grants.change_helpers import accepted, trainee
 
-from jobgrant.service.grants.change_models import ChangeRequest
+from jobgrant.service.grants.models.changes import ChangeRequest
 from jobgrant.service.ledger.models import BudgetAccount
 
 pytestmark = pytest.mark.django_db

@@ -28,7 +28,7 @@ from tests.service.grants.claim_helpers import (
 )
 
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.grants.claim_models import Claim, Receipt
+from jobgrant.service.grants.models.claims import Claim, Receipt
 from jobgrant.service.ledger import operations
 
 pytestmark = pytest.mark.django_db

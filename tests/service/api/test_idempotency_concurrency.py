@@ -26,8 +26,8 @@ from tests.personas import EMPLOYER, OFFICER, SECOND_OFFICER
 from jobgrant.service.accounts.models import ApiToken, User
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.grants import actions
-from jobgrant.service.grants.models import Application, IdempotencyKey, State
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.models.applications import Application, IdempotencyKey, State
 from jobgrant.service.ledger.models import BudgetAccount, LedgerTransaction
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -15,9 +15,9 @@ from tests.personas import EMPLOYER, OFFICER, OUTSIDER_EMPLOYER
 from tests.service.grants.outcome_helpers import after_training, at, ended_file
 
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.grants import follow_up_actions
-from jobgrant.service.grants.outcome_models import FollowUp, FollowUpState, TraineeOutcome
-from jobgrant.service.grants.participant_models import Participant
+from jobgrant.service.grants.completion import follow_ups as follow_up_actions
+from jobgrant.service.grants.models.completion import FollowUp, FollowUpState, TraineeOutcome
+from jobgrant.service.grants.models.participants import Participant
 
 pytestmark = pytest.mark.django_db
 

@@ -32,7 +32,7 @@ from tests.service.grants.payment_helpers import (
 from jobgrant.service.accounts.models import ApiToken, User
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.grants.payment_models import ConfirmationImport, PaymentBatch, PaymentRequest
+from jobgrant.service.grants.models.payments import ConfirmationImport, PaymentBatch, PaymentRequest
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import LedgerTransaction
 

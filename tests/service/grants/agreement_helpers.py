@@ -8,9 +8,9 @@ from tests.conftest import application_body
 from tests.personas import EMPLOYER, OFFICER, SECOND_OFFICER
 
 from jobgrant.service.accounts.models import User
-from jobgrant.service.grants import actions
-from jobgrant.service.grants.agreement_models import Agreement
-from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.models.agreements import Agreement
+from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.ledger.models import BudgetAccount
 
 ALL_CONFIRMED = ["agreement", "cost_schedule", "general_terms"]

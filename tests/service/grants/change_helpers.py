@@ -9,9 +9,9 @@ from tests.conftest import changes_audited
 from tests.personas import EMPLOYER
 from tests.service.grants.agreement_helpers import ALL_CONFIRMED, approved
 
-from jobgrant.service.grants.agreement_actions import accept_agreement
-from jobgrant.service.grants.agreement_models import Agreement, AgreementVersion
-from jobgrant.service.grants.change_models import ChangeRequest
+from jobgrant.service.grants.agreements.actions import accept_agreement
+from jobgrant.service.grants.models.agreements import Agreement, AgreementVersion
+from jobgrant.service.grants.models.changes import ChangeRequest
 from jobgrant.service.notifications.models import Message
 
 TRAINEE: dict[str, Any] = {

@@ -20,14 +20,16 @@ from tests.personas import EMPLOYER, OFFICER, SECOND_OFFICER
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import actions, assignment_actions, claim_actions
-from jobgrant.service.grants import participant_actions as slots
-from jobgrant.service.grants.agreement_actions import accept_agreement
-from jobgrant.service.grants.agreement_models import Agreement
-from jobgrant.service.grants.claim_models import Claim
-from jobgrant.service.grants.models import Application
-from jobgrant.service.grants.participant_models import Participant
-from jobgrant.service.grants.receipt_files import checked
+from jobgrant.service.grants.agreements.actions import accept_agreement
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.applications import assignment as assignment_actions
+from jobgrant.service.grants.claims import actions as claim_actions
+from jobgrant.service.grants.claims.receipts import checked
+from jobgrant.service.grants.models.agreements import Agreement
+from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.claims import Claim
+from jobgrant.service.grants.models.participants import Participant
+from jobgrant.service.grants.participants import actions as slots
 
 ALL_CONFIRMED = ["agreement", "cost_schedule", "general_terms"]
 #: A day of the training of tests.conftest.application_body (2027-01-11 to 2027-03-26).

@@ -11,10 +11,10 @@ from tests.participants import OTHER_SIN
 from tests.personas import EMPLOYER
 from tests.service.grants.claim_helpers import approved_file, confirm
 
-from jobgrant.service.grants import completion_actions
-from jobgrant.service.grants.models import Application
-from jobgrant.service.grants.outcome_models import LIKERT_ITEMS, CompletionReport
-from jobgrant.service.grants.participant_models import Participant
+from jobgrant.service.grants.completion import report as completion_actions
+from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.completion import LIKERT_ITEMS, CompletionReport
+from jobgrant.service.grants.models.participants import Participant
 
 TRAINING_END = dt.date(2027, 3, 26)
 AFTER_TRAINING = dt.datetime(2027, 4, 2, 15, 0, tzinfo=dt.UTC)

@@ -21,9 +21,9 @@ from tests.service.grants.agreement_helpers import approved
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.accounts.second_factor import APP_DEVICE
 from jobgrant.service.demo import DEMO_PASSWORD
-from jobgrant.service.grants.agreement_models import Agreement, AgreementState
-from jobgrant.service.grants.claim_models import Claim, ClaimShare, ClaimState
-from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.models.agreements import Agreement, AgreementState
+from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.claims import Claim, ClaimShare, ClaimState
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount
 

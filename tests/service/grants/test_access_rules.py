@@ -12,8 +12,8 @@ from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.demo import DemoRefused, seed
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import access
-from jobgrant.service.grants.models import Application, Program
+from jobgrant.service.grants.core import access
+from jobgrant.service.grants.models.applications import Application, Program
 from jobgrant.service.ledger.models import BudgetAccount
 from jobgrant.service.registry.models import Employer
 

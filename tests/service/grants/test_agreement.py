@@ -18,8 +18,7 @@ from tests.service.grants.agreement_helpers import ALL_CONFIRMED, approved, comm
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import actions
-from jobgrant.service.grants.agreement_actions import (
+from jobgrant.service.grants.agreements.actions import (
     accept_agreement,
     decline_agreement,
     expire_offers,
@@ -27,8 +26,9 @@ from jobgrant.service.grants.agreement_actions import (
     remind_expiring_offers,
     withdraw_offer,
 )
-from jobgrant.service.grants.agreement_models import Agreement, AgreementVersion
-from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.models.agreements import Agreement, AgreementVersion
+from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.ledger.models import BudgetAccount, Posting
 from jobgrant.service.notifications.models import Message
 

@@ -30,14 +30,14 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jobgrant.service.grants.agreement_document import (
+from jobgrant.service.grants.agreements.document import (
     _document_context,
     content_hash,
     employers_of,
     render_document,
 )
-from jobgrant.service.grants.agreement_models import Agreement, AgreementVersion
-from jobgrant.service.grants.models import Application, ApplicationEmployer
+from jobgrant.service.grants.models.agreements import Agreement, AgreementVersion
+from jobgrant.service.grants.models.applications import Application, ApplicationEmployer
 from jobgrant.service.registry.models import Employer
 
 HERE = Path(__file__).parent

@@ -10,12 +10,12 @@ import pypdf
 import pytest
 from tests.service.grants.agreement_helpers import approved
 
-from jobgrant.service.grants.agreement_models import AgreementVersion
-from jobgrant.service.grants.agreement_pdf import (
+from jobgrant.service.grants.agreements.pdf import (
     RemoteFetchError,
     agreement_pdf,
     refuse_unless_local,
 )
+from jobgrant.service.grants.models.agreements import AgreementVersion
 
 pytestmark = pytest.mark.django_db
 EXPECTED = {

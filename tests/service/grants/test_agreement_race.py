@@ -28,8 +28,8 @@ from tests.service.grants.agreement_helpers import ALL_CONFIRMED, approved
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants.agreement_actions import accept_agreement, expire_offers
-from jobgrant.service.grants.agreement_models import Agreement, AgreementVersion
+from jobgrant.service.grants.agreements.actions import accept_agreement, expire_offers
+from jobgrant.service.grants.models.agreements import Agreement, AgreementVersion
 from jobgrant.service.ledger.models import Posting
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -11,7 +11,7 @@ from tests.personas import EMPLOYER, FINANCE, OFFICER, SECOND_OFFICER
 
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.ledger.models import BudgetAccount, Posting
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ import pytest
 from tests.conftest import changes_audited
 from tests.personas import EMPLOYER, OFFICER, SECOND_OFFICER
 
-from jobgrant.service.grants.models import Application, Program, StateChange
+from jobgrant.service.grants.models.applications import Application, Program, StateChange
 
 pytestmark = pytest.mark.django_db
 

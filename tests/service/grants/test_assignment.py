@@ -19,9 +19,9 @@ from tests.personas import (
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import actions
-from jobgrant.service.grants.assignment_actions import assign_application, release_application
-from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.applications.assignment import assign_application, release_application
+from jobgrant.service.grants.models.applications import Application
 
 pytestmark = pytest.mark.django_db
 Body = Callable[..., dict[str, Any]]

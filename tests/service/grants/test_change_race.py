@@ -24,9 +24,9 @@ from tests.service.grants.change_helpers import accepted, trainee
 
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants.agreement_models import Agreement
-from jobgrant.service.grants.change_actions import approve_change, request_change
-from jobgrant.service.grants.change_models import ChangeRequest
+from jobgrant.service.grants.changes.actions import approve_change, request_change
+from jobgrant.service.grants.models.agreements import Agreement
+from jobgrant.service.grants.models.changes import ChangeRequest
 from jobgrant.service.ledger.models import BudgetAccount, Posting
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -21,16 +21,16 @@ from tests.service.grants.change_helpers import accepted, counts, latest, traine
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants.agreement_actions import accept_agreement
-from jobgrant.service.grants.agreement_models import Agreement
-from jobgrant.service.grants.change_actions import (
+from jobgrant.service.grants.agreements.actions import accept_agreement
+from jobgrant.service.grants.changes.actions import (
     approve_change,
     claim_under_assessment,
     deny_change,
     request_change,
 )
-from jobgrant.service.grants.change_models import ChangeRequest
-from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.models.agreements import Agreement
+from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.changes import ChangeRequest
 from jobgrant.service.ledger.models import BudgetAccount, Posting
 from jobgrant.service.notifications.models import Message
 

@@ -21,8 +21,9 @@ from tests.service.grants.claim_helpers import (
 )
 
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import claim_actions
-from jobgrant.service.grants.claim_models import Claim, ClaimState
+from jobgrant.service.grants.claims import actions as claim_actions
+from jobgrant.service.grants.claims import assessment as claim_assessment
+from jobgrant.service.grants.models.claims import Claim, ClaimState
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import LedgerTransaction
 
@@ -101,7 +102,7 @@ def test_a_claim_approved_twice_at_once_is_certified_once(demo) -> None:
 
         def approve() -> object:
             found = Claim.objects.select_related("application").get(pk=claim_id)
-            return claim_actions.approve_claim(OFFICER.get(), found, {})
+            return claim_assessment.approve_claim(OFFICER.get(), found, {})
 
         made, refused, crashes = race(approve)
     assert crashes == []

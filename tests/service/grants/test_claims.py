@@ -26,13 +26,14 @@ from tests.service.grants.claim_helpers import (
 )
 
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.grants import claim_actions
-from jobgrant.service.grants.agreement_actions import current_version
-from jobgrant.service.grants.agreement_models import Agreement
-from jobgrant.service.grants.change_actions import current_request, request_change
-from jobgrant.service.grants.claim_figures import LineIn, work_out
-from jobgrant.service.grants.claim_models import Claim, ClaimState
-from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.agreements.actions import current_version
+from jobgrant.service.grants.changes.actions import current_request, request_change
+from jobgrant.service.grants.claims import actions as claim_actions
+from jobgrant.service.grants.claims import assessment as claim_assessment
+from jobgrant.service.grants.claims.figures import LineIn, work_out
+from jobgrant.service.grants.models.agreements import Agreement
+from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.claims import Claim, ClaimState
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import Posting
 from jobgrant.service.notifications.models import Message
@@ -185,7 +186,7 @@ def test_a_line_is_capped_at_the_agreement_less_what_is_already_approved() -> No
     application, (first, _second) = ready()
     with during_training():
         one = submitted(application, {"lines": [line(first, "tuition", "6000.00")]})
-        claim_actions.approve_claim(OFFICER.get(), one, {})
+        claim_assessment.approve_claim(OFFICER.get(), one, {})
         two = submitted(application, {"lines": [line(first, "tuition", "4000.00")]})
     assert two.caps == [
         {
@@ -258,13 +259,13 @@ def test_only_the_officer_the_file_is_assigned_to_assesses_and_each_refusal_is_a
     application, _slots = ready()
     with during_training():
         claim = submitted(application)
-        error = refusal(lambda: claim_actions.approve_claim(SECOND_OFFICER.get(), claim, {}))
+        error = refusal(lambda: claim_assessment.approve_claim(SECOND_OFFICER.get(), claim, {}))
         assert (error.status, error.code) == (403, "CLAIM_NOT_ASSIGNED")
         error = refusal(
-            lambda: claim_actions.deny_claim(OTHER_JURISDICTION_OFFICER.get(), claim, "No.")
+            lambda: claim_assessment.deny_claim(OTHER_JURISDICTION_OFFICER.get(), claim, "No.")
         )
         assert (error.status, error.code) == (403, "NOT_YOUR_FILE")
-        error = refusal(lambda: claim_actions.approve_claim(EMPLOYER.get(), claim, {}))
+        error = refusal(lambda: claim_assessment.approve_claim(EMPLOYER.get(), claim, {}))
         assert (error.status, error.code) == (403, "ROLE_NOT_ALLOWED")
     refused = AuditEntry.objects.filter(object_type="claim", object_id=str(claim.pk))
     assert refused.filter(action="refused.approve_claim").count() == 2
@@ -285,7 +286,7 @@ def test_approving_certifies_per_line_and_makes_the_approved_money_payable() -> 
             "reason": "Checked against invoice 1042.",
             "lines": [{"id": materials.pk, "amount": "150.00", "reason": "Only one textbook."}],
         }
-        claim = claim_actions.approve_claim(OFFICER.get(), claim, body)
+        claim = claim_assessment.approve_claim(OFFICER.get(), claim, body)
     assert claim.state == ClaimState.APPROVED
     assert claim.certified_by == OFFICER.get() and claim.certified_at is not None
     assert shares(claim, "approved") == {"federal": 605000, "provincial": 605000}
@@ -304,10 +305,10 @@ def test_a_line_lowered_without_a_reason_or_above_the_claim_is_refused() -> None
         claim = submitted(application)
         materials = claim.lines.get(category="materials")
         body = {"lines": [{"id": materials.pk, "amount": "100.00"}]}
-        error = refusal(lambda: claim_actions.approve_claim(OFFICER.get(), claim, body))
+        error = refusal(lambda: claim_assessment.approve_claim(OFFICER.get(), claim, body))
         assert {p["field"] for p in error.problems} == {"lines[0].reason"}
         body = {"lines": [{"id": materials.pk, "amount": "700.00"}]}
-        error = refusal(lambda: claim_actions.approve_claim(OFFICER.get(), claim, body))
+        error = refusal(lambda: claim_assessment.approve_claim(OFFICER.get(), claim, body))
         assert {p["field"] for p in error.problems} == {"lines[0].amount"}
     claim.refresh_from_db()
     assert claim.state == ClaimState.SUBMITTED
@@ -320,7 +321,9 @@ def test_returning_gives_the_money_back_and_the_employer_reads_why_in_their_lang
     User.objects.filter(pk=EMPLOYER.get().pk).update(preferred_language="fr")
     with during_training():
         claim = submitted(application)
-        claim = claim_actions.return_claim(OFFICER.get(), claim, "Joignez la preuve de paiement.")
+        claim = claim_assessment.return_claim(
+            OFFICER.get(), claim, "Joignez la preuve de paiement."
+        )
         assert claim.state == ClaimState.RETURNED
         assert balances(application)["federal"].claimed == 0
         message = Message.objects.get(kind="claim_returned", subject_id=str(claim.pk))
@@ -334,9 +337,11 @@ def test_denying_needs_a_reason_and_gives_the_money_back() -> None:
     application, _slots = ready()
     with during_training():
         claim = submitted(application)
-        error = refusal(lambda: claim_actions.deny_claim(OFFICER.get(), claim, " "))
+        error = refusal(lambda: claim_assessment.deny_claim(OFFICER.get(), claim, " "))
         assert {p["field"] for p in error.problems} == {"reason"}
-        claim = claim_actions.deny_claim(OFFICER.get(), claim, "The training did not take place.")
+        claim = claim_assessment.deny_claim(
+            OFFICER.get(), claim, "The training did not take place."
+        )
     assert claim.state == ClaimState.DENIED
     held = balances(application)["provincial"]
     assert (held.claimed, held.payable) == (0, 0)
@@ -352,7 +357,7 @@ def test_an_amendment_lowering_an_unpaid_approval_gives_the_difference_back() ->
     application, (_first, _second) = ready()
     with during_training():
         one = submitted(application)
-        claim_actions.approve_claim(OFFICER.get(), one, {})
+        claim_assessment.approve_claim(OFFICER.get(), one, {})
         amendment = claim_actions.start_claim(EMPLOYER.get(), application, {"amends": one.pk})
         assert (amendment.number, amendment.version, amendment.amends_id) == (1, 2, one.pk)
         lines = [
@@ -366,14 +371,14 @@ def test_an_amendment_lowering_an_unpaid_approval_gives_the_difference_back() ->
         amendment = claim_actions.submit_claim(EMPLOYER.get(), amendment)
         assert shares(amendment) == {"federal": 600000, "provincial": 600000}
         assert {s.ledger_claimed_cents for s in amendment.shares.all()} == {0}
-        amendment = claim_actions.approve_claim(OFFICER.get(), amendment, {})
+        amendment = claim_assessment.approve_claim(OFFICER.get(), amendment, {})
     one.refresh_from_db()
     assert (one.state, amendment.state) == (ClaimState.SUPERSEDED, ClaimState.APPROVED)
     held = balances(application)["federal"]
     assert (held.claimed, held.payable) == (600000, 600000)
     entry = AuditEntry.objects.get(action="claim.approve", object_id=str(amendment.pk))
     assert entry.summary["federal_lowered_cents"] == 20000
-    from jobgrant.service.grants.claim_view import describe
+    from jobgrant.service.grants.claims.view import describe
 
     assert describe(amendment)["delta"] == {
         "federal": -20000,
@@ -386,7 +391,7 @@ def test_an_amendment_raising_a_claim_claims_only_the_difference() -> None:
     application, (first, _second) = ready()
     with during_training():
         one = submitted(application, {"lines": [line(first, "tuition", "6000.00")]})
-        claim_actions.approve_claim(OFFICER.get(), one, {})
+        claim_assessment.approve_claim(OFFICER.get(), one, {})
         body = {"amends": one.pk, "lines": [line(first, "tuition", "9000.00")]}
         amendment = claim_actions.start_claim(EMPLOYER.get(), application, body)
         attach(amendment)
@@ -395,7 +400,7 @@ def test_an_amendment_raising_a_claim_claims_only_the_difference() -> None:
             "federal": 100000,
             "provincial": 100000,
         }
-        claim_actions.approve_claim(OFFICER.get(), amendment, {})
+        claim_assessment.approve_claim(OFFICER.get(), amendment, {})
     held = balances(application)["federal"]
     assert (held.claimed, held.payable) == (300000, 300000)
 
@@ -408,7 +413,7 @@ def test_approving_the_final_claim_releases_the_unused_commitment() -> None:
         claim = submitted(
             application, {"is_final": True, "lines": [line(first, "tuition", "9000.00")]}
         )
-        claim_actions.approve_claim(OFFICER.get(), claim, {})
+        claim_assessment.approve_claim(OFFICER.get(), claim, {})
         after = refusal(lambda: claim_actions.start_claim(EMPLOYER.get(), application, {}))
     held = balances(application)["federal"]
     assert (held.committed, held.payable) == (300000, 300000)
@@ -425,13 +430,13 @@ def test_an_amendment_below_what_was_paid_is_owed_back_not_lowered() -> None:
     of it lowered as unpaid, and the file's payable money is the new approval."""
     from tests.service.grants.payment_helpers import confirm_all, finance, second_finance
 
-    from jobgrant.service.grants import payment_actions
-    from jobgrant.service.grants.payment_models import Receivable
+    from jobgrant.service.grants.models.payments import Receivable
+    from jobgrant.service.grants.payments import actions as payment_actions
 
     application, (first, second) = ready()
     with during_training():
         one = submitted(application)
-        claim_actions.approve_claim(OFFICER.get(), one, {})
+        claim_assessment.approve_claim(OFFICER.get(), one, {})
         batch = payment_actions.build_batch(
             finance(), {"jurisdiction": "ON", "fiscal_year": "2026-27"}
         )
@@ -446,7 +451,7 @@ def test_an_amendment_below_what_was_paid_is_owed_back_not_lowered() -> None:
         amendment = claim_actions.start_claim(EMPLOYER.get(), application, body)
         attach(amendment)
         amendment = claim_actions.submit_claim(EMPLOYER.get(), amendment)
-        amendment = claim_actions.approve_claim(OFFICER.get(), amendment, {})
+        amendment = claim_assessment.approve_claim(OFFICER.get(), amendment, {})
     entry = AuditEntry.objects.get(action="claim.approve", object_id=str(amendment.pk))
     assert entry.summary["federal_lowered_cents"] == 0
     assert entry.summary["federal_overpaid_cents"] == 20000

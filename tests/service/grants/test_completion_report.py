@@ -28,16 +28,17 @@ from tests.service.grants.test_payments import build, paid_through
 
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import completion_actions, payment_actions
-from jobgrant.service.grants.agreement_models import Agreement, AgreementState
-from jobgrant.service.grants.outcome_models import (
+from jobgrant.service.grants.completion import report as completion_actions
+from jobgrant.service.grants.models.agreements import Agreement, AgreementState
+from jobgrant.service.grants.models.completion import (
     CompletionReport,
     FollowUp,
     ReportState,
     TraineeOutcome,
 )
-from jobgrant.service.grants.participant_models import ParticipantState
-from jobgrant.service.grants.payment_models import Receivable
+from jobgrant.service.grants.models.participants import ParticipantState
+from jobgrant.service.grants.models.payments import Receivable
+from jobgrant.service.grants.payments import actions as payment_actions
 from jobgrant.service.notifications.models import Message
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,8 @@ from tests.conftest import changes_audited
 from tests.personas import EMPLOYER
 
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import actions
-from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.models.applications import Application
 
 pytestmark = pytest.mark.django_db
 Body = Callable[..., dict[str, Any]]

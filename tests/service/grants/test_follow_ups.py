@@ -13,9 +13,9 @@ from tests.service.grants.outcome_helpers import at, submitted_report
 
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import follow_up_actions as follow_ups
-from jobgrant.service.grants.follow_up_schedule import due_on
-from jobgrant.service.grants.outcome_models import FollowUp, FollowUpLink, FollowUpState
+from jobgrant.service.grants.completion import follow_ups
+from jobgrant.service.grants.completion.schedule import due_on
+from jobgrant.service.grants.models.completion import FollowUp, FollowUpLink, FollowUpState
 from jobgrant.service.notifications.models import Message
 
 pytestmark = pytest.mark.django_db

@@ -15,8 +15,8 @@ from tests.personas import EMPLOYER
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import participant_actions
-from jobgrant.service.grants.participant_models import Invitation
+from jobgrant.service.grants.models.participants import Invitation
+from jobgrant.service.grants.participants import actions as participant_actions
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SUBMISSIONS = 8

@@ -23,11 +23,11 @@ from tests.personas import EMPLOYER, OFFICER, PARTNER_EMPLOYER
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import participant_actions as act
-from jobgrant.service.grants.models import Application
-from jobgrant.service.grants.participant_access import participants_by
-from jobgrant.service.grants.participant_models import Invitation, Participant
-from jobgrant.service.grants.participant_reminder_actions import send_participant_reminders
+from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.participants import Invitation, Participant
+from jobgrant.service.grants.participants import actions as act
+from jobgrant.service.grants.participants.access import participants_by
+from jobgrant.service.grants.participants.reminders import send_participant_reminders
 from jobgrant.service.notifications.models import Message
 from jobgrant.service.registry.identifiers import decrypt_sin, sin_blind_index
 
@@ -299,7 +299,7 @@ def test_a_trainee_funded_in_another_file_this_fiscal_year_is_flagged_with_the_a
         }
     ]  # cjg-2013: $5,000 federal and $5,000 provincial for the $15,000 tuition
     assert flagged.funded_elsewhere_cents == 1_000_000
-    from jobgrant.service.grants.participant_access import flagged_participants
+    from jobgrant.service.grants.participants.access import flagged_participants
 
     assert list(flagged_participants(OFFICER.get())) == [flagged]
     assert list(flagged_participants(EMPLOYER.get())) == []

@@ -19,9 +19,9 @@ from tests.service.grants.test_partner_consent_findings import consortium
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.grants import actions
-from jobgrant.service.grants.models import Application
-from jobgrant.service.grants.partner_models import PartnerConsent
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.partners import PartnerConsent
 from jobgrant.service.notifications.models import Message
 
 pytestmark = pytest.mark.django_db

@@ -29,8 +29,8 @@ from tests.service.grants.payment_helpers import (
 
 from jobgrant.service.accounts.models import ApiToken, Role, User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import payment_actions
-from jobgrant.service.grants.payment_models import ConfirmationImport, PaymentBatch, PaymentRequest
+from jobgrant.service.grants.models.payments import ConfirmationImport, PaymentBatch, PaymentRequest
+from jobgrant.service.grants.payments import actions as payment_actions
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import LedgerTransaction
 

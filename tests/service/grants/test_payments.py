@@ -19,15 +19,15 @@ from tests.service.grants.payment_helpers import (
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import payment_actions
-from jobgrant.service.grants.payment_files import EXPORT_COLUMNS
-from jobgrant.service.grants.payment_models import (
+from jobgrant.service.grants.models.payments import (
     BatchState,
     ConfirmationLine,
     LineOutcome,
     PaymentRequest,
     RequestState,
 )
+from jobgrant.service.grants.payments import actions as payment_actions
+from jobgrant.service.grants.payments.files import EXPORT_COLUMNS
 from jobgrant.service.ledger import operations
 from jobgrant.service.notifications.models import Message
 

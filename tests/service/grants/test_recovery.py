@@ -20,13 +20,15 @@ from tests.service.grants.test_payments import POOL, build, paid_through
 
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import payment_actions, recovery_actions, recovery_hooks
-from jobgrant.service.grants.payment_models import (
+from jobgrant.service.grants.models.payments import (
     Receivable,
     ReceivableCause,
     ReceivableState,
     RecoveryKind,
 )
+from jobgrant.service.grants.payments import actions as payment_actions
+from jobgrant.service.grants.payments import recovery as recovery_actions
+from jobgrant.service.grants.payments import recovery_hooks
 from jobgrant.service.ledger import operations
 from jobgrant.service.notifications.models import Message
 

@@ -10,9 +10,9 @@ from django.utils import translation
 
 from jobgrant.service import refusals
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import access
-from jobgrant.service.grants.models import State
-from jobgrant.service.grants.workflow import TRANSITIONS
+from jobgrant.service.grants.core import access
+from jobgrant.service.grants.core.workflow import TRANSITIONS
+from jobgrant.service.grants.models.applications import State
 
 
 @pytest.mark.parametrize("code", sorted(refusals.WORDINGS))

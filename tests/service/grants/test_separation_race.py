@@ -30,8 +30,8 @@ from tests.personas import EMPLOYER, OFFICER
 from jobgrant.service.accounts.models import ApiToken
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.grants import actions
-from jobgrant.service.grants.models import Application, State
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.models.applications import Application, State
 
 pytestmark = pytest.mark.django_db(transaction=True)
 log = logging.getLogger(__name__)

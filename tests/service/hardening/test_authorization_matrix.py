@@ -37,8 +37,12 @@ from tests.service.grants.agreement_helpers import ALL_CONFIRMED
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.grants import actions, agreement_actions, assignment_actions, change_actions
-from jobgrant.service.grants.models import Agreement, Application
+from jobgrant.service.grants.agreements import actions as agreement_actions
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.applications import assignment as assignment_actions
+from jobgrant.service.grants.changes import actions as change_actions
+from jobgrant.service.grants.models.agreements import Agreement
+from jobgrant.service.grants.models.applications import Application
 
 pytestmark = pytest.mark.django_db
 ASSIGNED_OFFICER = Persona("assigned-officer-on", Role.OFFICER, jurisdiction="ON")

@@ -10,7 +10,7 @@ import pytest
 from tests.personas import EMPLOYER, OFFICER, SECOND_OFFICER
 from tests.service.grants.change_helpers import accepted
 
-from jobgrant.service.grants import actions
+from jobgrant.service.grants.applications import actions
 
 pytestmark = pytest.mark.django_db
 INTERNAL = "Internal: checked the tuition against the college's list."

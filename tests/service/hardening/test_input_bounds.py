@@ -12,7 +12,7 @@ from tests.personas import AUDITOR, EMPLOYER, OFFICER
 
 from jobgrant.service.api.body_limit import MAX_API_BODY_BYTES
 from jobgrant.service.api.schemas import MAX_DATABASE_ID, NOTE_MAX
-from jobgrant.service.grants.models import Application, StateChange
+from jobgrant.service.grants.models.applications import Application, StateChange
 
 pytestmark = pytest.mark.django_db
 PROBLEM = "application/problem+json"

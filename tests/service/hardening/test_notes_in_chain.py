@@ -16,10 +16,12 @@ from tests.service.grants.change_helpers import accepted
 
 from jobgrant.service.audit.anchors import mismatches
 from jobgrant.service.audit.chain import verify
-from jobgrant.service.grants import actions, agreement_actions, change_actions
-from jobgrant.service.grants.agreement_models import Agreement
-from jobgrant.service.grants.change_models import ChangeRequest
-from jobgrant.service.grants.models import Application, StateChange
+from jobgrant.service.grants.agreements import actions as agreement_actions
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.changes import actions as change_actions
+from jobgrant.service.grants.models.agreements import Agreement
+from jobgrant.service.grants.models.applications import Application, StateChange
+from jobgrant.service.grants.models.changes import ChangeRequest
 
 NOTE = "Checked the tuition against the college's published fees."
 

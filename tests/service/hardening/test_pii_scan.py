@@ -25,7 +25,7 @@ from tests.participants import answers, latest_link, two_trainees
 from tests.personas import APPLICANT, AUDITOR, EMPLOYER, FINANCE, OFFICER, SECOND_OFFICER
 
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.grants.participant_models import Participant
+from jobgrant.service.grants.models.participants import Participant
 from jobgrant.service.notifications.models import Message
 from jobgrant.service.registry import actions as registry
 

@@ -16,7 +16,7 @@ from tests.personas import APPLICANT, EMPLOYER
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants.sin_key_actions import rekey_sins
+from jobgrant.service.grants.participants.sin_keys import rekey_sins
 from jobgrant.service.registry import actions
 from jobgrant.service.registry.identifiers import forget_keys
 from jobgrant.service.registry.models import Trainee

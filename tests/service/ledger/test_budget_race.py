@@ -39,8 +39,8 @@ from jobgrant.service.accounts.models import ApiToken, User
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.demo import business_number
-from jobgrant.service.grants import actions
-from jobgrant.service.grants.models import Application, State
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.models.applications import Application, State
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import Bucket, BudgetAccount, LedgerTransaction, Posting
 from jobgrant.service.registry.models import Employer

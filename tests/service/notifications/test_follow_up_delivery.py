@@ -12,7 +12,7 @@ from tests.service.grants.outcome_helpers import at, submitted_report
 from tests.smtp_sink import SmtpSink
 
 from jobgrant.service import schedule
-from jobgrant.service.grants.outcome_models import FollowUp, FollowUpState
+from jobgrant.service.grants.models.completion import FollowUp, FollowUpState
 from jobgrant.service.notifications.worker import OutboxWorker, periodic_jobs
 
 THREE_MONTHS = dt.date(2027, 6, 26)

@@ -12,22 +12,17 @@ from typing import Any
 from django.utils import timezone
 
 from jobgrant.service.accounts.models import Role, User
-from jobgrant.service.grants.models import (
-    Agreement,
-    AgreementVersion,
+from jobgrant.service.grants.models.agreements import Agreement, AgreementVersion
+from jobgrant.service.grants.models.applications import (
     Application,
     ApplicationEmployer,
-    Claim,
-    CompletionReport,
-    FollowUp,
-    Participant,
-    PaymentBatch,
-    PaymentRequest,
     Program,
-    Receivable,
     Stream,
-    TraineeOutcome,
 )
+from jobgrant.service.grants.models.claims import Claim
+from jobgrant.service.grants.models.completion import CompletionReport, FollowUp, TraineeOutcome
+from jobgrant.service.grants.models.participants import Participant
+from jobgrant.service.grants.models.payments import PaymentBatch, PaymentRequest, Receivable
 from jobgrant.service.ledger.models import BudgetAccount, LedgerTransaction, Posting
 from jobgrant.service.registry.models import Employer
 

@@ -15,7 +15,8 @@ from tests.service.outcomes import kpi_fixture as fx
 from tests.service.outcomes.test_kpis import nova_scotia, row
 
 from jobgrant.rules.codes import JURISDICTION_CODES
-from jobgrant.service.grants.models import KpiSnapshot, Program
+from jobgrant.service.grants.models.applications import Program
+from jobgrant.service.grants.models.kpi import KpiSnapshot
 from jobgrant.service.outcomes import snapshot_actions, snapshots
 from jobgrant.service.outcomes.kpis import compute
 from jobgrant.service.outcomes.report import source
@@ -66,7 +67,7 @@ def test_the_first_read_stores_every_jurisdiction_and_the_second_reads_them() ->
 
 
 def test_the_stored_cells_give_the_live_report_on_the_demonstration_history() -> None:
-    from jobgrant.service.demo_outcomes.load import seed_history
+    from jobgrant.service.demo_history.load import seed_history
 
     seed_history()
     years = sorted(set(Program.objects.values_list("fiscal_year", flat=True)))

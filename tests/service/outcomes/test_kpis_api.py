@@ -118,7 +118,7 @@ def test_the_answer_says_as_of_when_the_records_were_read(as_user: Api) -> None:
     """`as_of` is the stored cells' time, the same for a second reader (nothing recomputed)."""
     import datetime as dt
 
-    from jobgrant.service.grants.models import KpiSnapshot
+    from jobgrant.service.grants.models.kpi import KpiSnapshot
 
     nova_scotia()
     first = as_user(ANALYST).get("/kpis", jurisdiction="NS", fiscal_year=fx.FISCAL_YEAR).json()

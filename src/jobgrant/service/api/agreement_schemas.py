@@ -9,7 +9,7 @@ from ninja import Schema
 from pydantic import Field
 
 from jobgrant.service.api.schemas import Amount
-from jobgrant.service.grants.agreement_models import CONFIRMATIONS, AgreementState
+from jobgrant.service.grants.models.agreements import CONFIRMATIONS, AgreementState
 
 AGREEMENT_STATES: tuple[str, ...] = tuple(AgreementState.values)
 Sha256 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]

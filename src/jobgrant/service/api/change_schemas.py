@@ -16,8 +16,8 @@ from pydantic import Field, RootModel
 
 from jobgrant.rules.batch import COST_CATEGORIES
 from jobgrant.service.api.schemas import NOTE_MAX, Amount, AmountIn, Provider, Trainee
-from jobgrant.service.grants.change_kinds import MAX_ENTRIES
-from jobgrant.service.grants.change_models import ChangeKind, ChangeState
+from jobgrant.service.grants.changes.kinds import MAX_ENTRIES
+from jobgrant.service.grants.models.changes import ChangeKind, ChangeState
 
 TraineeIndex = Annotated[int, Field(ge=0, le=10_000, description="0 for the agreement's first.")]
 Note = Annotated[

@@ -11,8 +11,8 @@ from pydantic import Field
 
 from jobgrant.service.api.schemas import MAX_DATABASE_ID, Amount, AmountIn
 from jobgrant.service.choices import CostCategory
-from jobgrant.service.grants.claim_input import MAX_LINES, REASON_MAX
-from jobgrant.service.grants.claim_models import ClaimState
+from jobgrant.service.grants.claims.input import MAX_LINES, REASON_MAX
+from jobgrant.service.grants.models.claims import ClaimState
 
 Id = Annotated[int, Field(ge=1, le=MAX_DATABASE_ID)]
 Category = Annotated[str, Field(json_schema_extra={"enum": list(CostCategory.values)})]

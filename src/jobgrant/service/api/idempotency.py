@@ -18,7 +18,7 @@ from django.utils import timezone
 from jobgrant.service.accounts.models import User
 from jobgrant.service.api.problems import problem_response
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants.models import IdempotencyKey
+from jobgrant.service.grants.models.applications import IdempotencyKey
 
 MAX_KEY_LENGTH = 200
 _TABLE = IdempotencyKey._meta.db_table

@@ -11,7 +11,7 @@ from ninja import Schema
 from pydantic import Field
 
 from jobgrant.service.api.schemas import Amount, AmountIn
-from jobgrant.service.grants.outcome_models import (
+from jobgrant.service.grants.models.completion import (
     LIKERT_ITEMS,
     EmploymentType,
     FollowUpState,

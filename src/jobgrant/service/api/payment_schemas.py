@@ -9,7 +9,7 @@ from ninja import Schema
 from pydantic import Field
 
 from jobgrant.service.api.schemas import FISCAL_YEAR, Amount, AmountIn, Jurisdiction
-from jobgrant.service.grants.payment_models import (
+from jobgrant.service.grants.models.payments import (
     BatchState,
     LineOutcome,
     ReceivableCause,

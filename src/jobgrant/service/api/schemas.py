@@ -16,7 +16,7 @@ from pydantic import Field
 from jobgrant.rules.batch import SETTINGS, STATUSES
 from jobgrant.rules.codes import JURISDICTION_CODES
 from jobgrant.rules.requests import COURSE_MAX
-from jobgrant.service.grants.models import State
+from jobgrant.service.grants.models.applications import State
 
 AMOUNT_IN = r"^\d{1,10}(\.\d{1,2})?$"
 AMOUNT_OUT = r"^-?\d+\.\d{2}$"

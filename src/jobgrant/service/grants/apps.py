@@ -9,7 +9,7 @@ class GrantsConfig(AppConfig):
     def ready(self) -> None:
         """The grants' notes and reasons are checked against the audit trail (audit.anchors)."""
         from jobgrant.service.audit.anchors import register
-        from jobgrant.service.grants.audit_anchors import CHECKS
+        from jobgrant.service.grants.core.audit_anchors import CHECKS
 
         for check in CHECKS:
             register(check)

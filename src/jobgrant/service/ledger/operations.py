@@ -26,7 +26,7 @@ from jobgrant.service.ledger.models import (
 )
 
 if TYPE_CHECKING:
-    from jobgrant.service.grants.models import Application
+    from jobgrant.service.grants.models.applications import Application
 
 
 @dataclass

@@ -5,12 +5,7 @@ from __future__ import annotations
 from django.utils.translation import override
 
 from jobgrant.rules.codes import JURISDICTION_CODES, JURISDICTIONS
-from jobgrant.service.grants.participant_models import (
-    Gender,
-    Immigration,
-    Indigenous,
-    YesNoPrefer,
-)
+from jobgrant.service.grants.models.participants import Gender, Immigration, Indigenous, YesNoPrefer
 from jobgrant.service.outcomes.tables import Column, Unit
 
 _WHOSE_ANSWER_EN = (

@@ -18,18 +18,12 @@ from typing import Any
 
 from django.db import connection
 
-from jobgrant.service.grants.models import (
-    Agreement,
-    Application,
-    ApplicationEmployer,
-    Claim,
-    CompletionReport,
-    FollowUp,
-    PaymentRequest,
-    Receivable,
-    TraineeOutcome,
-)
-from jobgrant.service.grants.participant_models import Participant
+from jobgrant.service.grants.models.agreements import Agreement
+from jobgrant.service.grants.models.applications import Application, ApplicationEmployer
+from jobgrant.service.grants.models.claims import Claim
+from jobgrant.service.grants.models.completion import CompletionReport, FollowUp, TraineeOutcome
+from jobgrant.service.grants.models.participants import Participant
+from jobgrant.service.grants.models.payments import PaymentRequest, Receivable
 from jobgrant.service.ledger.models import BudgetAccount, LedgerTransaction, Posting
 
 #: The participant slots that took part: confirmed, then reported on by the completion report.

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from jobgrant.service.grants.models import Delivery
+from jobgrant.service.grants.models.applications import Delivery
 from jobgrant.service.outcomes import kpi_columns as cols
 from jobgrant.service.outcomes import kpi_sql
 from jobgrant.service.outcomes.kpi_sql import FileGroup

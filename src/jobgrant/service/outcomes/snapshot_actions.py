@@ -22,7 +22,8 @@ from django.utils import timezone
 from jobgrant.rules.codes import JURISDICTION_CODES
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.chain import record
-from jobgrant.service.grants.models import KpiSnapshot, Program
+from jobgrant.service.grants.models.applications import Program
+from jobgrant.service.grants.models.kpi import KpiSnapshot
 from jobgrant.service.outcomes import kpi_sql, kpis
 from jobgrant.service.outcomes.kpi_sql import PEOPLE_SUMS
 from jobgrant.service.outcomes.kpis import Cells

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from jobgrant.service.grants.models import KpiSnapshot
+from jobgrant.service.grants.models.kpi import KpiSnapshot
 from jobgrant.service.outcomes import kpis
 from jobgrant.service.outcomes.kpi_sql import PEOPLE_SUMS, FileGroup
 from jobgrant.service.outcomes.kpis import Cells

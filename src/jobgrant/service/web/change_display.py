@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 
 from jobgrant.rules.batch import COST_CATEGORIES
 from jobgrant.rules.money import AmountError, parse_amount
-from jobgrant.service.grants.change_models import ChangeKind, ChangeRequest, ChangeState
-from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.changes import ChangeKind, ChangeRequest, ChangeState
 from jobgrant.service.web import labels
 from jobgrant.service.web.labels import Labels
 from jobgrant.service.web.templatetags.jobgrant import longdate, money

@@ -8,9 +8,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from jobgrant.service.choices import CostCategory
-from jobgrant.service.grants.claim_models import Claim, ClaimState
-from jobgrant.service.grants.claim_reasons import why
-from jobgrant.service.grants.claim_view import shares_of
+from jobgrant.service.grants.claims.reasons import why
+from jobgrant.service.grants.claims.view import shares_of
+from jobgrant.service.grants.models.claims import Claim, ClaimState
 from jobgrant.service.ledger.models import Funder
 
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 
 from jobgrant.rules.evaluate import default_library
 from jobgrant.rules.parameters import Unit
-from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.language import in_language, localized
 from jobgrant.service.web.labels import DELIVERY_LABELS
 from jobgrant.service.web.templatetags.jobgrant import longdate, money, number

@@ -16,7 +16,7 @@ from jobgrant.service import refusals
 from jobgrant.service.accounts.models import Role
 from jobgrant.service.choices import CostCategory, Jurisdiction, Setting, StreamCode, TraineeStatus
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants.models import Delivery, State
+from jobgrant.service.grants.models.applications import Delivery, State
 from jobgrant.service.ledger.models import Funder
 
 

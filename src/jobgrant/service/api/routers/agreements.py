@@ -23,10 +23,10 @@ from jobgrant.service.api.openapi import problems, read_by_hand
 from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import MAX_DATABASE_ID
 from jobgrant.service.api.security import bearer, caller
-from jobgrant.service.grants import agreement_actions
-from jobgrant.service.grants.agreement_access import get_visible_agreement, version_shown
-from jobgrant.service.grants.agreement_models import Agreement, AgreementVersion
-from jobgrant.service.grants.agreement_pdf import agreement_pdf
+from jobgrant.service.grants.agreements import actions as agreement_actions
+from jobgrant.service.grants.agreements.access import get_visible_agreement, version_shown
+from jobgrant.service.grants.agreements.pdf import agreement_pdf
+from jobgrant.service.grants.models.agreements import Agreement, AgreementVersion
 
 router = Router(tags=["agreements"], auth=bearer)
 ApplicationId = Annotated[int, Path(ge=1, le=MAX_DATABASE_ID)]

@@ -30,8 +30,9 @@ from jobgrant.service.api.schemas import (
 )
 from jobgrant.service.api.security import bearer, caller
 from jobgrant.service.api.visibility import actor_name, note_shown
-from jobgrant.service.grants import access, actions, partner_view
-from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.applications import actions, partner_view
+from jobgrant.service.grants.core import access
+from jobgrant.service.grants.models.applications import Application
 
 router = Router(tags=["applications"], auth=bearer)
 PAGE_SIZE = 50

@@ -14,7 +14,7 @@ from jobgrant.service.api.openapi import problems
 from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import FISCAL_YEAR, BudgetOut, one_of
 from jobgrant.service.api.security import bearer, caller
-from jobgrant.service.grants import access
+from jobgrant.service.grants.core import access
 from jobgrant.service.ledger.models import BudgetAccount
 
 router = Router(tags=["ledger"], auth=bearer)

@@ -26,9 +26,11 @@ from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import MAX_DATABASE_ID
 from jobgrant.service.api.security import bearer, caller
 from jobgrant.service.api.visibility import actor_name
-from jobgrant.service.grants import access, change_access, change_actions
-from jobgrant.service.grants.agreement_models import Agreement
-from jobgrant.service.grants.change_models import ChangeRequest
+from jobgrant.service.grants.changes import access as change_access
+from jobgrant.service.grants.changes import actions as change_actions
+from jobgrant.service.grants.core import access
+from jobgrant.service.grants.models.agreements import Agreement
+from jobgrant.service.grants.models.changes import ChangeRequest
 from jobgrant.service.refusals import refused
 
 router = Router(tags=["change requests"], auth=bearer)

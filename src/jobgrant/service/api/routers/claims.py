@@ -42,11 +42,14 @@ from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import MAX_DATABASE_ID, EmptyBody
 from jobgrant.service.api.security import bearer, caller
 from jobgrant.service.errors import bad_input, problem
-from jobgrant.service.grants import access, claim_access, claim_actions
-from jobgrant.service.grants.claim_models import Claim, Receipt
-from jobgrant.service.grants.claim_reasons import in_both
-from jobgrant.service.grants.claim_view import describe
-from jobgrant.service.grants.receipt_files import checked, max_bytes, max_files, receipt_response
+from jobgrant.service.grants.claims import access as claim_access
+from jobgrant.service.grants.claims import actions as claim_actions
+from jobgrant.service.grants.claims import assessment as claim_assessment
+from jobgrant.service.grants.claims.reasons import in_both
+from jobgrant.service.grants.claims.receipts import checked, max_bytes, max_files, receipt_response
+from jobgrant.service.grants.claims.view import describe
+from jobgrant.service.grants.core import access
+from jobgrant.service.grants.models.claims import Claim, Receipt
 
 router = Router(tags=["claims"], auth=bearer)
 ApplicationId = Annotated[int, Path(ge=1, le=MAX_DATABASE_ID)]
@@ -346,11 +349,11 @@ def _reason_endpoint(name: str, decide: Callable[[User, Claim, Any], Claim], doc
 
 _reason_endpoint(
     "return",
-    claim_actions.return_claim,
+    claim_assessment.return_claim,
     "Return the claim to the employer for more information (the assigned officer; a reason).",
 )
 _reason_endpoint(
-    "deny", claim_actions.deny_claim, "Deny the claim (the assigned officer; a reason)."
+    "deny", claim_assessment.deny_claim, "Deny the claim (the assigned officer; a reason)."
 )
 
 
@@ -366,7 +369,7 @@ def approve_claim(request: HttpRequest, claim_id: ClaimId) -> HttpResponse:
 
     def work() -> HttpResponse:
         body = json_object(request)
-        claim_actions.approve_claim(user, _fresh(user, claim_id), body)
+        claim_assessment.approve_claim(user, _fresh(user, claim_id), body)
         return json_response(claim_json(_fresh(user, claim_id)))
 
     return idempotent(request, user, work)

@@ -9,7 +9,7 @@ from jobgrant.service.api.openapi import problems
 from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import EmployerOut
 from jobgrant.service.api.security import bearer, caller
-from jobgrant.service.grants import access
+from jobgrant.service.grants.core import access
 
 router = Router(tags=["registry"], auth=bearer)
 

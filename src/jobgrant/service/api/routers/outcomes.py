@@ -29,11 +29,12 @@ from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import MAX_DATABASE_ID, EmptyBody
 from jobgrant.service.api.security import bearer, caller
 from jobgrant.service.errors import bad_input, problem
-from jobgrant.service.grants import access, completion_actions
-from jobgrant.service.grants import follow_up_actions as follow_ups
-from jobgrant.service.grants.models import Application
-from jobgrant.service.grants.outcome_models import CompletionReport, FollowUp, Respondent
-from jobgrant.service.grants.outcome_refusals import outcome_refused
+from jobgrant.service.grants.completion import follow_ups
+from jobgrant.service.grants.completion import report as completion_actions
+from jobgrant.service.grants.completion.refusals import outcome_refused
+from jobgrant.service.grants.core import access
+from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.completion import CompletionReport, FollowUp, Respondent
 
 router = Router(tags=["outcomes"], auth=bearer)
 ApplicationId = Annotated[int, Path(ge=1, le=MAX_DATABASE_ID)]

@@ -27,13 +27,14 @@ from jobgrant.service.api.schemas import (
     ParticipantOut,
 )
 from jobgrant.service.api.security import bearer, caller
-from jobgrant.service.grants import access, participant_actions
-from jobgrant.service.grants.participant_access import (
+from jobgrant.service.grants.core import access
+from jobgrant.service.grants.models.participants import Participant
+from jobgrant.service.grants.participants import actions as participant_actions
+from jobgrant.service.grants.participants.access import (
     get_participant,
     participants_by,
     participants_of,
 )
-from jobgrant.service.grants.participant_models import Participant
 
 router = Router(tags=["participants"], auth=bearer)
 ApplicationId = Annotated[int, Path(ge=1, le=MAX_DATABASE_ID)]

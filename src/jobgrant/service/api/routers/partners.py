@@ -14,8 +14,8 @@ from jobgrant.service.api.openapi import problems, read_by_hand
 from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import MAX_DATABASE_ID, NoBody, PartnerRequestOut
 from jobgrant.service.api.security import bearer, caller
-from jobgrant.service.grants import partner_actions
-from jobgrant.service.grants.partner_models import PartnerConsent
+from jobgrant.service.grants.applications import partners as partner_actions
+from jobgrant.service.grants.models.partners import PartnerConsent
 
 router = Router(tags=["partners"], auth=bearer)
 ConsentId = Annotated[int, Path(ge=1, le=MAX_DATABASE_ID)]

@@ -40,13 +40,15 @@ from jobgrant.service.api.payment_schemas import (
 from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import FISCAL_YEAR, MAX_DATABASE_ID, one_of
 from jobgrant.service.api.security import bearer, caller
-from jobgrant.service.grants import access, payment_actions, recovery_actions
-from jobgrant.service.grants.payment_models import (
+from jobgrant.service.grants.core import access
+from jobgrant.service.grants.models.payments import (
     LineOutcome,
     PaymentBatch,
     Receivable,
     ReceivableState,
 )
+from jobgrant.service.grants.payments import actions as payment_actions
+from jobgrant.service.grants.payments import recovery as recovery_actions
 
 router = Router(tags=["payments"], auth=bearer)
 BatchId = Annotated[int, Path(ge=1, le=MAX_DATABASE_ID)]

@@ -13,7 +13,7 @@ from jobgrant.service.api.openapi import problems, read_by_hand
 from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import ApplicationBody, QuoteOut
 from jobgrant.service.api.security import bearer, caller
-from jobgrant.service.grants.quoting import quote_application
+from jobgrant.service.grants.core.quoting import quote_application
 
 router = Router(tags=["quote"], auth=bearer)
 

@@ -12,7 +12,7 @@ from babel.dates import format_datetime
 from django.utils.translation import gettext as _
 
 from jobgrant.service.choices import Jurisdiction
-from jobgrant.service.grants.quoting import policy_version
+from jobgrant.service.grants.core.quoting import policy_version
 from jobgrant.service.language import current_locale, in_language
 from jobgrant.service.outcomes.report import cells
 from jobgrant.service.outcomes.report.summary import summary

@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
-from jobgrant.service.grants.agreement_pdf import FONTS, local_fetcher
+from jobgrant.service.grants.agreements.pdf import FONTS, local_fetcher
 from jobgrant.service.outcomes.report.content import view
 from jobgrant.service.outcomes.report.plots import plots
 from jobgrant.service.outcomes.tables import KpiReport

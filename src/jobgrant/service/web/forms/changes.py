@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy
 
 from jobgrant.rules.batch import COST_CATEGORIES, STATUSES
 from jobgrant.rules.money import format_amount
-from jobgrant.service.grants.change_models import ChangeKind
+from jobgrant.service.grants.models.changes import ChangeKind
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms.employer import (
     AmountField,

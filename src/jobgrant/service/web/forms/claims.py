@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 
 from jobgrant.rules.money import format_amount
 from jobgrant.service.choices import CostCategory
-from jobgrant.service.grants.claim_input import REASON_MAX
+from jobgrant.service.grants.claims.input import REASON_MAX
 from jobgrant.service.web.forms.employer import AmountField, amount_messages
 
 

@@ -12,7 +12,7 @@ from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from jobgrant.service.grants import quoting
+from jobgrant.service.grants.core import quoting
 from jobgrant.service.registry.models import Employer
 from jobgrant.service.web.forms import employer_apply as apply
 from jobgrant.service.web.forms import employer_trainees as trainees

@@ -17,7 +17,7 @@ from jobgrant.rules.money import AmountError, format_amount, parse_amount
 from jobgrant.rules.requests import COURSE_MAX
 from jobgrant.rules.requests import has_control_characters as kernel_refuses
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import quoting
+from jobgrant.service.grants.core import quoting
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms.employer import (
     MAX_TEXT,

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from jobgrant.service.accounts.models import User
-from jobgrant.service.grants.models import State
+from jobgrant.service.grants.models.applications import State
 from jobgrant.service.web.labels import STATE_LABELS, jurisdiction_choices
 from jobgrant.service.web.pages import set_choices
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 
 from jobgrant.service.choices import Jurisdiction
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants.participant_form import CHOICES, FIELDS
+from jobgrant.service.grants.participants.form import CHOICES, FIELDS
 from jobgrant.service.language import localized
 
 EMAIL_MAX = 254

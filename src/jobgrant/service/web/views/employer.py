@@ -18,9 +18,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from jobgrant.rules.money import AmountError
 from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import access, actions, partner_actions
-from jobgrant.service.grants.models import Application, FormDraft
-from jobgrant.service.grants.workflow import TRANSITIONS
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.applications import partners as partner_actions
+from jobgrant.service.grants.core import access
+from jobgrant.service.grants.core.workflow import TRANSITIONS
+from jobgrant.service.grants.models.applications import Application, FormDraft
 from jobgrant.service.language import localized
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms import employer as forms

@@ -19,10 +19,11 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import access, agreement_actions
-from jobgrant.service.grants.agreement_access import get_visible_agreement, version_shown
-from jobgrant.service.grants.agreement_models import Agreement, AgreementState
-from jobgrant.service.grants.agreement_pdf import agreement_pdf
+from jobgrant.service.grants.agreements import actions as agreement_actions
+from jobgrant.service.grants.agreements.access import get_visible_agreement, version_shown
+from jobgrant.service.grants.agreements.pdf import agreement_pdf
+from jobgrant.service.grants.core import access
+from jobgrant.service.grants.models.agreements import Agreement, AgreementState
 from jobgrant.service.language import in_language
 from jobgrant.service.refusals import message
 from jobgrant.service.web.forms.agreement import AcceptForm, ReasonForm

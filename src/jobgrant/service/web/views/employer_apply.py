@@ -22,8 +22,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import access, actions
-from jobgrant.service.grants.models import FormDraft
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.core import access
+from jobgrant.service.grants.models.applications import FormDraft
 from jobgrant.service.language import in_language
 from jobgrant.service.registry.identifiers import normalize_business_number
 from jobgrant.service.registry.models import Employer

@@ -20,10 +20,12 @@ from django.views.decorators.http import require_GET, require_http_methods
 from jobgrant.service import refusals
 from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import access, change_access, change_actions
-from jobgrant.service.grants.agreement_models import Agreement
-from jobgrant.service.grants.change_models import ChangeKind, ChangeState
-from jobgrant.service.grants.models import Application
+from jobgrant.service.grants.changes import access as change_access
+from jobgrant.service.grants.changes import actions as change_actions
+from jobgrant.service.grants.core import access
+from jobgrant.service.grants.models.agreements import Agreement
+from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.changes import ChangeKind, ChangeState
 from jobgrant.service.language import localized
 from jobgrant.service.web import change_display as display
 from jobgrant.service.web.forms import changes as forms

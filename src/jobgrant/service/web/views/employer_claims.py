@@ -18,13 +18,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from jobgrant.service import refusals
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import access, claim_access, claim_actions
-from jobgrant.service.grants.claim_figures import agreed_lines
-from jobgrant.service.grants.claim_models import Claim, ClaimState
-from jobgrant.service.grants.claim_view import describe
-from jobgrant.service.grants.participant_models import Participant, ParticipantState
-from jobgrant.service.grants.participant_workflow import CONFIRMED_SLOTS
-from jobgrant.service.grants.receipt_files import checked, max_files, receipt_response
+from jobgrant.service.grants.claims import access as claim_access
+from jobgrant.service.grants.claims import actions as claim_actions
+from jobgrant.service.grants.claims.figures import agreed_lines
+from jobgrant.service.grants.claims.receipts import checked, max_files, receipt_response
+from jobgrant.service.grants.claims.view import describe
+from jobgrant.service.grants.core import access
+from jobgrant.service.grants.models.claims import Claim, ClaimState
+from jobgrant.service.grants.models.participants import Participant, ParticipantState
+from jobgrant.service.grants.participants.workflow import CONFIRMED_SLOTS
 from jobgrant.service.language import localized
 from jobgrant.service.web import claim_display as display
 from jobgrant.service.web.forms.claims import ClaimLinesForm, ReceiptsForm, category_label

@@ -11,7 +11,8 @@ from django.views.decorators.http import require_http_methods
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import actions, partner_actions
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.applications import partners as partner_actions
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms import employer as shared
 from jobgrant.service.web.forms.employer_draft import ReviewForm, payload

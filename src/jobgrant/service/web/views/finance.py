@@ -25,9 +25,9 @@ from django.views.decorators.http import require_GET
 from jobgrant.rules.codes import fiscal_year
 from jobgrant.rules.money import format_amount
 from jobgrant.service.accounts.models import Role
-from jobgrant.service.grants.claim_models import Claim, ClaimShare, ClaimState
-from jobgrant.service.grants.models import Application, State
-from jobgrant.service.grants.payment_models import (
+from jobgrant.service.grants.models.applications import Application, State
+from jobgrant.service.grants.models.claims import Claim, ClaimShare, ClaimState
+from jobgrant.service.grants.models.payments import (
     PaymentRequest,
     Receivable,
     ReceivableState,

@@ -16,8 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from jobgrant.rules.codes import fiscal_year
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import payment_actions, recovery_actions
-from jobgrant.service.grants.payment_models import (
+from jobgrant.service.grants.models.payments import (
     BatchState,
     ConfirmationImport,
     LineOutcome,
@@ -27,6 +26,8 @@ from jobgrant.service.grants.payment_models import (
     RecoveryKind,
     RequestState,
 )
+from jobgrant.service.grants.payments import actions as payment_actions
+from jobgrant.service.grants.payments import recovery as recovery_actions
 from jobgrant.service.refusals import message
 from jobgrant.service.web.forms.payments import (
     BuildForm,

@@ -22,9 +22,11 @@ from django.views.decorators.http import require_GET, require_http_methods
 from jobgrant.service import refusals
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import access, actions, assignment_actions
-from jobgrant.service.grants.models import Application
-from jobgrant.service.grants.workflow import TRANSITIONS
+from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.applications import assignment as assignment_actions
+from jobgrant.service.grants.core import access
+from jobgrant.service.grants.core.workflow import TRANSITIONS
+from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.language import localized
 from jobgrant.service.web import explanations
 from jobgrant.service.web.forms.officer import DecisionForm, DenyForm

@@ -15,9 +15,9 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import agreement_actions
-from jobgrant.service.grants.agreement_access import visible_agreements
-from jobgrant.service.grants.agreement_models import AgreementState, AgreementVersion
+from jobgrant.service.grants.agreements import actions as agreement_actions
+from jobgrant.service.grants.agreements.access import visible_agreements
+from jobgrant.service.grants.models.agreements import AgreementState, AgreementVersion
 from jobgrant.service.refusals import message
 from jobgrant.service.web.forms.agreement import ReasonForm
 from jobgrant.service.web.pages import error_context, set_notice, user_required

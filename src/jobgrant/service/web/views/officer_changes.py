@@ -20,8 +20,9 @@ from django.views.decorators.http import require_GET, require_http_methods
 from jobgrant.service import refusals
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import change_access, change_actions
-from jobgrant.service.grants.change_models import ChangeRequest, ChangeState
+from jobgrant.service.grants.changes import access as change_access
+from jobgrant.service.grants.changes import actions as change_actions
+from jobgrant.service.grants.models.changes import ChangeRequest, ChangeState
 from jobgrant.service.language import localized
 from jobgrant.service.web import change_display as display
 from jobgrant.service.web import labels

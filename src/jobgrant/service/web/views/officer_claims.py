@@ -18,10 +18,11 @@ from django.views.decorators.http import require_GET, require_POST
 from jobgrant.service import refusals
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import claim_access, claim_actions
-from jobgrant.service.grants.claim_models import UNDER_ASSESSMENT, Claim
-from jobgrant.service.grants.claim_view import describe
-from jobgrant.service.grants.receipt_files import receipt_response
+from jobgrant.service.grants.claims import access as claim_access
+from jobgrant.service.grants.claims import assessment as claim_assessment
+from jobgrant.service.grants.claims.receipts import receipt_response
+from jobgrant.service.grants.claims.view import describe
+from jobgrant.service.grants.models.claims import UNDER_ASSESSMENT, Claim
 from jobgrant.service.language import localized
 from jobgrant.service.web import claim_display as display
 from jobgrant.service.web.forms.claims import ApprovalForm, ReasonForm
@@ -131,11 +132,11 @@ def decide(request: HttpRequest, user: User, claim_id: int) -> HttpResponse:
         if action == "approve":
             approval = forms["approve"]
             assert isinstance(approval, ApprovalForm)
-            claim_actions.approve_claim(user, claim, approval.as_body())
+            claim_assessment.approve_claim(user, claim, approval.as_body())
         elif action == "return":
-            claim_actions.return_claim(user, claim, form.cleaned_data["reason"])
+            claim_assessment.return_claim(user, claim, form.cleaned_data["reason"])
         else:
-            claim_actions.deny_claim(user, claim, form.cleaned_data["reason"])
+            claim_assessment.deny_claim(user, claim, form.cleaned_data["reason"])
     except ServiceError as error:
         if error.status == 404:
             raise Http404 from None

@@ -16,9 +16,10 @@ from django.views.decorators.http import require_GET, require_POST
 from jobgrant.rules.money import format_amount
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import access, completion_actions, recovery_actions
-from jobgrant.service.grants.models import Application
-from jobgrant.service.grants.outcome_models import (
+from jobgrant.service.grants.completion import report as completion_actions
+from jobgrant.service.grants.core import access
+from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.completion import (
     CompletionReport,
     FollowUp,
     FollowUpState,
@@ -26,8 +27,9 @@ from jobgrant.service.grants.outcome_models import (
     NotCompletedReason,
     Respondent,
 )
-from jobgrant.service.grants.participant_access import government_cents
-from jobgrant.service.grants.payment_models import Receivable, ReceivableCause
+from jobgrant.service.grants.models.payments import Receivable, ReceivableCause
+from jobgrant.service.grants.participants.access import government_cents
+from jobgrant.service.grants.payments import recovery as recovery_actions
 from jobgrant.service.language import in_language
 from jobgrant.service.ledger.models import Funder
 from jobgrant.service.web import labels

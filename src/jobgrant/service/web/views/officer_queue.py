@@ -22,8 +22,13 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from jobgrant.service.accounts.models import Role, User
-from jobgrant.service.grants import access
-from jobgrant.service.grants.models import Application, ApplicationEmployer, State, Stream
+from jobgrant.service.grants.core import access
+from jobgrant.service.grants.models.applications import (
+    Application,
+    ApplicationEmployer,
+    State,
+    Stream,
+)
 from jobgrant.service.language import in_language
 from jobgrant.service.web.forms.officer import QUEUE_STATES, SORTS, QueueFilter
 from jobgrant.service.web.labels import STATE_LABELS, jurisdiction_name

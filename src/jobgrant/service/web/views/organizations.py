@@ -17,9 +17,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from jobgrant.service.accounts.models import OrganizationRole, User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import organization_actions as organizations
-from jobgrant.service.grants import partner_actions
+from jobgrant.service.grants.applications import partners as partner_actions
 from jobgrant.service.language import current_language, localized
+from jobgrant.service.people import organizations
 from jobgrant.service.registry.models import Employer
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms import organizations as forms

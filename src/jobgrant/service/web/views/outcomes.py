@@ -20,12 +20,13 @@ from django.views.decorators.http import require_http_methods
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import access, completion_actions
-from jobgrant.service.grants import follow_up_actions as follow_ups
-from jobgrant.service.grants.agreement_actions import current_version
-from jobgrant.service.grants.follow_up_schedule import due_on
-from jobgrant.service.grants.models import Application
-from jobgrant.service.grants.outcome_models import (
+from jobgrant.service.grants.agreements.actions import current_version
+from jobgrant.service.grants.completion import follow_ups
+from jobgrant.service.grants.completion import report as completion_actions
+from jobgrant.service.grants.completion.schedule import due_on
+from jobgrant.service.grants.core import access
+from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.completion import (
     CompletionReport,
     FollowUp,
     Milestone,

@@ -14,14 +14,14 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants.outcome_models import (
+from jobgrant.service.grants.completion.question_sets import questions, versions, wording
+from jobgrant.service.grants.models.completion import (
     LIKERT_ITEMS,
     CompletionReport,
     EmploymentType,
     NotCompletedReason,
 )
-from jobgrant.service.grants.outcome_question_sets import questions, versions, wording
-from jobgrant.service.grants.participant_models import Participant
+from jobgrant.service.grants.models.participants import Participant
 from jobgrant.service.language import current_language, in_language
 
 TRAINEE_INPUTS = (

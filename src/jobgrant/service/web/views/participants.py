@@ -21,17 +21,18 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import access, participant_actions
-from jobgrant.service.grants.participant_access import (
+from jobgrant.service.grants.core import access
+from jobgrant.service.grants.models.participants import Participant, ParticipantState
+from jobgrant.service.grants.participants import actions as participant_actions
+from jobgrant.service.grants.participants.access import (
     TraineeSlot,
     flagged_participants,
     get_participant,
     participants_by,
     trainee_slots,
 )
-from jobgrant.service.grants.participant_form import FIELDS
-from jobgrant.service.grants.participant_models import Participant, ParticipantState
-from jobgrant.service.grants.participant_workflow import TRANSITIONS
+from jobgrant.service.grants.participants.form import FIELDS
+from jobgrant.service.grants.participants.workflow import TRANSITIONS
 from jobgrant.service.language import in_both_languages, in_language
 from jobgrant.service.refusals import WORDINGS
 from jobgrant.service.web import labels

@@ -12,8 +12,9 @@ from django.views.decorators.http import require_http_methods
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import partner_actions, partner_view
-from jobgrant.service.grants.partner_models import ConsentState, PartnerConsent
+from jobgrant.service.grants.applications import partner_view
+from jobgrant.service.grants.applications import partners as partner_actions
+from jobgrant.service.grants.models.partners import ConsentState, PartnerConsent
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms import employer as shared
 from jobgrant.service.web.pages import error_context, set_notice, take_notice

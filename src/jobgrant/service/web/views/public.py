@@ -19,10 +19,7 @@ from jobgrant.service.accounts import sign_in_actions
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.accounts.second_factor import needs_second_factor
 from jobgrant.service.accounts.sessions import take_ended_reason
-from jobgrant.service.grants.organization_actions import (
-    awaits_verification,
-    send_verification_again,
-)
+from jobgrant.service.people.organizations import awaits_verification, send_verification_again
 from jobgrant.service.web.limits import limited
 
 

@@ -25,7 +25,7 @@ from jobgrant.service.accounts import passkey_actions, second_factor_actions, si
 from jobgrant.service.accounts.models import User
 from jobgrant.service.accounts.second_factor import app_device, is_verified, needs_second_factor
 from jobgrant.service.language import current_language
-from jobgrant.service.notifications.account_actions import send_password_reset
+from jobgrant.service.people.password_reset import send_password_reset
 from jobgrant.service.web.forms.account import (
     CodeForm,
     NewPasswordForm,

@@ -13,8 +13,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants import staff_actions
 from jobgrant.service.language import current_language, localized
+from jobgrant.service.people import staff as staff_actions
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms import organizations as forms
 from jobgrant.service.web.pages import error_context, set_notice, take_notice, user_required

@@ -1,0 +1,1 @@
+"""The agreement: offered, accepted, amended; its document in HTML and PDF."""

@@ -1,0 +1,2 @@
+"""An application from its draft to its decision: the actions, the officers' assignment, its
+messages, consortium partners."""

@@ -1,0 +1,1 @@
+"""Change requests to an accepted agreement, and their kinds."""

@@ -1,0 +1,1 @@
+"""Claims: the employer's figures and receipts, the officer's assessment, the ledger movements."""

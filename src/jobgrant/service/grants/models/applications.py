@@ -1,0 +1,176 @@
+"""Programs, streams and intakes; applications and their history."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
+from jobgrant.service.choices import JURISDICTION_CHOICES, StreamCode
+
+
+class Delivery(models.TextChoices):
+    """Who delivers the grant in a jurisdiction and year (`funding` delivery modes)."""
+
+    PROVINCIAL = "provincial", gettext_lazy("Delivered by the province or territory")
+    FEDERAL_DIRECT = (
+        "federal-direct",
+        gettext_lazy("Delivered directly by the Government of Canada"),
+    )
+    SEPARATE_AGREEMENT = "separate-agreement", gettext_lazy("Separate agreement, no grant")
+
+
+class Program(models.Model):
+    """The grant in one jurisdiction for one fiscal year, under one policy and delivery mode."""
+
+    jurisdiction = models.CharField(max_length=2, choices=JURISDICTION_CHOICES)
+    fiscal_year = models.CharField(max_length=7)
+    policy = models.CharField(max_length=200)
+    delivery = models.CharField(max_length=20, choices=Delivery.choices)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["jurisdiction", "fiscal_year"], name="one_program_per_year"
+            )
+        ]
+
+
+class Stream(models.Model):
+    program = models.ForeignKey(Program, on_delete=models.PROTECT, related_name="streams")
+    code = models.CharField(max_length=32, choices=StreamCode.choices, default=StreamCode.CJG)
+    name_en = models.CharField(max_length=200)
+    name_fr = models.CharField(max_length=200)
+
+
+class Intake(models.Model):
+    stream = models.ForeignKey(Stream, on_delete=models.PROTECT, related_name="intakes")
+    opens_on = models.DateField()
+    closes_on = models.DateField()
+
+
+class State(models.TextChoices):
+    """An application's states (the transitions between them are in `workflow`)."""
+
+    DRAFT = "draft", pgettext_lazy("application state", "Draft")
+    SUBMITTED = "submitted", pgettext_lazy("application state", "Submitted")
+    RECOMMENDED = "recommended", pgettext_lazy("application state", "Recommended")
+    APPROVED = "approved", pgettext_lazy("application state", "Approved")
+    DENIED = "denied", pgettext_lazy("application state", "Denied")
+    WITHDRAWN = "withdrawn", pgettext_lazy("application state", "Withdrawn")
+
+
+class Application(models.Model):
+    stream = models.ForeignKey(Stream, on_delete=models.PROTECT, related_name="applications")
+    state = models.CharField(max_length=16, choices=State.choices, default=State.DRAFT)
+    jurisdiction = models.CharField(max_length=2, choices=JURISDICTION_CHOICES)
+    fiscal_year = models.CharField(max_length=7)
+    delivery = models.CharField(max_length=20, choices=Delivery.choices)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    received_on = models.DateField(help_text="The application date: when the server received it.")
+    request = models.JSONField(help_text="The quote input, as received (employers by reference).")
+    policy = models.CharField(max_length=200)
+    policy_version = models.CharField(max_length=64)
+    quote = models.JSONField()
+    explanation = models.JSONField()
+    eligible = models.BooleanField()
+    federal_cents = models.BigIntegerField()
+    provincial_cents = models.BigIntegerField()
+    employer_cents = models.BigIntegerField()
+    recommended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    decision_reason = models.TextField(blank=True)
+    # PROTECT, as for the recommender and the decider: officers are deactivated, not deleted,
+    # and SET_NULL would drop an assignment without the audit entry every change has.
+    assigned_to = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The officer handling the file, if one took it (grants.assignment_actions).",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["id"]
+        # The KPIs (outcomes.kpi_sql) read a fiscal year's files, of a jurisdiction or all.
+        indexes = [models.Index(fields=["fiscal_year", "jurisdiction"], name="application_by_year")]
+        constraints = [
+            # Separation of duties, as a backstop to the check in actions: nobody approves
+            # what they recommended.
+            models.CheckConstraint(
+                condition=~Q(state="approved") | ~Q(decided_by=F("recommended_by")),
+                name="approver_is_not_recommender",
+            ),
+        ]
+
+
+class ApplicationEmployer(models.Model):
+    application = models.ForeignKey(Application, on_delete=models.CASCADE, related_name="employers")
+    employer = models.ForeignKey("registry.Employer", on_delete=models.PROTECT, related_name="+")
+    reference = models.CharField(max_length=100, help_text="The id trainees use as employer_id.")
+    position = models.PositiveSmallIntegerField()
+    government_cents = models.BigIntegerField(default=0, help_text="Federal + provincial share.")
+    employees = models.PositiveIntegerField(
+        null=True, help_text="The employer's employees when it applied: the KPIs' firm size."
+    )
+
+    class Meta:
+        ordering = ["position"]
+        # The KPIs' firm size reads a file's employers from this index alone.
+        indexes = [
+            models.Index(
+                fields=["application", "reference", "employees"], name="application_employer_kpi"
+            )
+        ]
+
+
+class StateChange(models.Model):
+    application = models.ForeignKey(Application, on_delete=models.CASCADE, related_name="history")
+    from_state = models.CharField(max_length=16, blank=True)
+    to_state = models.CharField(max_length=16)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+    note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+
+class IdempotencyKey(models.Model):
+    """A POST's key, its request's hash and its first response, stored with the work it did."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=200)
+    request_hash = models.CharField(max_length=64)
+    status = models.PositiveSmallIntegerField()
+    body = models.TextField()
+    content_type = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="one_response_per_key")]
+
+
+class FormDraft(models.Model):
+    """An application the employer is still filling in on the web form: what they typed, step by
+    step, kept until they submit or delete it (sign-out keeps it). Not an application: it has no
+    state, quote or audit entry, and every check runs again on it whenever it is used."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    lead = models.ForeignKey(
+        "registry.Employer", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    data = models.JSONField(default=dict, help_text="What was typed, by step, as posted.")
+    step = models.CharField(max_length=16, help_text="The last step saved.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)

@@ -1,0 +1,1 @@
+"""The trainees of an agreement: invitations, the participant form, reminders, SIN keys."""

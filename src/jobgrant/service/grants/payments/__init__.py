@@ -1,0 +1,1 @@
+"""Payment batches, holds, the export to the paying system, its confirmation, recovery."""

@@ -1,0 +1,340 @@
+"""Staff accounts, managed by the administrator role: officers, finance officers, analysts and
+auditors, with their jurisdiction and affiliations (organizations they are tied to: a conflict
+of interest that forbids acting on those files), deactivated and reactivated.
+
+Every change is one transaction with its audit entry (before and after). Nobody changes their
+own account's role, jurisdiction or affiliations, nor deactivates themselves, and the
+administrator role is not given here: nobody can grant themselves a role through these pages.
+A new account gets a single-use link (through the outbox) to choose its password; until then
+it has none. A deactivated user is refused by Django at once: every session they have stops
+being signed in at its next request, and their API tokens stop working.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
+
+from django.contrib.auth.tokens import PasswordResetTokenGenerator
+from django.db import transaction
+from django.urls import reverse
+from django.utils import translation
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+
+from jobgrant.rules.codes import JURISDICTION_CODES
+from jobgrant.service.accounts.models import Membership, Role, User
+from jobgrant.service.audit.actions import record_refusal
+from jobgrant.service.audit.chain import record
+from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
+from jobgrant.service.notifications.outbox import absolute_url, enqueue
+from jobgrant.service.people.organizations import clean_email, password_problems
+from jobgrant.service.registry.identifiers import normalize_business_number
+from jobgrant.service.registry.models import Employer
+
+P = ParamSpec("P")
+R = TypeVar("R")
+STAFF_ROLES = (Role.OFFICER, Role.FINANCE, Role.ANALYST, Role.AUDITOR)
+MAX_AFFILIATIONS = 50
+Problems = list[dict[str, str]]
+
+
+class AccountSetupTokens(PasswordResetTokenGenerator):
+    """Django's signed, expiring tokens, over the password and last sign-in: once the password
+    is chosen the link no longer works."""
+
+    key_salt = "jobgrant.staff.account-setup"
+
+
+setup_tokens = AccountSetupTokens()
+
+
+def _audited(action: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Record a refusal of `action(admin, ...)` after its transaction (on its own), then raise."""
+
+    def decorate(work: Callable[P, R]) -> Callable[P, R]:
+        @wraps(work)
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+            try:
+                return work(*args, **kwargs)
+            except ServiceError as error:
+                if error.status in (403, 404, 409):
+                    actor = str(getattr(args[0], "username", ""))
+                    target = getattr(args[1], "pk", "") if len(args) > 1 else ""
+                    record_refusal(actor, action, "user", target, error.code, error.status)
+                raise
+
+        return wrapper
+
+    return decorate
+
+
+def staff_accounts() -> list[User]:
+    return list(User.objects.filter(role__in=STAFF_ROLES).order_by("username"))
+
+
+def get_staff(admin: User, user_id: int) -> User:
+    _require_admin(admin)
+    found = User.objects.filter(pk=user_id, role__in=STAFF_ROLES).first()
+    if found is None:
+        record_refusal(admin.username, "staff.open", "user", user_id, "NOT_FOUND", 404)
+        raise ServiceError(404, "NOT_FOUND", "No such staff account.", "Aucun compte de ce genre.")
+    return found
+
+
+@_audited("staff.create")
+def create_staff(admin: User, data: dict[str, Any]) -> User:
+    """A staff account with no password yet: a link to choose one is sent to its address."""
+    _require_admin(admin)
+    fields, affiliations = _valid_account(data), _valid_affiliations(data)
+    username, email = _valid_identity(data)
+    with transaction.atomic():
+        user = User(username=username, email=email, **fields)
+        user.set_unusable_password()
+        user.save()
+        _set_affiliations(user, affiliations)
+        _send_setup_link(user)
+        record(admin.username, "staff.create", "user", user.pk, _summary(user, affiliations))
+    return user
+
+
+@_audited("staff.change")
+def change_staff(admin: User, user: User, data: dict[str, Any]) -> User:
+    """Change a staff account's role, jurisdiction, SIN permission and affiliations."""
+    _require_admin(admin)
+    _refuse_self(admin, user)
+    fields, affiliations = _valid_account(data), _valid_affiliations(data)
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        before = _summary(locked, list(locked.employers.all()))
+        for name, value in fields.items():
+            setattr(locked, name, value)
+        locked.save(update_fields=list(fields))
+        _set_affiliations(locked, affiliations)
+        after = _summary(locked, affiliations)
+        record(
+            admin.username, "staff.change", "user", locked.pk, {"before": before, "after": after}
+        )
+    return locked
+
+
+@_audited("staff.deactivate")
+def deactivate_staff(admin: User, user: User) -> User:
+    return _set_active(admin, user, active=False)
+
+
+@_audited("staff.reactivate")
+def reactivate_staff(admin: User, user: User) -> User:
+    return _set_active(admin, user, active=True)
+
+
+def _set_active(admin: User, user: User, *, active: bool) -> User:
+    _require_admin(admin)
+    _refuse_self(admin, user)
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        locked.is_active = active
+        locked.save(update_fields=["is_active"])  # post_save: this process forgets its tokens
+        action = "staff.reactivate" if active else "staff.deactivate"
+        record(admin.username, action, "user", locked.pk, {"role": locked.role})
+    return locked
+
+
+# --- Choosing the password of a new account -------------------------------------------------
+
+
+def setup_user(uidb64: str, token: str) -> User | None:
+    try:
+        pk = int(urlsafe_base64_decode(uidb64).decode())
+    except (ValueError, TypeError, OverflowError, UnicodeDecodeError):
+        return None
+    user = User.objects.filter(pk=pk, role__in=STAFF_ROLES, is_active=True).first()
+    if user is None or user.has_usable_password() or not setup_tokens.check_token(user, token):
+        return None
+    return user
+
+
+def complete_setup(uidb64: str, token: str, password: str, again: str) -> User:
+    user = setup_user(uidb64, token)
+    if user is None:
+        raise ServiceError(
+            404,
+            "LINK_NOT_VALID",
+            "This link does not work: it was already used, it expired, or it is incomplete.",
+            "Ce lien ne fonctionne pas : il a déjà servi, il a expiré ou il est incomplet.",
+        )
+    problems = (
+        password_problems(password, user)
+        if password
+        else [problem("password", "is required", "est obligatoire")]
+    )
+    if again != password:
+        problems.append(
+            problem(
+                "password_again",
+                "must be the same password typed again",
+                "doit être le même mot de passe, tapé de nouveau",
+            )
+        )
+    if problems:
+        raise bad_input(problems)
+    with transaction.atomic():
+        user.set_password(password)
+        user.save(update_fields=["password"])
+        record(user.username, "staff.setup", "user", user.pk, {})
+    return user
+
+
+def _send_setup_link(user: User) -> None:
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    language = user.preferred_language
+    with translation.override(language):
+        path = reverse(
+            "web:account-setup", kwargs={"uidb64": uid, "token": setup_tokens.make_token(user)}
+        )
+    enqueue(
+        "staff_account_setup",
+        subject=user,
+        to=user.email,
+        language=language,
+        context={"link": absolute_url(path), "username": user.username},
+    )
+
+
+# --- Checks ------------------------------------------------------------------------------------
+
+
+def _require_admin(admin: User) -> None:
+    if admin.role != Role.ADMIN or not admin.is_active:
+        raise forbidden(
+            "ROLE_NOT_ALLOWED", "Your role does not allow this.", "Votre rôle ne permet pas cela."
+        )
+
+
+def _refuse_self(admin: User, user: User) -> None:
+    if admin.pk == user.pk:
+        raise forbidden(
+            "OWN_ACCOUNT",
+            "Nobody changes their own account's role, jurisdiction or status: ask another "
+            "administrator.",
+            "Personne ne modifie le rôle, la compétence ou l'état de son propre compte : "
+            "demandez-le à un autre administrateur.",
+        )
+    if user.role not in STAFF_ROLES:
+        raise ServiceError(404, "NOT_FOUND", "No such staff account.", "Aucun compte de ce genre.")
+
+
+def _valid_identity(data: dict[str, Any]) -> tuple[str, str]:
+    problems: Problems = []
+    raw = data.get("username")
+    username = raw.strip() if isinstance(raw, str) else ""
+    if not (0 < len(username) <= 150) or not all(c.isalnum() or c in "@.+-_" for c in username):
+        problems.append(
+            problem(
+                "username",
+                "must be 1 to 150 letters, digits or @ . + - _",
+                "doit compter de 1 à 150 lettres, chiffres ou @ . + - _",
+            )
+        )
+    elif User.objects.filter(username__iexact=username).exists():
+        problems.append(problem("username", "is already taken", "est déjà pris"))
+    email = clean_email(data.get("email"))
+    if not email:
+        problems.append(
+            problem("email", "must be an email address", "doit être une adresse courriel")
+        )
+    if problems:
+        raise bad_input(problems)
+    return username, email
+
+
+def _valid_account(data: dict[str, Any]) -> dict[str, Any]:
+    problems: Problems = []
+    role = data.get("role")
+    if role not in STAFF_ROLES:
+        problems.append(
+            problem(
+                "role",
+                "must be officer, finance, analyst or auditor",
+                "doit être officer, finance, analyst ou auditor",
+            )
+        )
+    jurisdiction = data.get("jurisdiction") or ""
+    if jurisdiction not in ("", *JURISDICTION_CODES):
+        problems.append(
+            problem(
+                "jurisdiction",
+                "is not a province or territory",
+                "n'est pas une province ou un territoire",
+            )
+        )
+    federal = data.get("federal") is True
+    if role == Role.OFFICER and not federal and not jurisdiction:
+        problems.append(
+            problem(
+                "jurisdiction",
+                "is required for a provincial or territorial officer",
+                "est obligatoire pour un agent provincial ou territorial",
+            )
+        )
+    if problems:
+        raise bad_input(problems)
+    names = {key: str(data.get(key) or "").strip()[:150] for key in ("first_name", "last_name")}
+    language = data.get("language") if data.get("language") in ("en", "fr") else "en"
+    return {
+        "role": role,
+        "jurisdiction": jurisdiction,
+        "federal": federal,
+        "may_view_sin": data.get("may_view_sin") is True,
+        "preferred_language": language,
+        **names,
+    }
+
+
+def _valid_affiliations(data: dict[str, Any]) -> list[Employer]:
+    raw = data.get("affiliations") or []
+    if not isinstance(raw, list) or len(raw) > MAX_AFFILIATIONS:
+        raise bad_input(
+            [
+                problem(
+                    "affiliations",
+                    f"must list at most {MAX_AFFILIATIONS} business numbers",
+                    f"doit énumérer au plus {MAX_AFFILIATIONS} numéros d'entreprise",
+                )
+            ]
+        )
+    found, problems = [], []
+    for typed in raw:
+        bn = normalize_business_number(str(typed)) if str(typed).strip() else None
+        employer = Employer.objects.filter(business_number=bn).first() if bn else None
+        if employer is None:
+            problems.append(
+                problem(
+                    "affiliations",
+                    f"{str(typed)[:20]} is not a registered employer's business number",
+                    f"{str(typed)[:20]} n'est pas le numéro d'entreprise d'un employeur inscrit",
+                )
+            )
+        elif employer not in found:
+            found.append(employer)
+    if problems:
+        raise bad_input(problems)
+    return found
+
+
+def _set_affiliations(user: User, affiliations: list[Employer]) -> None:
+    Membership.objects.filter(user=user).exclude(employer__in=affiliations).delete()
+    for employer in affiliations:
+        Membership.objects.get_or_create(user=user, employer=employer)
+
+
+def _summary(user: User, affiliations: list[Employer]) -> dict[str, Any]:
+    return {
+        "role": user.role,
+        "jurisdiction": user.jurisdiction,
+        "federal": user.federal,
+        "may_view_sin": user.may_view_sin,
+        "affiliations": sorted(e.pk for e in affiliations),
+        "active": user.is_active,
+    }
