@@ -316,13 +316,16 @@ def write_outside_action() -> type[AssertionError]:
 
 # --- The write guard -------------------------------------------------------------------------
 # Pages and API handlers never write a model themselves; every change goes through an action
-# (DESIGN.md section 5). Each INSERT, UPDATE or DELETE a service or web test makes is traced
+# (docs/architecture.md). Each INSERT, UPDATE or DELETE a service or web test makes is traced
 # back through the Python stack: walking out from the database, the first frame of ours that is
 # a page or an API handler (a module under jobgrant.service.web or .api) must have an action, or
 # one of the few framework writers below, between it and the statement.
 
 WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
 HANDLERS = ("jobgrant.service.web.", "jobgrant.service.api.")
+#: The grant's stages and a person's account: each module there is a stage's actions.
+DOMAIN = ("jobgrant.service.grants.", "jobgrant.service.people.")
+MODELS = "jobgrant.service.grants.models"
 
 #: Writers that are not actions and may still be reached from a handler, each for a reason.
 FRAMEWORK_WRITERS = (
@@ -338,9 +341,12 @@ class WriteOutsideActionError(AssertionError):
 
 
 def _is_writer(module: str) -> bool:
-    """An action module (grants.actions, or one split off it: grants.assignment_actions), never
-    one of the handlers' own modules however it is named, or a framework writer."""
+    """A module that may change state: one of the grant's stages or a person's account (their
+    modules are the actions of each stage), an `actions` module of the smaller apps, or a
+    framework writer; never one of the handlers' own modules however it is named."""
     if module.startswith(FRAMEWORK_WRITERS):
+        return True
+    if module.startswith(DOMAIN) and not module.startswith(MODELS):
         return True
     return module.rsplit(".", 1)[-1].endswith("actions") and not module.startswith(HANDLERS)
 

@@ -43,7 +43,7 @@ BAD = {
 }
 
 report = typer.Typer(
-    help="The annual accountability report and the open data of the outcomes (issue 13).",
+    help="The annual accountability report and the open data of the outcomes.",
     no_args_is_help=True,
 )
 

@@ -1,1 +1,2 @@
-"""The Django service (accounts, registry, grants, ledger, audit, api, web): see issue 4."""
+"""The Django service (accounts, registry, grants, ledger, audit, api, web); docs/architecture.md
+maps them."""

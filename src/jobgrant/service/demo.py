@@ -175,7 +175,7 @@ def _user(
     return user
 
 
-# --- Files ready to claim (post-award.md section 4) ------------------------------------------
+# --- Files ready to claim  ------------------------------------------
 
 #: Two trainees per file, as the participant form is answered: an employee, then a new hire.
 READY_TRAINEES = (

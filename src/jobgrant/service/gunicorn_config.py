@@ -1,7 +1,7 @@
 """gunicorn's configuration for `jobgrant serve` (`--config python:<this module>`).
 
 gunicorn writes `Server: gunicorn` on every answer, with no setting to leave it out: the banner
-tells an attacker which server to look up (issue 14; ASVS 13.4.6). Its response's default headers
+tells an attacker which server to look up (ASVS 13.4.6). Its response's default headers
 are taken without that line. A reverse proxy in front (docs/deployment.md) may add its own.
 """
 

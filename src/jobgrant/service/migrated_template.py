@@ -1,13 +1,12 @@
 """Fresh databases start as a copy of one migrated once per content of the code.
 
-Migrating an empty database runs every migration (SQLite rebuilds a table for most changes of
-a column): 6 to 8 s of CPU, which every server started on a fresh SQLite file (the fuzzing, T5,
-`make run`, the tests that start `jobgrant serve`) and every test process (its test database,
-SQLite or PostgreSQL) spent. So one database is migrated once into the build directory
+Migrating an empty database runs every migration (SQLite rebuilds a table for most changes of a
+column): 6 to 8 s of CPU, which every server started on a fresh SQLite file (the fuzzing, the outbox
+reliability run, `make run`, the tests that start `jobgrant serve`) and every test process (its test
+database, SQLite or PostgreSQL) spent. So one database is migrated once into the build directory
 (settings.JOBGRANT_BUILD_DIR), and a fresh SQLite database is a copy of its file; the tests'
-PostgreSQL databases are created from a template database migrated the same way (CREATE
-DATABASE ... TEMPLATE, tests/conftest.py). `migrate` still runs after the copy: it finds
-everything applied.
+PostgreSQL databases are created from a template database migrated the same way (CREATE DATABASE ...
+TEMPLATE, tests/conftest.py). `migrate` still runs after the copy: it finds everything applied.
 
 A template is named by a digest of everything a fresh migration's result depends on: the
 migration files of every installed app, the service's own code (a migration's RunPython may

@@ -1,4 +1,4 @@
-"""Headers every answer carries besides Django's own (issue 14; ASVS 3.4, 14.3).
+"""Headers every answer carries besides Django's own (ASVS 3.4, 14.3).
 
 - Permissions-Policy: the browser features no page uses are off for the page and anything it
   embeds (camera, microphone, geolocation, payment, USB, ...); passkeys only for our own pages.

@@ -1,13 +1,13 @@
 """The static files a server serves: collected (hashed, rewritten, compressed) once per content.
 
 `collectstatic` with WhiteNoise's storage hashes, rewrites and compresses (gzip and Brotli at its
-highest level) every file each time, changed or not: most of a minute of CPU for the vendored
-design system and Django Ninja's API pages, which every server started on a fresh
-`JOBGRANT_VAR_DIR` (the fuzzing, the scale-out test, T4, T5, `make run`) used to spend before
-answering. So the result is kept in a shared cache, one directory per *content* of the sources
-(`JOBGRANT_BUILD_DIR`; by default the checkout's `var/build/static/`, none in production),
-and each server copies it into its own STATIC_ROOT. A changed source changes the digest, so a
-changed asset is collected anew, never served stale.
+highest level) every file each time, changed or not: most of a minute of CPU for the vendored design
+system and Django Ninja's API pages, which every server started on a fresh `JOBGRANT_VAR_DIR` (the
+fuzzing, the scale-out test, the crash and outbox runs, `make run`) used to spend before answering.
+So the result is kept in a shared cache, one directory per *content* of the sources
+(`JOBGRANT_BUILD_DIR`; by default the checkout's `var/build/static/`, none in production), and each
+server copies it into its own STATIC_ROOT. A changed source changes the digest, so a changed asset
+is collected anew, never served stale.
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ def collected_once(cache: Path, digest: str) -> Path:
     """The cache's directory for `digest`, collected now if it is not there yet.
 
     Processes starting at once take turns on a lock: the first collects, the others then find
-    its result. A collection is built under a temporary name and renamed when complete, so
-    that one killed half-way (T4 kills servers as they start) is never taken for finished."""
+    its result. A collection is built under a temporary name and renamed when complete, so that
+    one killed half-way (the crash run kills servers as they start) is never taken for finished."""
     done = cache / digest
     if _holds(done, digest):
         return done

@@ -23,7 +23,7 @@ AMOUNT_OUT = r"^-?\d+\.\d{2}$"
 FISCAL_YEAR = r"^\d{4}-\d{2}$"
 #: Ids are the database's 64-bit integers: anything outside 1..2^63-1 cannot name a row.
 MAX_DATABASE_ID = 2**63 - 1
-#: A note or a reason, in characters: a page of text (a 2 MB note was stored before, issue 14).
+#: A note or a reason, in characters: a page of text (a 2 MB note was once stored).
 NOTE_MAX = 4000
 #: An employer's reference inside a body: what ApplicationEmployer.reference holds.
 EMPLOYER_REF_MAX = 100

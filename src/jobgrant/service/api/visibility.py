@@ -1,7 +1,7 @@
 """What an employer's API answers say of the staff: a role, never a person; no internal note.
 
 The pages never showed an employer the officers' usernames or the notes they keep with their
-decisions; the API did (issue 14). An employer reads who acted as a role (`officer`) when the
+decisions; the API did. An employer reads who acted as a role (`officer`) when the
 actor is staff, and a note only when it was written for them: their own organization's, or the
 reason an application was denied (which the officer writes for the applicant).
 """

@@ -1,4 +1,4 @@
-"""Text kept outside the audit trail's rows, bound to it: notes, reasons (issue 14).
+"""Text kept outside the audit trail's rows, bound to it: notes, reasons.
 
 A note an officer keeps with a decision, or the reason an application was denied, lives in the
 application's history; the chained entry of that decision holds its SHA-256 (`note_sha256`), or

@@ -68,7 +68,7 @@ def claim_paid(state: FileState) -> bool:
 
 def raise_for_non_completion(state: FileState, cast: Cast) -> Receivable | None:
     """The federal money paid for the first trainee the completion report says did not
-    complete, asked back by the officer of the file (post-award.md section 1: a receivable)."""
+    complete, asked back by the officer of the file (a receivable)."""
     if state.claim is None or state.application is None or not claim_paid(state):
         return None
     report = CompletionReport.objects.filter(

@@ -4,7 +4,7 @@ A budget account is (funder, jurisdiction, fiscal year, stream). Its row carries
 balances that the rules are enforced on (a conditional UPDATE plus CHECK constraints); the
 postings are the append-only record of every movement, two or more legs summing to zero.
 
-The row's balances nest, as money moves down the grant's path (post-award.md section 6):
+The row's balances nest, as money moves down the grant's path:
 0 <= disbursed <= payable <= claimed <= committed <= allocated. `committed` is everything promised,
 including what has since been claimed, certified or paid; `claimed` everything claimed and not
 sent back, approved or not; `payable` everything certified, paid or not; `disbursed` what was
@@ -142,8 +142,8 @@ class Posting(models.Model):
     class Meta:
         constraints = [models.CheckConstraint(condition=~Q(amount_cents=0), name="no_empty_leg")]
         # The KPIs' slippage reads a transaction's legs from the first index alone; an account's
-        # balances (budget pages, `ledger verify`, T2's reader) are summed from the second alone,
-        # in its order.
+        # balances (budget pages, `ledger verify`, the ledger reliability run's reader) are summed
+        # from the second alone, in its order.
         indexes = [
             models.Index(
                 fields=["transaction", "bucket", "account", "amount_cents"], name="posting_kpi"

@@ -204,7 +204,7 @@ def _commit_to(
                 raise InsufficientBudget(found, cents)
 
 
-# --- The money's way out (post-award.md section 6) ------------------------------------------
+# --- The money's way out ---------------------------------------------------------------
 #
 # Each movement below transfers cents between the postings' disjoint buckets. The budget row's
 # nested balances follow from the transfer (NESTED_BUCKETS), in one conditional UPDATE that only

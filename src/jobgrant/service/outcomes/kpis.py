@@ -1,4 +1,4 @@
-"""The KPIs of issue 13 for one jurisdiction (or Canada) and fiscal year, as a KpiReport.
+"""The grant's KPIs for one jurisdiction (or Canada) and fiscal year, as a KpiReport.
 
 Every figure comes from the SQL aggregates of `kpi_sql` (never from a stored total): the rows of
 a breakdown are its groups, and its total is the sum of the same groups, so a total always

@@ -1,11 +1,11 @@
 """Small-cell suppression of the KPI tables: what every role but an auditor sees.
 
-The rule (issue 13; post-award.md section 7): any figure about fewer than SMALL_CELL_THRESHOLD
-people is suppressed, and so is any further cell that would let a suppressed one be worked out.
+The rule: any figure about fewer than SMALL_CELL_THRESHOLD people is suppressed, and so is any
+further cell that would let a suppressed one be worked out.
 
 Sources for the threshold and the method:
-- post-award.md section 7: "Small cells (fewer than 10 people) are suppressed in anything
-  published" — the program's own rule, hence 10.
+- The program's own reporting rule, "small cells (fewer than 10 people) are suppressed in
+  anything published", hence 10.
 - Government of Canada guidance as the Immigration and Refugee Board applies it ("Protecting
   privacy when releasing statistical information: small value suppression",
   cisr.gc.ca/en/statistics/Pages/small-value-suppression.aspx): a suppressed value must not be

@@ -116,7 +116,7 @@ def _index_key() -> bytes:
 def sin_blind_index(value: str) -> str:
     """HMAC-SHA256 of the SIN under the index key: equal SINs match, the SIN is not revealed.
 
-    The index key is not an encryption key and never rotates with them (issue 14): under the
+    The index key is not an encryption key and never rotates with them: under the
     current encryption key, the same SIN registered before and after a rotation had two indexes,
     and the uniqueness constraint let it in twice."""
     return hmac.new(_index_key(), value.encode(), hashlib.sha256).hexdigest()

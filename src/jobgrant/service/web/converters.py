@@ -2,7 +2,7 @@
 
 Django's `<int:...>` matches any run of digits, and an id past the database's 64-bit integers
 reached the query and failed there (OverflowError on SQLite, an out-of-range error on
-PostgreSQL): a 500 (issue 14). An id that cannot exist does not match the route: 404.
+PostgreSQL): a 500. An id that cannot exist does not match the route: 404.
 """
 
 from __future__ import annotations

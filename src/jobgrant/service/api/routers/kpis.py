@@ -1,4 +1,4 @@
-"""GET /kpis: the KPIs of issue 13 for a jurisdiction (or Canada) and fiscal year."""
+"""GET /kpis: the grant's KPIs for a jurisdiction (or Canada) and fiscal year."""
 
 from __future__ import annotations
 

@@ -2,12 +2,12 @@
 
 `terms_of` reads the approved application into a version's terms (cost lines per trainee and
 category, the schedule, the shares, the due dates from their dated, sourced parameters);
-`render_document` writes the document of a version in one language (plain semantic HTML with no
-page around it, written by grants.agreement_html: the text the Django template of issue 11
-wrote, for a fifth of the approval's CPU time); `content_hash` is the SHA-256 of both
-renderings. A version is rendered once, when it is made, and stored: the page, the PDF and the
-acceptance all use the stored text, so what was accepted is exactly what was read, whatever
-later changes to the writer or its translations.
+`render_document` writes the document of a version in one language (plain semantic HTML with no page
+around it, written by grants.agreements.html: the text a Django template once wrote, for a fifth of
+the approval's CPU time); `content_hash` is the SHA-256 of both renderings. A version is rendered
+once, when it is made, and stored: the page, the PDF and the acceptance all use the stored text, so
+what was accepted is exactly what was read, whatever later changes to the writer or its
+translations.
 """
 
 from __future__ import annotations

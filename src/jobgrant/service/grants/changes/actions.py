@@ -86,7 +86,7 @@ class Preview:
 
 def claim_under_assessment(agreement: Agreement) -> bool:
     """Whether a claim on the agreement is submitted or under review (then no change may be
-    asked for or approved, post-award.md section 1)."""
+    asked for or approved while it is assessed)."""
     return Claim.objects.filter(
         application_id=agreement.application_id, state__in=UNDER_ASSESSMENT
     ).exists()

@@ -6,7 +6,7 @@ outbox row commits with its cause). The application's row is locked first, so th
 file are changed one after the other: two submissions of one claim make one effect, the second
 finding it submitted already (409).
 
-The ledger follows the claim, per funder (post-award.md section 6): submitting moves its
+The ledger follows the claim, per funder: submitting moves its
 government money from the commitment to claimed (`claim`); returning or denying moves it back
 (`unclaim`); approving makes the approved part payable and gives the rest back
 (`approve_claim`). An amendment claims only what it asks above the version it amends; when it is

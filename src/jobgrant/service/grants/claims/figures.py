@@ -7,7 +7,7 @@ claim's lines. This claim's money is that cumulative figure less what the approv
 have, per funder, so a per-trainee maximum or a yearly employer cap is met across interim claims
 exactly as it is in one.
 
-The caps of post-award.md section 4 apply in this order, each one that lowers a figure recorded
+The claim's caps apply in this order, each one that lowers a figure recorded
 with the figures it compared (the claim's page and the API say why from them):
 
 1. a line <= the agreement's line - what approved claims already have for it (`line`);

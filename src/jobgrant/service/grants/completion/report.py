@@ -1,4 +1,4 @@
-"""The employer's completion report: start it, save a draft, submit it (post-award.md s.2, s.7).
+"""The employer's completion report: start it, save a draft, submit it.
 
 Each action is one transaction with its audit entry. Submitting the report moves every reported
 slot to outcome_reported, schedules the follow-ups at 3 and 12 months (trainee and employer),

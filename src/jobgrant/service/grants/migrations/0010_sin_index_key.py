@@ -1,5 +1,5 @@
 """The SIN blind index moves to its own key (JOBGRANT_SIN_INDEX_KEY): every index held is
-recomputed, for trainees and participants (issue 14; see grants/sin_key_actions.py)."""
+recomputed, for trainees and participants (see grants/participants/sin_keys.py)."""
 
 from django.db import migrations
 

@@ -1,10 +1,10 @@
 """Outcomes: the completion report, the trainees' outcomes, and the follow-ups at 3 and 12 months.
 
-post-award.md section 7. One completion report per file (application), filled by the employer
-within the agreement's `completion_report_by`; one outcome row per participant slot; the
-employer's ratings (Likert items) per employer of the file. Follow-ups are asked of the trainee
-(single-use link, no account) and of the employer, at 3 and at 12 months after the training
-ended; each is one row per participant, milestone and respondent, with the answers on the row.
+the grant's completion and follow-up practice. One completion report per file (application), filled
+by the employer within the agreement's `completion_report_by`; one outcome row per participant slot;
+the employer's ratings (Likert items) per employer of the file. Follow-ups are asked of the trainee
+(single-use link, no account) and of the employer, at 3 and at 12 months after the training ended;
+each is one row per participant, milestone and respondent, with the answers on the row.
 
 The figures the KPIs need are columns (never JSON), so that they are computed by SQL over the
 records. The questions' wording is versioned data (`grants/outcome_questions/`): a report records
@@ -53,7 +53,7 @@ class EmploymentType(models.TextChoices):
     PART_TIME = "part-time", gettext_lazy("Part time (less than 30 hours a week)")
 
 
-#: The employer's ratings of post-award.md section 7, by the code stored and the API uses.
+#: The employer's ratings in the completion report, by the code stored and the API uses.
 #: Their wording lives in the versioned questions; the scale is 1 (strongly disagree) to 5.
 LIKERT_ITEMS = ("relevant", "good-investment", "easy-to-access", "timely", "met-needs")
 

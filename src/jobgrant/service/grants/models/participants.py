@@ -2,8 +2,8 @@
 
 A slot names its trainee by position in `Application.request["trainees"]` (the kernel's request
 contract), not by the agreement: the trainee's approved status and government money are read
-from the application's stored request and quote. A trainee answers the participant form of
-post-award.md section 3 through an invitation link (no account); the link's token is never
+from the application's stored request and quote. A trainee answers the participant form
+through an invitation link (no account); the link's token is never
 stored, only its SHA-256, as for API tokens. The SIN is held as the registry holds it: AES-GCM
 ciphertext and an HMAC blind index, shown masked.
 """

@@ -1,5 +1,5 @@
-"""The participant form's answers (post-award.md section 3), checked in full before anything is
-written: every problem names its field, in English and in French.
+"""The participant form's answers (the trainee's part of the file), checked in full before anything
+is written: every problem names its field, in English and in French.
 
 `check_answers` takes what the trainee typed (text, as a form posts it) and returns the model's
 fields, the SIN already encrypted and blind-indexed as the registry does, or raises 422 listing

@@ -4,7 +4,7 @@ Rotating the encryption key is: put the new key first in JOBGRANT_SIN_KEYS (the 
 it, so that what they sealed can still be read), run `jobgrant sin rekey`, then drop the old
 keys. The blind index is under its own key (JOBGRANT_SIN_INDEX_KEY), which does not rotate, so
 duplicate checks hold across a rotation; the command recomputes it too, which is how indexes made
-under an encryption key (before issue 14) move to the index key.
+under an encryption key (as they were once) move to the index key.
 
 Rows are rewritten in batches, each batch in its own transaction with one audit entry giving the
 counts (never a SIN): a rekey interrupted part-way is finished by running it again.

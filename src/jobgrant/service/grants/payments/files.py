@@ -1,7 +1,7 @@
 """The files exchanged with the paying system: the batch's export and the confirmation file.
 
 Both are CSV (RFC 4180, UTF-8, CRLF). The export has one line per payment request, with the
-columns of post-award.md section 5: document number, business number, payee, amount, fiscal
+columns the paying system reads: document number, business number, payee, amount, fiscal
 year, funder, GL coding. The paying system answers with a confirmation file, one line per
 payment it made: document number, amount, and (optional) the day it paid and its own reference.
 Matching a confirmation file is done here as a pure function of the file and of what we know

@@ -2,7 +2,7 @@
 
 The trainee's form only renders: its fields accept any text, and grants.participant_form checks
 the answers (every problem named, in the page's language), so the page and the service can never
-disagree. Its fieldsets follow post-award.md section 3."""
+disagree. Its fieldsets follow the form's sections."""
 
 from __future__ import annotations
 
