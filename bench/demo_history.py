@@ -4,7 +4,7 @@ database): how long the walk of its files through the service's actions takes.
     python bench/demo_history.py [--files-per-year ON=2,PE=1] [--seed N]
 
 It prepares a fresh SQLite database in a temporary directory (migrated, demonstration data),
-then loads the history (by default the whole one of data/demo-outcomes.yaml) and prints the
+then loads the history (by default the whole one of data/demo-history.yaml) and prints the
 files, trainees and steps, the wall and CPU seconds, and the load average before and after
 (other work on a shared machine changes the wall time most).
 """

@@ -59,7 +59,7 @@ def worker(
 
 def demo_history(
     seed: Annotated[
-        int | None, typer.Option(help="The draws' seed (default: the one in demo-outcomes.yaml).")
+        int | None, typer.Option(help="The draws' seed (default: the one in demo-history.yaml).")
     ] = None,
     files_per_year: Annotated[
         str,

@@ -15,9 +15,9 @@ from jobgrant.service.api.routers import (
     budgets,
     change_requests,
     claims,
+    completion,
     employers,
     kpis,
-    outcomes,
     participants,
     partners,
     payments,
@@ -47,4 +47,4 @@ api.add_router("", partners.router)  # /partner-requests
 api.add_router("", change_requests.router)  # /applications/{id}/change-requests, /change-requests
 api.add_router("", claims.router)  # /applications/{id}/claims, /claims
 api.add_router("", payments.router)  # /payment-batches, /receivables
-api.add_router("", outcomes.router)  # /applications/{id}/completion-report, .../follow-ups
+api.add_router("", completion.router)  # /applications/{id}/completion-report, .../follow-ups

@@ -2,7 +2,7 @@
 
 Pure Python (no Django, no database): the same seed and rates give the same plan, byte for byte,
 which `walk` then carries out through the service's own actions. The rates and their sources are
-in `jobgrant/data/demo-outcomes.yaml`.
+in `jobgrant/data/demo-history.yaml`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 from stdnum import luhn
 
-RATES_FILE = "demo-outcomes.yaml"
+RATES_FILE = "demo-history.yaml"
 
 GIVEN = (
     "Amélie", "Jonah", "Priya", "Marc-André", "Leila", "Tyler", "Nadia", "Owen", "Mei", "Kwame",

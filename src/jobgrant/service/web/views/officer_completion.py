@@ -34,7 +34,7 @@ from jobgrant.service.language import in_language
 from jobgrant.service.ledger.models import Funder
 from jobgrant.service.web import labels
 from jobgrant.service.web.pages import set_notice, take_notice, user_required
-from jobgrant.service.web.views.outcomes_forms import rating_texts
+from jobgrant.service.web.views.completion_forms import rating_texts
 
 officer_required = user_required(Role.OFFICER)
 
@@ -111,7 +111,7 @@ def outcomes(request: HttpRequest, user: User, application_id: int) -> HttpRespo
         "error_links": [],
         "error_links_json": "{}",
     }
-    return render(request, "web/outcomes/officer_outcomes.html", context)
+    return render(request, "web/completion/officer_outcomes.html", context)
 
 
 @require_POST

@@ -34,7 +34,7 @@ from jobgrant.service.grants.models.completion import (
 )
 from jobgrant.service.web import labels
 from jobgrant.service.web.pages import set_notice, take_notice, user_required
-from jobgrant.service.web.views import outcomes_forms as forms
+from jobgrant.service.web.views import completion_forms as forms
 from jobgrant.service.web.views.participants import _link_refused, _private
 
 employer_required = user_required(Role.EMPLOYER)
@@ -92,7 +92,7 @@ def _start(request: HttpRequest, user: User, application: Application, action: s
         **_errors(refusal),
     }
     status = 409 if refusal else 200
-    return render(request, "web/outcomes/report_start.html", context, status=status)
+    return render(request, "web/completion/report_start.html", context, status=status)
 
 
 def _due_on(application: Application) -> Any:
@@ -186,7 +186,7 @@ def _render_form(
         **_errors([*refusal, *forms.error_links(problems, input_labels)]),
     }
     status = 422 if problems else (409 if refusal else 200)
-    return render(request, "web/outcomes/report_form.html", context, status=status)
+    return render(request, "web/completion/report_form.html", context, status=status)
 
 
 def _render_confirm(
@@ -204,7 +204,7 @@ def _render_confirm(
         "three_months": due_on(report.training_ended_on, 3),
         "twelve_months": due_on(report.training_ended_on, 12),
     }
-    return render(request, "web/outcomes/report_confirm.html", context)
+    return render(request, "web/completion/report_confirm.html", context)
 
 
 def _submit(
@@ -234,7 +234,7 @@ def _render_submitted(
         if notice and notice.get("kind") == "report-submitted"
         else "",
     }
-    return render(request, "web/outcomes/report_submitted.html", context)
+    return render(request, "web/completion/report_submitted.html", context)
 
 
 # --- The employer's follow-up ------------------------------------------------------------------
@@ -321,7 +321,7 @@ def _render_employer_follow_up(
         **_errors(links),
     }
     status = 422 if problems else (409 if refusal else 200)
-    return render(request, "web/outcomes/employer_follow_up.html", context, status=status)
+    return render(request, "web/completion/employer_follow_up.html", context, status=status)
 
 
 # --- The trainee's follow-up -------------------------------------------------------------------
@@ -337,7 +337,7 @@ def trainee_follow_up(request: HttpRequest, token: str) -> HttpResponse:
             return _private(
                 render(
                     request,
-                    "web/outcomes/trainee_thanks.html",
+                    "web/completion/trainee_thanks.html",
                     {"title": _("Thank you: your answers were received")},
                 )
             )
@@ -367,4 +367,6 @@ def trainee_follow_up(request: HttpRequest, token: str) -> HttpResponse:
         ),
     }
     status = 422 if problems else 200
-    return _private(render(request, "web/outcomes/trainee_follow_up.html", context, status=status))
+    return _private(
+        render(request, "web/completion/trainee_follow_up.html", context, status=status)
+    )
