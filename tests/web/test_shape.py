@@ -42,7 +42,7 @@ def test_every_page_area_has_its_views_and_its_routes() -> None:
             "organizations",
             "partners",
             "staff",
-            "outcomes",
+            "completion",
             "reports",
         }
     )

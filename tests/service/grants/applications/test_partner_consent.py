@@ -15,7 +15,7 @@ from tests.personas import (
     PARTNER,
     PARTNER_EMPLOYER,
 )
-from tests.service.grants.test_partner_consent_findings import consortium
+from tests.service.grants.applications.test_partner_consent_findings import consortium
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.models import AuditEntry

@@ -16,7 +16,7 @@ from tests.service.grants.payment_helpers import (
     finance,
     second_finance,
 )
-from tests.service.grants.test_payments import POOL, build, paid_through
+from tests.service.grants.payments.test_payments import POOL, build, paid_through
 
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.errors import ServiceError

@@ -19,7 +19,7 @@ from tests.service.grants.outcome_helpers import (
     submitted_report,
 )
 from tests.service.grants.payment_helpers import certified_claim
-from tests.service.grants.test_payments import build, paid_through
+from tests.service.grants.payments.test_payments import build, paid_through
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.grants.completion import follow_ups as follow_up_actions
