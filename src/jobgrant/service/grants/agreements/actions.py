@@ -24,7 +24,7 @@ from django.utils import timezone, translation
 from jobgrant.rules.money import format_money
 from jobgrant.service import rows
 from jobgrant.service.accounts.models import User
-from jobgrant.service.audit.actions import audited_refusals
+from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.anchors import anchored
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, not_found, problem
@@ -221,7 +221,7 @@ def _checked_acceptance(signatory: str, title: str, confirmations: object) -> tu
     return name, role
 
 
-@audited_refusals
+@audited_refusals_of("application")
 def accept_agreement(
     user: User, agreement: Agreement, signatory: str, title: str, confirmations: object
 ) -> Agreement:
@@ -255,7 +255,7 @@ def accept_agreement(
     return _refreshed(agreement, locked)
 
 
-@audited_refusals
+@audited_refusals_of("application")
 def decline_agreement(user: User, agreement: Agreement, reason: str) -> Agreement:
     """The applicant declines the offer; its commitment is released."""
     access.check_applicant(user, agreement.application)
@@ -263,7 +263,7 @@ def decline_agreement(user: User, agreement: Agreement, reason: str) -> Agreemen
     return _end_offer(user, agreement, "decline", why, "agreement_declined")
 
 
-@audited_refusals
+@audited_refusals_of("application")
 def withdraw_offer(user: User, agreement: Agreement, reason: str) -> Agreement:
     """An officer who covers the file withdraws the offer before it is accepted; its commitment
     is released."""
