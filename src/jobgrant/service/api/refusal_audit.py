@@ -2,11 +2,11 @@
 
 The actions record their own refusals (audit.actions.audited_refusals_of), with what was asked
 for. What they never see is refused here, once the answer is made: a parameter or body that
-fails its schema (422), a body that cannot be read (400), a refusal of the handler itself. A refusal that
-an action already recorded is marked `audited` and is not recorded twice. This net stays at the
-HTTP level, not in the actions' decorator, because no action runs before these refusals: only the
-request can say what was asked (its route and the first id in its path). Both write through
-`record_refusal`, so an entry holds the same things whichever recorded it.
+fails its schema (422), a body that cannot be read (400), a refusal of the handler itself. A
+refusal that an action already recorded is marked `audited` and is not recorded twice. This net
+stays at the HTTP level, not in the actions' decorator, because no action runs before these
+refusals: only the request can say what was asked (its route and the first id in its path).
+Both write through `record_refusal`, so an entry holds the same things whichever recorded it.
 
 Anonymous refusals (no token, or a token that is not valid) go to the request log, not to the
 chain: every entry takes the chain's one lock, and a client with no account could otherwise
