@@ -13,7 +13,6 @@ notifications (the outbox), as the import layers require.
 from __future__ import annotations
 
 import datetime as dt
-import secrets
 from typing import Any
 
 from django.contrib.auth.password_validation import validate_password
@@ -26,6 +25,7 @@ from django.utils import timezone, translation
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
+from jobgrant.service import links
 from jobgrant.service.accounts.models import (
     INVITATION_DAYS,
     EmailVerification,
@@ -34,12 +34,12 @@ from jobgrant.service.accounts.models import (
     OrganizationRole,
     Role,
     User,
-    hash_token,
 )
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
-from jobgrant.service.notifications.outbox import absolute_url, enqueue
+from jobgrant.service.links import absolute_url
+from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.people.registration_attempts import account_with_email, tell_of_attempt
 from jobgrant.service.registry.actions import EMPLOYER_FIELDS
 from jobgrant.service.registry.identifiers import normalize_postal_code, postal_code_fits
@@ -329,14 +329,14 @@ def invite_colleague(
                 )
             ]
         )
-    token = secrets.token_urlsafe(32)
+    token = links.new_token()
     with transaction.atomic():
         invitation = OrganizationInvitation.objects.create(
             employer=employer,
             email=email,
             role=role,
             language=language,
-            digest=hash_token(token),
+            digest=links.digest(token),
             invited_by=user,
             expires_at=timezone.now() + dt.timedelta(days=INVITATION_DAYS),
         )
@@ -438,8 +438,10 @@ def open_invitation(token: str) -> OrganizationInvitation | None:
     if not isinstance(token, str) or len(token) > 100:
         return None
     found = (
-        OrganizationInvitation.objects.select_related("employer", "invited_by")
-        .filter(digest=hash_token(token), accepted_at__isnull=True, revoked_at__isnull=True)
+        links.by_token(
+            OrganizationInvitation.objects.select_related("employer", "invited_by"), token
+        )
+        .filter(accepted_at__isnull=True, revoked_at__isnull=True)
         .first()
     )
     if found is None or found.expires_at <= timezone.now():

@@ -26,7 +26,8 @@ from jobgrant.service.accounts.models import Membership, Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
-from jobgrant.service.notifications.outbox import absolute_url, enqueue
+from jobgrant.service.links import absolute_url
+from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.people.organizations import clean_email, password_problems
 from jobgrant.service.registry.identifiers import normalize_business_number
 from jobgrant.service.registry.models import Employer

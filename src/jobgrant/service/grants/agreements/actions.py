@@ -51,7 +51,8 @@ from jobgrant.service.grants.models.applications import Application, State, Stat
 from jobgrant.service.language import ENGLISH, current_language
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
-from jobgrant.service.notifications.outbox import absolute_url, enqueue
+from jobgrant.service.links import absolute_url
+from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.refusals import refused
 
 EXPIRY_JOB = "expire_offers"  # the actor the audit trail names for what the job does

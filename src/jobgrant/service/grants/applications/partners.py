@@ -19,7 +19,8 @@ from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.models.applications import Application, ApplicationEmployer, State
 from jobgrant.service.grants.models.partners import ConsentState, PartnerConsent
-from jobgrant.service.notifications.outbox import absolute_url, enqueue
+from jobgrant.service.links import absolute_url
+from jobgrant.service.notifications.outbox import enqueue
 
 
 def ask_partners(user: User, application: Application) -> None:
