@@ -45,7 +45,7 @@ def audited_refusals_of(
         @wraps(work)
         def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
             try:
-                return wrapper.__wrapped__(*args, **kwargs)  # type: ignore[attr-defined,no-any-return]
+                return wrapper.__wrapped__(*args, **kwargs)
             except ServiceError as error:
                 actor = str(getattr(args[0], "username", "")) if args else ""
                 target = args[1] if len(args) > 1 else None
