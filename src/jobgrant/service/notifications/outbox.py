@@ -119,4 +119,3 @@ def _hand_over(pk: int) -> None:
     from jobgrant.service.notifications.tasks import deliver_message
 
     deliver_message.enqueue(pk)
-
