@@ -17,7 +17,8 @@ from django.test import Client
 from django.utils import timezone
 from tests.personas import EMPLOYER, FINANCE, OFFICER, PASSWORD, Persona, totp_code
 
-from jobgrant.service.accounts.models import ApiToken, Role, User, hash_token
+from jobgrant.service import links
+from jobgrant.service.accounts.models import ApiToken, Role, User
 from jobgrant.service.audit.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
@@ -176,7 +177,7 @@ def test_the_owner_lists_and_revokes_their_tokens(as_user) -> None:
 
 
 def test_nobody_else_sees_or_revokes_a_token_but_an_administrator(as_user) -> None:
-    mine = ApiToken.objects.get(digest=hash_token(ask(as_user(None), EMPLOYER).json()["token"]))
+    mine = ApiToken.objects.get(digest=links.digest(ask(as_user(None), EMPLOYER).json()["token"]))
     officer = as_user(OFFICER)
     assert officer.get("/auth/tokens", owner=EMPLOYER.username).status_code == 403
     assert officer.post(f"/auth/tokens/{mine.pk}/revoke", key="r").status_code == 404

@@ -1,18 +1,27 @@
-"""Issue 14: refusals were audited only as 403 and 404, and only those an action raised; a 404
-for an address no page matches was not audited at all. Now every refusal of a signed-in caller
-is in the trail exactly once, whatever its status, and the chain still verifies."""
+"""Every refusal of a signed-in caller is in the trail exactly once, whatever its status, and the
+chain still verifies: an action's, by the one decorator (walked here over every action it
+wraps), and one met before any action (a route, the role gate, a page not found) by the HTTP-level
+nets, all through the one `record_refusal`."""
 
 from __future__ import annotations
 
+import importlib
+import inspect
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import Client
 from tests.personas import EMPLOYER, FINANCE, OFFICER, OTHER_JURISDICTION_OFFICER
 
+import jobgrant.service
+from jobgrant.service.accounts.models import User
 from jobgrant.service.api.schemas import MAX_DATABASE_ID
+from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
+from jobgrant.service.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 
@@ -111,3 +120,90 @@ def test_the_participant_link_token_never_reaches_the_trail() -> None:
     path = "/en/participate/secret-token-value/nowhere/"
     entries = recorded(lambda: signed_in(EMPLOYER).get(path))
     assert all("secret-token-value" not in str(e.object_id) for e in entries)
+
+
+# --- Every action's refusal, by the one decorator --------------------------------------------
+
+SERVICE = Path(jobgrant.service.__file__).parent
+REFUSAL_STATUSES = (400, 403, 404, 409, 422)
+#: The HTTP-level nets: refusals met before any action runs (a route, the role gate, the 404
+#: page). Every other refusal is an action's, audited by its decorator.
+HTTP_NETS = {"audit/actions.py", "api/refusal_audit.py", "web/pages.py", "not_found.py"}
+
+
+def decorated_actions() -> list[tuple[str, Callable[..., Any]]]:
+    """Every function of the service that `audited_refusals_of` wraps, by its module and name:
+    the wrappers share one code object, which is how they are told from other functions."""
+    marker = audited_refusals_of("x")(lambda *args: None).__code__
+    found = []
+    for path in sorted(SERVICE.rglob("*.py")):
+        if "audited_refusals_of(" not in path.read_text():
+            continue
+        dotted = ".".join(path.relative_to(SERVICE.parents[1]).with_suffix("").parts)
+        for name, value in vars(importlib.import_module(dotted)).items():
+            if getattr(value, "__code__", None) is marker and value.__module__ == dotted:
+                found.append((f"{dotted}.{name}", value))
+    return found
+
+
+def audited_as(action: Callable[..., Any]) -> str:
+    return str(inspect.getclosurevars(action).nonlocals["name"])
+
+
+def test_the_walk_finds_every_decorated_action() -> None:
+    decorations = sum(
+        line.startswith("@audited_refusals_of(")
+        for path in SERVICE.rglob("*.py")
+        for line in path.read_text().splitlines()
+    )
+    assert len(decorated_actions()) == decorations
+
+
+def test_the_actions_that_recorded_their_refusals_by_hand_are_decorated() -> None:
+    names = {audited_as(action) for _, action in decorated_actions()}
+    formerly_by_hand = {
+        "organization.open",
+        "organization.invite",
+        "organization.remove",
+        "staff.open",
+        "staff.create",
+        "staff.deactivate",
+        "employer.register",
+        "trainee.register",
+        "trainee.view_sin",
+        "partner.open",
+        "partner.accept",
+        "partner.decline",
+    }
+    assert formerly_by_hand | {"get_visible", "approve_application", "read_kpis"} <= names
+
+
+@pytest.mark.parametrize("status", REFUSAL_STATUSES)
+def test_every_decorated_action_records_its_refusal_once_whatever_the_status(
+    monkeypatch: pytest.MonkeyPatch, status: int
+) -> None:
+    asking = User(username="asking")
+    for where, action in decorated_actions():
+        refusal = ServiceError(status, f"REFUSED_{status}", "Refused.", "Refusé.")
+
+        def refuse(*args: Any, refusal: ServiceError = refusal, **kwargs: Any) -> None:
+            raise refusal
+
+        monkeypatch.setattr(action, "__wrapped__", refuse)
+        before = len(refusals())
+        with pytest.raises(ServiceError):
+            action(asking, None)
+        [entry] = refusals()[before:]
+        assert (entry.actor, entry.action) == ("asking", f"refused.{audited_as(action)}"), where
+        assert entry.summary == {"code": f"REFUSED_{status}", "status": status}, where
+        assert refusal.audited, where
+    assert verify().ok
+
+
+def test_only_the_decorator_and_the_http_level_nets_record_a_refusal() -> None:
+    writers = {
+        path.relative_to(SERVICE).as_posix()
+        for path in SERVICE.rglob("*.py")
+        if "record_refusal(" in path.read_text()
+    }
+    assert writers == HTTP_NETS

@@ -13,7 +13,6 @@ from jobgrant.service.accounts.models import User
 from jobgrant.service.notifications.models import Message, MessageState
 from jobgrant.service.notifications.outbox import (
     OutboxError,
-    absolute_url,
     enqueue,
     known_kinds,
     looks_like_sin,
@@ -171,9 +170,3 @@ def test_template_text_is_not_html_escaped(someone) -> None:
     with transaction.atomic():
         message = queue(someone, context={**CONTEXT, "employer": "Smith & Daughters <Ltd>"})
     assert message is not None and "Smith & Daughters <Ltd>" in message.body
-
-
-def test_absolute_url_joins_the_base_url_and_the_path(settings: Any) -> None:
-    settings.JOBGRANT_BASE_URL = "https://jobgrant.example.ca/"
-    assert absolute_url("/en/employer/") == "https://jobgrant.example.ca/en/employer/"
-    assert absolute_url("fr/") == "https://jobgrant.example.ca/fr/"

@@ -68,14 +68,23 @@ def trainee_data(**changes: Any) -> dict[str, Any]:
 
 
 def counts() -> tuple[int, int, int]:
-    return Employer.objects.count(), Trainee.objects.count(), AuditEntry.objects.count()
+    """Employers, trainees and the audit entries of changes (a refusal, whatever its status, is
+    recorded too, as `refused.<action>`: it changes nothing)."""
+    changes = AuditEntry.objects.exclude(action__startswith="refused.").count()
+    return Employer.objects.count(), Trainee.objects.count(), changes
+
+
+def refusals_recorded() -> int:
+    return AuditEntry.objects.filter(action__startswith="refused.").count()
 
 
 @pytest.fixture
 def nothing_written(demo: None) -> Iterator[None]:
-    before = counts()
+    """Bad input writes nothing: its refusal, and only it, is in the trail."""
+    before, refused = counts(), refusals_recorded()
     yield
     assert counts() == before
+    assert refusals_recorded() == refused + 1
 
 
 def refusal(error: pytest.ExceptionInfo[ServiceError]) -> dict[str, Any]:
@@ -245,7 +254,7 @@ def test_an_officer_of_another_jurisdiction_may_not_register_the_employer(demo: 
     with pytest.raises(ServiceError) as error:
         actions.register_employer(quebec, employer_data())
     assert (error.value.status, error.value.code) == (403, "NOT_YOUR_JURISDICTION")
-    assert counts() == (before[0], before[1], before[2] + 1)  # only the refusal, audited
+    assert counts() == before  # only the refusal, audited
     assert AuditEntry.objects.last().action == "refused.employer.register"  # type: ignore[union-attr]
 
 
@@ -333,7 +342,14 @@ def test_an_employer_user_may_not_register_a_trainee_for_another_employer(demo: 
     with pytest.raises(ServiceError) as error:
         registered(employer=other.pk)
     assert (error.value.status, error.value.code) == (403, "NOT_YOUR_ORGANIZATION")
-    assert counts() == (before[0], before[1], before[2] + 1)
+    assert counts() == before
+    entry = AuditEntry.objects.last()
+    assert entry is not None  # the refusal, once, naming the employer asked for
+    assert (entry.action, entry.object_type, entry.object_id) == (
+        "refused.trainee.register",
+        "employer",
+        str(other.pk),
+    )
 
 
 def test_an_officer_affiliated_with_the_employer_may_not_register_its_trainees(demo: None) -> None:

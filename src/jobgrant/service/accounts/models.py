@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import secrets
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
@@ -12,6 +10,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
+from jobgrant.service import links
 from jobgrant.service.choices import JURISDICTION_CHOICES
 
 
@@ -46,10 +45,6 @@ class User(AbstractUser):  # type: ignore[django-manager-missing]  # Passkey: dj
 
 
 TOKEN_PREFIX_LENGTH = 8
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 #: The name a token gets when its client gives none.
@@ -88,7 +83,7 @@ class ApiToken(models.Model):
     def issue_row(
         cls, user: User, name: str | None = None, days: int | None = None
     ) -> tuple[ApiToken, str]:
-        token = secrets.token_urlsafe(32)
+        token = links.new_token()
         lifetime = dt.timedelta(days=days or settings.API_TOKEN_DEFAULT_DAYS)
         name = name or f"token-{token[:TOKEN_PREFIX_LENGTH]}"
         cls.objects.filter(user=user, name=name).delete()
@@ -96,7 +91,7 @@ class ApiToken(models.Model):
             user=user,
             name=name,
             prefix=token[:TOKEN_PREFIX_LENGTH],
-            digest=hash_token(token),
+            digest=links.digest(token),
             expires_at=timezone.now() + lifetime,
         )
         return row, token
@@ -108,8 +103,8 @@ class ApiToken(models.Model):
         from the next request on (one indexed query, joined to the user; no process keeps a
         copy that could outlive the row)."""
         found = (
-            cls.objects.select_related("user")
-            .filter(digest=hash_token(token), expires_at__gt=timezone.now(), user__is_active=True)
+            links.by_token(cls.objects.select_related("user"), token)
+            .filter(expires_at__gt=timezone.now(), user__is_active=True)
             .first()
         )
         return found.user if found is not None else None

@@ -1,9 +1,12 @@
 """Every refusal the API answers a signed-in caller is in the audit trail, whatever its status.
 
-The actions record their own refusals (audit.actions.audited_refusals), with what was asked for.
-What they never see is refused here, once the answer is made: a parameter or body that fails its
-schema (422), a body that cannot be read (400), a refusal of the handler itself. A refusal that
-an action already recorded is marked `audited` and is not recorded twice.
+The actions record their own refusals (audit.actions.audited_refusals_of), with what was asked
+for. What they never see is refused here, once the answer is made: a parameter or body that
+fails its schema (422), a body that cannot be read (400), a refusal of the handler itself. A
+refusal that an action already recorded is marked `audited` and is not recorded twice. This net
+stays at the HTTP level, not in the actions' decorator, because no action runs before these
+refusals: only the request can say what was asked (its route and the first id in its path).
+Both write through `record_refusal`, so an entry holds the same things whichever recorded it.
 
 Anonymous refusals (no token, or a token that is not valid) go to the request log, not to the
 chain: every entry takes the chain's one lock, and a client with no account could otherwise
@@ -34,16 +37,9 @@ class AuditApiRefusals:
         response = self.get_response(request)
         refusal = getattr(response, "refusal", None)
         caller = getattr(request, "auth", None)
-        if isinstance(refusal, ServiceError) and not refusal.audited and isinstance(caller, User):
-            record_refusal(
-                caller.username,
-                _operation(request),
-                "request",
-                _target(request),
-                refusal.code,
-                refusal.status,
-            )
-            refusal.audited = True
+        if isinstance(refusal, ServiceError) and isinstance(caller, User):
+            operation, target = _operation(request), _target(request)
+            record_refusal(caller.username, operation, "request", target, refusal)
         return response
 
 

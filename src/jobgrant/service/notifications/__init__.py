@@ -1,6 +1,6 @@
 """Messages to people: an outbox written in the transaction of its cause, delivered by the worker.
 
-outbox.py            enqueue() and absolute_url(): what the actions call
+outbox.py            enqueue(): what the actions call (links in messages: service/links.py)
 delivery_actions.py  claim a due row, send it (SMTP or GC Notify), retry with back-off
 notify_delivery.py   the GC Notify delivery (JOBGRANT_DELIVERY=notify): reference, lookup, 429s
 notify_config.py     its JOBGRANT_NOTIFY_* settings, refused at start-up when bad

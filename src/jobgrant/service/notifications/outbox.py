@@ -1,4 +1,4 @@
-"""enqueue() and absolute_url(): how an action says "tell this person", inside its transaction.
+"""enqueue(): how an action says "tell this person", inside its transaction.
 
 The row commits or rolls back with the event that caused it (a transactional outbox), so a
 message is never sent for something that did not happen, nor lost for something that did.
@@ -119,8 +119,3 @@ def _hand_over(pk: int) -> None:
     from jobgrant.service.notifications.tasks import deliver_message
 
     deliver_message.enqueue(pk)
-
-
-def absolute_url(path: str) -> str:
-    """The address of `path` ("/en/applications/3/") on the service, for links in messages."""
-    return settings.JOBGRANT_BASE_URL.rstrip("/") + "/" + path.lstrip("/")

@@ -13,10 +13,7 @@ notifications (the outbox), as the import layers require.
 from __future__ import annotations
 
 import datetime as dt
-import secrets
-from collections.abc import Callable
-from functools import wraps
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
@@ -28,6 +25,7 @@ from django.utils import timezone, translation
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
+from jobgrant.service import links
 from jobgrant.service.accounts.models import (
     INVITATION_DAYS,
     EmailVerification,
@@ -36,12 +34,12 @@ from jobgrant.service.accounts.models import (
     OrganizationRole,
     Role,
     User,
-    hash_token,
 )
-from jobgrant.service.audit.actions import record_refusal
+from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
-from jobgrant.service.notifications.outbox import absolute_url, enqueue
+from jobgrant.service.links import absolute_url
+from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.people.registration_attempts import account_with_email, tell_of_attempt
 from jobgrant.service.registry.actions import EMPLOYER_FIELDS
 from jobgrant.service.registry.identifiers import normalize_postal_code, postal_code_fits
@@ -66,33 +64,6 @@ class EmailVerificationTokens(PasswordResetTokenGenerator):
 
 
 email_tokens = EmailVerificationTokens()
-
-P = ParamSpec("P")
-R = TypeVar("R")
-AUDITED = (403, 404, 409)
-
-
-def _audited(action: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Record a refusal of `action(user, employer, ...)` once its transaction has rolled back
-    (in a transaction of its own), then let it propagate."""
-
-    def decorate(work: Callable[P, R]) -> Callable[P, R]:
-        @wraps(work)
-        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-            try:
-                return work(*args, **kwargs)
-            except ServiceError as error:
-                if error.status in AUDITED:
-                    user, employer = args[0], args[1]
-                    actor = str(getattr(user, "username", ""))
-                    target = getattr(employer, "pk", "")
-                    record_refusal(actor, action, "employer", target, error.code, error.status)
-                raise
-
-        return wrapper
-
-    return decorate
-
 
 # --- Registering an organization and its first user ---------------------------------------
 
@@ -326,13 +297,11 @@ def members(employer: Employer) -> list[Membership]:
     )
 
 
+@audited_refusals_of("employer", action="organization.open")
 def organization_for(user: User, employer_id: int) -> Employer:
     """An organization `user` belongs to (404 otherwise, audited)."""
     found = Employer.objects.filter(pk=employer_id, membership__user=user).first()
     if found is None or user.role != Role.EMPLOYER:
-        record_refusal(
-            user.username, "organization.open", "employer", employer_id, "NOT_FOUND", 404
-        )
         raise _no_such_organization()
     return found
 
@@ -343,7 +312,7 @@ def is_admin(user: User, employer: Employer) -> bool:
     ).exists()
 
 
-@_audited("organization.invite")
+@audited_refusals_of("employer", action="organization.invite")
 def invite_colleague(
     user: User, employer: Employer, data: dict[str, Any]
 ) -> OrganizationInvitation:
@@ -360,14 +329,14 @@ def invite_colleague(
                 )
             ]
         )
-    token = secrets.token_urlsafe(32)
+    token = links.new_token()
     with transaction.atomic():
         invitation = OrganizationInvitation.objects.create(
             employer=employer,
             email=email,
             role=role,
             language=language,
-            digest=hash_token(token),
+            digest=links.digest(token),
             invited_by=user,
             expires_at=timezone.now() + dt.timedelta(days=INVITATION_DAYS),
         )
@@ -407,7 +376,7 @@ def pending_invitations(employer: Employer) -> list[OrganizationInvitation]:
     )
 
 
-@_audited("organization.revoke_invitation")
+@audited_refusals_of("employer", action="organization.revoke_invitation")
 def revoke_invitation(user: User, employer: Employer, invitation_id: int) -> OrganizationInvitation:
     """Cancel an invitation that was not used yet (administrators): its link stops working."""
     _require_admin(user, employer, "organization.revoke_invitation")
@@ -469,8 +438,10 @@ def open_invitation(token: str) -> OrganizationInvitation | None:
     if not isinstance(token, str) or len(token) > 100:
         return None
     found = (
-        OrganizationInvitation.objects.select_related("employer", "invited_by")
-        .filter(digest=hash_token(token), accepted_at__isnull=True, revoked_at__isnull=True)
+        links.by_token(
+            OrganizationInvitation.objects.select_related("employer", "invited_by"), token
+        )
+        .filter(accepted_at__isnull=True, revoked_at__isnull=True)
         .first()
     )
     if found is None or found.expires_at <= timezone.now():
@@ -517,7 +488,7 @@ def accept_invitation(
     return joining
 
 
-@_audited("organization.set_role")
+@audited_refusals_of("employer", action="organization.set_role")
 def set_member_role(user: User, employer: Employer, membership_id: int, role: str) -> Membership:
     """Make a colleague an administrator or a member (administrators only; never the last
     administrator a member)."""
@@ -542,7 +513,7 @@ def set_member_role(user: User, employer: Employer, membership_id: int, role: st
     return membership
 
 
-@_audited("organization.remove")
+@audited_refusals_of("employer", action="organization.remove")
 def remove_member(user: User, employer: Employer, membership_id: int) -> None:
     """Remove a colleague (administrators), or leave (anyone): never the last administrator."""
     with transaction.atomic():

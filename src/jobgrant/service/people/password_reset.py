@@ -18,7 +18,8 @@ from django.utils.http import urlsafe_base64_encode
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.chain import record
-from jobgrant.service.notifications.outbox import absolute_url, enqueue
+from jobgrant.service.links import absolute_url
+from jobgrant.service.notifications.outbox import enqueue
 
 RESET_MINUTES = 60
 

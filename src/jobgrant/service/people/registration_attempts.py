@@ -26,7 +26,8 @@ from django.utils import translation
 
 from jobgrant.service.accounts.models import OrganizationRole, User
 from jobgrant.service.audit.chain import record
-from jobgrant.service.notifications.outbox import absolute_url, enqueue
+from jobgrant.service.links import absolute_url
+from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.registry.models import Employer
 
 log = logging.getLogger("jobgrant.security")

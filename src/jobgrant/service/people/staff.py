@@ -12,9 +12,7 @@ being signed in at its next request, and their API tokens stop working.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.db import transaction
@@ -25,16 +23,15 @@ from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
 from jobgrant.rules.codes import JURISDICTION_CODES
 from jobgrant.service.accounts.models import Membership, Role, User
-from jobgrant.service.audit.actions import record_refusal
+from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
-from jobgrant.service.notifications.outbox import absolute_url, enqueue
+from jobgrant.service.links import absolute_url
+from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.people.organizations import clean_email, password_problems
 from jobgrant.service.registry.identifiers import normalize_business_number
 from jobgrant.service.registry.models import Employer
 
-P = ParamSpec("P")
-R = TypeVar("R")
 STAFF_ROLES = (Role.OFFICER, Role.FINANCE, Role.ANALYST, Role.AUDITOR)
 MAX_AFFILIATIONS = 50
 Problems = list[dict[str, str]]
@@ -50,40 +47,20 @@ class AccountSetupTokens(PasswordResetTokenGenerator):
 setup_tokens = AccountSetupTokens()
 
 
-def _audited(action: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Record a refusal of `action(admin, ...)` after its transaction (on its own), then raise."""
-
-    def decorate(work: Callable[P, R]) -> Callable[P, R]:
-        @wraps(work)
-        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-            try:
-                return work(*args, **kwargs)
-            except ServiceError as error:
-                if error.status in (403, 404, 409):
-                    actor = str(getattr(args[0], "username", ""))
-                    target = getattr(args[1], "pk", "") if len(args) > 1 else ""
-                    record_refusal(actor, action, "user", target, error.code, error.status)
-                raise
-
-        return wrapper
-
-    return decorate
-
-
 def staff_accounts() -> list[User]:
     return list(User.objects.filter(role__in=STAFF_ROLES).order_by("username"))
 
 
+@audited_refusals_of("user", action="staff.open")
 def get_staff(admin: User, user_id: int) -> User:
     _require_admin(admin)
     found = User.objects.filter(pk=user_id, role__in=STAFF_ROLES).first()
     if found is None:
-        record_refusal(admin.username, "staff.open", "user", user_id, "NOT_FOUND", 404)
         raise ServiceError(404, "NOT_FOUND", "No such staff account.", "Aucun compte de ce genre.")
     return found
 
 
-@_audited("staff.create")
+@audited_refusals_of("user", action="staff.create")
 def create_staff(admin: User, data: dict[str, Any]) -> User:
     """A staff account with no password yet: a link to choose one is sent to its address."""
     _require_admin(admin)
@@ -99,7 +76,7 @@ def create_staff(admin: User, data: dict[str, Any]) -> User:
     return user
 
 
-@_audited("staff.change")
+@audited_refusals_of("user", action="staff.change")
 def change_staff(admin: User, user: User, data: dict[str, Any]) -> User:
     """Change a staff account's role, jurisdiction, SIN permission and affiliations."""
     _require_admin(admin)
@@ -119,12 +96,12 @@ def change_staff(admin: User, user: User, data: dict[str, Any]) -> User:
     return locked
 
 
-@_audited("staff.deactivate")
+@audited_refusals_of("user", action="staff.deactivate")
 def deactivate_staff(admin: User, user: User) -> User:
     return _set_active(admin, user, active=False)
 
 
-@_audited("staff.reactivate")
+@audited_refusals_of("user", action="staff.reactivate")
 def reactivate_staff(admin: User, user: User) -> User:
     return _set_active(admin, user, active=True)
 

@@ -1,20 +1,21 @@
 """Registering employers and trainees, and viewing a SIN in full: one transaction each, audited.
 
 Input is checked in full before anything is written, and every problem is named (field, English,
-French). A refusal for lack of permission is a 403 recorded in the audit trail in a transaction
-of its own. The SIN never reaches an audit entry, an error message or a log.
+French). Every refusal (a 403 for lack of permission, a 409 for a number registered already, a
+422 for bad input) is recorded in the audit trail in a transaction of its own. The SIN never
+reaches an audit entry, an error message or a log.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any
 
 from django.db import IntegrityError, transaction
 
 from jobgrant.rules.codes import JURISDICTION_CODES, economic_regions
 from jobgrant.service.accounts.models import Role, User
-from jobgrant.service.audit.actions import record_refusal
+from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
 from jobgrant.service.refusals import forbidden_for
@@ -35,13 +36,14 @@ MAX_EMPLOYEES = 1_000_000
 # --- Employers ---------------------------------------------------------------------------
 
 
+@audited_refusals_of("employer", action="employer.register")
 def register_employer(user: User, data: Any) -> Employer:
     """Register an employer; an officer may only do so in their own jurisdiction."""
     if user.role not in (Role.OFFICER, Role.ADMIN):
-        _refuse(user, "employer.register", "employer", "", _role_not_allowed())
+        raise _role_not_allowed()
     fields = _valid_employer(data)
     if not _covers(user, fields["jurisdiction"]):
-        _refuse(user, "employer.register", "employer", "", _other_jurisdiction())
+        raise _other_jurisdiction()
     if Employer.objects.filter(business_number=fields["business_number"]).exists():
         raise _duplicate_business_number()
     try:
@@ -169,14 +171,14 @@ def _duplicate_business_number() -> ServiceError:
 TRAINEE_FIELDS = ("given_name", "family_name", "employer", "sin")
 
 
+@audited_refusals_of("trainee", action="trainee.register")
 def register_trainee(user: User, data: Any) -> Trainee:
     """Register a trainee of an employer; the SIN, if given, is kept encrypted and indexed."""
     if user.role not in (Role.EMPLOYER, Role.OFFICER, Role.ADMIN):
-        _refuse(user, "trainee.register", "trainee", "", _role_not_allowed())
+        raise _role_not_allowed()
     fields = _valid_trainee(data)
     employer = fields["employer"]
-    if not _may_act_for(user, employer):
-        _refuse(user, "trainee.register", "employer", employer.pk, _not_your_employer())
+    _check_may_act_for(user, employer)
     if fields["sin_index"] and Trainee.objects.filter(sin_index=fields["sin_index"]).exists():
         raise _duplicate_sin()
     try:
@@ -245,6 +247,14 @@ def _sin_fields(value: Any) -> tuple[dict[str, Any], Problems]:
     }, []
 
 
+@audited_refusals_of("employer", action="trainee.register")
+def _check_may_act_for(user: User, employer: Employer) -> None:
+    """Refuse a trainee for an employer `user` may not act for: the refusal names the employer
+    (a decorator of its own, as `register_trainee`'s would name no object)."""
+    if not _may_act_for(user, employer):
+        raise _not_your_employer()
+
+
 def _may_act_for(user: User, employer: Employer) -> bool:
     """An employer's own users; officers of its jurisdiction with no tie to it; admins."""
     tied = user.employers.filter(pk=employer.pk).exists()
@@ -266,10 +276,11 @@ def _duplicate_sin() -> ServiceError:
 # --- Viewing a SIN in full -----------------------------------------------------------------
 
 
+@audited_refusals_of("trainee", action="trainee.view_sin")
 def view_sin(user: User, trainee: Trainee) -> str:
     """The trainee's SIN as NNN-NNN-NNN, for holders of the view-SIN permission; audited."""
     if not (user.is_active and user.may_view_sin):
-        _refuse(user, "trainee.view_sin", "trainee", trainee.pk, _sin_view_not_allowed())
+        raise _sin_view_not_allowed()
     if not trainee.sin_ciphertext:
         raise ServiceError(
             404,
@@ -300,14 +311,6 @@ def _unknown_fields(data: dict[str, Any], known: Any) -> Problems:
         for key in data
         if key not in known
     ]
-
-
-def _refuse(
-    user: User, action: str, object_type: str, object_id: object, error: ServiceError
-) -> NoReturn:
-    """Record the refusal (in a transaction of its own), then raise it."""
-    record_refusal(user.username, action, object_type, object_id, error.code, error.status)
-    raise error
 
 
 def _role_not_allowed() -> ServiceError:

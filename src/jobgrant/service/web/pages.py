@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.actions import record_refusal
+from jobgrant.service.refusals import forbidden_for
 from jobgrant.service.web.labels import ROLE_LABELS, label
 
 P = ParamSpec("P")
@@ -74,11 +75,14 @@ def user_required(*roles: str) -> Callable[[UserView[P]], View[P]]:
 
 
 def forbidden(request: HttpRequest, roles: tuple[str, ...]) -> HttpResponse:
-    """The 403 page, the refusal recorded in the audit trail (what page, which role)."""
+    """The 403 page, the refusal recorded in the audit trail (what page, which role).
+
+    The role gate refuses before any action runs, so it records the refusal itself, through
+    the same `record_refusal` as the actions' decorator."""
     role = str(getattr(request.user, "role", ""))
     page = request.resolver_match.view_name if request.resolver_match else request.path
     actor = str(getattr(request.user, "username", ""))
-    record_refusal(actor, "open_page", "page", page, "ROLE_NOT_ALLOWED", 403)
+    record_refusal(actor, "open_page", "page", page, forbidden_for("ROLE_NOT_ALLOWED"))
     context = {
         "title": _("You cannot open this page"),
         "page_roles": [label(ROLE_LABELS, r) for r in roles],

@@ -24,7 +24,7 @@ from django.utils import timezone, translation
 from jobgrant.rules.money import format_money
 from jobgrant.service import rows
 from jobgrant.service.accounts.models import User
-from jobgrant.service.audit.actions import audited_refusals
+from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.anchors import anchored
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, not_found, problem
@@ -51,7 +51,8 @@ from jobgrant.service.grants.models.applications import Application, State, Stat
 from jobgrant.service.language import ENGLISH, current_language
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
-from jobgrant.service.notifications.outbox import absolute_url, enqueue
+from jobgrant.service.links import absolute_url
+from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.refusals import refused
 
 EXPIRY_JOB = "expire_offers"  # the actor the audit trail names for what the job does
@@ -221,7 +222,7 @@ def _checked_acceptance(signatory: str, title: str, confirmations: object) -> tu
     return name, role
 
 
-@audited_refusals
+@audited_refusals_of("application")
 def accept_agreement(
     user: User, agreement: Agreement, signatory: str, title: str, confirmations: object
 ) -> Agreement:
@@ -255,7 +256,7 @@ def accept_agreement(
     return _refreshed(agreement, locked)
 
 
-@audited_refusals
+@audited_refusals_of("application")
 def decline_agreement(user: User, agreement: Agreement, reason: str) -> Agreement:
     """The applicant declines the offer; its commitment is released."""
     access.check_applicant(user, agreement.application)
@@ -263,7 +264,7 @@ def decline_agreement(user: User, agreement: Agreement, reason: str) -> Agreemen
     return _end_offer(user, agreement, "decline", why, "agreement_declined")
 
 
-@audited_refusals
+@audited_refusals_of("application")
 def withdraw_offer(user: User, agreement: Agreement, reason: str) -> Agreement:
     """An officer who covers the file withdraws the offer before it is accepted; its commitment
     is released."""

@@ -14,7 +14,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from jobgrant.service.accounts.models import Role, User
-from jobgrant.service.audit.actions import audited_refusals, audited_refusals_of
+from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.anchors import anchored
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, not_found, problem
@@ -63,7 +63,7 @@ def _summary(application: Application) -> dict[str, Any]:
     }
 
 
-@audited_refusals
+@audited_refusals_of("application")
 def create_application(user: User, payload: Any, *, today: dt.date | None = None) -> Application:
     """Quote and save a draft application for employers the user acts for."""
     access.require_role(user, Role.EMPLOYER)
@@ -214,7 +214,7 @@ def _audit(user: User, application: Application, action: str, **also: str) -> Ap
     return application
 
 
-@audited_refusals
+@audited_refusals_of("application")
 def submit_application(user: User, application: Application) -> Application:
     access.check_applicant(user, application)
     with transaction.atomic():
@@ -225,7 +225,7 @@ def submit_application(user: User, application: Application) -> Application:
         return _finish(user, application, "submit")
 
 
-@audited_refusals
+@audited_refusals_of("application")
 def recommend_application(user: User, application: Application, note: str = "") -> Application:
     """Recommend for approval; what is not eligible is refused (409, with its reasons)."""
     access.check_officer(user, application)
@@ -237,7 +237,7 @@ def recommend_application(user: User, application: Application, note: str = "") 
         return _finish(user, application, "recommend", **anchored(note))
 
 
-@audited_refusals
+@audited_refusals_of("application")
 def approve_application(user: User, application: Application, note: str = "") -> Application:
     """Approve and commit the government shares against their budgets, all or nothing.
 
@@ -347,7 +347,7 @@ def _commit_shares(application: Application, stream: str, user: User) -> None:
         raise budget_refusal(error, application, State.RECOMMENDED) from None
 
 
-@audited_refusals
+@audited_refusals_of("application")
 def deny_application(user: User, application: Application, reason: str) -> Application:
     access.check_officer(user, application)
     if not reason.strip():
@@ -359,7 +359,7 @@ def deny_application(user: User, application: Application, reason: str) -> Appli
         return _finish(user, application, "deny", reason=reason.strip(), **anchored(reason))
 
 
-@audited_refusals
+@audited_refusals_of("application")
 def withdraw_application(user: User, application: Application, note: str = "") -> Application:
     """The applicant withdraws; an approved application gives its commitments back."""
     access.check_applicant(user, application)

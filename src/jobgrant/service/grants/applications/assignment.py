@@ -3,7 +3,7 @@
 An assignment is not a change of state (`grants.workflow` knows nothing of it): it says which
 officer is working on a file awaiting a decision. Each change runs in one transaction with its
 audit entry, which names the officers by username only. Refusals are worded in
-`service.refusals`; a 403 is recorded by `audited_refusals`, as for every action.
+`service.refusals`; a 403 is recorded by `audited_refusals_of`, as for every action.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from jobgrant.service.accounts.models import Role, User
-from jobgrant.service.audit.actions import audited_refusals
+from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, not_found
 from jobgrant.service.grants.core import access
@@ -25,7 +25,7 @@ from jobgrant.service.refusals import refused
 ASSIGNABLE_STATES = (State.SUBMITTED, State.RECOMMENDED, State.APPROVED)
 
 
-@audited_refusals
+@audited_refusals_of("application")
 def assign_application(user: User, application: Application, to: User) -> Application:
     """Give the file to `to` (the user themself for "Assign to me"), taking it from whoever
     had it. Both must be officers who cover it: the right government and jurisdiction, and no
@@ -47,7 +47,7 @@ def assign_application(user: User, application: Application, to: User) -> Applic
     return application
 
 
-@audited_refusals
+@audited_refusals_of("application")
 def release_application(user: User, application: Application) -> Application:
     """Give back a file one holds, so that it is assigned to nobody. Allowed in any state: a
     file decided while assigned can still be let go."""

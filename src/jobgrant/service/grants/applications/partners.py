@@ -14,12 +14,13 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from jobgrant.service.accounts.models import Membership, OrganizationRole, Role, User
-from jobgrant.service.audit.actions import record_refusal
+from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.models.applications import Application, ApplicationEmployer, State
 from jobgrant.service.grants.models.partners import ConsentState, PartnerConsent
-from jobgrant.service.notifications.outbox import absolute_url, enqueue
+from jobgrant.service.links import absolute_url
+from jobgrant.service.notifications.outbox import enqueue
 
 
 def ask_partners(user: User, application: Application) -> None:
@@ -112,41 +113,35 @@ def partner_requests(user: User) -> QuerySet[PartnerConsent]:
     )
 
 
+@audited_refusals_of("partnerconsent", action="partner.open")
 def get_partner_request(user: User, consent_id: int) -> PartnerConsent:
     """One of partner_requests(user), or 404 (audited): nobody else learns it exists."""
     found = partner_requests(user).filter(pk=consent_id).first()
     if found is None:
-        record_refusal(
-            user.username, "partner.open", "partnerconsent", consent_id, "NOT_FOUND", 404
-        )
         raise ServiceError(404, "NOT_FOUND", "No such request.", "Aucune demande de ce genre.")
     return found
 
 
+@audited_refusals_of("partnerconsent", action="partner.accept")
 def accept_partner_request(user: User, consent: PartnerConsent) -> PartnerConsent:
     return _decide(user, consent, ConsentState.ACCEPTED)
 
 
+@audited_refusals_of("partnerconsent", action="partner.decline")
 def decline_partner_request(user: User, consent: PartnerConsent) -> PartnerConsent:
     return _decide(user, consent, ConsentState.DECLINED)
 
 
 def _decide(user: User, consent: PartnerConsent, state: str) -> PartnerConsent:
     action = f"partner.{'accept' if state == ConsentState.ACCEPTED else 'decline'}"
-    try:
-        with transaction.atomic():
-            locked = _locked(user, consent.pk)
-            locked.state, locked.decided_by, locked.decided_at = state, user, timezone.now()
-            locked.save(update_fields=["state", "decided_by", "decided_at"])
-            application = locked.link.application
-            summary = {"application": application.pk, "partner": locked.link.employer_id}
-            record(user.username, action, "partnerconsent", locked.pk, summary)
-            _tell_applicant(locked, application)
-    except ServiceError as error:
-        record_refusal(
-            user.username, action, "partnerconsent", consent.pk, error.code, error.status
-        )
-        raise
+    with transaction.atomic():
+        locked = _locked(user, consent.pk)
+        locked.state, locked.decided_by, locked.decided_at = state, user, timezone.now()
+        locked.save(update_fields=["state", "decided_by", "decided_at"])
+        application = locked.link.application
+        summary = {"application": application.pk, "partner": locked.link.employer_id}
+        record(user.username, action, "partnerconsent", locked.pk, summary)
+        _tell_applicant(locked, application)
     return locked
 
 

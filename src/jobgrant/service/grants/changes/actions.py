@@ -49,12 +49,8 @@ from jobgrant.service.grants.models.claims import UNDER_ASSESSMENT, Claim
 from jobgrant.service.language import localized
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
-from jobgrant.service.notifications.outbox import (
-    LANGUAGES,
-    absolute_url,
-    enqueue,
-    looks_like_sin,
-)
+from jobgrant.service.links import absolute_url
+from jobgrant.service.notifications.outbox import LANGUAGES, enqueue, looks_like_sin
 from jobgrant.service.refusals import refused
 
 NOTE_MAX = 4000

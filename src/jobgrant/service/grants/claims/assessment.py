@@ -35,7 +35,8 @@ from jobgrant.service.grants.claims.ledger import (
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.grants.models.claims import Claim, ClaimLine, ClaimShare, ClaimState
-from jobgrant.service.notifications.outbox import LANGUAGES, absolute_url, enqueue
+from jobgrant.service.links import absolute_url
+from jobgrant.service.notifications.outbox import LANGUAGES, enqueue
 
 # --- The officer's side ------------------------------------------------------------------------
 

@@ -12,7 +12,6 @@ of trainees. A lapsed follow-up is never sent again: no transition leaves `lapse
 from __future__ import annotations
 
 import datetime as dt
-import secrets
 from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
@@ -20,6 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from jobgrant.service import links
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
@@ -41,9 +41,9 @@ from jobgrant.service.grants.models.completion import (
     Milestone,
     Respondent,
 )
-from jobgrant.service.grants.models.participants import hash_link_token
 from jobgrant.service.grants.payments.recovery import written_day
-from jobgrant.service.notifications.outbox import absolute_url, enqueue
+from jobgrant.service.links import absolute_url
+from jobgrant.service.notifications.outbox import enqueue
 
 REMINDER_DAYS = "cjg.outcomes.follow_up_reminder_days"
 LAPSE_DAYS = "cjg.outcomes.follow_up_lapse_days"
@@ -92,12 +92,10 @@ def _audit(actor: str, follow_up: FollowUp, action: str, **also: Any) -> None:
 def _new_link(follow_up: FollowUp, now: dt.datetime) -> str:
     """A fresh single-use link (the older ones revoked), valid until the follow-up lapses."""
     follow_up.links.filter(used_at=None, revoked_at=None).update(revoked_at=now)
-    token = secrets.token_hex(32)
+    token = links.new_token(as_hex=True)
     sent = follow_up.sent_at or now
     lapses = sent + dt.timedelta(days=days_after_sending(follow_up, LAPSE_DAYS))
-    FollowUpLink.objects.create(
-        follow_up=follow_up, digest=hash_link_token(token), expires_at=lapses
-    )
+    FollowUpLink.objects.create(follow_up=follow_up, digest=links.digest(token), expires_at=lapses)
     return token
 
 
@@ -283,11 +281,9 @@ def open_follow_up_link(token: str, *, now: dt.datetime | None = None) -> Follow
     """The live link of a token, or the refusal that says why it is dead (reads only)."""
     if not isinstance(token, str) or not 16 <= len(token) <= 128:
         raise outcome_refused("FOLLOW_UP_LINK_NOT_FOUND", 404)
-    found = (
-        FollowUpLink.objects.select_related("follow_up__application")
-        .filter(digest=hash_link_token(token))
-        .first()
-    )
+    found = links.by_token(
+        FollowUpLink.objects.select_related("follow_up__application"), token
+    ).first()
     if found is None:
         raise outcome_refused("FOLLOW_UP_LINK_NOT_FOUND", 404)
     _refuse_dead(found, now or timezone.now())
@@ -310,7 +306,7 @@ def answer_follow_up(link_token: str, answers: Mapping[str, Any]) -> FollowUp:
     open_follow_up_link(link_token)  # a dead link is told as such before any answer is checked
     fields = checked_answers(answers)
     with transaction.atomic():
-        link = FollowUpLink.objects.select_for_update().get(digest=hash_link_token(link_token))
+        link = links.by_token(FollowUpLink.objects.select_for_update(), link_token).get()
         row = (
             FollowUp.objects.select_for_update()
             .select_related("application")

@@ -50,7 +50,8 @@ from jobgrant.service.grants.models.payments import (
 )
 from jobgrant.service.grants.participants.workflow import target_of as slot_target_of
 from jobgrant.service.grants.payments.recovery import employer_language, written_day
-from jobgrant.service.notifications.outbox import absolute_url, enqueue
+from jobgrant.service.links import absolute_url
+from jobgrant.service.notifications.outbox import enqueue
 
 #: The report opens this many days before the training's last day, so that an employer can
 #: prepare it during the last week (ours: no program guide says when it may start).

@@ -10,7 +10,7 @@ from django.db import connection
 from django.db.models import QuerySet
 
 from jobgrant.service.accounts.models import Role, User
-from jobgrant.service.audit.actions import audited_refusals, audited_refusals_of
+from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.errors import not_found
 from jobgrant.service.grants.models.applications import (
     Application,
@@ -79,7 +79,7 @@ def can_see(user: User, application: Application) -> bool:
     return officer_covers(user, application)
 
 
-@audited_refusals
+@audited_refusals_of("application")
 def get_visible(user: User, application_id: int, *, without: tuple[str, ...] = ()) -> Application:
     """The application, or 404 (never 403: an outsider learns nothing about other files);
     the fields named in `without` are only read if used.

@@ -259,7 +259,7 @@ class FollowUp(models.Model):
 
 class FollowUpLink(models.Model):
     """The trainee's single-use, expiring link to answer one follow-up (no account). Only the
-    token's SHA-256 is kept (`participant_models.hash_link_token`)."""
+    token's SHA-256 is kept (`service.links.digest`)."""
 
     follow_up = models.ForeignKey(FollowUp, on_delete=models.CASCADE, related_name="links")
     digest = models.CharField(max_length=64, unique=True)

@@ -10,8 +10,6 @@ ciphertext and an HMAC blind index, shown masked.
 
 from __future__ import annotations
 
-import hashlib
-
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -181,10 +179,6 @@ class Participant(models.Model):
     @property
     def masked_sin(self) -> str:
         return mask_sin(self.sin()) if self.sin_ciphertext else ""
-
-
-def hash_link_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class Invitation(models.Model):

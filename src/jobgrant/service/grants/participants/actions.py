@@ -9,7 +9,6 @@ A link that is used, expired, revoked or unknown is refused (410 or 404) and wri
 from __future__ import annotations
 
 import datetime as dt
-import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,6 +18,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 
+from jobgrant.service import links
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
@@ -31,7 +31,6 @@ from jobgrant.service.grants.models.participants import (
     Invitation,
     Participant,
     ParticipantState,
-    hash_link_token,
 )
 from jobgrant.service.grants.participants.access import government_cents, trainees
 from jobgrant.service.grants.participants.form import check_answers
@@ -40,7 +39,8 @@ from jobgrant.service.grants.participants.refusals import (
     link_refused,
 )
 from jobgrant.service.grants.participants.workflow import LIVE, target_of
-from jobgrant.service.notifications.outbox import absolute_url, enqueue
+from jobgrant.service.links import absolute_url
+from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.refusals import refused
 from jobgrant.service.registry.identifiers import format_sin
 from jobgrant.service.registry.models import Employer
@@ -193,9 +193,9 @@ def send_link(participant: Participant, kind: str, milestone: str) -> Invitation
     milestone keeps every link's message apart (one per invitation)."""
     now = timezone.now()
     participant.invitations.filter(used_at=None, revoked_at=None).update(revoked_at=now)
-    token = secrets.token_hex(32)
+    token = links.new_token(as_hex=True)
     invitation = Invitation.objects.create(
-        participant=participant, digest=hash_link_token(token), expires_at=now + link_lifetime()
+        participant=participant, digest=links.digest(token), expires_at=now + link_lifetime()
     )
     application = participant.application
     employer = _lead_employer(application)
@@ -263,11 +263,9 @@ def open_invitation(token: str, *, now: dt.datetime | None = None) -> Invitation
     """The live invitation of a link, or the refusal that says why it is dead (reads only)."""
     if not isinstance(token, str) or not 16 <= len(token) <= 128:
         raise link_refused("LINK_NOT_FOUND", 404)
-    found = (
-        Invitation.objects.select_related("participant__application")
-        .filter(digest=hash_link_token(token))
-        .first()
-    )
+    found = links.by_token(
+        Invitation.objects.select_related("participant__application"), token
+    ).first()
     if found is None:
         raise link_refused("LINK_NOT_FOUND", 404)
     _refuse_dead(found, now or timezone.now())
@@ -301,11 +299,10 @@ def submit_participant_form(
     fields = check_answers(answers, today=today or timezone.localdate())
     now = timezone.now()
     with transaction.atomic():
-        invitation = (
-            Invitation.objects.select_for_update()
-            .select_related("participant__application")
-            .get(digest=hash_link_token(token))
-        )
+        invitation = links.by_token(
+            Invitation.objects.select_for_update().select_related("participant__application"),
+            token,
+        ).get()
         participant = _locked_slot(invitation.participant)
         invitation.participant = participant
         _refuse_dead(invitation, now)  # again, under the locks: two submissions, one wins

@@ -41,7 +41,8 @@ from jobgrant.service.grants.payments.refusals import receivable_not_found
 from jobgrant.service.language import ENGLISH, LOCALES, current_locale, in_language
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
-from jobgrant.service.notifications.outbox import absolute_url, enqueue, looks_like_sin
+from jobgrant.service.links import absolute_url
+from jobgrant.service.notifications.outbox import enqueue, looks_like_sin
 from jobgrant.service.refusals import amount, forbidden_for, refused
 
 DUE_PARAMETER = "cjg.agreement.overpayment_repayable_within_days"
