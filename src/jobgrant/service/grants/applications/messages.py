@@ -16,7 +16,8 @@ from django.utils import timezone, translation
 from jobgrant.service.errors import bad_input, problem
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.language import LOCALES, current_locale, in_language
-from jobgrant.service.notifications.outbox import absolute_url, enqueue, looks_like_sin
+from jobgrant.service.notifications.outbox import absolute_url, enqueue
+from jobgrant.service.registry.identifiers import looks_like_sin
 
 
 def application_received(application: Application) -> None:

@@ -49,13 +49,9 @@ from jobgrant.service.grants.models.claims import UNDER_ASSESSMENT, Claim
 from jobgrant.service.language import localized
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
-from jobgrant.service.notifications.outbox import (
-    LANGUAGES,
-    absolute_url,
-    enqueue,
-    looks_like_sin,
-)
+from jobgrant.service.notifications.outbox import LANGUAGES, absolute_url, enqueue
 from jobgrant.service.refusals import refused
+from jobgrant.service.registry.identifiers import looks_like_sin
 
 NOTE_MAX = 4000
 #: The agreement's states in which a change can be asked for and approved.

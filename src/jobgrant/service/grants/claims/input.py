@@ -16,7 +16,7 @@ from jobgrant.rules.money import AmountError, parse_amount
 from jobgrant.service.choices import CostCategory
 from jobgrant.service.errors import ServiceError, bad_input, problem
 from jobgrant.service.grants.models.participants import Participant, ParticipantState
-from jobgrant.service.notifications.outbox import looks_like_sin
+from jobgrant.service.registry.identifiers import looks_like_sin
 
 REASON_MAX = 4000
 MAX_LINES = 500

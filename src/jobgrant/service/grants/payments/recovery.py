@@ -41,8 +41,9 @@ from jobgrant.service.grants.payments.refusals import receivable_not_found
 from jobgrant.service.language import ENGLISH, LOCALES, current_locale, in_language
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
-from jobgrant.service.notifications.outbox import absolute_url, enqueue, looks_like_sin
+from jobgrant.service.notifications.outbox import absolute_url, enqueue
 from jobgrant.service.refusals import amount, forbidden_for, refused
+from jobgrant.service.registry.identifiers import looks_like_sin
 
 DUE_PARAMETER = "cjg.agreement.overpayment_repayable_within_days"
 MAX_REASON = 2000
