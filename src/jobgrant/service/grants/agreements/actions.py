@@ -15,7 +15,7 @@ released twice.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connection, transaction
 from django.urls import reverse
@@ -48,7 +48,7 @@ from jobgrant.service.grants.models.agreements import (
     AgreementVersion,
 )
 from jobgrant.service.grants.models.applications import Application, State, StateChange, Stream
-from jobgrant.service.language import ENGLISH, current_language
+from jobgrant.service.language import language_of
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.notifications.outbox import absolute_url, enqueue
@@ -482,6 +482,11 @@ _RECIPIENT_SQL = (
 )
 
 
+class _Recipient(NamedTuple):
+    email: str
+    preferred_language: str
+
+
 def _tell(
     kind: str, agreement: Agreement, version: AgreementVersion, milestone: str, **also: str
 ) -> bool:
@@ -489,11 +494,11 @@ def _tell(
     they have no address. True when a message was queued (not a repeat)."""
     with connection.cursor() as cursor:  # a plain statement: every approval asks
         cursor.execute(_RECIPIENT_SQL, [agreement.application.created_by_id])
-        email, preferred = cursor.fetchone()
-    if "@" not in (email or ""):
+        recipient = _Recipient(*cursor.fetchone())
+    if "@" not in (recipient.email or ""):
         return False
-    with translation.override(preferred or ENGLISH):
-        language = current_language()  # "en" or "fr", whatever was stored
+    language = language_of(recipient)
+    with translation.override(language):
         path = reverse("web:employer-agreement", args=[agreement.application_id])
     government = version.federal_cents + version.provincial_cents
     context: dict[str, str | int] = {
@@ -509,7 +514,7 @@ def _tell(
         kind,
         subject=agreement,
         milestone=milestone,
-        to=email,
+        to=recipient.email,
         language=language,
         context=context,
     )

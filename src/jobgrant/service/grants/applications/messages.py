@@ -7,21 +7,18 @@ language; a user with no email address on file is told nothing (there is nowhere
 
 from __future__ import annotations
 
-import datetime as dt
-
-from babel.dates import format_date
 from django.urls import reverse
 from django.utils import timezone, translation
 
 from jobgrant.service.errors import bad_input, problem
 from jobgrant.service.grants.models.applications import Application
-from jobgrant.service.language import LOCALES, current_locale, in_language
+from jobgrant.service.language import language_of, long_date
 from jobgrant.service.notifications.outbox import absolute_url, enqueue
 from jobgrant.service.registry.identifiers import looks_like_sin
 
 
 def application_received(application: Application) -> None:
-    day = _written(application, timezone.localdate())
+    day = long_date(timezone.localdate(), language_of(application.created_by))
     _tell_applicant(application, "application_received", submitted_on=day)
 
 
@@ -38,29 +35,17 @@ def application_denied(application: Application) -> None:
                 )
             ]
         )
-    day = _written(application, timezone.localdate())
+    day = long_date(timezone.localdate(), language_of(application.created_by))
     _tell_applicant(
         application, "application_denied", decided_on=day, reason=application.decision_reason
     )
-
-
-def _language(application: Application) -> str:
-    chosen = application.created_by.preferred_language
-    return chosen if chosen in LOCALES else "en"
-
-
-def _written(application: Application, day: dt.date) -> str:
-    """The date as the recipient reads it: "December 1, 2026" / "1er décembre 2026"."""
-    with translation.override(_language(application)):
-        french = "d'er' MMMM y" if day.day == 1 else "long"  # French writes the 1st "1er"
-        return format_date(day, format=in_language(en="long", fr=french), locale=current_locale())
 
 
 def _tell_applicant(application: Application, kind: str, **context: str) -> None:
     user = application.created_by
     if not user.email:
         return
-    language = _language(application)
+    language = language_of(application.created_by)
     with translation.override(language):
         path = reverse("web:employer-application", kwargs={"application_id": application.pk})
     lead = application.employers.select_related("employer").order_by("position").first()

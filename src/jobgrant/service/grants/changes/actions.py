@@ -46,10 +46,10 @@ from jobgrant.service.grants.models.agreements import Agreement, AgreementState,
 from jobgrant.service.grants.models.applications import Application, ApplicationEmployer
 from jobgrant.service.grants.models.changes import ChangeKind, ChangeRequest, ChangeState
 from jobgrant.service.grants.models.claims import UNDER_ASSESSMENT, Claim
-from jobgrant.service.language import localized
+from jobgrant.service.language import language_of, localized
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
-from jobgrant.service.notifications.outbox import LANGUAGES, absolute_url, enqueue
+from jobgrant.service.notifications.outbox import absolute_url, enqueue
 from jobgrant.service.refusals import refused
 from jobgrant.service.registry.identifiers import looks_like_sin
 
@@ -486,7 +486,7 @@ def _tell(kind: str, change: ChangeRequest, agreement: Agreement) -> None:
     person = User.objects.get(pk=agreement.application.created_by_id)
     if "@" not in (person.email or ""):
         return
-    language = person.preferred_language if person.preferred_language in LANGUAGES else "en"
+    language = language_of(person)
     with translation.override(language):
         path = reverse("web:employer-change", args=[change.pk])
         what = str(ChangeKind(change.kind).label)

@@ -35,7 +35,8 @@ from jobgrant.service.grants.claims.ledger import (
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.grants.models.claims import Claim, ClaimLine, ClaimShare, ClaimState
-from jobgrant.service.notifications.outbox import LANGUAGES, absolute_url, enqueue
+from jobgrant.service.language import language_of
+from jobgrant.service.notifications.outbox import absolute_url, enqueue
 
 # --- The officer's side ------------------------------------------------------------------------
 
@@ -165,7 +166,7 @@ def tell(kind: str, claim: Claim) -> None:
     person = User.objects.get(pk=claim.application.created_by_id)
     if "@" not in (person.email or ""):
         return
-    language = person.preferred_language if person.preferred_language in LANGUAGES else "en"
+    language = language_of(person)
     with translation.override(language):
         path = reverse("web:employer-claim", args=[claim.pk])
     government = sum(s.approved_cents or 0 for s in claim.shares.all())

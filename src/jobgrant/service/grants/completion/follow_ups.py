@@ -42,7 +42,7 @@ from jobgrant.service.grants.models.completion import (
     Respondent,
 )
 from jobgrant.service.grants.models.participants import hash_link_token
-from jobgrant.service.grants.payments.recovery import written_day
+from jobgrant.service.language import long_date
 from jobgrant.service.notifications.outbox import absolute_url, enqueue
 
 REMINDER_DAYS = "cjg.outcomes.follow_up_reminder_days"
@@ -111,7 +111,7 @@ def _context(follow_up: FollowUp, link: str, closes: dt.date) -> dict[str, str |
         "course": str(training.get("course") or ""),
         "employer": employer.employer.name if employer else "",
         "link": link,
-        "closes_on": written_day(closes, follow_up.language),
+        "closes_on": long_date(closes, follow_up.language),
     }
 
 

@@ -63,13 +63,14 @@ from jobgrant.service.grants.payments.files import (
     match,
     parse_confirmation_file,
 )
-from jobgrant.service.grants.payments.recovery import employer_language, settle_state, tell_employer
+from jobgrant.service.grants.payments.recovery import settle_state, tell_employer
 from jobgrant.service.grants.payments.recovery_hooks import overpaid
 from jobgrant.service.grants.payments.refusals import (
     batch_not_found,
     illegal_payment_transition,
     payment_not_found,
 )
+from jobgrant.service.language import language_of
 from jobgrant.service.ledger import bulk
 from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.refusals import forbidden_for, refused
@@ -891,7 +892,7 @@ def _tell_paid(confirmation: ConfirmationImport, requests: list[_Named]) -> None
                 + (" …" if len(numbers) > 20 else ""),
                 "documents": ", ".join(r.document_number for r in paid[:20])
                 + (" …" if len(paid) > 20 else ""),
-                "set_off": format_money(set_off, employer_language(application)),
+                "set_off": format_money(set_off, language_of(application.created_by)),
                 "has_set_off": "yes" if set_off else "",
             },
         )

@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from babel.dates import format_date
 from django.db import transaction
 from django.db.models import QuerySet, Sum
 from django.urls import reverse
@@ -38,7 +37,7 @@ from jobgrant.service.grants.models.payments import (
     RequestState,
 )
 from jobgrant.service.grants.payments.refusals import receivable_not_found
-from jobgrant.service.language import ENGLISH, LOCALES, current_locale, in_language
+from jobgrant.service.language import language_of, long_date
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.notifications.outbox import absolute_url, enqueue
@@ -456,17 +455,6 @@ def write_off_receivable(user: User, receivable: Receivable, fields: dict[str, A
 # --- Messages ----------------------------------------------------------------------------------
 
 
-def employer_language(application: Application) -> str:
-    chosen = application.created_by.preferred_language
-    return chosen if chosen in LOCALES else ENGLISH
-
-
-def written_day(day: dt.date, language: str) -> str:
-    with translation.override(language):
-        french = "d'er' MMMM y" if day.day == 1 else "long"
-        return format_date(day, format=in_language(en="long", fr=french), locale=current_locale())
-
-
 def tell_employer(
     application: Application,
     kind: str,
@@ -483,7 +471,7 @@ def tell_employer(
     person = application.created_by
     if "@" not in (person.email or ""):
         return
-    language = employer_language(application)
+    language = language_of(application.created_by)
     with translation.override(language):
         path = reverse("web:employer-application", kwargs={"application_id": application.pk})
     context: dict[str, str | int] = {
@@ -494,7 +482,7 @@ def tell_employer(
         **(extra or {}),
     }
     if due_on is not None:
-        context["due_on"] = written_day(due_on, language)
+        context["due_on"] = long_date(due_on, language)
     enqueue(
         kind,
         subject=subject,
