@@ -10,11 +10,9 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from jobgrant.service.errors import bad_input, problem
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.language import language_of, long_date
 from jobgrant.service.notifications.outbox import absolute_url, enqueue
-from jobgrant.service.registry.identifiers import looks_like_sin
 
 
 def application_received(application: Application) -> None:
@@ -23,18 +21,7 @@ def application_received(application: Application) -> None:
 
 
 def application_denied(application: Application) -> None:
-    """The denial, with its reason; a reason that holds a SIN is refused (the reason is sent)."""
-    if looks_like_sin(application.decision_reason):
-        raise bad_input(
-            [
-                problem(
-                    "reason",
-                    "must not contain a social insurance number: it is sent to the applicant",
-                    "ne doit pas contenir de numéro d'assurance sociale : il est envoyé au"
-                    " demandeur",
-                )
-            ]
-        )
+    """The denial, with its reason (checked by the action: it holds no SIN)."""
     day = long_date(timezone.localdate(), language_of(application.created_by))
     _tell_applicant(
         application, "application_denied", decided_on=day, reason=application.decision_reason

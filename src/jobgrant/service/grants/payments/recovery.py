@@ -25,6 +25,7 @@ from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import bad_input, problem
 from jobgrant.service.grants.agreements.document import _parameter as dated_parameter
 from jobgrant.service.grants.core import access
+from jobgrant.service.grants.core.input import ReasonRule, checked_reason
 from jobgrant.service.grants.models.applications import Application, ApplicationEmployer
 from jobgrant.service.grants.models.claims import Claim
 from jobgrant.service.grants.models.payments import (
@@ -42,10 +43,23 @@ from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.notifications.outbox import absolute_url, enqueue
 from jobgrant.service.refusals import amount, forbidden_for, refused
-from jobgrant.service.registry.identifiers import looks_like_sin
 
 DUE_PARAMETER = "cjg.agreement.overpayment_repayable_within_days"
 MAX_REASON = 2000
+_RECEIVABLE_REASON_WANTED = (
+    f"is required (1 to {MAX_REASON} characters): the employer reads it",
+    f"est obligatoire (1 à {MAX_REASON} caractères) : l'employeur la lit",
+)
+#: Why a receivable is raised or written off: the employer reads it.
+RECEIVABLE_REASON = ReasonRule(
+    MAX_REASON,
+    missing=_RECEIVABLE_REASON_WANTED,
+    too_long=_RECEIVABLE_REASON_WANTED,
+    holds_sin=(
+        "must not contain a social insurance number: it is sent to the employer",
+        "ne doit pas contenir de numéro d'assurance sociale : il est envoyé à l'employeur",
+    ),
+)
 MAX_REFERENCE = 64
 #: Causes an officer or finance may raise by hand (an amendment's comes from the claim).
 RAISED_BY_HAND = (ReceivableCause.NOT_COMPLETED, ReceivableCause.INELIGIBLE_COST)
@@ -185,32 +199,6 @@ def label_of_funder(funder: str) -> str:
     return str(Funder(funder).label) if funder in Funder.values else funder
 
 
-def _reason(text: object) -> str:
-    reason = text.strip() if isinstance(text, str) else ""
-    if not reason or len(reason) > MAX_REASON:
-        raise bad_input(
-            [
-                problem(
-                    "reason",
-                    f"is required (1 to {MAX_REASON} characters): the employer reads it",
-                    f"est obligatoire (1 à {MAX_REASON} caractères) : l'employeur la lit",
-                )
-            ]
-        )
-    if looks_like_sin(reason):
-        raise bad_input(
-            [
-                problem(
-                    "reason",
-                    "must not contain a social insurance number: it is sent to the employer",
-                    "ne doit pas contenir de numéro d'assurance sociale : il est envoyé à"
-                    " l'employeur",
-                )
-            ]
-        )
-    return reason
-
-
 def _cents(raw: object, field: str = "amount") -> int:
     try:
         cents = parse_amount(raw)
@@ -262,7 +250,7 @@ def raise_by_hand(user: User, fields: dict[str, Any]) -> Receivable:
     if problems:
         raise bad_input(problems)
     cents = _cents(fields.get("amount"))
-    reason = _reason(fields.get("reason"))
+    reason = checked_reason(fields.get("reason"), RECEIVABLE_REASON)
     return _raise_on(user, int(application_id), str(funder), cents, str(cause), reason)  # type: ignore[arg-type]
 
 
@@ -411,7 +399,7 @@ def write_off_receivable(user: User, receivable: Receivable, fields: dict[str, A
         _require_open(locked)
         if locked.write_off_requested_by_id is None:
             locked.write_off_requested_by = user
-            locked.write_off_reason = _reason(fields.get("reason"))
+            locked.write_off_reason = checked_reason(fields.get("reason"), RECEIVABLE_REASON)
             locked.save(update_fields=["write_off_requested_by", "write_off_reason"])
             record(
                 user.username,
