@@ -1,4 +1,5 @@
-"""The page's language, as Django's i18n chose it: the one place that asks which language is on.
+"""The language: the one place that asks which language is on, which language to write to a
+person in, and how a date is written in each.
 
 Everything else either uses lazy translated strings (gettext_lazy, TextChoices labels) or asks
 one of these helpers to pick between an English and a French value, so that no module tests
@@ -7,9 +8,12 @@ one of these helpers to pick between an English and a French value, so that no m
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Mapping
-from typing import TypeVar
+from functools import lru_cache
+from typing import Protocol, TypeVar
 
+from babel.dates import format_date
 from django.utils import translation
 
 ENGLISH, FRENCH = "en", "fr"
@@ -46,3 +50,26 @@ def in_both_languages(render: Callable[[], object]) -> tuple[str, str]:
     with translation.override(FRENCH):
         french = str(render())
     return english, french
+
+
+class Addressee(Protocol):
+    """Someone the service writes to: an account, which keeps the language its owner chose."""
+
+    @property
+    def preferred_language(self) -> str: ...
+
+
+def language_of(person: Addressee) -> str:
+    """ "en" or "fr": the language to write to `person` in (an employer's is that of the person
+    who made the application); English when what is on file is neither."""
+    return FRENCH if person.preferred_language == FRENCH else ENGLISH
+
+
+@lru_cache(maxsize=4096)
+def long_date(day: dt.date, language: str) -> str:
+    """ "December 1, 2026" / "1er décembre 2026": French writes the first of the month "1er"
+    (an ordinal), which Babel's long format leaves out. Kept, since each costs about 0.3 ms and
+    an agreement writes eight."""
+    french = language == FRENCH
+    pattern = "d'er' MMMM y" if french and day.day == 1 else "long"
+    return format_date(day, format=pattern, locale=LOCALES[FRENCH if french else ENGLISH])

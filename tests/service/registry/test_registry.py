@@ -21,6 +21,7 @@ from jobgrant.service.registry import actions
 from jobgrant.service.registry.identifiers import (
     decrypt_sin,
     encrypt_sin,
+    looks_like_sin,
     mask_sin,
     normalize_business_number,
     normalize_sin,
@@ -159,6 +160,16 @@ def test_sin_validation_is_exactly_luhn_and_a_first_digit_other_than_0_or_8(digi
 
 def test_a_sin_is_shown_masked_but_for_its_last_three_digits() -> None:
     assert mask_sin(VALID_SIN) == "***-***-782"
+
+
+@pytest.mark.parametrize("text", ["046454286", "046 454 286", "046-454-286", "SIN: 046-454-286."])
+def test_free_text_holding_nine_digits_that_pass_luhn_looks_like_a_sin(text: str) -> None:
+    assert looks_like_sin(text)
+
+
+@pytest.mark.parametrize("value", ["046454287", "1046454286", "0464542861", "A046454286", 12])
+def test_numbers_that_are_not_a_sin_pass(value: object) -> None:
+    assert not looks_like_sin(value)
 
 
 # --- Registering an employer -------------------------------------------------------------

@@ -8,7 +8,6 @@ worker also sweeps for due rows whose hand-over was lost (a crash between the co
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from pathlib import Path
 
@@ -16,27 +15,18 @@ from django.conf import settings
 from django.db import models, transaction
 from django.template import Context, Engine, engines
 from django.utils import translation
-from stdnum import luhn
 
 from jobgrant.service import rows
 from jobgrant.service.notifications import notify_config
 from jobgrant.service.notifications.models import Message
+from jobgrant.service.registry.identifiers import looks_like_sin
 
 TEMPLATES = Path(__file__).parent / "templates" / "notifications"
 LANGUAGES = ("en", "fr")
-# Nine digits, grouped by spaces or dashes or not, standing alone (not inside a longer number or
-# a word): a SIN as people write it. Passing the Luhn check is what makes it look like one.
-_NINE_DIGITS = re.compile(r"(?<![0-9A-Za-z])(\d{3})[ -]?(\d{3})[ -]?(\d{3})(?![0-9A-Za-z])")
 
 
 class OutboxError(ValueError):
     """A programming error in a call to enqueue (never shown to a user)."""
-
-
-def looks_like_sin(value: object) -> bool:
-    return any(
-        luhn.is_valid("".join(match.groups())) for match in _NINE_DIGITS.finditer(str(value))
-    )
 
 
 @cache

@@ -38,6 +38,7 @@ from jobgrant.service.accounts.models import (
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
+from jobgrant.service.language import language_of
 from jobgrant.service.links import absolute_url
 from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.people.registration_attempts import account_with_email, tell_of_attempt
@@ -218,7 +219,7 @@ def _create_user(person: dict[str, Any], *, language: str, active: bool) -> User
 def _send_verification(user: User) -> None:
     uid = urlsafe_base64_encode(force_bytes(user.pk))
     token = email_tokens.make_token(user)
-    language = user.preferred_language
+    language = language_of(user)
     with translation.override(language):
         path = reverse("web:verify-email", kwargs={"uidb64": uid, "token": token})
     enqueue(

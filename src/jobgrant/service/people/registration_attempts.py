@@ -26,6 +26,7 @@ from django.utils import translation
 
 from jobgrant.service.accounts.models import OrganizationRole, User
 from jobgrant.service.audit.chain import record
+from jobgrant.service.language import language_of
 from jobgrant.service.links import absolute_url
 from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.registry.models import Employer
@@ -70,7 +71,7 @@ def _milestone() -> str:
 
 
 def _tell_account_owner(account: User) -> None:
-    language = account.preferred_language if account.preferred_language in ("en", "fr") else "en"
+    language = language_of(account)
     with translation.override(language):
         sign_in, reset = reverse("web:sign-in"), reverse("web:password-reset")
     enqueue(
@@ -96,9 +97,7 @@ def _tell_organization(employer: Employer, person: dict[str, Any], language: str
         is_active=True,
     ).distinct()
     for admin in admins:
-        admin_language = (
-            admin.preferred_language if admin.preferred_language in ("en", "fr") else "en"
-        )
+        admin_language = language_of(admin)
         enqueue(
             "registration_organization_asked",
             subject=employer,

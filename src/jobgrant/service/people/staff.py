@@ -26,6 +26,7 @@ from jobgrant.service.accounts.models import Membership, Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
+from jobgrant.service.language import language_of
 from jobgrant.service.links import absolute_url
 from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.people.organizations import clean_email, password_problems
@@ -165,7 +166,7 @@ def complete_setup(uidb64: str, token: str, password: str, again: str) -> User:
 
 def _send_setup_link(user: User) -> None:
     uid = urlsafe_base64_encode(force_bytes(user.pk))
-    language = user.preferred_language
+    language = language_of(user)
     with translation.override(language):
         path = reverse(
             "web:account-setup", kwargs={"uidb64": uid, "token": setup_tokens.make_token(user)}

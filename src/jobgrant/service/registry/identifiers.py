@@ -17,6 +17,7 @@ from functools import cache
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from django.conf import settings
+from stdnum import luhn
 from stdnum.ca import bn, sin
 from stdnum.exceptions import ValidationError
 
@@ -75,6 +76,19 @@ def mask_sin(value: str) -> str:
 def format_sin(value: str) -> str:
     """NNN-NNN-NNN, the way a SIN is written."""
     return str(sin.format(value))
+
+
+# Nine digits, grouped by spaces or dashes or not, standing alone (not inside a longer number or
+# a word): a SIN as people write it. Passing the Luhn check is what makes it look like one.
+_NINE_DIGITS = re.compile(r"(?<![0-9A-Za-z])(\d{3})[ -]?(\d{3})[ -]?(\d{3})(?![0-9A-Za-z])")
+
+
+def looks_like_sin(value: object) -> bool:
+    """Whether free text holds what may be a SIN, so that it never goes into a message, a
+    reason or the audit trail (looser than `normalize_sin`: any nine digits passing Luhn)."""
+    return any(
+        luhn.is_valid("".join(match.groups())) for match in _NINE_DIGITS.finditer(str(value))
+    )
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ released twice.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connection, transaction
 from django.urls import reverse
@@ -40,6 +40,7 @@ from jobgrant.service.grants.agreements.workflow import (
     agreement_target_of,
 )
 from jobgrant.service.grants.core import access
+from jobgrant.service.grants.core.input import ReasonRule, checked_reason
 from jobgrant.service.grants.core.workflow import target_of
 from jobgrant.service.grants.models.agreements import (
     CONFIRMATIONS,
@@ -48,7 +49,7 @@ from jobgrant.service.grants.models.agreements import (
     AgreementVersion,
 )
 from jobgrant.service.grants.models.applications import Application, State, StateChange, Stream
-from jobgrant.service.language import ENGLISH, current_language
+from jobgrant.service.language import language_of
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.links import absolute_url
@@ -256,11 +257,29 @@ def accept_agreement(
     return _refreshed(agreement, locked)
 
 
+# Why the employer declines, or an officer withdraws, an offer: the message of its end holds it.
+OFFER_END_REASON_MAX = 2000
+_OFFER_END_REASON_TOO_LONG = (
+    f"must be at most {OFFER_END_REASON_MAX} characters",
+    f"doit compter au plus {OFFER_END_REASON_MAX} caractères",
+)
+DECLINE_REASON = ReasonRule(
+    OFFER_END_REASON_MAX,
+    missing=("is required to decline the offer", "est obligatoire pour refuser l'offre"),
+    too_long=_OFFER_END_REASON_TOO_LONG,
+)
+WITHDRAWAL_REASON = ReasonRule(
+    OFFER_END_REASON_MAX,
+    missing=("is required to withdraw the offer", "est obligatoire pour retirer l'offre"),
+    too_long=_OFFER_END_REASON_TOO_LONG,
+)
+
+
 @audited_refusals_of("application")
 def decline_agreement(user: User, agreement: Agreement, reason: str) -> Agreement:
     """The applicant declines the offer; its commitment is released."""
     access.check_applicant(user, agreement.application)
-    why = _required_reason(reason, "decline", "refuser")
+    why = checked_reason(reason, DECLINE_REASON)
     return _end_offer(user, agreement, "decline", why, "agreement_declined")
 
 
@@ -269,31 +288,8 @@ def withdraw_offer(user: User, agreement: Agreement, reason: str) -> Agreement:
     """An officer who covers the file withdraws the offer before it is accepted; its commitment
     is released."""
     access.check_officer(user, agreement.application)
-    why = _required_reason(reason, "withdraw", "retirer")
+    why = checked_reason(reason, WITHDRAWAL_REASON)
     return _end_offer(user, agreement, "withdraw", why, "offer_withdrawn")
-
-
-def _required_reason(reason: str, en: str, fr: str) -> str:
-    why = str(reason or "").strip()
-    if not why:
-        raise bad_input(
-            [
-                problem(
-                    "reason", f"is required to {en} the offer", f"est obligatoire pour {fr} l'offre"
-                )
-            ]
-        )
-    if len(why) > 2000:
-        raise bad_input(
-            [
-                problem(
-                    "reason",
-                    "must be at most 2000 characters",
-                    "doit compter au plus 2000 caractères",
-                )
-            ]
-        )
-    return why
 
 
 def _end_offer(user: User, agreement: Agreement, action: str, reason: str, kind: str) -> Agreement:
@@ -483,6 +479,11 @@ _RECIPIENT_SQL = (
 )
 
 
+class _Recipient(NamedTuple):
+    email: str
+    preferred_language: str
+
+
 def _tell(
     kind: str, agreement: Agreement, version: AgreementVersion, milestone: str, **also: str
 ) -> bool:
@@ -490,11 +491,11 @@ def _tell(
     they have no address. True when a message was queued (not a repeat)."""
     with connection.cursor() as cursor:  # a plain statement: every approval asks
         cursor.execute(_RECIPIENT_SQL, [agreement.application.created_by_id])
-        email, preferred = cursor.fetchone()
-    if "@" not in (email or ""):
+        recipient = _Recipient(*cursor.fetchone())
+    if "@" not in (recipient.email or ""):
         return False
-    with translation.override(preferred or ENGLISH):
-        language = current_language()  # "en" or "fr", whatever was stored
+    language = language_of(recipient)
+    with translation.override(language):
         path = reverse("web:employer-agreement", args=[agreement.application_id])
     government = version.federal_cents + version.provincial_cents
     context: dict[str, str | int] = {
@@ -510,7 +511,7 @@ def _tell(
         kind,
         subject=agreement,
         milestone=milestone,
-        to=email,
+        to=recipient.email,
         language=language,
         context=context,
     )

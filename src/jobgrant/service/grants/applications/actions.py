@@ -17,12 +17,13 @@ from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.anchors import anchored
 from jobgrant.service.audit.chain import record
-from jobgrant.service.errors import ServiceError, bad_input, not_found, problem
+from jobgrant.service.errors import ServiceError, not_found
 from jobgrant.service.grants.agreements.actions import issue_agreement
 from jobgrant.service.grants.applications import messages as application_messages
 from jobgrant.service.grants.applications import partners as partner_actions
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.core.budget_refusals import budget_refusal
+from jobgrant.service.grants.core.input import ReasonRule, checked_reason
 from jobgrant.service.grants.core.quoting import (
     checked_employers,
     employer_cap_may_apply,
@@ -347,16 +348,27 @@ def _commit_shares(application: Application, stream: str, user: User) -> None:
         raise budget_refusal(error, application, State.RECOMMENDED) from None
 
 
+#: Why an officer denies an application: sent to the applicant, so it never holds a SIN (no
+#: maximum: the decision keeps whatever the officer wrote).
+DENIAL_REASON = ReasonRule(
+    None,
+    missing=("is required to deny", "est obligatoire pour refuser"),
+    holds_sin=(
+        "must not contain a social insurance number: it is sent to the applicant",
+        "ne doit pas contenir de numéro d'assurance sociale : il est envoyé au demandeur",
+    ),
+)
+
+
 @audited_refusals_of("application")
 def deny_application(user: User, application: Application, reason: str) -> Application:
     access.check_officer(user, application)
-    if not reason.strip():
-        raise bad_input([problem("reason", "is required to deny", "est obligatoire pour refuser")])
+    why = checked_reason(reason, DENIAL_REASON)
     with transaction.atomic():
         _transition(user, application, "deny", reason)
-        application.decided_by, application.decision_reason = user, reason.strip()
+        application.decided_by, application.decision_reason = user, why
         application_messages.application_denied(application)
-        return _finish(user, application, "deny", reason=reason.strip(), **anchored(reason))
+        return _finish(user, application, "deny", reason=why, **anchored(reason))
 
 
 @audited_refusals_of("application")

@@ -7,60 +7,33 @@ language; a user with no email address on file is told nothing (there is nowhere
 
 from __future__ import annotations
 
-import datetime as dt
-
-from babel.dates import format_date
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from jobgrant.service.errors import bad_input, problem
 from jobgrant.service.grants.models.applications import Application
-from jobgrant.service.language import LOCALES, current_locale, in_language
+from jobgrant.service.language import language_of, long_date
 from jobgrant.service.links import absolute_url
-from jobgrant.service.notifications.outbox import enqueue, looks_like_sin
+from jobgrant.service.notifications.outbox import enqueue
 
 
 def application_received(application: Application) -> None:
-    day = _written(application, timezone.localdate())
+    day = long_date(timezone.localdate(), language_of(application.created_by))
     _tell_applicant(application, "application_received", submitted_on=day)
 
 
 def application_denied(application: Application) -> None:
-    """The denial, with its reason; a reason that holds a SIN is refused (the reason is sent)."""
-    if looks_like_sin(application.decision_reason):
-        raise bad_input(
-            [
-                problem(
-                    "reason",
-                    "must not contain a social insurance number: it is sent to the applicant",
-                    "ne doit pas contenir de numéro d'assurance sociale : il est envoyé au"
-                    " demandeur",
-                )
-            ]
-        )
-    day = _written(application, timezone.localdate())
+    """The denial, with its reason (checked by the action: it holds no SIN)."""
+    day = long_date(timezone.localdate(), language_of(application.created_by))
     _tell_applicant(
         application, "application_denied", decided_on=day, reason=application.decision_reason
     )
-
-
-def _language(application: Application) -> str:
-    chosen = application.created_by.preferred_language
-    return chosen if chosen in LOCALES else "en"
-
-
-def _written(application: Application, day: dt.date) -> str:
-    """The date as the recipient reads it: "December 1, 2026" / "1er décembre 2026"."""
-    with translation.override(_language(application)):
-        french = "d'er' MMMM y" if day.day == 1 else "long"  # French writes the 1st "1er"
-        return format_date(day, format=in_language(en="long", fr=french), locale=current_locale())
 
 
 def _tell_applicant(application: Application, kind: str, **context: str) -> None:
     user = application.created_by
     if not user.email:
         return
-    language = _language(application)
+    language = language_of(application.created_by)
     with translation.override(language):
         path = reverse("web:employer-application", kwargs={"application_id": application.pk})
     lead = application.employers.select_related("employer").order_by("position").first()

@@ -19,6 +19,7 @@ from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.models.applications import Application, ApplicationEmployer, State
 from jobgrant.service.grants.models.partners import ConsentState, PartnerConsent
+from jobgrant.service.language import language_of
 from jobgrant.service.links import absolute_url
 from jobgrant.service.notifications.outbox import enqueue
 
@@ -55,7 +56,7 @@ def _tell_partner(
         is_active=True,
     ).exclude(email="")
     for admin in admins:
-        language = admin.preferred_language if admin.preferred_language in ("en", "fr") else "en"
+        language = language_of(admin)
         with translation.override(language):
             path = reverse("web:partner-request", kwargs={"consent_id": consent.pk})
         enqueue(
@@ -175,7 +176,7 @@ def _tell_applicant(consent: PartnerConsent, application: Application) -> None:
     author = application.created_by
     if not author.email:
         return
-    language = author.preferred_language if author.preferred_language in ("en", "fr") else "en"
+    language = language_of(author)
     with translation.override(language):
         path = reverse("web:employer-application", kwargs={"application_id": application.pk})
     enqueue(

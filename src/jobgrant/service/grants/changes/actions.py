@@ -41,19 +41,24 @@ from jobgrant.service.grants.changes.refusals import change_not_found, illegal_c
 from jobgrant.service.grants.changes.workflow import IllegalChangeTransition, target_of
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.core.budget_refusals import budget_refusal
+from jobgrant.service.grants.core.input import ReasonRule, checked_reason
 from jobgrant.service.grants.core.quoting import kernel_request, policy_version, run_quote
 from jobgrant.service.grants.models.agreements import Agreement, AgreementState, AgreementVersion
 from jobgrant.service.grants.models.applications import Application, ApplicationEmployer
 from jobgrant.service.grants.models.changes import ChangeKind, ChangeRequest, ChangeState
 from jobgrant.service.grants.models.claims import UNDER_ASSESSMENT, Claim
-from jobgrant.service.language import localized
+from jobgrant.service.language import language_of, localized
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.links import absolute_url
-from jobgrant.service.notifications.outbox import LANGUAGES, enqueue, looks_like_sin
+from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.refusals import refused
 
 NOTE_MAX = 4000
+#: An officer's reason to approve (optional) or deny (required) a change; the employer reads it.
+DECISION_REASON = ReasonRule(
+    NOTE_MAX, missing=("is required to deny", "est obligatoire pour refuser")
+)
 #: The agreement's states in which a change can be asked for and approved.
 CHANGEABLE = frozenset({AgreementState.ACCEPTED, AgreementState.ACTIVE})
 #: Kinds that change the agreement's scope: the applicant accepts the new version again.
@@ -279,7 +284,7 @@ def approve_change(user: User, change: ChangeRequest, reason: str = "") -> Chang
     """An officer who covers the file, not affiliated with its employers and not the requester,
     approves: the change is worked out again, its money committed or released, and a new
     agreement version made, all or nothing."""
-    why = _reason(reason, required=False)
+    why = checked_reason(reason, DECISION_REASON, required=False)
     with transaction.atomic():
         locked, agreement = _lock_change(user, change, "approve_change")
         _refuse_unless_changeable(agreement, current_version(agreement))
@@ -291,7 +296,7 @@ def approve_change(user: User, change: ChangeRequest, reason: str = "") -> Chang
 @audited_refusals_of("changerequest")
 def deny_change(user: User, change: ChangeRequest, reason: str) -> ChangeRequest:
     """An officer denies, with the reason the employer reads; nothing else changes."""
-    why = _reason(reason, required=True)
+    why = checked_reason(reason, DECISION_REASON)
     with transaction.atomic():
         locked, agreement = _lock_change(user, change, "deny_change")
         locked.state = ChangeState.DENIED
@@ -300,33 +305,6 @@ def deny_change(user: User, change: ChangeRequest, reason: str) -> ChangeRequest
         record(user.username, "change_request.deny", "changerequest", locked.pk, _summary(locked))
         _tell("change_denied", locked, agreement)
     return _refreshed(change, locked)
-
-
-def _reason(reason: Any, *, required: bool) -> str:
-    why = reason.strip() if isinstance(reason, str) else ""
-    if required and not why:
-        raise bad_input([problem("reason", "is required to deny", "est obligatoire pour refuser")])
-    if looks_like_sin(why):  # the reason goes into the message; a SIN never does
-        raise bad_input(
-            [
-                problem(
-                    "reason",
-                    "must not contain a social insurance number",
-                    "ne doit pas contenir de numéro d'assurance sociale",
-                )
-            ]
-        )
-    if len(why) > NOTE_MAX:
-        raise bad_input(
-            [
-                problem(
-                    "reason",
-                    f"must have at most {NOTE_MAX} characters",
-                    f"doit compter au plus {NOTE_MAX} caractères",
-                )
-            ]
-        )
-    return why
 
 
 def _lock_change(user: User, change: ChangeRequest, action: str) -> tuple[ChangeRequest, Agreement]:
@@ -486,7 +464,7 @@ def _tell(kind: str, change: ChangeRequest, agreement: Agreement) -> None:
     person = User.objects.get(pk=agreement.application.created_by_id)
     if "@" not in (person.email or ""):
         return
-    language = person.preferred_language if person.preferred_language in LANGUAGES else "en"
+    language = language_of(person)
     with translation.override(language):
         path = reverse("web:employer-change", args=[change.pk])
         what = str(ChangeKind(change.kind).label)

@@ -26,17 +26,19 @@ from jobgrant.service.grants.claims.actions import (
     summary,
 )
 from jobgrant.service.grants.claims.figures import FUNDERS, Figures
-from jobgrant.service.grants.claims.input import decisions, reason
+from jobgrant.service.grants.claims.input import CLAIM_REASON, decisions
 from jobgrant.service.grants.claims.ledger import (
     ledger_approve,
     ledger_unclaim,
     release_unused_commitment,
 )
 from jobgrant.service.grants.core import access
+from jobgrant.service.grants.core.input import checked_reason
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.grants.models.claims import Claim, ClaimLine, ClaimShare, ClaimState
+from jobgrant.service.language import language_of
 from jobgrant.service.links import absolute_url
-from jobgrant.service.notifications.outbox import LANGUAGES, enqueue
+from jobgrant.service.notifications.outbox import enqueue
 
 # --- The officer's side ------------------------------------------------------------------------
 
@@ -68,14 +70,14 @@ def review_claim(user: User, claim: Claim) -> Claim:
 def return_claim(user: User, claim: Claim, why: Any) -> Claim:
     """Back to the employer for more information (the reason says what): its money goes back
     to the commitment until it is submitted again."""
-    text = reason(why, required=True)
+    text = checked_reason(why, CLAIM_REASON)
     return _close(user, claim, "return", text, "claim_returned")
 
 
 @audited_refusals_of("claim")
 def deny_claim(user: User, claim: Claim, why: Any) -> Claim:
     """Denied, with the reason the employer reads: its money goes back to the commitment."""
-    text = reason(why, required=True)
+    text = checked_reason(why, CLAIM_REASON)
     return _close(user, claim, "deny", text, "claim_denied")
 
 
@@ -96,7 +98,7 @@ def approve_claim(user: User, claim: Claim, body: dict[str, Any]) -> Claim:
     """The assigned officer sets the approved amount of each line (a line left out is approved
     as claimed; one lowered needs the reason the employer reads) and certifies the claim
     (s.34): the approved money becomes payable. A final claim releases what is left unused."""
-    why = reason(body.get("reason"))
+    why = checked_reason(body.get("reason"), CLAIM_REASON, required=False)
     with transaction.atomic():
         application, locked = _lock_for_assessment(user, claim)
         move(locked, "approve")
@@ -166,7 +168,7 @@ def tell(kind: str, claim: Claim) -> None:
     person = User.objects.get(pk=claim.application.created_by_id)
     if "@" not in (person.email or ""):
         return
-    language = person.preferred_language if person.preferred_language in LANGUAGES else "en"
+    language = language_of(person)
     with translation.override(language):
         path = reverse("web:employer-claim", args=[claim.pk])
     government = sum(s.approved_cents or 0 for s in claim.shares.all())

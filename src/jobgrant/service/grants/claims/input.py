@@ -15,10 +15,12 @@ from typing import Any
 from jobgrant.rules.money import AmountError, parse_amount
 from jobgrant.service.choices import CostCategory
 from jobgrant.service.errors import ServiceError, bad_input, problem
+from jobgrant.service.grants.core.input import ReasonRule, checked_reason
 from jobgrant.service.grants.models.participants import Participant, ParticipantState
-from jobgrant.service.notifications.outbox import looks_like_sin
 
 REASON_MAX = 4000
+#: An officer's reason on a claim or one of its lines: the employer reads it.
+CLAIM_REASON = ReasonRule(REASON_MAX)
 MAX_LINES = 500
 
 
@@ -127,34 +129,6 @@ def claim_lines(body: dict[str, Any], application_id: int) -> list[LineBody]:
     return lines
 
 
-def reason(raw: Any, path: str = "reason", *, required: bool = False) -> str:
-    why = raw.strip() if isinstance(raw, str) else ""
-    if raw is not None and not isinstance(raw, str):
-        raise bad_input([problem(path, "must be text", "doit être du texte")])
-    problems = []
-    if required and not why:
-        problems.append(problem(path, "is required", "est obligatoire"))
-    if looks_like_sin(why):  # the reason goes into a message; a SIN never does
-        problems.append(
-            problem(
-                path,
-                "must not contain a social insurance number",
-                "ne doit pas contenir de numéro d'assurance sociale",
-            )
-        )
-    if len(why) > REASON_MAX:
-        problems.append(
-            problem(
-                path,
-                f"must have at most {REASON_MAX} characters",
-                f"doit compter au plus {REASON_MAX} caractères",
-            )
-        )
-    if problems:
-        raise bad_input(problems)
-    return why
-
-
 def decisions(body: dict[str, Any], claimed: dict[int, int]) -> list[LineDecision]:
     """The officer's amount per line (`claimed`: line id -> cents claimed); a line left out is
     approved as claimed. An amount above the claim, or lowered without a reason, is refused."""
@@ -183,7 +157,12 @@ def decisions(body: dict[str, Any], claimed: dict[int, int]) -> list[LineDecisio
                 )
             )
         try:
-            why = reason(entry.get("reason"), f"{path}.reason", required=cents < claimed[line_id])
+            why = checked_reason(
+                entry.get("reason"),
+                CLAIM_REASON,
+                required=cents < claimed[line_id],
+                path=f"{path}.reason",
+            )
         except ServiceError as error:  # its problems gathered with the others
             found.extend(error.problems)
             why = ""

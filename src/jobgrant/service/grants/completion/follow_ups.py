@@ -41,7 +41,7 @@ from jobgrant.service.grants.models.completion import (
     Milestone,
     Respondent,
 )
-from jobgrant.service.grants.payments.recovery import written_day
+from jobgrant.service.language import long_date
 from jobgrant.service.links import absolute_url
 from jobgrant.service.notifications.outbox import enqueue
 
@@ -109,7 +109,7 @@ def _context(follow_up: FollowUp, link: str, closes: dt.date) -> dict[str, str |
         "course": str(training.get("course") or ""),
         "employer": employer.employer.name if employer else "",
         "link": link,
-        "closes_on": written_day(closes, follow_up.language),
+        "closes_on": long_date(closes, follow_up.language),
     }
 
 

@@ -49,7 +49,7 @@ from jobgrant.service.grants.models.payments import (
     RequestState,
 )
 from jobgrant.service.grants.participants.workflow import target_of as slot_target_of
-from jobgrant.service.grants.payments.recovery import employer_language, written_day
+from jobgrant.service.language import language_of, long_date
 from jobgrant.service.links import absolute_url
 from jobgrant.service.notifications.outbox import enqueue
 
@@ -367,7 +367,7 @@ def _tell_submitted(report: CompletionReport) -> None:
     person = application.created_by
     if "@" not in (person.email or ""):
         return
-    language = employer_language(application)
+    language = language_of(application.created_by)
     with translation.override(language):
         path = reverse("web:employer-application", kwargs={"application_id": application.pk})
     enqueue(
@@ -378,8 +378,8 @@ def _tell_submitted(report: CompletionReport) -> None:
         context={
             "reference": application.pk,
             "link": absolute_url(path),
-            "three_months": written_day(_first_due(report, 3), language),
-            "twelve_months": written_day(_first_due(report, 12), language),
+            "three_months": long_date(_first_due(report, 3), language),
+            "twelve_months": long_date(_first_due(report, 12), language),
         },
     )
 

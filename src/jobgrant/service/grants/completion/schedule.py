@@ -19,7 +19,7 @@ from jobgrant.service.grants.models.completion import (
     Respondent,
 )
 from jobgrant.service.grants.models.participants import Participant
-from jobgrant.service.grants.payments.recovery import employer_language
+from jobgrant.service.language import language_of
 
 
 def _last_day(year: int, month: int) -> int:
@@ -42,7 +42,7 @@ def schedule_follow_ups(report: CompletionReport, participants: list[Participant
     transaction); returns how many were made."""
     application = report.application
     employer_email = application.created_by.email or ""
-    employer_lang = employer_language(application)
+    employer_lang = language_of(application.created_by)
     rows = []
     for participant in participants:
         for milestone in Milestone.values:

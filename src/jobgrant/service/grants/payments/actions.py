@@ -33,6 +33,7 @@ from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import bad_input, problem
 from jobgrant.service.grants.completion.report import complete_paid_files
 from jobgrant.service.grants.core import access
+from jobgrant.service.grants.core.input import ReasonRule, checked_reason
 from jobgrant.service.grants.models.applications import Application, ApplicationEmployer
 from jobgrant.service.grants.models.claims import Claim, ClaimShare, ClaimState
 from jobgrant.service.grants.models.payments import (
@@ -63,13 +64,14 @@ from jobgrant.service.grants.payments.files import (
     match,
     parse_confirmation_file,
 )
-from jobgrant.service.grants.payments.recovery import employer_language, settle_state, tell_employer
+from jobgrant.service.grants.payments.recovery import settle_state, tell_employer
 from jobgrant.service.grants.payments.recovery_hooks import overpaid
 from jobgrant.service.grants.payments.refusals import (
     batch_not_found,
     illegal_payment_transition,
     payment_not_found,
 )
+from jobgrant.service.language import language_of
 from jobgrant.service.ledger import bulk
 from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.refusals import forbidden_for, refused
@@ -78,6 +80,12 @@ from jobgrant.service.rows import insert_many
 FISCAL_YEAR_LENGTH = 7
 CHUNK = 1000  # ids per IN (...) list: inside SQLite's limit on bound parameters
 MAX_REASON = 2000
+_HOLD_REASON_WANTED = (
+    f"is required (1 to {MAX_REASON} characters)",
+    f"est obligatoire (1 à {MAX_REASON} caractères)",
+)
+#: Why finance holds a payment (kept in the audit trail).
+HOLD_REASON = ReasonRule(MAX_REASON, missing=_HOLD_REASON_WANTED, too_long=_HOLD_REASON_WANTED)
 Lineage = tuple[int, int, str]  # (application id, claim number, funder)
 
 
@@ -395,17 +403,7 @@ def hold_payment(user: User, request_id: int, reason: object) -> PaymentRequest:
     """Take a payment out of a batch awaiting authorization, with a reason; its claim is on
     hold (no batch takes it) until the hold is lifted."""
     access.require_role(user, Role.FINANCE)
-    text = reason.strip() if isinstance(reason, str) else ""
-    if not text or len(text) > MAX_REASON:
-        raise bad_input(
-            [
-                problem(
-                    "reason",
-                    f"is required (1 to {MAX_REASON} characters)",
-                    f"est obligatoire (1 à {MAX_REASON} caractères)",
-                )
-            ]
-        )
+    text = checked_reason(reason, HOLD_REASON)
     with transaction.atomic():
         request = _lock_request(request_id)
         batch = PaymentBatch.objects.select_for_update().get(pk=request.batch_id)
@@ -891,7 +889,7 @@ def _tell_paid(confirmation: ConfirmationImport, requests: list[_Named]) -> None
                 + (" …" if len(numbers) > 20 else ""),
                 "documents": ", ".join(r.document_number for r in paid[:20])
                 + (" …" if len(paid) > 20 else ""),
-                "set_off": format_money(set_off, employer_language(application)),
+                "set_off": format_money(set_off, language_of(application.created_by)),
                 "has_set_off": "yes" if set_off else "",
             },
         )

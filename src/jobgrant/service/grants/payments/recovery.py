@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from babel.dates import format_date
 from django.db import transaction
 from django.db.models import QuerySet, Sum
 from django.urls import reverse
@@ -26,6 +25,7 @@ from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import bad_input, problem
 from jobgrant.service.grants.agreements.document import _parameter as dated_parameter
 from jobgrant.service.grants.core import access
+from jobgrant.service.grants.core.input import ReasonRule, checked_reason
 from jobgrant.service.grants.models.applications import Application, ApplicationEmployer
 from jobgrant.service.grants.models.claims import Claim
 from jobgrant.service.grants.models.payments import (
@@ -38,15 +38,29 @@ from jobgrant.service.grants.models.payments import (
     RequestState,
 )
 from jobgrant.service.grants.payments.refusals import receivable_not_found
-from jobgrant.service.language import ENGLISH, LOCALES, current_locale, in_language
+from jobgrant.service.language import language_of, long_date
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.links import absolute_url
-from jobgrant.service.notifications.outbox import enqueue, looks_like_sin
+from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.refusals import amount, forbidden_for, refused
 
 DUE_PARAMETER = "cjg.agreement.overpayment_repayable_within_days"
 MAX_REASON = 2000
+_RECEIVABLE_REASON_WANTED = (
+    f"is required (1 to {MAX_REASON} characters): the employer reads it",
+    f"est obligatoire (1 à {MAX_REASON} caractères) : l'employeur la lit",
+)
+#: Why a receivable is raised or written off: the employer reads it.
+RECEIVABLE_REASON = ReasonRule(
+    MAX_REASON,
+    missing=_RECEIVABLE_REASON_WANTED,
+    too_long=_RECEIVABLE_REASON_WANTED,
+    holds_sin=(
+        "must not contain a social insurance number: it is sent to the employer",
+        "ne doit pas contenir de numéro d'assurance sociale : il est envoyé à l'employeur",
+    ),
+)
 MAX_REFERENCE = 64
 #: Causes an officer or finance may raise by hand (an amendment's comes from the claim).
 RAISED_BY_HAND = (ReceivableCause.NOT_COMPLETED, ReceivableCause.INELIGIBLE_COST)
@@ -186,32 +200,6 @@ def label_of_funder(funder: str) -> str:
     return str(Funder(funder).label) if funder in Funder.values else funder
 
 
-def _reason(text: object) -> str:
-    reason = text.strip() if isinstance(text, str) else ""
-    if not reason or len(reason) > MAX_REASON:
-        raise bad_input(
-            [
-                problem(
-                    "reason",
-                    f"is required (1 to {MAX_REASON} characters): the employer reads it",
-                    f"est obligatoire (1 à {MAX_REASON} caractères) : l'employeur la lit",
-                )
-            ]
-        )
-    if looks_like_sin(reason):
-        raise bad_input(
-            [
-                problem(
-                    "reason",
-                    "must not contain a social insurance number: it is sent to the employer",
-                    "ne doit pas contenir de numéro d'assurance sociale : il est envoyé à"
-                    " l'employeur",
-                )
-            ]
-        )
-    return reason
-
-
 def _cents(raw: object, field: str = "amount") -> int:
     try:
         cents = parse_amount(raw)
@@ -263,7 +251,7 @@ def raise_by_hand(user: User, fields: dict[str, Any]) -> Receivable:
     if problems:
         raise bad_input(problems)
     cents = _cents(fields.get("amount"))
-    reason = _reason(fields.get("reason"))
+    reason = checked_reason(fields.get("reason"), RECEIVABLE_REASON)
     return _raise_on(user, int(application_id), str(funder), cents, str(cause), reason)  # type: ignore[arg-type]
 
 
@@ -412,7 +400,7 @@ def write_off_receivable(user: User, receivable: Receivable, fields: dict[str, A
         _require_open(locked)
         if locked.write_off_requested_by_id is None:
             locked.write_off_requested_by = user
-            locked.write_off_reason = _reason(fields.get("reason"))
+            locked.write_off_reason = checked_reason(fields.get("reason"), RECEIVABLE_REASON)
             locked.save(update_fields=["write_off_requested_by", "write_off_reason"])
             record(
                 user.username,
@@ -456,17 +444,6 @@ def write_off_receivable(user: User, receivable: Receivable, fields: dict[str, A
 # --- Messages ----------------------------------------------------------------------------------
 
 
-def employer_language(application: Application) -> str:
-    chosen = application.created_by.preferred_language
-    return chosen if chosen in LOCALES else ENGLISH
-
-
-def written_day(day: dt.date, language: str) -> str:
-    with translation.override(language):
-        french = "d'er' MMMM y" if day.day == 1 else "long"
-        return format_date(day, format=in_language(en="long", fr=french), locale=current_locale())
-
-
 def tell_employer(
     application: Application,
     kind: str,
@@ -483,7 +460,7 @@ def tell_employer(
     person = application.created_by
     if "@" not in (person.email or ""):
         return
-    language = employer_language(application)
+    language = language_of(application.created_by)
     with translation.override(language):
         path = reverse("web:employer-application", kwargs={"application_id": application.pk})
     context: dict[str, str | int] = {
@@ -494,7 +471,7 @@ def tell_employer(
         **(extra or {}),
     }
     if due_on is not None:
-        context["due_on"] = written_day(due_on, language)
+        context["due_on"] = long_date(due_on, language)
     enqueue(
         kind,
         subject=subject,

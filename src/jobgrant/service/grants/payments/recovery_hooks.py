@@ -29,7 +29,7 @@ from jobgrant.service.grants.models.payments import (
     RequestState,
 )
 from jobgrant.service.grants.payments.recovery import raise_receivable
-from jobgrant.service.language import in_language
+from jobgrant.service.language import in_language, language_of
 
 AMENDMENT_REASON_EN = "Claim {number} was amended to less than was already paid on it."
 AMENDMENT_REASON_FR = (
@@ -60,7 +60,7 @@ def overpaid(claim: Claim, funder: str, cents: int, *, actor: str = "") -> Recei
     application = Application.objects.select_related("created_by", "stream").get(
         pk=claim.application_id
     )
-    with translation.override(application.created_by.preferred_language):  # the employer's
+    with translation.override(language_of(application.created_by)):
         reason = in_language(en=AMENDMENT_REASON_EN, fr=AMENDMENT_REASON_FR)
     reason = reason.format(number=claim.number)
     return raise_receivable(

@@ -6,8 +6,9 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy
 
+from jobgrant.service.grants.agreements.actions import OFFER_END_REASON_MAX
+
 MAX_NAME = 200
-MAX_REASON = 2000
 
 
 class AcceptForm(forms.Form):
@@ -58,7 +59,7 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(
         label=gettext_lazy("Reason"),
         help_text=gettext_lazy("The applicant and the program office will read it."),
-        max_length=MAX_REASON,
+        max_length=OFFER_END_REASON_MAX,
         widget=forms.Textarea,
         error_messages={"required": gettext_lazy("Give the reason.")},
     )

@@ -8,10 +8,11 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy
 
+from jobgrant.service.grants.payments import actions as payment_actions
+from jobgrant.service.grants.payments import recovery
 from jobgrant.service.web.labels import jurisdiction_choices
 from jobgrant.service.web.pages import set_choices
 
-MAX_REASON = 2000
 MAX_FILE = 20 * 1024 * 1024
 
 
@@ -44,7 +45,7 @@ class HoldForm(forms.Form):
     reason = forms.CharField(
         label=gettext_lazy("Why it is held"),
         help_text=gettext_lazy("Kept with the payment and in the audit trail."),
-        max_length=MAX_REASON,
+        max_length=payment_actions.MAX_REASON,
         widget=forms.Textarea(attrs={"rows": 3}),
         error_messages={"required": gettext_lazy("Say why the payment is held.")},
     )
@@ -102,7 +103,7 @@ class WriteOffForm(forms.Form):
     reason = forms.CharField(
         label=gettext_lazy("Why it is written off"),
         help_text=gettext_lazy("A second finance officer reads it before approving."),
-        max_length=MAX_REASON,
+        max_length=recovery.MAX_REASON,
         widget=forms.Textarea(attrs={"rows": 3}),
         error_messages={"required": gettext_lazy("Say why the amount is written off.")},
     )

@@ -8,8 +8,7 @@ from babel.dates import format_time
 from django import template
 from django.utils import timezone
 
-from jobgrant.service.language import current_locale
-from jobgrant.service.web.templatetags.jobgrant import long_date
+from jobgrant.service.language import current_language, current_locale, long_date
 
 register = template.Library()
 
@@ -21,4 +20,5 @@ def moment(value: dt.datetime | None) -> str:
     if value is None:
         return ""
     local = timezone.localtime(value)
-    return f"{long_date(local.date())}, {format_time(local, 'short', locale=current_locale())}"
+    time = format_time(local, "short", locale=current_locale())
+    return f"{long_date(local.date(), current_language())}, {time}"

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 
-from babel.dates import format_date
 from babel.numbers import format_decimal
 from django import template
 
 from jobgrant.rules.money import format_money, parse_amount
-from jobgrant.service.language import LOCALES, current_language, current_locale, in_language
+from jobgrant.service.language import current_language, current_locale, long_date
 from jobgrant.service.web.labels import stream_label
 
-__all__ = ["LOCALES", "long_date", "longdate", "money", "number", "stream"]
+__all__ = ["longdate", "money", "number", "stream"]
 register = template.Library()
 
 
@@ -43,11 +42,5 @@ def longdate(value: dt.date | str | None) -> str:
     """ "March 4, 2026" / "4 mars 2026" (ISO strings accepted)."""
     if not value:
         return ""
-    return long_date(dt.date.fromisoformat(value[:10]) if isinstance(value, str) else value)
-
-
-def long_date(day: dt.date) -> str:
-    """ "December 1, 2026" / "1er décembre 2026": French writes the first of the month "1er"
-    (an ordinal), which Babel's long format leaves out."""
-    french = "d'er' MMMM y" if day.day == 1 else "long"
-    return format_date(day, format=in_language(en="long", fr=french), locale=current_locale())
+    day = dt.date.fromisoformat(value[:10]) if isinstance(value, str) else value
+    return long_date(day, current_language())

@@ -30,10 +30,10 @@ from jobgrant.funding.scenario import FundingScenario, load_scenario
 from jobgrant.funding.years import FULL_IMPLEMENTATION
 from jobgrant.service.accounts.models import Role
 from jobgrant.service.language import current_language as language
+from jobgrant.service.language import current_locale
 from jobgrant.service.web.forms.analyst import DEFAULT_SCENARIO, ScenarioForm
 from jobgrant.service.web.labels import jurisdiction_name
 from jobgrant.service.web.pages import error_context, query_params, role_required
-from jobgrant.service.web.templatetags.jobgrant import LOCALES
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -208,9 +208,7 @@ def _svg(policy: str, scenario_file: Path, mtime: int, year: str, lang: str) -> 
 
 def millions_text(cents: int) -> str:
     """Millions of dollars with one decimal, as the page's language writes numbers."""
-    return format_decimal(
-        Decimal(cents) / 100_000_000, format="#,##0.0", locale=LOCALES[language()]
-    )
+    return format_decimal(Decimal(cents) / 100_000_000, format="#,##0.0", locale=current_locale())
 
 
 def _translate(figure: Figure, impact: YearImpact) -> None:

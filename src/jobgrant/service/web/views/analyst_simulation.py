@@ -27,11 +27,10 @@ from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.analysis import actions
 from jobgrant.service.analysis.models import RunState, SimulationRun
 from jobgrant.service.analysis.scenarios import simulation_scenarios
-from jobgrant.service.language import current_language, current_locale
+from jobgrant.service.language import current_language, current_locale, long_date
 from jobgrant.service.web.forms.simulation import INITIAL, SimulationForm
 from jobgrant.service.web.labels import jurisdiction_name
 from jobgrant.service.web.pages import error_context, role_required, user_required
-from jobgrant.service.web.templatetags.jobgrant import long_date
 from jobgrant.simulation.derive import SIZE_CLASSES
 from jobgrant.simulation.montecarlo import Results
 from jobgrant.simulation.output import draws_table, exhaustion_date, summary_table
@@ -209,7 +208,9 @@ def _closed(year: str, code: str, m: Any) -> str:
         return _("%(share)s of the provinces and territories") % {"share": percent}
     if share == 0:
         return _("open all year")
-    day = long_date(_date(exhaustion_date(year, float(m[_column("exhaustion_day")]))))
+    day = long_date(
+        _date(exhaustion_date(year, float(m[_column("exhaustion_day")]))), current_language()
+    )
     if share == 1:
         return day
     return _("%(date)s (in %(share)s of the draws)") % {"date": day, "share": percent}

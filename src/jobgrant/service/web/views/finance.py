@@ -33,8 +33,7 @@ from jobgrant.service.grants.models.payments import (
     ReceivableState,
     RequestState,
 )
-from jobgrant.service.language import current_language as language
-from jobgrant.service.language import in_language
+from jobgrant.service.language import current_locale, in_language
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Posting
 from jobgrant.service.ledger.operations import Balances
@@ -46,7 +45,6 @@ from jobgrant.service.web.labels import (
     stream_label,
 )
 from jobgrant.service.web.pages import error_context, role_required
-from jobgrant.service.web.templatetags.jobgrant import LOCALES
 
 SHOWN = 500  # applications on a budget's page
 MONEY = (
@@ -79,7 +77,7 @@ def budgets(chosen: dict[str, str]) -> QuerySet[BudgetAccount]:
 def percent(value: float) -> str:
     """12.5 as "12.5%" / "12,5 %"."""
     pattern = in_language(en="#,##0.0%", fr="#,##0.0\u00a0%")
-    return format_percent(value / 100, format=pattern, locale=LOCALES[language()])
+    return format_percent(value / 100, format=pattern, locale=current_locale())
 
 
 def _row(account: BudgetAccount) -> dict[str, Any]:
