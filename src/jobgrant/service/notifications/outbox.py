@@ -20,6 +20,7 @@ from stdnum import luhn
 
 from jobgrant.service import rows
 from jobgrant.service.notifications import notify_config
+from jobgrant.service.notifications.delivery_actions import deliver_message
 from jobgrant.service.notifications.models import Message
 
 TEMPLATES = Path(__file__).parent / "templates" / "notifications"
@@ -116,6 +117,4 @@ _ONCE = ("kind", "subject_type", "subject_id", "milestone", "recipient")
 def _hand_over(pk: int) -> None:
     """Give the committed row to the worker (a django-tasks task). If this is lost, the worker's
     sweep finds the row anyway."""
-    from jobgrant.service.notifications.tasks import deliver_message
-
     deliver_message.enqueue(pk)
