@@ -47,6 +47,7 @@ from jobgrant.service.grants.models.payments import (
     Receivable,
     ReceivableState,
 )
+from jobgrant.service.grants.payments import access as payment_access
 from jobgrant.service.grants.payments import actions as payment_actions
 from jobgrant.service.grants.payments import recovery as recovery_actions
 
@@ -146,7 +147,7 @@ def list_payment_batches(
     """The latest batches (at most 200), newest first (finance, auditors)."""
     user = caller(request)
     access.require_role(user, Role.FINANCE, Role.AUDITOR, Role.ADMIN)
-    batches = payment_actions.visible_batches(user)
+    batches = payment_access.visible_batches(user)
     if jurisdiction:
         batches = batches.filter(jurisdiction=jurisdiction)
     if fiscal_year:
@@ -157,7 +158,7 @@ def list_payment_batches(
 @router.get("/payment-batches/{batch_id}", response={200: BatchOut, **problems(401, 403, 404, 422)})
 def get_payment_batch(request: HttpRequest, batch_id: BatchId) -> HttpResponse:
     """One batch with its payments."""
-    batch = payment_actions.get_batch(caller(request), batch_id)
+    batch = payment_access.get_visible_batch(caller(request), batch_id)
     return json_response(batch_json(batch, with_payments=True))
 
 
@@ -174,7 +175,7 @@ def authorize_payment_batch(request: HttpRequest, batch_id: BatchId) -> HttpResp
     def work() -> HttpResponse:
         note = text_field(json_object(request), "note")
         batch = payment_actions.authorize_batch(
-            user, payment_actions.get_batch(user, batch_id), note
+            user, payment_access.get_visible_batch(user, batch_id), note
         )
         return json_response(batch_json(batch))
 
@@ -191,7 +192,7 @@ def export_payment_batch(request: HttpRequest, batch_id: BatchId) -> HttpRespons
     payee, amount, fiscal year, funder, GL coding. The first download marks the batch exported;
     every download is the same file, byte for byte."""
     user = caller(request)
-    batch = payment_actions.get_batch(user, batch_id)
+    batch = payment_access.get_visible_batch(user, batch_id)
     content = payment_actions.export_batch(user, batch)
     response = HttpResponse(content, content_type="text/csv; charset=utf-8")
     name = f"payments-{batch.jurisdiction}-{batch.fiscal_year}-batch-{batch.pk}.csv"
@@ -241,7 +242,7 @@ def confirm_payment_batch(request: HttpRequest, batch_id: BatchId) -> HttpRespon
                 "must be the confirmation file itself, sent as text/csv",
                 "doit être le fichier de confirmation lui-même, envoyé en text/csv",
             )
-        batch = payment_actions.get_batch(user, batch_id)
+        batch = payment_access.get_visible_batch(user, batch_id)
         imported = payment_actions.import_confirmations(user, batch, request.body)
         return json_response(confirmation_json(imported))
 
@@ -291,7 +292,7 @@ def list_receivables(
     """The receivables the caller may read (at most 200), newest first: finance and auditors
     all, officers those of their files, employers their own."""
     user = caller(request)
-    found = recovery_actions.visible_receivables(user).select_related(
+    found = payment_access.visible_receivables(user).select_related(
         "write_off_requested_by", "written_off_by"
     )
     if state:
@@ -301,7 +302,7 @@ def list_receivables(
 
 
 def _fresh(user: Any, receivable_id: int) -> Receivable:
-    return recovery_actions.get_visible_receivable(user, receivable_id)
+    return payment_access.get_visible_receivable(user, receivable_id)
 
 
 @router.post(

@@ -22,7 +22,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 from jobgrant.rules.codes import JURISDICTION_CODES
@@ -66,7 +66,6 @@ from jobgrant.service.grants.payments.files import (
 from jobgrant.service.grants.payments.recovery import employer_language, settle_state, tell_employer
 from jobgrant.service.grants.payments.recovery_hooks import overpaid
 from jobgrant.service.grants.payments.refusals import (
-    batch_not_found,
     illegal_payment_transition,
     payment_not_found,
 )
@@ -79,24 +78,6 @@ FISCAL_YEAR_LENGTH = 7
 CHUNK = 1000  # ids per IN (...) list: inside SQLite's limit on bound parameters
 MAX_REASON = 2000
 Lineage = tuple[int, int, str]  # (application id, claim number, funder)
-
-
-# --- Reading -----------------------------------------------------------------------------------
-
-
-def visible_batches(user: User) -> QuerySet[PaymentBatch]:
-    if user.role in (Role.FINANCE, Role.AUDITOR, Role.ADMIN):
-        return PaymentBatch.objects.select_related("built_by", "authorized_by")
-    return PaymentBatch.objects.none()
-
-
-@audited_refusals_of("paymentbatch")
-def get_batch(user: User, batch_id: int) -> PaymentBatch:
-    access.require_role(user, Role.FINANCE, Role.AUDITOR, Role.ADMIN)
-    found = visible_batches(user).filter(pk=batch_id).first()
-    if found is None:
-        raise batch_not_found()
-    return found
 
 
 def _checked_pool(fields: dict[str, Any]) -> tuple[str, str]:
