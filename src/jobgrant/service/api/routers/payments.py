@@ -9,7 +9,8 @@
     POST /receivables/{id}/repayments           finance records a repayment
     POST /receivables/{id}/write-off            finance asks; a second finance officer approves
 
-Handlers are thin: grants.payment_actions and grants.recovery_actions do the work (and refuse).
+Handlers are thin: the payments stage (batches, export, confirmation, recovery; access for
+the reads) does the work (and refuses).
 Every POST takes an Idempotency-Key.
 """
 
@@ -48,7 +49,9 @@ from jobgrant.service.grants.models.payments import (
     ReceivableState,
 )
 from jobgrant.service.grants.payments import access as payment_access
-from jobgrant.service.grants.payments import actions as payment_actions
+from jobgrant.service.grants.payments import batches as payment_batches
+from jobgrant.service.grants.payments import confirmation as payment_confirmation
+from jobgrant.service.grants.payments import export as payment_export
 from jobgrant.service.grants.payments import recovery as recovery_actions
 
 router = Router(tags=["payments"], auth=bearer)
@@ -132,7 +135,7 @@ def create_payment_batch(request: HttpRequest) -> HttpResponse:
     user = caller(request)
 
     def work() -> HttpResponse:
-        batch = payment_actions.build_batch(user, json_object(request))
+        batch = payment_batches.build_batch(user, json_object(request))
         return json_response(batch_json(batch, with_payments=True), status=201)
 
     return idempotent(request, user, work)
@@ -174,7 +177,7 @@ def authorize_payment_batch(request: HttpRequest, batch_id: BatchId) -> HttpResp
 
     def work() -> HttpResponse:
         note = text_field(json_object(request), "note")
-        batch = payment_actions.authorize_batch(
+        batch = payment_batches.authorize_batch(
             user, payment_access.get_visible_batch(user, batch_id), note
         )
         return json_response(batch_json(batch))
@@ -193,7 +196,7 @@ def export_payment_batch(request: HttpRequest, batch_id: BatchId) -> HttpRespons
     every download is the same file, byte for byte."""
     user = caller(request)
     batch = payment_access.get_visible_batch(user, batch_id)
-    content = payment_actions.export_batch(user, batch)
+    content = payment_export.export_batch(user, batch)
     response = HttpResponse(content, content_type="text/csv; charset=utf-8")
     name = f"payments-{batch.jurisdiction}-{batch.fiscal_year}-batch-{batch.pk}.csv"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -201,7 +204,7 @@ def export_payment_batch(request: HttpRequest, batch_id: BatchId) -> HttpRespons
     return response
 
 
-def confirmation_json(imported: payment_actions.Imported) -> dict[str, Any]:
+def confirmation_json(imported: payment_confirmation.Imported) -> dict[str, Any]:
     confirmation = imported.confirmation
     unmatched = confirmation.lines.exclude(outcome=LineOutcome.RECONCILED).order_by("line_number")
     return {
@@ -243,7 +246,7 @@ def confirm_payment_batch(request: HttpRequest, batch_id: BatchId) -> HttpRespon
                 "doit être le fichier de confirmation lui-même, envoyé en text/csv",
             )
         batch = payment_access.get_visible_batch(user, batch_id)
-        imported = payment_actions.import_confirmations(user, batch, request.body)
+        imported = payment_confirmation.import_confirmations(user, batch, request.body)
         return json_response(confirmation_json(imported))
 
     return idempotent(request, user, work)

@@ -27,7 +27,10 @@ from jobgrant.service.grants.models.payments import (
     RequestState,
 )
 from jobgrant.service.grants.payments import access as payment_access
-from jobgrant.service.grants.payments import actions as payment_actions
+from jobgrant.service.grants.payments import batches as payment_batches
+from jobgrant.service.grants.payments import confirmation as payment_confirmation
+from jobgrant.service.grants.payments import export as payment_export
+from jobgrant.service.grants.payments import holds as payment_holds
 from jobgrant.service.grants.payments import recovery as recovery_actions
 from jobgrant.service.refusals import message
 from jobgrant.service.web.forms.payments import (
@@ -84,7 +87,7 @@ def payments_page(request: HttpRequest, user: User) -> HttpResponse:
     refusal: list[tuple[str, str]] = []
     if request.method == "POST" and form.is_valid():
         try:
-            batch = payment_actions.build_batch(user, form.cleaned_data)
+            batch = payment_batches.build_batch(user, form.cleaned_data)
         except ServiceError as error:
             refusal = [("#id_jurisdiction", message(error))]
         else:
@@ -145,7 +148,7 @@ def batch_hold(request: HttpRequest, user: User, batch_id: int) -> HttpResponse:
     refusal: list[tuple[str, str]] = []
     if form.is_valid():
         try:
-            payment_actions.hold_payment(
+            payment_holds.hold_payment(
                 user, int(form.cleaned_data["payment"]), form.cleaned_data["reason"]
             )
         except ServiceError as error:
@@ -164,7 +167,7 @@ def batch_hold(request: HttpRequest, user: User, batch_id: int) -> HttpResponse:
 def payment_lift(request: HttpRequest, user: User, batch_id: int, payment_id: int) -> HttpResponse:
     batch = payment_access.get_visible_batch(user, batch_id)
     try:
-        payment_actions.lift_hold(user, payment_id)
+        payment_holds.lift_hold(user, payment_id)
     except ServiceError:
         return redirect("web:finance-batch", batch_id=batch.pk)
     set_notice(request, "lifted")
@@ -180,7 +183,7 @@ def batch_authorize(request: HttpRequest, user: User, batch_id: int) -> HttpResp
     refusal = ""
     if request.method == "POST":
         try:
-            payment_actions.authorize_batch(user, batch)
+            payment_batches.authorize_batch(user, batch)
         except ServiceError as error:
             refusal = message(error)
         else:
@@ -200,7 +203,7 @@ def batch_authorize(request: HttpRequest, user: User, batch_id: int) -> HttpResp
 def batch_export(request: HttpRequest, user: User, batch_id: int) -> HttpResponse:
     batch = payment_access.get_visible_batch(user, batch_id)
     try:
-        content = payment_actions.export_batch(user, batch)
+        content = payment_export.export_batch(user, batch)
     except ServiceError:
         return redirect("web:finance-batch", batch_id=batch.pk)
     response = HttpResponse(content, content_type="text/csv; charset=utf-8")
@@ -220,7 +223,7 @@ def batch_confirm(request: HttpRequest, user: User, batch_id: int) -> HttpRespon
     if form.is_valid():
         uploaded = form.cleaned_data["file"]
         try:
-            imported = payment_actions.import_confirmations(
+            imported = payment_confirmation.import_confirmations(
                 user, batch, uploaded.read(), uploaded.name or ""
             )
         except ServiceError as error:
