@@ -27,6 +27,7 @@ from jobgrant.service.grants.models.payments import (
     PaymentRequest,
     RequestState,
 )
+from jobgrant.service.grants.payments import access as payment_access
 from jobgrant.service.grants.payments import batches as payment_batches
 from jobgrant.service.grants.payments import confirmation as payment_confirmation
 from jobgrant.service.grants.payments import export as payment_export
@@ -231,3 +232,13 @@ def test_a_held_payment_waits_until_its_hold_is_lifted(demo: None) -> None:
         build()  # on hold: no batch takes it
     payment_holds.lift_hold(finance(), held.pk)
     assert build().requests.get().gross_cents == 100_000
+
+
+def test_a_batch_nobody_may_see_is_refused_under_the_name_the_audit_trail_always_used(
+    demo: None,
+) -> None:
+    with pytest.raises(ServiceError) as refused:
+        payment_access.get_visible_batch(finance(), 999_999)
+    assert refused.value.status == 404
+    entry = AuditEntry.objects.filter(action="refused.get_batch").get()
+    assert (entry.object_type, entry.object_id) == ("paymentbatch", "999999")

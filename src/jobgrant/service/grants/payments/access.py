@@ -22,7 +22,8 @@ def visible_batches(user: User) -> QuerySet[PaymentBatch]:
     return PaymentBatch.objects.none()
 
 
-@audited_refusals_of("paymentbatch")
+# The refusal keeps the name the audit trail has always recorded for it.
+@audited_refusals_of("paymentbatch", action="get_batch")
 def get_visible_batch(user: User, batch_id: int) -> PaymentBatch:
     access.require_role(user, Role.FINANCE, Role.AUDITOR, Role.ADMIN)
     found = visible_batches(user).filter(pk=batch_id).first()
