@@ -9,15 +9,16 @@ it and loads the demonstration data, approves one application as the demonstrati
 then writes N more files like it in bulk (application, agreement, one certified claim with a
 federal and a provincial share, the budget's ledger moved as the claims' approvals would move
 it): that set-up is not timed.
-Then each step is timed as finance runs it (grants.payment_actions): build the batch (2 N
-payment requests), authorize it (a second finance officer), export it (the CSV), import the
-confirmation file (every payment disbursed, per funder, in the import's transaction, and each
-employer told). It prints the seconds of each step with the CPU time of this process and of its
-PostgreSQL backend (read from /proc when the server runs on this machine), the peak resident
-memory of the process and the load average (other work on the machine changes the figures), and
-checks the ledger (`verify()`) and the disbursed total to the cent. The URLconf is loaded before
-the steps, as a server loads it when it starts (the first message's link would otherwise import
-every view and API schema inside the confirmation: seconds that no server spends there).
+Then each step is timed as finance runs it (the payments stage's batches, export and
+confirmation): build the batch (2 N payment requests), authorize it (a second finance officer),
+export it (the CSV), import the confirmation file (every payment disbursed, per funder, in the
+import's transaction, and each employer told). It prints the seconds of each step with the CPU
+time of this process and of its PostgreSQL backend (read from /proc when the server runs on this
+machine), the peak resident memory of the process and the load average (other work on the
+machine changes the figures), and checks the ledger (`verify()`) and the disbursed total to the
+cent. The URLconf is loaded before the steps, as a server loads it when it starts (the first
+message's link would otherwise import every view and API schema inside the confirmation: seconds
+that no server spends there).
 """
 
 from __future__ import annotations
@@ -118,7 +119,9 @@ def _run(count: int, template: Any) -> None:
 
     from jobgrant.service.accounts.models import Role, User
     from jobgrant.service.grants.models.payments import PaymentBatch
-    from jobgrant.service.grants.payments import actions as payment_actions
+    from jobgrant.service.grants.payments import batches as payment_batches
+    from jobgrant.service.grants.payments import confirmation as payment_confirmation
+    from jobgrant.service.grants.payments import export as payment_export
     from jobgrant.service.ledger import operations
 
     with transaction.atomic():
@@ -147,12 +150,12 @@ def _run(count: int, template: Any) -> None:
         timings.append((name, seconds, cpu, used))
         return result
 
-    batch: PaymentBatch = timed("build", lambda: payment_actions.build_batch(builder, pool))
-    timed("authorize", lambda: payment_actions.authorize_batch(authorizer, batch))
-    content = timed("export", lambda: payment_actions.export_batch(builder, batch))
+    batch: PaymentBatch = timed("build", lambda: payment_batches.build_batch(builder, pool))
+    timed("authorize", lambda: payment_batches.authorize_batch(authorizer, batch))
+    content = timed("export", lambda: payment_export.export_batch(builder, batch))
     answer = _confirmation(content)
     imported = timed(
-        "confirm", lambda: payment_actions.import_confirmations(builder, batch, answer)
+        "confirm", lambda: payment_confirmation.import_confirmations(builder, batch, answer)
     )
     paid = _disbursed(template) - before
     problems = operations.verify()

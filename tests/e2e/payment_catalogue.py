@@ -23,7 +23,9 @@ def payments_to_make(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]
     )
 
     from jobgrant.service.accounts.models import Role, User
-    from jobgrant.service.grants.payments import actions as payment_actions
+    from jobgrant.service.grants.payments import batches as payment_batches
+    from jobgrant.service.grants.payments import confirmation as payment_confirmation
+    from jobgrant.service.grants.payments import export as payment_export
     from jobgrant.service.grants.payments import recovery as recovery_actions
 
     builder = User.objects.create_user(username="e2e-finance-2", role=Role.FINANCE)
@@ -31,14 +33,14 @@ def payments_to_make(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]
     pool = {"jurisdiction": "ON", "fiscal_year": "2026-27"}
     paid = accepted_file()
     certified_claim(paid, federal=300_000, provincial=100_000)
-    exported = payment_actions.build_batch(builder, pool)
-    payment_actions.authorize_batch(finance, exported)
-    content = payment_actions.export_batch(finance, exported)
+    exported = payment_batches.build_batch(builder, pool)
+    payment_batches.authorize_batch(finance, exported)
+    content = payment_export.export_batch(finance, exported)
     answer = confirm_all(content) + b"CJG-ON-2026-9999999,10.00,2026-11-30,X\r\n"
-    imported = payment_actions.import_confirmations(finance, exported, answer)
+    imported = payment_confirmation.import_confirmations(finance, exported, answer)
     waiting = accepted_file()
     certified_claim(waiting, federal=150_000)
-    built = payment_actions.build_batch(builder, pool)
+    built = payment_batches.build_batch(builder, pool)
     receivable = recovery_actions.raise_by_hand(
         OFFICER.get(),
         {

@@ -300,7 +300,7 @@ def sent_by_two_workers() -> int:
     """Rows for which two tasks each report having sent them (a double claim)."""
     from django_tasks_db.models import DBTaskResult
 
-    from jobgrant.service.notifications.tasks import deliver_message
+    from jobgrant.service.notifications.delivery_actions import deliver_message
 
     results = DBTaskResult.objects.filter(task_path=deliver_message.module_path).successful()
     sent = Counter(

@@ -67,8 +67,7 @@ def one_draw_a_slice(settings: Any) -> None:
 def test_a_run_goes_from_the_form_through_the_worker_to_its_figures(
     demo: None, one_draw_a_slice: None
 ) -> None:
-    from jobgrant.service.analysis.actions import spec_of
-    from jobgrant.service.analysis.tasks import run_simulation_slice
+    from jobgrant.service.analysis.actions import run_simulation_slice, spec_of
     from jobgrant.simulation.montecarlo import run
 
     client = signed_in(ANALYST)

@@ -16,7 +16,7 @@ from tests.smtp_sink import SmtpSink
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.notifications import delivery_actions
-from jobgrant.service.notifications.delivery_actions import claim, deliver, sweep
+from jobgrant.service.notifications.delivery_actions import claim, deliver_message, sweep
 from jobgrant.service.notifications.models import Message, MessageState
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +30,7 @@ def later(message: Message, seconds: float = 1) -> Any:
 
 def test_a_delivered_message_arrives_with_its_headers_subject_and_body(smtp: SmtpSink) -> None:
     message = queued(to="employer@example.com")
-    assert deliver(message.pk) == "sent"
+    assert deliver_message.call(message.pk) == "sent"
     [arrived] = smtp.arrived
     assert arrived.recipients == ["employer@example.com"]
     assert arrived.message["To"] == "employer@example.com"
@@ -47,7 +47,7 @@ def test_a_delivered_message_arrives_with_its_headers_subject_and_body(smtp: Smt
 
 def test_a_french_recipient_receives_the_french_text_in_utf8(smtp: SmtpSink) -> None:
     message = queued(to="employeur@example.com", language="fr")
-    deliver(message.pk)
+    deliver_message.call(message.pk)
     [arrived] = smtp.arrived
     # Django folds a long encoded subject after "Subject:"; unfolded, it starts with a space.
     assert arrived.message["Subject"].strip().startswith("Nous avons reçu votre demande")
@@ -57,8 +57,8 @@ def test_a_french_recipient_receives_the_french_text_in_utf8(smtp: SmtpSink) -> 
 
 def test_a_sent_message_is_not_sent_again(smtp: SmtpSink) -> None:
     message = queued()
-    assert deliver(message.pk) == "sent"
-    assert deliver(message.pk) == "skipped"
+    assert deliver_message.call(message.pk) == "sent"
+    assert deliver_message.call(message.pk) == "skipped"
     assert len(smtp.arrived) == 1
 
 
@@ -67,16 +67,16 @@ def test_a_server_that_refuses_for_now_makes_the_row_retry_later_then_succeed(
 ) -> None:
     smtp.refuse = 1.0
     message = queued()
-    assert deliver(message.pk) == "retry"
+    assert deliver_message.call(message.pk) == "retry"
     message.refresh_from_db()
     assert message.state == MessageState.QUEUED and message.attempts == 1
     assert message.last_error == "SMTPDataError 451"
     assert message.next_attempt_at > timezone.now()
-    assert deliver(message.pk) == "skipped"  # not due yet
+    assert deliver_message.call(message.pk) == "skipped"  # not due yet
     assert smtp.arrived == [] and smtp.refused == 1
     smtp.refuse = 0.0
     with later(message):
-        assert deliver(message.pk) == "sent"
+        assert deliver_message.call(message.pk) == "sent"
     [arrived] = smtp.arrived
     assert arrived.message_id == message.message_id
     message.refresh_from_db()
@@ -97,9 +97,9 @@ def test_after_the_last_attempt_the_row_fails_and_the_failure_is_audited(
     settings.JOBGRANT_MESSAGE_MAX_ATTEMPTS = 2
     smtp.refuse = 1.0
     message = queued()
-    assert deliver(message.pk) == "retry"
+    assert deliver_message.call(message.pk) == "retry"
     with later(message):
-        assert deliver(message.pk) == "failed"
+        assert deliver_message.call(message.pk) == "failed"
     message.refresh_from_db()
     assert message.state == MessageState.FAILED and message.attempts == 2
     entry = AuditEntry.objects.get(action="message.failed", object_id=str(message.pk))
@@ -114,7 +114,7 @@ def test_after_the_last_attempt_the_row_fails_and_the_failure_is_audited(
 def test_a_permanent_refusal_fails_at_once(smtp: SmtpSink) -> None:
     smtp.refuse, smtp.refusal = 1.0, "550 5.1.1 No such mailbox"
     message = queued()
-    assert deliver(message.pk) == "failed"
+    assert deliver_message.call(message.pk) == "failed"
     message.refresh_from_db()
     assert message.state == MessageState.FAILED and message.last_error == "SMTPDataError 550"
 
@@ -126,7 +126,7 @@ def test_a_server_that_is_down_is_a_transient_failure(settings: Any) -> None:
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", free_port()
     delivery_actions.close_connection()
     message = queued()
-    assert deliver(message.pk) == "retry"
+    assert deliver_message.call(message.pk) == "retry"
     message.refresh_from_db()
     assert message.last_error == "ConnectionRefusedError"
 
@@ -147,7 +147,7 @@ def test_a_worker_whose_lease_ran_out_does_not_overwrite_the_new_owner(smtp: Smt
     late = claim(message.pk)
     assert late is not None and late.lease_until is not None
     with time_machine.travel(late.lease_until + dt.timedelta(seconds=1)):
-        assert deliver(message.pk) == "sent"  # the new owner
+        assert deliver_message.call(message.pk) == "sent"  # the new owner
     Message.objects.filter(pk=message.pk).update(state=MessageState.SENDING)
     # The old owner's outcome is recorded only while it holds the row (same attempt number).
     assert not Message.objects.filter(pk=message.pk, attempts=late.attempts).exists()
@@ -197,7 +197,7 @@ def test_submitting_and_denying_an_application_tells_the_applicant(
         "application_received",
     ]
     for row in rows:
-        assert deliver(row.pk) == "sent"
+        assert deliver_message.call(row.pk) == "sent"
     by_subject = {arrived.message["Subject"].strip(): arrived for arrived in smtp.arrived}
     number = created["id"]
     received = by_subject[
@@ -221,6 +221,6 @@ def test_a_worker_killed_after_the_server_accepted_resends_with_the_same_message
     assert killed is not None and killed.lease_until is not None
     delivery_actions.email_for(killed).send()  # accepted by the server; then the worker dies
     with time_machine.travel(killed.lease_until + dt.timedelta(seconds=1)):
-        assert deliver(message.pk) == "sent"
+        assert deliver_message.call(message.pk) == "sent"
     assert len(smtp.arrived) == 2
     assert {arrived.message_id for arrived in smtp.arrived} == {message.message_id}

@@ -16,7 +16,7 @@ from tests.service.notifications.conftest import EN_TEMPLATE, FR_TEMPLATE, OWN_T
 
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.notifications import notify_delivery
-from jobgrant.service.notifications.delivery_actions import claim, deliver
+from jobgrant.service.notifications.delivery_actions import claim, deliver_message
 from jobgrant.service.notifications.models import Message, MessageState
 
 pytestmark = pytest.mark.django_db
@@ -39,7 +39,7 @@ def test_a_message_goes_to_notify_through_its_language_template_with_its_referen
     notify: NotifyStub,
 ) -> None:
     message = queued(to="employer@example.com")
-    assert deliver(message.pk) == "sent"
+    assert deliver_message.call(message.pk) == "sent"
     [accepted] = notify.accepted
     assert accepted.email_address == "employer@example.com"
     assert accepted.template_id == EN_TEMPLATE
@@ -58,14 +58,14 @@ def test_french_goes_through_the_french_template_and_a_kind_may_have_its_own(
     notify: NotifyStub, settings: Any
 ) -> None:
     english, french = queued(milestone="en"), queued(language="fr", milestone="fr")
-    assert deliver(english.pk) == deliver(french.pk) == "sent"
+    assert deliver_message.call(english.pk) == deliver_message.call(french.pk) == "sent"
     templates = {accepted.reference: accepted.template_id for accepted in notify.accepted}
     assert templates == {reference(english): EN_TEMPLATE, reference(french): FR_TEMPLATE}
     settings.JOBGRANT_NOTIFY_TEMPLATES = json.dumps(
         {"en": EN_TEMPLATE, "fr": FR_TEMPLATE, "application_received.fr": OWN_TEMPLATE}
     )
     own = queued(language="fr", milestone="own")
-    assert deliver(own.pk) == "sent"
+    assert deliver_message.call(own.pk) == "sent"
     assert notify.accepted[-1].template_id == OWN_TEMPLATE
     assert notify.accepted[-1].personalisation["subject"].startswith("Nous avons reçu")
 
@@ -73,13 +73,13 @@ def test_french_goes_through_the_french_template_and_a_kind_may_have_its_own(
 def test_a_500_makes_the_row_retry_and_it_reaches_notify_once(notify: NotifyStub) -> None:
     notify.fail, notify.modes = 1.0, ("500",)
     message = queued()
-    assert deliver(message.pk) == "retry"
+    assert deliver_message.call(message.pk) == "retry"
     message.refresh_from_db()
     assert message.state == MessageState.QUEUED and message.last_error == "Notify 500"
     assert notify.accepted == []
     notify.fail = 0.0
     make_due(message)
-    assert deliver(message.pk) == "sent"
+    assert deliver_message.call(message.pk) == "sent"
     assert notify.by_reference() == {reference(message): 1}
     assert methods(notify) == ["POST", "GET", "POST"]  # looked up: not there, so sent
 
@@ -89,11 +89,11 @@ def test_accepted_then_500_is_found_by_its_reference_and_not_sent_again(
 ) -> None:
     notify.fail, notify.modes = 1.0, ("accepted-500",)
     message = queued()
-    assert deliver(message.pk) == "retry"
+    assert deliver_message.call(message.pk) == "retry"
     assert notify.by_reference() == {reference(message): 1}  # Notify has it; we do not know
     notify.fail = 0.0
     make_due(message)
-    assert deliver(message.pk) == "sent"
+    assert deliver_message.call(message.pk) == "sent"
     assert notify.by_reference() == {reference(message): 1}
     assert methods(notify) == ["POST", "GET"]
     message.refresh_from_db()
@@ -103,12 +103,12 @@ def test_accepted_then_500_is_found_by_its_reference_and_not_sent_again(
 def test_a_timeout_after_notify_accepted_is_found_by_its_reference(notify: NotifyStub) -> None:
     notify.fail, notify.modes, notify.slow_seconds = 1.0, ("slow",), 1.0  # client waits 0.5 s
     message = queued()
-    assert deliver(message.pk) == "retry"
+    assert deliver_message.call(message.pk) == "retry"
     message.refresh_from_db()
     assert message.last_error == "Notify ReadTimeout"
     notify.fail = 0.0
     make_due(message)
-    assert deliver(message.pk) == "sent"
+    assert deliver_message.call(message.pk) == "sent"
     assert notify.by_reference() == {reference(message): 1}
 
 
@@ -119,20 +119,20 @@ def test_a_429_waits_for_its_retry_after_and_pauses_the_process(
     notify.fail, notify.modes, notify.retry_after = 1.0, ("429",), "120"
     message = queued()
     before = timezone.now()
-    assert deliver(message.pk) == "retry"
+    assert deliver_message.call(message.pk) == "retry"
     message.refresh_from_db()
     assert message.last_error == "Notify 429"
     assert message.next_attempt_at >= before + dt.timedelta(seconds=119)
     assert notify_delivery.pace._next - time.monotonic() > 110  # no request from here for 2 min
     other = queued(milestone="other")
-    assert deliver(other.pk) == "retry"  # given back at once, not slept on: nothing sent
+    assert deliver_message.call(other.pk) == "retry"  # given back at once: nothing sent
     other.refresh_from_db()
     assert other.last_error == "Notify paused"
     assert other.next_attempt_at >= before + dt.timedelta(seconds=110)
     assert len(notify.requests) == 1
     notify_delivery.pace._next, notify.fail = 0.0, 0.0
     make_due(message)
-    assert deliver(message.pk) == "sent"
+    assert deliver_message.call(message.pk) == "sent"
     assert notify.by_reference() == {reference(message): 1}
 
 
@@ -144,7 +144,7 @@ def test_an_unknown_outcome_waits_at_least_for_notify_to_list_it(
     notify.fail, notify.modes = 1.0, ("accepted-500",)
     message = queued()
     before = timezone.now()
-    assert deliver(message.pk) == "retry"
+    assert deliver_message.call(message.pk) == "retry"
     message.refresh_from_db()
     assert message.next_attempt_at >= before + dt.timedelta(seconds=90)
 
@@ -157,10 +157,10 @@ def test_a_listing_that_lags_longer_than_the_wait_lets_a_second_copy_through(
     again with the same reference."""
     notify.fail, notify.modes, notify.listing_lag = 1.0, ("accepted-500",), 5.0
     message = queued()
-    assert deliver(message.pk) == "retry"
+    assert deliver_message.call(message.pk) == "retry"
     notify.fail = 0.0
     make_due(message)
-    assert deliver(message.pk) == "sent"
+    assert deliver_message.call(message.pk) == "sent"
     assert notify.by_reference() == {reference(message): 2}
 
 
@@ -174,14 +174,14 @@ def test_a_worker_killed_after_notify_accepted_is_not_sent_again_by_the_next(
     Message.objects.filter(pk=message.pk).update(
         lease_until=timezone.now() - dt.timedelta(seconds=1)
     )
-    assert deliver(message.pk) == "sent"
+    assert deliver_message.call(message.pk) == "sent"
     assert notify.by_reference() == {reference(message): 1}
     assert methods(notify) == ["POST", "GET"]
 
 
 def test_an_address_notify_refuses_fails_for_good_and_is_audited(notify: NotifyStub) -> None:
     message = queued(to="nobody@localhost")  # no top-level domain: Notify says 400
-    assert deliver(message.pk) == "failed"
+    assert deliver_message.call(message.pk) == "failed"
     message.refresh_from_db()
     assert message.state == MessageState.FAILED and message.attempts == 1
     assert message.last_error == "Notify 400"
@@ -197,7 +197,7 @@ def test_an_address_notify_refuses_fails_for_good_and_is_audited(notify: NotifyS
 def test_a_key_notify_does_not_know_fails_for_good(notify: NotifyStub, settings: Any) -> None:
     settings.JOBGRANT_NOTIFY_API_KEY = f"jobgrant_test-{notify.service_id}-{uuid.uuid4()}"
     message = queued()
-    assert deliver(message.pk) == "failed"
+    assert deliver_message.call(message.pk) == "failed"
     message.refresh_from_db()
     assert message.last_error == "Notify 403"
     assert notify.refused == {"AuthError": 1}
@@ -207,7 +207,7 @@ def test_a_key_notify_does_not_know_fails_for_good(notify: NotifyStub, settings:
 def test_a_template_notify_does_not_have_fails_for_good(notify: NotifyStub, settings: Any) -> None:
     settings.JOBGRANT_NOTIFY_TEMPLATES = json.dumps({"en": str(uuid.uuid4()), "fr": FR_TEMPLATE})
     message = queued()
-    assert deliver(message.pk) == "failed"
+    assert deliver_message.call(message.pk) == "failed"
     assert notify.refused == {"BadRequestError": 1}
 
 
@@ -226,7 +226,7 @@ def test_every_failure_mode_at_random_ends_with_one_notification_per_recipient(
             break
         for message in waiting:
             make_due(message)
-            deliver(message.pk)
+            deliver_message.call(message.pk)
     assert not Message.objects.exclude(state=MessageState.SENT).exists()
     assert notify.by_reference() == {reference(row): 1 for row in rows}
     recipients = {accepted.reference: accepted.email_address for accepted in notify.accepted}
@@ -241,7 +241,7 @@ def test_paced_to_the_limit_the_worker_never_meets_notify_rate_limit(
     notify.rate_limit = (5, 1.0)  # the stand-in refuses the 6th request in any second
     rows = [queued(to=f"person-{n}@example.com", milestone=f"m-{n}") for n in range(12)]
     began = time.monotonic()
-    assert [deliver(row.pk) for row in rows] == ["sent"] * 12
+    assert [deliver_message.call(row.pk) for row in rows] == ["sent"] * 12
     assert time.monotonic() - began >= 11 / 4
     assert notify.refused == {}
 
@@ -250,5 +250,5 @@ def test_unpaced_the_same_sends_meet_the_stand_ins_rate_limit(notify: NotifyStub
     """The check above can fail: without the pace, the stand-in refuses with 429."""
     notify.rate_limit = (5, 1.0)  # 6 sends within a second, even on a loaded machine
     rows = [queued(to=f"person-{n}@example.com", milestone=f"m-{n}") for n in range(30)]
-    outcomes = [deliver(row.pk) for row in rows]
+    outcomes = [deliver_message.call(row.pk) for row in rows]
     assert "retry" in outcomes and notify.refused["RateLimitError"] > 0

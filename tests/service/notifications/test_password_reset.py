@@ -18,7 +18,7 @@ from tests.smtp_sink import SmtpSink
 from jobgrant.service.accounts.models import ApiToken
 from jobgrant.service.accounts.passwords import BreachedPasswordValidator, is_breached
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.notifications.delivery_actions import deliver
+from jobgrant.service.notifications.delivery_actions import deliver_message
 from jobgrant.service.notifications.models import Message
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +28,7 @@ LINK = re.compile(r"http://\S+/password-reset/[^/\s]+/[^/\s]+/")
 
 def reset_link(smtp: SmtpSink, language: str = "en") -> str:
     message = Message.objects.filter(kind="password_reset").latest("pk")
-    assert deliver(message.pk) == "sent"
+    assert deliver_message.call(message.pk) == "sent"
     arrived = smtp.arrived[-1]
     assert arrived.recipients == [EMPLOYER.get().email]
     body = arrived.message.get_content()

@@ -106,7 +106,7 @@ def test_the_daily_prune_drops_old_finished_task_results_only() -> None:
     from django.utils import timezone
     from django_tasks_db.models import DBTaskResult
 
-    from jobgrant.service.notifications.tasks import deliver_message
+    from jobgrant.service.notifications.delivery_actions import deliver_message
     from jobgrant.service.notifications.worker import prune_task_results
 
     old, recent, waiting = (deliver_message.enqueue(n).id for n in (1, 2, 3))

@@ -20,8 +20,8 @@ from jobgrant.service.grants.models.kpi import KpiSnapshot
 from jobgrant.service.outcomes import snapshot_actions, snapshots
 from jobgrant.service.outcomes.kpis import compute
 from jobgrant.service.outcomes.report import source
+from jobgrant.service.outcomes.snapshot_actions import refresh_kpi_snapshot
 from jobgrant.service.outcomes.tables import KpiReport
-from jobgrant.service.outcomes.tasks import refresh_kpi_snapshot
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 """Simulation runs: an analyst asks for one; the worker runs it a slice of draws per task.
 
-Every slice is its own django-tasks task (tasks.run_simulation_slice), which stores its draws
+Every slice is its own django-tasks task (`run_simulation_slice`), which stores its draws
 and hands the next slice to the worker when it commits: the worker's other tasks (the outbox)
 wait at most one slice, and the page counts the draws stored. A slice is stored once (its first
 draw is unique per run), so a task run twice after a crash changes nothing. Each state change
@@ -17,6 +17,7 @@ import numpy as np
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django_tasks import task
 
 from jobgrant.funding.years import MODEL_YEARS
 from jobgrant.service.accounts.models import Role, User
@@ -112,16 +113,16 @@ def _summary(run: SimulationRun, **also: object) -> dict[str, object]:
 
 def _hand_over_on_commit(run_id: int, first_draw: int) -> None:
     def hand_over() -> None:
-        from jobgrant.service.analysis.tasks import run_simulation_slice
-
         run_simulation_slice.enqueue(run_id, first_draw)
 
     transaction.on_commit(hand_over, robust=True)
 
 
-def run_slice(run_id: int, first_draw: int) -> str:
-    """The worker's part: compute draws first_draw.. of the slice, store them, hand over the next
-    slice or finish the run. Returns what happened (for the task's result)."""
+@task()
+def run_simulation_slice(run_id: int, first_draw: int) -> str:
+    """The worker's task: compute draws first_draw.. of the slice, store them, hand over the
+    next slice or finish the run. Returns what happened: "stored", "finished", "failed" or
+    "skipped" (the run is finished or the slice already stored)."""
     run = SimulationRun.objects.filter(pk=run_id).first()
     if run is None or run.finished:
         return "skipped"

@@ -20,7 +20,9 @@ from jobgrant.service.grants.models.payments import (
     ReceivableCause,
     RequestState,
 )
-from jobgrant.service.grants.payments import actions as payment_actions
+from jobgrant.service.grants.payments import batches as payment_batches
+from jobgrant.service.grants.payments import confirmation as payment_confirmation
+from jobgrant.service.grants.payments import export as payment_export
 from jobgrant.service.grants.payments import recovery as recovery_actions
 
 #: The days between the export and the paying system's confirmation.
@@ -31,16 +33,16 @@ def pools_with_dues(pools: set[tuple[str, str]]) -> list[tuple[str, str]]:
     return [
         (jurisdiction, year)
         for jurisdiction, year in sorted(pools)
-        if any(due.cents > 0 for due in payment_actions.dues(jurisdiction, year))
+        if any(due.cents > 0 for due in payment_batches.dues(jurisdiction, year))
     ]
 
 
 def pay_run(cast: Cast, jurisdiction: str, year: str) -> PaymentBatch:
     """Build, authorize (the second person) and export one pool's batch."""
     fields = {"jurisdiction": jurisdiction, "fiscal_year": year}
-    batch = payment_actions.build_batch(cast.finance, fields)
-    batch = payment_actions.authorize_batch(cast.second_finance, batch, "Payment run")
-    payment_actions.export_batch(cast.finance, batch)
+    batch = payment_batches.build_batch(cast.finance, fields)
+    batch = payment_batches.authorize_batch(cast.second_finance, batch, "Payment run")
+    payment_export.export_batch(cast.finance, batch)
     return batch
 
 
@@ -54,7 +56,7 @@ def confirm(cast: Cast, batch: PaymentBatch, paid_on: dt.date) -> None:
         reference = f"EFT-{batch.pk:04d}-{number:03d}"
         writer.writerow([row["document_number"], row["amount"], paid_on.isoformat(), reference])
     content = buffer.getvalue().encode()
-    payment_actions.import_confirmations(
+    payment_confirmation.import_confirmations(
         cast.finance, batch, content, f"confirmation-{batch.pk}.csv"
     )
 

@@ -26,7 +26,7 @@ from jobgrant.service.demo_history import money, outcome_steps, steps
 from jobgrant.service.demo_history.cast import Cast
 from jobgrant.service.demo_history.plan import FilePlan, Plan
 from jobgrant.service.demo_history.steps import FileState
-from jobgrant.service.notifications.delivery_actions import deliver
+from jobgrant.service.notifications.delivery_actions import deliver_message
 from jobgrant.service.notifications.models import Message, MessageState
 
 #: The hour (UTC) of the day's work: 10:00 in Ontario, 07:00 in British Columbia.
@@ -93,7 +93,7 @@ def deliver_queued(moment: dt.datetime) -> None:
     try:
         with override_settings(EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend"):
             for pk in pending:
-                deliver(pk)
+                deliver_message.call(pk)
     finally:
         log.setLevel(level)
 

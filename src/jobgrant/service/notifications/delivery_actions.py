@@ -30,7 +30,7 @@ from django.core.mail import EmailMessage, get_connection
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
-from django_tasks import TaskResultStatus
+from django_tasks import TaskResultStatus, task
 from django_tasks_db.models import DBTaskResult
 
 from jobgrant.service.audit.chain import record
@@ -75,9 +75,11 @@ def claim(message_id: int) -> Message | None:
     return Message.objects.get(pk=message_id)
 
 
-def deliver(message_id: int) -> str:
-    """Claim, send and record one row: "sent", "retry", "failed", or "skipped" (not due, or
-    another worker has it)."""
+@task()
+def deliver_message(message_id: int) -> str:
+    """The worker's task for one outbox row (`.enqueue` hands it over, `.call` runs it here):
+    claim, send and record it: "sent", "retry", "failed", or "skipped" (not due, or another
+    worker has it)."""
     message = claim(message_id)
     if message is None:
         return "skipped"
@@ -186,8 +188,6 @@ def _failed(message: Message, error: Exception) -> str:
     if mine.update(
         state=MessageState.QUEUED, next_attempt_at=when, lease_until=None, last_error=described
     ):
-        from jobgrant.service.notifications.tasks import deliver_message
-
         deliver_message.using(run_after=when).enqueue(message.pk)
     log.warning(
         "message %s (%s) attempt %s: %s; next at %s",
@@ -204,8 +204,6 @@ def sweep(limit: int = 500) -> int:
     """Hand the worker the rows it may have missed: queued and due for longer than a sweep
     period (their task was lost: a crash between the commit and the hand-over), or sending under
     an expired lease (their worker was killed). Returns how many were handed over."""
-    from jobgrant.service.notifications.tasks import deliver_message
-
     now = timezone.now()
     late = now - dt.timedelta(seconds=settings.JOBGRANT_MESSAGE_SWEEP_SECONDS)
     missed = Q(state=MessageState.QUEUED, next_attempt_at__lte=late) | Q(

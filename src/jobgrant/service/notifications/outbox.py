@@ -18,6 +18,7 @@ from django.utils import translation
 
 from jobgrant.service import rows
 from jobgrant.service.notifications import notify_config
+from jobgrant.service.notifications.delivery_actions import deliver_message
 from jobgrant.service.notifications.models import Message
 from jobgrant.service.registry.identifiers import looks_like_sin
 
@@ -106,6 +107,4 @@ _ONCE = ("kind", "subject_type", "subject_id", "milestone", "recipient")
 def _hand_over(pk: int) -> None:
     """Give the committed row to the worker (a django-tasks task). If this is lost, the worker's
     sweep finds the row anyway."""
-    from jobgrant.service.notifications.tasks import deliver_message
-
     deliver_message.enqueue(pk)

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
+from django_tasks import task
 
 from jobgrant.rules.codes import JURISDICTION_CODES
 from jobgrant.service.accounts.models import User
@@ -126,8 +127,6 @@ def _out_of_date(snapshot: KpiSnapshot) -> bool:
 
 
 def _hand_over(scopes: Iterable[tuple[str, str]]) -> int:
-    from jobgrant.service.outcomes.tasks import refresh_kpi_snapshot
-
     scopes = list(scopes)
     now = timezone.now()
     with transaction.atomic():
@@ -144,9 +143,11 @@ def _hand_over(scopes: Iterable[tuple[str, str]]) -> int:
     return len(scopes)
 
 
-def refresh_if_asked(jurisdiction: str, fiscal_year: str) -> str:
-    """The task's part: refresh, unless a refresh finished since this one was asked for (two
-    requests for the same scope; the second finds the snapshot current and not pending)."""
+@task()
+def refresh_kpi_snapshot(jurisdiction: str, fiscal_year: str) -> str:
+    """The worker's task: recompute the stored KPI cells of one jurisdiction and year,
+    "refreshed", unless a refresh finished since this one was asked for, "skipped" (two requests
+    for the same scope; the second finds the snapshot current and not pending)."""
     found = KpiSnapshot.objects.defer("cells")
     snapshot = found.filter(jurisdiction=jurisdiction, fiscal_year=fiscal_year).first()
     if snapshot is not None and not snapshot.refresh_pending and not _out_of_date(snapshot):

@@ -431,18 +431,20 @@ def test_an_amendment_below_what_was_paid_is_owed_back_not_lowered() -> None:
     from tests.service.grants.payment_helpers import confirm_all, finance, second_finance
 
     from jobgrant.service.grants.models.payments import Receivable
-    from jobgrant.service.grants.payments import actions as payment_actions
+    from jobgrant.service.grants.payments import batches as payment_batches
+    from jobgrant.service.grants.payments import confirmation as payment_confirmation
+    from jobgrant.service.grants.payments import export as payment_export
 
     application, (first, second) = ready()
     with during_training():
         one = submitted(application)
         claim_assessment.approve_claim(OFFICER.get(), one, {})
-        batch = payment_actions.build_batch(
+        batch = payment_batches.build_batch(
             finance(), {"jurisdiction": "ON", "fiscal_year": "2026-27"}
         )
-        payment_actions.authorize_batch(second_finance(), batch)
-        content = payment_actions.export_batch(finance(), batch)
-        payment_actions.import_confirmations(finance(), batch, confirm_all(content))
+        payment_batches.authorize_batch(second_finance(), batch)
+        content = payment_export.export_batch(finance(), batch)
+        payment_confirmation.import_confirmations(finance(), batch, confirm_all(content))
         assert balances(application)["federal"].disbursed == 620000
         body = {
             "amends": one.pk,

@@ -38,7 +38,9 @@ from jobgrant.service.grants.models.completion import (
 )
 from jobgrant.service.grants.models.participants import ParticipantState
 from jobgrant.service.grants.models.payments import Receivable
-from jobgrant.service.grants.payments import actions as payment_actions
+from jobgrant.service.grants.payments import batches as payment_batches
+from jobgrant.service.grants.payments import confirmation as payment_confirmation
+from jobgrant.service.grants.payments import export as payment_export
 from jobgrant.service.notifications.models import Message
 
 pytestmark = pytest.mark.django_db
@@ -184,10 +186,10 @@ def test_the_report_then_the_payment_completes_the_agreement_when_the_payment_is
         completion_actions.submit_completion_report(report, by=EMPLOYER.get())
     assert agreement_state(application) == AgreementState.ACTIVE  # not paid yet
     batch = build()
-    payment_actions.authorize_batch(second_finance(), batch)
-    content = payment_actions.export_batch(finance(), batch)
+    payment_batches.authorize_batch(second_finance(), batch)
+    content = payment_export.export_batch(finance(), batch)
     assert agreement_state(application) == AgreementState.ACTIVE  # exported, not confirmed
-    payment_actions.import_confirmations(finance(), batch, confirm_all(content))
+    payment_confirmation.import_confirmations(finance(), batch, confirm_all(content))
     assert agreement_state(application) == AgreementState.COMPLETED
     entry = AuditEntry.objects.get(action="agreement.complete")
     assert entry.actor == finance().username and entry.summary["before"] == "active"

@@ -30,7 +30,8 @@ from tests.service.grants.payment_helpers import (
 from jobgrant.service.accounts.models import ApiToken, Role, User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.models.payments import ConfirmationImport, PaymentBatch, PaymentRequest
-from jobgrant.service.grants.payments import actions as payment_actions
+from jobgrant.service.grants.payments import batches as payment_batches
+from jobgrant.service.grants.payments import export as payment_export
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import LedgerTransaction
 
@@ -72,7 +73,7 @@ def test_batches_built_at_once_never_take_a_claim_twice(demo: None) -> None:
         User.objects.create_user(username=f"builder-{i}", role=Role.FINANCE)
         for i in range(BUILDERS)
     ]
-    results = at_once(BUILDERS, lambda i: payment_actions.build_batch(builders[i], POOL))
+    results = at_once(BUILDERS, lambda i: payment_batches.build_batch(builders[i], POOL))
     built = [r for r in results if isinstance(r, PaymentBatch)]
     refused = [r for r in results if isinstance(r, ServiceError)]
     assert len(built) + len(refused) == BUILDERS, results
@@ -93,9 +94,9 @@ def test_a_confirmation_posted_at_once_by_several_clients_disburses_once(demo: N
     application = accepted_file()
     certified_claim(application, federal=300_000, provincial=120_000)
     second_finance()
-    batch = payment_actions.build_batch(finance(), POOL)
-    payment_actions.authorize_batch(User.objects.get(username=SECOND_FINANCE), batch)
-    content = confirm_all(payment_actions.export_batch(finance(), batch))
+    batch = payment_batches.build_batch(finance(), POOL)
+    payment_batches.authorize_batch(User.objects.get(username=SECOND_FINANCE), batch)
+    content = confirm_all(payment_export.export_batch(finance(), batch))
     before = {f: account(application, f).disbursed_cents for f in ("federal", "provincial")}
     bearer = token(FINANCE.username)
     path = f"/api/v1/payment-batches/{batch.pk}/confirmations"

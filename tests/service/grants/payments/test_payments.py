@@ -23,10 +23,15 @@ from jobgrant.service.grants.models.payments import (
     BatchState,
     ConfirmationLine,
     LineOutcome,
+    PaymentBatch,
     PaymentRequest,
     RequestState,
 )
-from jobgrant.service.grants.payments import actions as payment_actions
+from jobgrant.service.grants.payments import access as payment_access
+from jobgrant.service.grants.payments import batches as payment_batches
+from jobgrant.service.grants.payments import confirmation as payment_confirmation
+from jobgrant.service.grants.payments import export as payment_export
+from jobgrant.service.grants.payments import holds as payment_holds
 from jobgrant.service.grants.payments.files import EXPORT_COLUMNS
 from jobgrant.service.ledger import operations
 from jobgrant.service.notifications.models import Message
@@ -35,15 +40,15 @@ POOL = {"jurisdiction": "ON", "fiscal_year": "2026-27"}
 pytestmark = pytest.mark.django_db
 
 
-def build() -> payment_actions.PaymentBatch:
-    return payment_actions.build_batch(finance(), POOL)
+def build() -> PaymentBatch:
+    return payment_batches.build_batch(finance(), POOL)
 
 
-def paid_through(batch: payment_actions.PaymentBatch) -> bytes:
+def paid_through(batch: PaymentBatch) -> bytes:
     """Authorize (second finance officer), export, confirm every line; the export."""
-    payment_actions.authorize_batch(second_finance(), batch)
-    content = payment_actions.export_batch(finance(), batch)
-    payment_actions.import_confirmations(finance(), batch, confirm_all(content))
+    payment_batches.authorize_batch(second_finance(), batch)
+    content = payment_export.export_batch(finance(), batch)
+    payment_confirmation.import_confirmations(finance(), batch, confirm_all(content))
     return content
 
 
@@ -109,25 +114,25 @@ def test_the_builder_and_the_certifier_never_authorize(demo: None) -> None:
     batch = build()
     for who, code in ((finance(), "BUILDER_AUTHORIZES"), (certifier, "CERTIFIER_AUTHORIZES")):
         with pytest.raises(ServiceError) as refused:
-            payment_actions.authorize_batch(who, batch)
+            payment_batches.authorize_batch(who, batch)
         assert (refused.value.status, refused.value.code) == (403, code)
         entry = AuditEntry.objects.order_by("-sequence").first()
         assert entry.action == "refused.authorize_batch" and entry.summary["code"] == code
     batch.refresh_from_db()
     assert batch.state == BatchState.BUILT and batch.authorized_by is None
     third = User.objects.create_user(username="finance-3", role="finance")
-    assert payment_actions.authorize_batch(third, batch).state == BatchState.AUTHORIZED
+    assert payment_batches.authorize_batch(third, batch).state == BatchState.AUTHORIZED
 
 
 def test_an_officer_cannot_build_or_authorize(demo: None) -> None:
     with pytest.raises(ServiceError) as refused:
-        payment_actions.build_batch(SECOND_OFFICER.get(), POOL)
+        payment_batches.build_batch(SECOND_OFFICER.get(), POOL)
     assert refused.value.status == 403
 
 
 def test_bad_pools_name_the_field(demo: None) -> None:
     with pytest.raises(ServiceError) as refused:
-        payment_actions.build_batch(finance(), {"jurisdiction": "ZZ", "fiscal_year": "2026-28"})
+        payment_batches.build_batch(finance(), {"jurisdiction": "ZZ", "fiscal_year": "2026-28"})
     fields = {p["field"] for p in refused.value.problems}
     assert refused.value.status == 422 and fields == {"jurisdiction", "fiscal_year"}
 
@@ -137,11 +142,11 @@ def test_the_export_is_the_same_file_every_time(demo: None) -> None:
     certified_claim(application, federal=123_456)
     batch = build()
     with pytest.raises(ServiceError) as early:
-        payment_actions.export_batch(finance(), batch)  # not authorized yet
+        payment_export.export_batch(finance(), batch)  # not authorized yet
     assert early.value.code == "BATCH_NOT_AUTHORIZED"
-    payment_actions.authorize_batch(second_finance(), batch)
-    first = payment_actions.export_batch(finance(), batch)
-    again = payment_actions.export_batch(second_finance(), batch)
+    payment_batches.authorize_batch(second_finance(), batch)
+    first = payment_export.export_batch(finance(), batch)
+    again = payment_export.export_batch(second_finance(), batch)
     assert first == again
     assert PaymentRequest.objects.get(batch=batch).state == RequestState.EXPORTED
 
@@ -152,8 +157,8 @@ def test_each_unmatched_line_is_listed_with_its_reason_and_a_file_imported_twice
     application = accepted_file()
     certified_claim(application, federal=100_000, provincial=100_000)
     batch = build()
-    payment_actions.authorize_batch(second_finance(), batch)
-    rows = exported_rows(payment_actions.export_batch(finance(), batch))
+    payment_batches.authorize_batch(second_finance(), batch)
+    rows = exported_rows(payment_export.export_batch(finance(), batch))
     federal, provincial = sorted(rows, key=lambda row: row["funder"])
     other = accepted_file()
     certified_claim(other, federal=70_000)
@@ -169,7 +174,7 @@ def test_each_unmatched_line_is_listed_with_its_reason_and_a_file_imported_twice
         ]
     )
     before = account(application, "federal").disbursed_cents
-    imported = payment_actions.import_confirmations(finance(), batch, content)
+    imported = payment_confirmation.import_confirmations(finance(), batch, content)
     outcomes = list(
         ConfirmationLine.objects.filter(confirmation=imported.confirmation).values_list(
             "line_number", "outcome"
@@ -185,12 +190,12 @@ def test_each_unmatched_line_is_listed_with_its_reason_and_a_file_imported_twice
     ]
     assert account(application, "federal").disbursed_cents - before == 100_000
     counts = (Message.objects.count(), AuditEntry.objects.count())
-    again = payment_actions.import_confirmations(finance(), batch, content)
+    again = payment_confirmation.import_confirmations(finance(), batch, content)
     assert again.replayed and again.confirmation.pk == imported.confirmation.pk
     assert account(application, "federal").disbursed_cents - before == 100_000
     assert (Message.objects.count(), AuditEntry.objects.count()) == counts
     # a later file for the same payment: a duplicate, nothing paid twice
-    later = payment_actions.import_confirmations(
+    later = payment_confirmation.import_confirmations(
         finance(), batch, confirmation_file([(federal["document_number"], "1000.00")], "2026-12-01")
     )
     assert later.confirmation.lines.get().outcome == LineOutcome.DUPLICATE
@@ -203,7 +208,7 @@ def test_a_file_that_is_not_a_confirmation_file_is_refused_whole(demo: None) -> 
     batch = build()
     for content in (b"", b"\xff\xfe", b"name,total\r\nx,1\r\n"):
         with pytest.raises(ServiceError) as refused:
-            payment_actions.import_confirmations(finance(), batch, content)
+            payment_confirmation.import_confirmations(finance(), batch, content)
         assert refused.value.status == 422 and refused.value.problems[0]["field"] == "file"
 
 
@@ -219,11 +224,21 @@ def test_a_held_payment_waits_until_its_hold_is_lifted(demo: None) -> None:
     application = accepted_file()
     certified_claim(application, federal=100_000)
     batch = build()
-    held = payment_actions.hold_payment(finance(), batch.requests.get().pk, "Bank details checked")
+    held = payment_holds.hold_payment(finance(), batch.requests.get().pk, "Bank details checked")
     assert held.state == RequestState.HELD
     batch.refresh_from_db()
     assert batch.total_cents == 0
     with pytest.raises(ServiceError):
         build()  # on hold: no batch takes it
-    payment_actions.lift_hold(finance(), held.pk)
+    payment_holds.lift_hold(finance(), held.pk)
     assert build().requests.get().gross_cents == 100_000
+
+
+def test_a_batch_nobody_may_see_is_refused_under_the_name_the_audit_trail_always_used(
+    demo: None,
+) -> None:
+    with pytest.raises(ServiceError) as refused:
+        payment_access.get_visible_batch(finance(), 999_999)
+    assert refused.value.status == 404
+    entry = AuditEntry.objects.filter(action="refused.get_batch").get()
+    assert (entry.object_type, entry.object_id) == ("paymentbatch", "999999")

@@ -26,7 +26,9 @@ from jobgrant.service.grants.models.payments import (
     ReceivableState,
     RecoveryKind,
 )
-from jobgrant.service.grants.payments import actions as payment_actions
+from jobgrant.service.grants.payments import batches as payment_batches
+from jobgrant.service.grants.payments import confirmation as payment_confirmation
+from jobgrant.service.grants.payments import export as payment_export
 from jobgrant.service.grants.payments import recovery as recovery_actions
 from jobgrant.service.grants.payments import recovery_hooks
 from jobgrant.service.ledger import operations
@@ -117,11 +119,11 @@ def test_the_next_payment_to_the_employer_nets_what_it_owes(demo: None) -> None:
         40_000,
         60_000,
     )
-    payment_actions.authorize_batch(second_finance(), batch)
-    content = payment_actions.export_batch(finance(), batch)
+    payment_batches.authorize_batch(second_finance(), batch)
+    content = payment_export.export_batch(finance(), batch)
     assert b"600.00" in content
     recovered = account(application, "federal").recovered_cents
-    payment_actions.import_confirmations(finance(), batch, confirm_all(content))
+    payment_confirmation.import_confirmations(finance(), batch, confirm_all(content))
     receivable.refresh_from_db()
     assert receivable.state == ReceivableState.SET_OFF and receivable.recovered_cents == 40_000
     assert receivable.recoveries.get().kind == RecoveryKind.SET_OFF

@@ -15,6 +15,7 @@ from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import MAX_DATABASE_ID, NoBody, PartnerRequestOut
 from jobgrant.service.api.security import bearer, caller
 from jobgrant.service.grants.applications import partners as partner_actions
+from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.partners import PartnerConsent
 
 router = Router(tags=["partners"], auth=bearer)
@@ -39,7 +40,7 @@ def request_json(consent: PartnerConsent) -> dict[str, Any]:
 def list_partner_requests(request: HttpRequest) -> HttpResponse:
     """The requests to be named as a consortium partner, for the organizations the caller
     administers (newest first), answered or not."""
-    found = partner_actions.partner_requests(caller(request))[:200]
+    found = access.visible_partner_requests(caller(request))[:200]
     return json_response([request_json(consent) for consent in found])
 
 
@@ -51,7 +52,7 @@ def _answer_endpoint(name: str) -> None:
 
         def work() -> HttpResponse:
             json_object(request)  # no field is read, but a body, if sent, is a JSON object
-            consent = partner_actions.get_partner_request(user, consent_id)
+            consent = access.get_visible_partner_request(user, consent_id)
             return json_response(request_json(decide(user, consent)))
 
         return idempotent(request, user, work)

@@ -9,7 +9,8 @@
     POST /receivables/{id}/repayments           finance records a repayment
     POST /receivables/{id}/write-off            finance asks; a second finance officer approves
 
-Handlers are thin: grants.payment_actions and grants.recovery_actions do the work (and refuse).
+Handlers are thin: the payments stage (batches, export, confirmation, recovery; access for
+the reads) does the work (and refuses).
 Every POST takes an Idempotency-Key.
 """
 
@@ -47,7 +48,10 @@ from jobgrant.service.grants.models.payments import (
     Receivable,
     ReceivableState,
 )
-from jobgrant.service.grants.payments import actions as payment_actions
+from jobgrant.service.grants.payments import access as payment_access
+from jobgrant.service.grants.payments import batches as payment_batches
+from jobgrant.service.grants.payments import confirmation as payment_confirmation
+from jobgrant.service.grants.payments import export as payment_export
 from jobgrant.service.grants.payments import recovery as recovery_actions
 
 router = Router(tags=["payments"], auth=bearer)
@@ -131,7 +135,7 @@ def create_payment_batch(request: HttpRequest) -> HttpResponse:
     user = caller(request)
 
     def work() -> HttpResponse:
-        batch = payment_actions.build_batch(user, json_object(request))
+        batch = payment_batches.build_batch(user, json_object(request))
         return json_response(batch_json(batch, with_payments=True), status=201)
 
     return idempotent(request, user, work)
@@ -146,7 +150,7 @@ def list_payment_batches(
     """The latest batches (at most 200), newest first (finance, auditors)."""
     user = caller(request)
     access.require_role(user, Role.FINANCE, Role.AUDITOR, Role.ADMIN)
-    batches = payment_actions.visible_batches(user)
+    batches = payment_access.visible_batches(user)
     if jurisdiction:
         batches = batches.filter(jurisdiction=jurisdiction)
     if fiscal_year:
@@ -157,7 +161,7 @@ def list_payment_batches(
 @router.get("/payment-batches/{batch_id}", response={200: BatchOut, **problems(401, 403, 404, 422)})
 def get_payment_batch(request: HttpRequest, batch_id: BatchId) -> HttpResponse:
     """One batch with its payments."""
-    batch = payment_actions.get_batch(caller(request), batch_id)
+    batch = payment_access.get_visible_batch(caller(request), batch_id)
     return json_response(batch_json(batch, with_payments=True))
 
 
@@ -173,8 +177,8 @@ def authorize_payment_batch(request: HttpRequest, batch_id: BatchId) -> HttpResp
 
     def work() -> HttpResponse:
         note = text_field(json_object(request), "note")
-        batch = payment_actions.authorize_batch(
-            user, payment_actions.get_batch(user, batch_id), note
+        batch = payment_batches.authorize_batch(
+            user, payment_access.get_visible_batch(user, batch_id), note
         )
         return json_response(batch_json(batch))
 
@@ -191,8 +195,8 @@ def export_payment_batch(request: HttpRequest, batch_id: BatchId) -> HttpRespons
     payee, amount, fiscal year, funder, GL coding. The first download marks the batch exported;
     every download is the same file, byte for byte."""
     user = caller(request)
-    batch = payment_actions.get_batch(user, batch_id)
-    content = payment_actions.export_batch(user, batch)
+    batch = payment_access.get_visible_batch(user, batch_id)
+    content = payment_export.export_batch(user, batch)
     response = HttpResponse(content, content_type="text/csv; charset=utf-8")
     name = f"payments-{batch.jurisdiction}-{batch.fiscal_year}-batch-{batch.pk}.csv"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -200,7 +204,7 @@ def export_payment_batch(request: HttpRequest, batch_id: BatchId) -> HttpRespons
     return response
 
 
-def confirmation_json(imported: payment_actions.Imported) -> dict[str, Any]:
+def confirmation_json(imported: payment_confirmation.Imported) -> dict[str, Any]:
     confirmation = imported.confirmation
     unmatched = confirmation.lines.exclude(outcome=LineOutcome.RECONCILED).order_by("line_number")
     return {
@@ -241,8 +245,8 @@ def confirm_payment_batch(request: HttpRequest, batch_id: BatchId) -> HttpRespon
                 "must be the confirmation file itself, sent as text/csv",
                 "doit être le fichier de confirmation lui-même, envoyé en text/csv",
             )
-        batch = payment_actions.get_batch(user, batch_id)
-        imported = payment_actions.import_confirmations(user, batch, request.body)
+        batch = payment_access.get_visible_batch(user, batch_id)
+        imported = payment_confirmation.import_confirmations(user, batch, request.body)
         return json_response(confirmation_json(imported))
 
     return idempotent(request, user, work)
@@ -291,7 +295,7 @@ def list_receivables(
     """The receivables the caller may read (at most 200), newest first: finance and auditors
     all, officers those of their files, employers their own."""
     user = caller(request)
-    found = recovery_actions.visible_receivables(user).select_related(
+    found = payment_access.visible_receivables(user).select_related(
         "write_off_requested_by", "written_off_by"
     )
     if state:
@@ -301,7 +305,7 @@ def list_receivables(
 
 
 def _fresh(user: Any, receivable_id: int) -> Receivable:
-    return recovery_actions.get_visible_receivable(user, receivable_id)
+    return payment_access.get_visible_receivable(user, receivable_id)
 
 
 @router.post(

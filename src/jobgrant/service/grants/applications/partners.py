@@ -9,14 +9,14 @@ A partner sees only its own share of the application (grants.partner_view).
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from jobgrant.service.accounts.models import Membership, OrganizationRole, Role, User
+from jobgrant.service.accounts.models import Membership, OrganizationRole, User
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError
+from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.applications import Application, ApplicationEmployer, State
 from jobgrant.service.grants.models.partners import ConsentState, PartnerConsent
 from jobgrant.service.language import language_of
@@ -100,29 +100,6 @@ def check_partners_consented(application: Application) -> None:
 # --- The partner's side ---------------------------------------------------------------------
 
 
-def partner_requests(user: User) -> QuerySet[PartnerConsent]:
-    """The consents `user` may give: those of the organizations they administer."""
-    if user.role != Role.EMPLOYER or not user.is_active:
-        return PartnerConsent.objects.none()
-    administered = Membership.objects.filter(user=user, role=OrganizationRole.ADMIN).values(
-        "employer_id"
-    )
-    return (
-        PartnerConsent.objects.filter(link__employer_id__in=administered)
-        .select_related("link__employer", "link__application")
-        .order_by("-id")
-    )
-
-
-@audited_refusals_of("partnerconsent", action="partner.open")
-def get_partner_request(user: User, consent_id: int) -> PartnerConsent:
-    """One of partner_requests(user), or 404 (audited): nobody else learns it exists."""
-    found = partner_requests(user).filter(pk=consent_id).first()
-    if found is None:
-        raise ServiceError(404, "NOT_FOUND", "No such request.", "Aucune demande de ce genre.")
-    return found
-
-
 @audited_refusals_of("partnerconsent", action="partner.accept")
 def accept_partner_request(user: User, consent: PartnerConsent) -> PartnerConsent:
     return _decide(user, consent, ConsentState.ACCEPTED)
@@ -150,7 +127,7 @@ def _locked(user: User, consent_id: int) -> PartnerConsent:
     locked = (
         PartnerConsent.objects.select_for_update()
         .select_related("link__application", "link__employer")
-        .filter(pk=consent_id, pk__in=partner_requests(user).values("pk"))
+        .filter(pk=consent_id, pk__in=access.visible_partner_requests(user).values("pk"))
         .first()
     )
     if locked is None:

@@ -4,7 +4,7 @@ Each action is one transaction with its audit entry. Submitting the report moves
 slot to outcome_reported, schedules the follow-ups at 3 and 12 months (trainee and employer),
 tells the employer through the outbox, and completes the agreement when the final claim is paid
 already; when the final claim's payment is confirmed later, the payment import completes it
-(`complete_paid_files`, called from `payment_actions`). A trainee reported as not completed is
+(`complete_paid_files`, called from `payments.confirmation`). A trainee reported as not completed is
 offered to the officer as a receivable (cause "not completed"), never raised by itself.
 """
 

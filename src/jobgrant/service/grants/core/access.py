@@ -9,15 +9,16 @@ from __future__ import annotations
 from django.db import connection
 from django.db.models import QuerySet
 
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import Membership, OrganizationRole, Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
-from jobgrant.service.errors import not_found
+from jobgrant.service.errors import ServiceError, not_found
 from jobgrant.service.grants.models.applications import (
     Application,
     ApplicationEmployer,
     Delivery,
     FormDraft,
 )
+from jobgrant.service.grants.models.partners import PartnerConsent
 from jobgrant.service.refusals import forbidden_for
 from jobgrant.service.registry.models import Employer
 
@@ -147,3 +148,26 @@ def check_not_recommender(user: User, application: Application) -> None:
 def require_role(user: User, *roles: str) -> None:
     if user.role not in roles:
         raise forbidden_for("ROLE_NOT_ALLOWED")
+
+
+def visible_partner_requests(user: User) -> QuerySet[PartnerConsent]:
+    """The consents `user` may give: those of the organizations they administer."""
+    if user.role != Role.EMPLOYER or not user.is_active:
+        return PartnerConsent.objects.none()
+    administered = Membership.objects.filter(user=user, role=OrganizationRole.ADMIN).values(
+        "employer_id"
+    )
+    return (
+        PartnerConsent.objects.filter(link__employer_id__in=administered)
+        .select_related("link__employer", "link__application")
+        .order_by("-id")
+    )
+
+
+@audited_refusals_of("partnerconsent", action="partner.open")
+def get_visible_partner_request(user: User, consent_id: int) -> PartnerConsent:
+    """One of visible_partner_requests(user), or 404 (audited): nobody else learns it exists."""
+    found = visible_partner_requests(user).filter(pk=consent_id).first()
+    if found is None:
+        raise ServiceError(404, "NOT_FOUND", "No such request.", "Aucune demande de ce genre.")
+    return found

@@ -14,7 +14,7 @@ import datetime as dt
 from typing import Any
 
 from django.db import transaction
-from django.db.models import QuerySet, Sum
+from django.db.models import Sum
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -37,7 +37,6 @@ from jobgrant.service.grants.models.payments import (
     RecoveryKind,
     RequestState,
 )
-from jobgrant.service.grants.payments.refusals import receivable_not_found
 from jobgrant.service.language import language_of, long_date
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
@@ -97,27 +96,6 @@ def paid_back_owed(application: Application, funder: str) -> tuple[int, int]:
         total=Sum("amount_cents")
     )["total"]
     return int(paid or 0), int(owed or 0)
-
-
-def visible_receivables(user: User) -> QuerySet[Receivable]:
-    """Finance, auditors and administrators see every receivable; officers those of their
-    files; employers those of the employers they act for."""
-    everything = Receivable.objects.select_related("application", "debtor")
-    if user.role in (Role.FINANCE, Role.AUDITOR, Role.ADMIN):
-        return everything
-    if user.role == Role.EMPLOYER:
-        return everything.filter(debtor__in=access.employers_acted_for(user))
-    if user.role == Role.OFFICER:
-        return everything.filter(application__in=access.visible_applications(user))
-    return everything.none()
-
-
-@audited_refusals_of("receivable")
-def get_visible_receivable(user: User, receivable_id: int) -> Receivable:
-    found = visible_receivables(user).filter(pk=receivable_id).first()
-    if found is None:
-        raise receivable_not_found()
-    return found
 
 
 # --- Raising -----------------------------------------------------------------------------------

@@ -8,8 +8,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy
 
-from jobgrant.service.grants.payments import actions as payment_actions
 from jobgrant.service.grants.payments import recovery
+from jobgrant.service.grants.payments.limits import MAX_REASON
 from jobgrant.service.web.labels import jurisdiction_choices
 from jobgrant.service.web.pages import set_choices
 
@@ -45,7 +45,7 @@ class HoldForm(forms.Form):
     reason = forms.CharField(
         label=gettext_lazy("Why it is held"),
         help_text=gettext_lazy("Kept with the payment and in the audit trail."),
-        max_length=payment_actions.MAX_REASON,
+        max_length=MAX_REASON,
         widget=forms.Textarea(attrs={"rows": 3}),
         error_messages={"required": gettext_lazy("Say why the payment is held.")},
     )

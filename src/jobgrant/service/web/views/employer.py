@@ -90,7 +90,7 @@ def dashboard(request: HttpRequest, user: User) -> HttpResponse:
             "led": led,
             "partnered": partnered,
             "drafts": [_draft_row(d) for d in access.own_form_drafts(user).order_by("-updated_at")],
-            "partner_requests_waiting": partner_actions.partner_requests(user)
+            "partner_requests_waiting": access.visible_partner_requests(user)
             .filter(state="pending", link__application__state="draft")
             .count(),
             "steps": _step_labels(),

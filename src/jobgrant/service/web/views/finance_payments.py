@@ -26,7 +26,11 @@ from jobgrant.service.grants.models.payments import (
     RecoveryKind,
     RequestState,
 )
-from jobgrant.service.grants.payments import actions as payment_actions
+from jobgrant.service.grants.payments import access as payment_access
+from jobgrant.service.grants.payments import batches as payment_batches
+from jobgrant.service.grants.payments import confirmation as payment_confirmation
+from jobgrant.service.grants.payments import export as payment_export
+from jobgrant.service.grants.payments import holds as payment_holds
 from jobgrant.service.grants.payments import recovery as recovery_actions
 from jobgrant.service.refusals import message
 from jobgrant.service.web.forms.payments import (
@@ -83,7 +87,7 @@ def payments_page(request: HttpRequest, user: User) -> HttpResponse:
     refusal: list[tuple[str, str]] = []
     if request.method == "POST" and form.is_valid():
         try:
-            batch = payment_actions.build_batch(user, form.cleaned_data)
+            batch = payment_batches.build_batch(user, form.cleaned_data)
         except ServiceError as error:
             refusal = [("#id_jurisdiction", message(error))]
         else:
@@ -93,7 +97,7 @@ def payments_page(request: HttpRequest, user: User) -> HttpResponse:
     context = {
         "title": _("Payments"),
         "form": form,
-        "batches": [_labelled(b) for b in payment_actions.visible_batches(user)[:SHOWN]],
+        "batches": [_labelled(b) for b in payment_access.visible_batches(user)[:SHOWN]],
         "notice": _notice(request),
         **errors,
     }
@@ -127,7 +131,7 @@ def _batch_context(request: HttpRequest, user: User, batch: PaymentBatch) -> dic
 @finance_required
 @require_GET
 def batch_page(request: HttpRequest, user: User, batch_id: int) -> HttpResponse:
-    batch = payment_actions.get_batch(user, batch_id)
+    batch = payment_access.get_visible_batch(user, batch_id)
     context = _batch_context(request, user, batch)
     context.update(
         hold_form=HoldForm(choices=context["hold_choices"]), confirmation_form=ConfirmationForm()
@@ -138,13 +142,13 @@ def batch_page(request: HttpRequest, user: User, batch_id: int) -> HttpResponse:
 @finance_required
 @require_POST
 def batch_hold(request: HttpRequest, user: User, batch_id: int) -> HttpResponse:
-    batch = payment_actions.get_batch(user, batch_id)
+    batch = payment_access.get_visible_batch(user, batch_id)
     context = _batch_context(request, user, batch)
     form = HoldForm(request.POST, choices=context["hold_choices"])
     refusal: list[tuple[str, str]] = []
     if form.is_valid():
         try:
-            payment_actions.hold_payment(
+            payment_holds.hold_payment(
                 user, int(form.cleaned_data["payment"]), form.cleaned_data["reason"]
             )
         except ServiceError as error:
@@ -161,9 +165,9 @@ def batch_hold(request: HttpRequest, user: User, batch_id: int) -> HttpResponse:
 @finance_required
 @require_POST
 def payment_lift(request: HttpRequest, user: User, batch_id: int, payment_id: int) -> HttpResponse:
-    batch = payment_actions.get_batch(user, batch_id)
+    batch = payment_access.get_visible_batch(user, batch_id)
     try:
-        payment_actions.lift_hold(user, payment_id)
+        payment_holds.lift_hold(user, payment_id)
     except ServiceError:
         return redirect("web:finance-batch", batch_id=batch.pk)
     set_notice(request, "lifted")
@@ -175,11 +179,11 @@ def payment_lift(request: HttpRequest, user: User, batch_id: int, payment_id: in
 def batch_authorize(request: HttpRequest, user: User, batch_id: int) -> HttpResponse:
     """The confirmation before authorizing (s.33), then the authorization itself; a refusal
     (the builder, a certifier) is explained on the same page."""
-    batch = payment_actions.get_batch(user, batch_id)
+    batch = payment_access.get_visible_batch(user, batch_id)
     refusal = ""
     if request.method == "POST":
         try:
-            payment_actions.authorize_batch(user, batch)
+            payment_batches.authorize_batch(user, batch)
         except ServiceError as error:
             refusal = message(error)
         else:
@@ -197,9 +201,9 @@ def batch_authorize(request: HttpRequest, user: User, batch_id: int) -> HttpResp
 @finance_required
 @require_GET
 def batch_export(request: HttpRequest, user: User, batch_id: int) -> HttpResponse:
-    batch = payment_actions.get_batch(user, batch_id)
+    batch = payment_access.get_visible_batch(user, batch_id)
     try:
-        content = payment_actions.export_batch(user, batch)
+        content = payment_export.export_batch(user, batch)
     except ServiceError:
         return redirect("web:finance-batch", batch_id=batch.pk)
     response = HttpResponse(content, content_type="text/csv; charset=utf-8")
@@ -213,13 +217,13 @@ def batch_export(request: HttpRequest, user: User, batch_id: int) -> HttpRespons
 def batch_confirm(request: HttpRequest, user: User, batch_id: int) -> HttpResponse:
     """Import the paying system's file; the page of what it did (or the batch's page with the
     refusal)."""
-    batch = payment_actions.get_batch(user, batch_id)
+    batch = payment_access.get_visible_batch(user, batch_id)
     form = ConfirmationForm(request.POST, request.FILES)
     refusal: list[tuple[str, str]] = []
     if form.is_valid():
         uploaded = form.cleaned_data["file"]
         try:
-            imported = payment_actions.import_confirmations(
+            imported = payment_confirmation.import_confirmations(
                 user, batch, uploaded.read(), uploaded.name or ""
             )
         except ServiceError as error:
@@ -248,7 +252,7 @@ def _problems(error: ServiceError) -> str:
 def confirmation_page(
     request: HttpRequest, user: User, batch_id: int, import_id: int
 ) -> HttpResponse:
-    batch = payment_actions.get_batch(user, batch_id)
+    batch = payment_access.get_visible_batch(user, batch_id)
     confirmation = ConfirmationImport.objects.filter(pk=import_id, batch=batch).first()
     if confirmation is None:
         return render(request, "404.html", {"title": _("Page not found")}, status=404)
@@ -279,7 +283,7 @@ def _receivable_row(receivable: Any) -> dict[str, Any]:
 @finance_required
 @require_GET
 def receivables_page(request: HttpRequest, user: User) -> HttpResponse:
-    found = recovery_actions.visible_receivables(user).order_by("-id")[:SHOWN]
+    found = payment_access.visible_receivables(user).order_by("-id")[:SHOWN]
     context = {"title": _("Receivables"), "rows": [_receivable_row(r) for r in found]}
     return render(request, "web/finance/receivables.html", context)
 
@@ -322,14 +326,14 @@ def _show_receivable(
 @finance_required
 @require_GET
 def receivable_page(request: HttpRequest, user: User, receivable_id: int) -> HttpResponse:
-    receivable = recovery_actions.get_visible_receivable(user, receivable_id)
+    receivable = payment_access.get_visible_receivable(user, receivable_id)
     return _show_receivable(request, user, receivable)
 
 
 @finance_required
 @require_POST
 def receivable_repay(request: HttpRequest, user: User, receivable_id: int) -> HttpResponse:
-    receivable = recovery_actions.get_visible_receivable(user, receivable_id)
+    receivable = payment_access.get_visible_receivable(user, receivable_id)
     form = RepaymentForm(request.POST)
     refusal: list[tuple[str, str]] = []
     if form.is_valid():
@@ -348,7 +352,7 @@ def receivable_repay(request: HttpRequest, user: User, receivable_id: int) -> Ht
 @require_POST
 def receivable_write_off(request: HttpRequest, user: User, receivable_id: int) -> HttpResponse:
     """The first finance officer asks (a reason is required); a second approves."""
-    receivable = recovery_actions.get_visible_receivable(user, receivable_id)
+    receivable = payment_access.get_visible_receivable(user, receivable_id)
     asking = receivable.write_off_requested_by_id is None
     form = WriteOffForm(request.POST)
     refusal: list[tuple[str, str]] = []

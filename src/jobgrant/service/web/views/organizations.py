@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from jobgrant.service.accounts.models import OrganizationRole, User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants.applications import partners as partner_actions
+from jobgrant.service.grants.core import access
 from jobgrant.service.language import current_language, localized
 from jobgrant.service.people import organizations
 from jobgrant.service.registry.models import Employer
@@ -191,7 +191,7 @@ def organization_list(request: HttpRequest, user: User) -> HttpResponse:
     context = {
         "title": _("Your organizations"),
         "memberships": organizations.memberships_of(user),
-        "waiting": partner_actions.partner_requests(user).filter(state="pending").count(),
+        "waiting": access.visible_partner_requests(user).filter(state="pending").count(),
     }
     return render(request, "web/organizations/list.html", context)
 

@@ -14,6 +14,7 @@ from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.applications import partner_view
 from jobgrant.service.grants.applications import partners as partner_actions
+from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.partners import ConsentState, PartnerConsent
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms import employer as shared
@@ -23,7 +24,7 @@ from jobgrant.service.web.views.employer_apply import employer_required
 
 def _consent(user: User, consent_id: int) -> PartnerConsent:
     try:
-        return partner_actions.get_partner_request(user, consent_id)
+        return access.get_visible_partner_request(user, consent_id)
     except ServiceError:
         raise Http404 from None
 
@@ -45,7 +46,7 @@ def partner_requests(request: HttpRequest, user: User) -> HttpResponse:
     states = _states()
     rows = [
         {"consent": c, "state": states.get(c.state, c.state), "lead": _lead(c)}
-        for c in partner_actions.partner_requests(user)[:200]
+        for c in access.visible_partner_requests(user)[:200]
     ]
     return render(
         request,

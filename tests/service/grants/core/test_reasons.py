@@ -17,7 +17,7 @@ from jobgrant.service.grants.applications.actions import DENIAL_REASON
 from jobgrant.service.grants.changes.actions import DECISION_REASON
 from jobgrant.service.grants.claims.input import CLAIM_REASON
 from jobgrant.service.grants.core.input import ReasonRule, Words, checked_reason
-from jobgrant.service.grants.payments.actions import HOLD_REASON
+from jobgrant.service.grants.payments.holds import HOLD_REASON
 from jobgrant.service.grants.payments.recovery import RECEIVABLE_REASON
 
 A_SIN = "Trainee 046 454 286 left."
