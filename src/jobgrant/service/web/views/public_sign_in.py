@@ -23,6 +23,7 @@ from jobgrant.service.accounts import actions as account_actions
 from jobgrant.service.accounts import passkey_actions, second_factor_actions, sign_in_actions
 from jobgrant.service.accounts.models import User
 from jobgrant.service.accounts.second_factor import app_device, is_verified, needs_second_factor
+from jobgrant.service.errors import ServiceError
 from jobgrant.service.language import current_language
 from jobgrant.service.people import password_reset as password_reset_actions
 from jobgrant.service.web.forms.account import (
@@ -206,7 +207,10 @@ def password_reset_confirm(request: HttpRequest, token: str) -> HttpResponse:
         return _reset_page(request, None)
     form = NewPasswordForm(user, request.POST if request.method == "POST" else None)
     if form.is_valid():
-        password_reset_actions.reset_password(token, form.cleaned_data["new_password"])
+        try:
+            password_reset_actions.reset_password(token, form.cleaned_data["new_password"])
+        except ServiceError:  # used a moment ago, in another request
+            return _reset_page(request, None)
         del request.session[RESET_TOKEN_KEY]
         return redirect("web:password-reset-done")
     return _reset_page(request, form)
