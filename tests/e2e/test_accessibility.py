@@ -304,7 +304,7 @@ CATALOGUE: tuple[Group, ...] = (
             Visit("web:password-reset-done"),
             Visit(
                 "web:password-reset-confirm",
-                kwargs=lambda _: {"uidb64": "MQ", "token": "no-such-token"},
+                kwargs=lambda _: {"token": "no-such-token"},
                 label="a link that does not work",
             ),
         ),

@@ -41,11 +41,11 @@ PUBLIC_ROUTES = {  # route -> what an anonymous GET answers
     "{lang}/sign-in/set-up/": 302,
     "{lang}/sign-in/recovery-codes/": 302,
     "{lang}/sign-in/passkey/": 405,  # POST only: the code step's passkey form
-    # A forgotten password: asking for the link, and the link ("1"/"1": one that does not work).
+    # A forgotten password: asking for the link, and the link ("1": one that does not work).
     "{lang}/password-reset/": 200,
     "{lang}/password-reset/sent/": 200,
     "{lang}/password-reset/done/": 200,
-    "{lang}/password-reset/<uidb64>/<token>/": 200,
+    "{lang}/password-reset/<str:token>/": 200,
     # A trainee's participant form: the link's token is the key (no account); "1" is no token.
     "{lang}/participate/<str:token>/": 404,
     # A trainee's follow-up survey at 3 or 12 months: the same kind of link (no account).
@@ -54,9 +54,9 @@ PUBLIC_ROUTES = {  # route -> what an anonymous GET answers
     "{lang}/register/": 200,
     "{lang}/register/sent/": 200,
     "{lang}/register/verified/": 200,
-    "{lang}/register/verify/<str:uidb64>/<str:token>/": 404,
+    "{lang}/register/verify/<str:token>/": 404,
     "{lang}/invitation/<str:token>/": 404,
-    "{lang}/account/setup/<str:uidb64>/<str:token>/": 404,
+    "{lang}/account/setup/<str:token>/": 404,
 }
 PUBLIC_API_OPERATIONS = {("POST", "/api/v1/auth/token")}
 ANY_SIGNED_IN_PAGES = {

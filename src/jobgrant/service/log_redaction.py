@@ -1,7 +1,8 @@
-"""Keep the participant link's token out of every log: Django's and gunicorn's access log.
+"""Keep the tokens of e-mailed links out of every log: Django's and gunicorn's access log.
 
-The token in /<lang>/participate/<token>/ is the only key to a trainee's form, so a log line that
-names the path (Django's "Not Found: …" warning, gunicorn's request line, a Referer) shows
+A link's token (links.py) is the only key to what it opens: a trainee's form, an invitation, an
+account's confirmation, a staff account's first password, a password reset. So a log line that
+names its path (Django's "Not Found: …" warning, gunicorn's request line, a Referer) shows
 /participate/[redacted]/ instead. Django's loggers get `RedactLinkTokens` as a filter
 (settings.LOGGING); `jobgrant serve` runs gunicorn with `RedactingGunicornLogger`.
 """
@@ -14,9 +15,18 @@ from typing import Any
 
 from gunicorn.glogging import Logger  # type: ignore[import-untyped]
 
-# The participant link's token, the follow-up link's (/follow-up/<token>/), and a password-reset
-# link's (/password-reset/<user>/<token>/).
-_TOKEN = re.compile(r"(/participate/|/follow-up/|/password-reset/[^/?#\s\"']+/)[^/?#\s\"']+")
+#: The addresses that end in a link's token: /<lang>/<one of these>/<token>/ (the password
+#: reset's own pages, beside its link, are not tokens).
+LINK_PREFIXES = (
+    "participate",
+    "follow-up",
+    "invitation",
+    "register/verify",
+    "account/setup",
+    "password-reset",
+)
+_NOT_TOKENS = r"(?!(?:sent|done|set-password)/)"
+_TOKEN = re.compile(rf"(/(?:{'|'.join(LINK_PREFIXES)})/){_NOT_TOKENS}[^/?#\s\"']+")
 REDACTED = r"\1[redacted]"
 
 

@@ -215,7 +215,7 @@ AUTH_PASSWORD_VALIDATORS = [
     # The passwords of a leaked list (zxcvbn's, from Mark Burnett's 10 million): see ADR 0019.
     {"NAME": "jobgrant.service.accounts.passwords.BreachedPasswordValidator"},
 ]
-# A reset link works for an hour, once (Django's token changes with the password it resets).
+# A reset link works for an hour, once, and not after the password changed (people/account_links).
 PASSWORD_RESET_TIMEOUT = 3600
 LANGUAGE_CODE = "en"
 LOCALE_PATHS = [Path(__file__).parent / "web" / "locale"]

@@ -155,12 +155,12 @@ def signing_in() -> Any:
 
 def test_the_link_confirms_the_address_once(demo: None) -> None:
     user = organizations.register_organization(registration(), language="en")
-    *_, uid, token = path_parts(link_of("email_verification", "ada@example.com"))
+    token = path_parts(link_of("email_verification", "ada@example.com"))[-1]
     assert (
         authenticate(signing_in(), username=user.username, password=registration()["password"])
         is None
     )
-    organizations.verify_email(uid, token)
+    organizations.verify_email(token)
     user.refresh_from_db()
     assert user.is_active
     assert EmailVerification.objects.get(user=user).verified_at is not None
@@ -169,15 +169,15 @@ def test_the_link_confirms_the_address_once(demo: None) -> None:
         == user
     )
     with pytest.raises(ServiceError) as again:
-        organizations.verify_email(uid, token)
+        organizations.verify_email(token)
     assert again.value.code == "LINK_NOT_VALID"
 
 
 def test_a_made_up_or_altered_link_confirms_nothing(demo: None) -> None:
     user = organizations.register_organization(registration(), language="en")
-    *_, uid, token = path_parts(link_of("email_verification", "ada@example.com"))
-    for bad_uid, bad_token in [(uid, token[:-1] + "x"), ("zz", token), (uid, "1-1")]:
-        assert organizations.verification_user(bad_uid, bad_token) is None
+    token = path_parts(link_of("email_verification", "ada@example.com"))[-1]
+    for bad_token in [token[:-1] + "x", token[1:], "1-1", "", "x" * 200]:
+        assert organizations.verification_user(bad_token) is None
     user.refresh_from_db()
     assert not user.is_active
 

@@ -110,5 +110,28 @@ class ApiToken(models.Model):
         return found.user if found is not None else None
 
 
+class LinkPurpose(models.TextChoices):
+    """What an e-mailed link to a person's own account does."""
+
+    VERIFY_EMAIL = "verify_email", "confirm the email address"
+    STAFF_SETUP = "staff_setup", "choose a new staff account's password"
+    PASSWORD_RESET = "password_reset", "reset a forgotten password"
+
+
+class AccountLink(models.Model):
+    """A link e-mailed to a person that acts on their account (people/account_links.py makes and
+    opens them). Only the token's digest is stored (links.py). It works until `expires_at`, once
+    (`used_at`), and only while the account's password and address are what they were when it was
+    sent (`account_stamp`, a digest of both): a changed password stops every link sent before."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="account_links")
+    purpose = models.CharField(max_length=16, choices=LinkPurpose.choices)
+    digest = models.CharField(max_length=64, unique=True)
+    account_stamp = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+
 from jobgrant.service.accounts.organization_models import *  # noqa: E402,F403
 from jobgrant.service.accounts.passkey_models import *  # noqa: E402,F403

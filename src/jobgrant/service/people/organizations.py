@@ -16,19 +16,17 @@ import datetime as dt
 from typing import Any
 
 from django.contrib.auth.password_validation import validate_password
-from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
 from jobgrant.service import links
 from jobgrant.service.accounts.models import (
     INVITATION_DAYS,
     EmailVerification,
+    LinkPurpose,
     Membership,
     OrganizationInvitation,
     OrganizationRole,
@@ -41,6 +39,7 @@ from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
 from jobgrant.service.language import language_of
 from jobgrant.service.links import absolute_url
 from jobgrant.service.notifications.outbox import enqueue
+from jobgrant.service.people import account_links
 from jobgrant.service.people.registration_attempts import account_with_email, tell_of_attempt
 from jobgrant.service.registry.actions import EMPLOYER_FIELDS
 from jobgrant.service.registry.identifiers import normalize_postal_code, postal_code_fits
@@ -51,20 +50,6 @@ LANGUAGES = ("en", "fr")
 MAX_EMAIL = 254
 MAX_NAME = 150
 
-
-class EmailVerificationTokens(PasswordResetTokenGenerator):
-    """Django's signed, expiring tokens (PASSWORD_RESET_TIMEOUT), bound to the verification's
-    state: once the address is confirmed the link no longer works (single use)."""
-
-    key_salt = "jobgrant.organizations.email-verification"
-
-    def _make_hash_value(self, user: Any, timestamp: int) -> str:
-        verification = EmailVerification.objects.filter(user=user).first()
-        verified = verification.verified_at if verification else "none"
-        return f"{user.pk}{user.email}{user.is_active}{verified}{timestamp}"
-
-
-email_tokens = EmailVerificationTokens()
 
 # --- Registering an organization and its first user ---------------------------------------
 
@@ -217,11 +202,10 @@ def _create_user(person: dict[str, Any], *, language: str, active: bool) -> User
 
 
 def _send_verification(user: User) -> None:
-    uid = urlsafe_base64_encode(force_bytes(user.pk))
-    token = email_tokens.make_token(user)
+    token = account_links.issue(user, LinkPurpose.VERIFY_EMAIL)
     language = language_of(user)
     with translation.override(language):
-        path = reverse("web:verify-email", kwargs={"uidb64": uid, "token": token})
+        path = reverse("web:verify-email", kwargs={"token": token})
     enqueue(
         "email_verification",
         subject=user,
@@ -232,25 +216,18 @@ def _send_verification(user: User) -> None:
     )
 
 
-def verification_user(uidb64: str, token: str) -> User | None:
-    """The user a confirmation link is for, if the link is valid and not used yet."""
-    try:
-        pk = int(urlsafe_base64_decode(uidb64).decode())
-    except (ValueError, TypeError, OverflowError, UnicodeDecodeError):
-        return None
-    user = User.objects.filter(pk=pk).first()
-    pending = EmailVerification.objects.filter(user=user, verified_at__isnull=True).exists()
-    if user is None or not pending or not email_tokens.check_token(user, token):
-        return None
-    return user
+def verification_user(token: str) -> User | None:
+    """The user a confirmation link is for, if the link works (not used, not expired)."""
+    return account_links.holder(LinkPurpose.VERIFY_EMAIL, token)
 
 
-def verify_email(uidb64: str, token: str) -> User:
-    """Confirm the address: the user becomes active (the link then stops working)."""
+def verify_email(token: str) -> User:
+    """Confirm the address: the user becomes active (the link, and any other sent to confirm
+    it, then stops working)."""
     with transaction.atomic():
-        user = verification_user(uidb64, token)
+        user = account_links.spend(LinkPurpose.VERIFY_EMAIL, token)
         if user is None:
-            raise _bad_link()
+            raise account_links.not_working()
         EmailVerification.objects.filter(user=user).update(verified_at=timezone.now())
         user.is_active = True
         user.save(update_fields=["is_active"])
@@ -457,7 +434,7 @@ def accept_invitation(
     account made from `data` (the link proves the address, so it is active at once)."""
     invitation = open_invitation(token)
     if invitation is None:
-        raise _bad_link()
+        raise account_links.not_working()
     if user is not None and (user.role != Role.EMPLOYER or user.email.lower() != invitation.email):
         raise forbidden(
             "NOT_THE_INVITED_ADDRESS",
@@ -470,7 +447,7 @@ def accept_invitation(
     with transaction.atomic():
         locked = OrganizationInvitation.objects.select_for_update().get(pk=invitation.pk)
         if locked.accepted_at is not None:
-            raise _bad_link()
+            raise account_links.not_working()
         joining = user or _create_user(person, language=invitation.language, active=True)
         Membership.objects.update_or_create(
             user=joining,
@@ -603,15 +580,6 @@ def _refuse_taken_email(email: str) -> None:
             "Un compte existe déjà avec cette adresse courriel : connectez-vous avec celui-ci.",
             problems=[problem("email", "already has an account", "a déjà un compte")],
         )
-
-
-def _bad_link() -> ServiceError:
-    return ServiceError(
-        404,
-        "LINK_NOT_VALID",
-        "This link does not work: it was already used, it expired, or it is incomplete.",
-        "Ce lien ne fonctionne pas : il a déjà servi, il a expiré ou il est incomplet.",
-    )
 
 
 def _no_such_organization() -> ServiceError:

@@ -1,34 +1,32 @@
-"""Messages about a person's own account: the password-reset link, through the outbox.
+"""A forgotten password: the reset link, through the outbox, and the reset it opens.
 
-The link carries Django's password-reset token (settings.PASSWORD_RESET_TIMEOUT: an hour), which
-stops working once the password is changed: it opens one reset, once. Asking for a reset says
-the same whether or not the address is known (the page cannot be used to find accounts).
+The link (people/account_links.py) works for settings.PASSWORD_RESET_TIMEOUT (an hour), opens one
+reset, once, and stops working once the password is changed, by it or any other way. Asking for
+a reset says the same whether or not the address is known (the page cannot be used to find
+accounts); asking again sends another link and leaves the first one working.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 
-from django.contrib.auth.tokens import default_token_generator
 from django.db import transaction
 from django.urls import reverse
 from django.utils import translation
-from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_encode
 
-from jobgrant.service.accounts.models import User
+from jobgrant.service.accounts import actions as account_actions
+from jobgrant.service.accounts.models import LinkPurpose, User
 from jobgrant.service.audit.chain import record
 from jobgrant.service.links import absolute_url
 from jobgrant.service.notifications.outbox import enqueue
-
-RESET_MINUTES = 60
+from jobgrant.service.people import account_links
 
 
 def reset_link(user: User, language: str) -> str:
-    uid = urlsafe_base64_encode(force_bytes(user.pk))
-    token = default_token_generator.make_token(user)
+    token = account_links.issue(user, LinkPurpose.PASSWORD_RESET)
     with translation.override(language):
-        path = reverse("web:password-reset-confirm", kwargs={"uidb64": uid, "token": token})
+        path = reverse("web:password-reset-confirm", kwargs={"token": token})
     return absolute_url(path)
 
 
@@ -47,10 +45,31 @@ def send_password_reset(email: str, language: str) -> bool:
             context={
                 "username": user.username,
                 "link": reset_link(user, language),
-                "minutes": RESET_MINUTES,
+                "minutes": _minutes_left(),
             },
         )
         record(
             user.username, "user.password_reset_requested", "user", user.pk, {"language": language}
         )
     return True
+
+
+def _minutes_left() -> int:
+    """What the message says of the link's lifetime (the settings', in minutes)."""
+    return account_links.lifetime(LinkPurpose.PASSWORD_RESET) // dt.timedelta(minutes=1)
+
+
+def reset_user(token: str) -> User | None:
+    """The account a working reset link is for."""
+    return account_links.holder(LinkPurpose.PASSWORD_RESET, token)
+
+
+def reset_password(token: str, new_password: str) -> User:
+    """The new password (checked by the page's form), through the link, which is then spent:
+    every session and API token of the account ends (accounts.actions.reset_password)."""
+    with transaction.atomic():
+        user = account_links.spend(LinkPurpose.PASSWORD_RESET, token)
+        if user is None:
+            raise account_links.not_working()
+        account_actions.reset_password(user, new_password)
+    return user

@@ -14,21 +14,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.db import transaction
 from django.urls import reverse
 from django.utils import translation
-from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
 from jobgrant.rules.codes import JURISDICTION_CODES
-from jobgrant.service.accounts.models import Membership, Role, User
+from jobgrant.service.accounts.models import LinkPurpose, Membership, Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
 from jobgrant.service.language import language_of
 from jobgrant.service.links import absolute_url
 from jobgrant.service.notifications.outbox import enqueue
+from jobgrant.service.people import account_links
 from jobgrant.service.people.organizations import clean_email, password_problems
 from jobgrant.service.registry.identifiers import normalize_business_number
 from jobgrant.service.registry.models import Employer
@@ -36,16 +34,6 @@ from jobgrant.service.registry.models import Employer
 STAFF_ROLES = (Role.OFFICER, Role.FINANCE, Role.ANALYST, Role.AUDITOR)
 MAX_AFFILIATIONS = 50
 Problems = list[dict[str, str]]
-
-
-class AccountSetupTokens(PasswordResetTokenGenerator):
-    """Django's signed, expiring tokens, over the password and last sign-in: once the password
-    is chosen the link no longer works."""
-
-    key_salt = "jobgrant.staff.account-setup"
-
-
-setup_tokens = AccountSetupTokens()
 
 
 def staff_accounts() -> list[User]:
@@ -122,26 +110,17 @@ def _set_active(admin: User, user: User, *, active: bool) -> User:
 # --- Choosing the password of a new account -------------------------------------------------
 
 
-def setup_user(uidb64: str, token: str) -> User | None:
-    try:
-        pk = int(urlsafe_base64_decode(uidb64).decode())
-    except (ValueError, TypeError, OverflowError, UnicodeDecodeError):
-        return None
-    user = User.objects.filter(pk=pk, role__in=STAFF_ROLES, is_active=True).first()
-    if user is None or user.has_usable_password() or not setup_tokens.check_token(user, token):
-        return None
-    return user
+def setup_user(token: str) -> User | None:
+    """The new staff account a set-up link is for, if the link works and the account is still
+    active and without a password."""
+    user = account_links.holder(LinkPurpose.STAFF_SETUP, token)
+    return user if user is not None and _awaits_setup(user) else None
 
 
-def complete_setup(uidb64: str, token: str, password: str, again: str) -> User:
-    user = setup_user(uidb64, token)
+def complete_setup(token: str, password: str, again: str) -> User:
+    user = setup_user(token)
     if user is None:
-        raise ServiceError(
-            404,
-            "LINK_NOT_VALID",
-            "This link does not work: it was already used, it expired, or it is incomplete.",
-            "Ce lien ne fonctionne pas : il a déjà servi, il a expiré ou il est incomplet.",
-        )
+        raise account_links.not_working()
     problems = (
         password_problems(password, user)
         if password
@@ -158,19 +137,23 @@ def complete_setup(uidb64: str, token: str, password: str, again: str) -> User:
     if problems:
         raise bad_input(problems)
     with transaction.atomic():
+        if account_links.spend(LinkPurpose.STAFF_SETUP, token) != user:
+            raise account_links.not_working()  # used a moment ago, in another request
         user.set_password(password)
         user.save(update_fields=["password"])
         record(user.username, "staff.setup", "user", user.pk, {})
     return user
 
 
+def _awaits_setup(user: User) -> bool:
+    return user.role in STAFF_ROLES and user.is_active and not user.has_usable_password()
+
+
 def _send_setup_link(user: User) -> None:
-    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    token = account_links.issue(user, LinkPurpose.STAFF_SETUP)
     language = language_of(user)
     with translation.override(language):
-        path = reverse(
-            "web:account-setup", kwargs={"uidb64": uid, "token": setup_tokens.make_token(user)}
-        )
+        path = reverse("web:account-setup", kwargs={"token": token})
     enqueue(
         "staff_account_setup",
         subject=user,

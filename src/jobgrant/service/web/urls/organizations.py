@@ -9,7 +9,7 @@ public = [
     path("register/", organizations.register, name="register"),
     path("register/sent/", organizations.register_sent, name="register-sent"),
     path(
-        "register/verify/<str:uidb64>/<str:token>/",
+        "register/verify/<str:token>/",
         organizations.verify_email,
         name="verify-email",
     ),

@@ -22,8 +22,8 @@ urlpatterns = [
     path("password-reset/sent/", public_sign_in.password_reset_sent, name="password-reset-sent"),
     path("password-reset/done/", public_sign_in.password_reset_done, name="password-reset-done"),
     path(
-        "password-reset/<uidb64>/<token>/",
-        public_sign_in.ResetConfirmView.as_view(),
+        "password-reset/<str:token>/",
+        public_sign_in.password_reset_confirm,
         name="password-reset-confirm",
     ),
     path("home/", public.home, name="home"),

@@ -13,5 +13,5 @@ urlpatterns = [
     path("<id:user_id>/reactivate/", staff.staff_reactivate, name="staff-reactivate"),
 ]
 public = [
-    path("account/setup/<str:uidb64>/<str:token>/", staff.account_setup, name="account-setup"),
+    path("account/setup/<str:token>/", staff.account_setup, name="account-setup"),
 ]

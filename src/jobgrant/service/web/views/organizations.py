@@ -96,12 +96,12 @@ def register_sent(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def verify_email(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+def verify_email(request: HttpRequest, token: str) -> HttpResponse:
     """GET asks (mail scanners open links: a GET changes nothing), POST confirms."""
-    if organizations.verification_user(uidb64, token) is None:
+    if organizations.verification_user(token) is None:
         return _bad_link(request)
     if request.method == "POST":
-        organizations.verify_email(uidb64, token)
+        organizations.verify_email(token)
         return redirect("web:verify-email-done")
     return render(
         request, "web/organizations/verify.html", {"title": _("Confirm your email address")}

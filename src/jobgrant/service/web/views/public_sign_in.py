@@ -7,25 +7,25 @@ owes a second factor here, with the page they asked for as `next`.
 from __future__ import annotations
 
 import io
-from typing import Any
 from urllib.parse import urlencode
 
 import segno
-from django.contrib.auth.tokens import default_token_generator
-from django.contrib.auth.views import PasswordResetConfirmView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 from jobgrant.service.accounts import actions as account_actions
 from jobgrant.service.accounts import passkey_actions, second_factor_actions, sign_in_actions
 from jobgrant.service.accounts.models import User
 from jobgrant.service.accounts.second_factor import app_device, is_verified, needs_second_factor
+from jobgrant.service.errors import ServiceError
 from jobgrant.service.language import current_language
-from jobgrant.service.people.password_reset import send_password_reset
+from jobgrant.service.people import password_reset as password_reset_actions
 from jobgrant.service.web.forms.account import (
     CodeForm,
     NewPasswordForm,
@@ -174,7 +174,7 @@ def password_reset(request: HttpRequest) -> HttpResponse:
             request, "password_reset", value=f"email:{email}"
         ):
             return too_many
-        send_password_reset(email, current_language())
+        password_reset_actions.send_password_reset(email, current_language())
         return redirect("web:password-reset-sent")
     context = {"title": _("Reset your password"), "form": form}
     return render(request, "web/password_reset.html", {**context, **error_context(form)})
@@ -184,33 +184,43 @@ def password_reset_sent(request: HttpRequest) -> HttpResponse:
     return render(request, "web/password_reset_sent.html", {"title": _("Check your email")})
 
 
-class ResetConfirmView(PasswordResetConfirmView):
-    """Django's checks of the link (its token moved into the session, off the address bar);
-    the new password through the accounts action, audited."""
+#: The reset link's token waits here while its form is shown (off the address bar).
+RESET_TOKEN_KEY = "jobgrant.password_reset_token"
+#: The form's own address: the link's, with this in place of the token.
+RESET_FORM = "set-password"
 
-    template_name = "web/password_reset_confirm.html"
-    token_generator = default_token_generator
-    post_reset_login = False
 
-    def get_form_class(self) -> type:
-        return _ResetForm
-
-    def get_context_data(self, **kwargs: object) -> dict[str, object]:
-        context = super().get_context_data(**kwargs)
-        context["title"] = _("Choose a new password")
-        form = context.get("form")
-        if form is not None:
-            context.update(error_context(form))
-        return context
-
-    def form_valid(self, form: Any) -> HttpResponse:
-        account_actions.reset_password(form.user, form.cleaned_data["new_password"])
-        del self.request.session["_password_reset_token"]
+@sensitive_post_parameters()
+@never_cache
+@require_http_methods(["GET", "POST"])
+def password_reset_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The reset link: its token moves into the session (a page's address reaches its Referer
+    and the browser's history), then the new password's form, through the people action."""
+    if token != RESET_FORM:
+        if password_reset_actions.reset_user(token) is None:
+            return _reset_page(request, None)
+        request.session[RESET_TOKEN_KEY] = token
+        return redirect("web:password-reset-confirm", token=RESET_FORM)
+    token = request.session.get(RESET_TOKEN_KEY, "")
+    user = password_reset_actions.reset_user(token)
+    if user is None:
+        return _reset_page(request, None)
+    form = NewPasswordForm(user, request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        try:
+            password_reset_actions.reset_password(token, form.cleaned_data["new_password"])
+        except ServiceError:  # used a moment ago, in another request
+            return _reset_page(request, None)
+        del request.session[RESET_TOKEN_KEY]
         return redirect("web:password-reset-done")
+    return _reset_page(request, form)
 
 
-class _ResetForm(NewPasswordForm):
-    """PasswordResetConfirmView hands its form the user as the first argument."""
+def _reset_page(request: HttpRequest, form: NewPasswordForm | None) -> HttpResponse:
+    """The form, or (no form) the page that says the link does not work."""
+    context = {"title": _("Choose a new password"), "validlink": form is not None, "form": form}
+    errors = error_context(form) if form is not None else {}
+    return render(request, "web/password_reset_confirm.html", {**context, **errors})
 
 
 def password_reset_done(request: HttpRequest) -> HttpResponse:

@@ -172,9 +172,9 @@ def staff_reactivate(request: HttpRequest, user: User, user_id: int) -> HttpResp
 
 
 @require_http_methods(["GET", "POST"])
-def account_setup(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+def account_setup(request: HttpRequest, token: str) -> HttpResponse:
     """A new staff member chooses their password (the link works once)."""
-    account = staff_actions.setup_user(uidb64, token)
+    account = staff_actions.setup_user(token)
     if account is None:
         context: dict[str, Any] = {
             "title": _("This link does not work"),
@@ -191,7 +191,7 @@ def account_setup(request: HttpRequest, uidb64: str, token: str) -> HttpResponse
     if request.method == "POST":
         typed = form.typed()
         try:
-            staff_actions.complete_setup(uidb64, token, typed["password"], typed["password_again"])
+            staff_actions.complete_setup(token, typed["password"], typed["password_again"])
         except ServiceError as error:
             first = forms.show_problems(form, error)
         else:
