@@ -30,7 +30,7 @@ from jobgrant.service.analysis.scenarios import simulation_scenarios
 from jobgrant.service.language import current_language, current_locale, long_date
 from jobgrant.service.web.forms.simulation import INITIAL, SimulationForm
 from jobgrant.service.web.labels import jurisdiction_name
-from jobgrant.service.web.pages import error_context, role_required, user_required
+from jobgrant.service.web.pages import analyst_required, error_context, role_required
 from jobgrant.simulation.derive import SIZE_CLASSES
 from jobgrant.simulation.montecarlo import Results
 from jobgrant.simulation.output import draws_table, exhaustion_date, summary_table
@@ -41,7 +41,7 @@ POLL_SECONDS = 2
 
 
 @require_http_methods(["GET", "POST"])
-@user_required(Role.ANALYST)
+@analyst_required
 def simulations(request: HttpRequest, user: User) -> HttpResponse:
     scenarios = simulation_scenarios()
     form = SimulationForm(request.POST if request.method == "POST" else None, scenarios)

@@ -37,7 +37,13 @@ from jobgrant.service.web.labels import (
     setting_labels,
     status_labels,
 )
-from jobgrant.service.web.pages import error_context, role_required, set_notice, take_notice
+from jobgrant.service.web.pages import (
+    error_context,
+    role_required,
+    set_notice,
+    take_notice,
+    visible_or_404,
+)
 
 DECISIONS = ("recommend", "approve", "deny")
 # Approving commits money and denying ends the application: each waits for a second POST that
@@ -50,10 +56,7 @@ ASSIGNMENTS = ("take", "release")  # "Assign to me" and "Release"
 def _application(request: HttpRequest, application_id: int) -> Application:
     user = request.user
     assert isinstance(user, User)
-    try:
-        return access.get_visible(user, application_id)
-    except ServiceError:
-        raise Http404 from None
+    return visible_or_404(access.get_visible, user, application_id)
 
 
 @require_GET
