@@ -49,13 +49,14 @@ def test_each_role_gate_is_defined_once_in_pages() -> None:
 
 
 def test_a_page_gated_to_one_role_uses_that_role_s_gate() -> None:
-    """`@user_required(Role.EMPLOYER)` written on a view is employer_required spelled again."""
+    """`@user_required(Role.EMPLOYER)` or `@role_required(Role.EMPLOYER)` written on a view is
+    employer_required spelled again."""
     gated_by_hand = [
         f"{name}:{node.lineno}"
         for name, tree in modules_beside_pages()
         for node in ast.walk(tree)
         if isinstance(node, ast.Call)
-        and _called_name(node.func) == "user_required"
+        and _called_name(node.func) in GATE_MAKERS
         and len(node.args) == 1
         and isinstance(node.args[0], ast.Attribute)
         and hasattr(pages, f"{node.args[0].attr.lower()}_required")
@@ -71,6 +72,7 @@ def test_a_page_gated_to_one_role_uses_that_role_s_gate() -> None:
         (pages.officer_required, Role.OFFICER),
         (pages.finance_required, Role.FINANCE),
         (pages.analyst_required, Role.ANALYST),
+        (pages.auditor_required, Role.AUDITOR),
         (pages.admin_required, Role.ADMIN),
     ],
 )

@@ -82,6 +82,7 @@ employer_required = user_required(Role.EMPLOYER)
 officer_required = user_required(Role.OFFICER)
 finance_required = user_required(Role.FINANCE)
 analyst_required = user_required(Role.ANALYST)
+auditor_required = user_required(Role.AUDITOR)
 admin_required = user_required(Role.ADMIN)
 
 
