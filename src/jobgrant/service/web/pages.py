@@ -1,4 +1,5 @@
-"""What every page shares: who may open it (the role gate), notices and the error summary.
+"""What every page shares: who may open it (one gate per role), the 404 for a file the user
+may not see (visible_or_404), notices and the error summary.
 
 Each role has its own pages (web/views/<area>.py). Anonymous visitors
 are sent to the sign-in page; people of another role get a 403 page in their language. Every
