@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
 from django.test import Client
 from tests.conftest import TODAY
 
+from jobgrant.service.api.api import api
 from jobgrant.service.api.openapi import example_application
 from jobgrant.service.grants.models.applications import Application
 
@@ -86,6 +88,22 @@ def test_the_documented_example_is_an_application_the_demonstration_data_accepts
     response = demonstration_employer.post("/applications", example_application(TODAY))
     assert response.status_code == 201, response.content
     assert Application.objects.count() == 1
+
+
+def test_every_operation_is_a_function_written_under_its_own_name() -> None:
+    """`grep "def deny_claim"` finds the handler of the operation deny_claim: each operation's
+    id is the name of a function written at the top level of its router module, none made by a
+    factory that renames it."""
+    handlers = [
+        operation.view_func
+        for _, router in api._routers
+        for path_view in router.path_operations.values()
+        for operation in path_view.operations
+    ]
+    assert len(handlers) == 55
+    for handler in handlers:
+        assert handler.__qualname__ == handler.__name__, handler.__qualname__
+        assert getattr(sys.modules[handler.__module__], handler.__name__) is handler
 
 
 def test_creating_an_application_links_to_the_operations_on_it(document) -> None:

@@ -1,4 +1,5 @@
-"""What every page shares: who may open it (the role gate), notices and the error summary.
+"""What every page shares: who may open it (one gate per role), the 404 for a file the user
+may not see (visible_or_404), notices and the error summary.
 
 Each role has its own pages (web/views/<area>.py). Anonymous visitors
 are sent to the sign-in page; people of another role get a 403 page in their language. Every
@@ -10,21 +11,24 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from functools import wraps
-from typing import Any, Concatenate, ParamSpec, cast
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 from django import forms
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext_lazy as _
 
-from jobgrant.service.accounts.models import User
+from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import record_refusal
+from jobgrant.service.errors import ServiceError
 from jobgrant.service.refusals import forbidden_for
 from jobgrant.service.web.labels import ROLE_LABELS, label
 
 P = ParamSpec("P")
+FetchArgs = ParamSpec("FetchArgs")
+Found = TypeVar("Found")
 View = Callable[Concatenate[HttpRequest, P], HttpResponse]
 
 
@@ -72,6 +76,28 @@ def user_required(*roles: str) -> Callable[[UserView[P]], View[P]]:
         return role_required(*roles)(cast(View[P], wraps(view)(with_user)))
 
     return decorate
+
+
+# The gate of each role's own pages: the one definition every view module imports.
+employer_required = user_required(Role.EMPLOYER)
+officer_required = user_required(Role.OFFICER)
+finance_required = user_required(Role.FINANCE)
+analyst_required = user_required(Role.ANALYST)
+auditor_required = user_required(Role.AUDITOR)
+admin_required = user_required(Role.ADMIN)
+
+
+def visible_or_404(
+    fetch: Callable[FetchArgs, Found], *args: FetchArgs.args, **kwargs: FetchArgs.kwargs
+) -> Found:
+    """What `fetch(*args, **kwargs)` finds for the user, or the page's 404 for any refusal: a
+    page never tells a file that is not there from one that is not the user's. The refusal
+    stays the 404's context, so the 404 handler does not record again what the fetch's audit
+    recorded (service/not_found.py)."""
+    try:
+        return fetch(*args, **kwargs)
+    except ServiceError:
+        raise Http404 from None
 
 
 def forbidden(request: HttpRequest, roles: tuple[str, ...]) -> HttpResponse:

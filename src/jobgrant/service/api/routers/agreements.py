@@ -130,61 +130,73 @@ def get_agreement_pdf(
 
 
 Answer = Callable[[User, Agreement, dict[str, Any]], Agreement]
+TRANSITIONED = {200: AgreementTransitioned, **problems(400, 401, 403, 404, 409, 422)}
 
 
-def _answer_endpoint(name: str, operation: str, body: type[Any], act: Answer, doc: str) -> None:
-    def endpoint(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
-        user = caller(request)
+@router.post(
+    "/{application_id}/agreement/accept",
+    response=TRANSITIONED,
+    openapi_extra=read_by_hand(AcceptBody),
+)
+def accept_agreement(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
+    """Accept the agreement offered (the applicant): the signatory's name and title and the
+    three confirmations; refused (409) once the offer has expired."""
+    return _answer(
+        request,
+        application_id,
+        lambda u, a, b: agreement_actions.accept_agreement(
+            u, a, text_field(b, "signatory"), text_field(b, "title"), _confirmations(b)
+        ),
+    )
 
-        def work() -> HttpResponse:
-            fields = json_object(request)
-            agreement = get_visible_agreement(user, application_id)
-            changed = act(user, agreement, fields)
-            return json_response(
-                {
-                    "application": changed.application_id,
-                    "state": changed.state,
-                    "version": changed.version,
-                }
-            )
 
-        return idempotent(request, user, work)
+@router.post(
+    "/{application_id}/agreement/decline",
+    response=TRANSITIONED,
+    openapi_extra=read_by_hand(ReasonBody),
+)
+def decline_agreement(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
+    """Decline the agreement offered (the applicant), with a reason; its commitment is released."""
+    return _answer(
+        request,
+        application_id,
+        lambda u, a, b: agreement_actions.decline_agreement(u, a, text_field(b, "reason")),
+    )
 
-    endpoint.__name__ = operation
-    endpoint.__doc__ = doc
-    router.post(
-        f"/{{application_id}}/agreement/{name}",
-        response={200: AgreementTransitioned, **problems(400, 401, 403, 404, 409, 422)},
-        openapi_extra=read_by_hand(body),
-    )(endpoint)
+
+@router.post(
+    "/{application_id}/agreement/withdraw",
+    response=TRANSITIONED,
+    openapi_extra=read_by_hand(ReasonBody),
+)
+def withdraw_offer(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
+    """Withdraw the offer (an officer of the file), with a reason; its commitment is released."""
+    return _answer(
+        request,
+        application_id,
+        lambda u, a, b: agreement_actions.withdraw_offer(u, a, text_field(b, "reason")),
+    )
+
+
+def _answer(request: HttpRequest, application_id: int, act: Answer) -> HttpResponse:
+    """Answer the offer once per Idempotency-Key; the answer is the agreement's new state."""
+    user = caller(request)
+
+    def work() -> HttpResponse:
+        fields = json_object(request)
+        agreement = get_visible_agreement(user, application_id)
+        changed = act(user, agreement, fields)
+        return json_response(
+            {
+                "application": changed.application_id,
+                "state": changed.state,
+                "version": changed.version,
+            }
+        )
+
+    return idempotent(request, user, work)
 
 
 def _confirmations(body: dict[str, Any]) -> list[str]:
     given = body.get("confirmations", [])
     return [c for c in given if isinstance(c, str)] if isinstance(given, list) else []
-
-
-_answer_endpoint(
-    "accept",
-    "accept_agreement",
-    AcceptBody,
-    lambda u, a, b: agreement_actions.accept_agreement(
-        u, a, text_field(b, "signatory"), text_field(b, "title"), _confirmations(b)
-    ),
-    "Accept the agreement offered (the applicant): the signatory's name and title and the three "
-    "confirmations; refused (409) once the offer has expired.",
-)
-_answer_endpoint(
-    "decline",
-    "decline_agreement",
-    ReasonBody,
-    lambda u, a, b: agreement_actions.decline_agreement(u, a, text_field(b, "reason")),
-    "Decline the agreement offered (the applicant), with a reason; its commitment is released.",
-)
-_answer_endpoint(
-    "withdraw",
-    "withdraw_offer",
-    ReasonBody,
-    lambda u, a, b: agreement_actions.withdraw_offer(u, a, text_field(b, "reason")),
-    "Withdraw the offer (an officer of the file), with a reason; its commitment is released.",
-)

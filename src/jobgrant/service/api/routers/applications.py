@@ -38,8 +38,14 @@ router = Router(tags=["applications"], auth=bearer)
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
 ApplicationId = Annotated[int, Path(ge=1, le=MAX_DATABASE_ID)]
-TRANSITIONS = ("submit", "recommend", "approve", "deny", "withdraw")
-OPERATIONS_ON_ONE = ("get_application", *(f"{name}_application" for name in TRANSITIONS))
+OPERATIONS_ON_ONE = (
+    "get_application",
+    "submit_application",
+    "recommend_application",
+    "approve_application",
+    "deny_application",
+    "withdraw_application",
+)
 
 
 def application_json(
@@ -112,50 +118,75 @@ def create_application(request: HttpRequest) -> HttpResponse:
 
 
 Transition = Callable[[User, Application, dict[str, Any]], Application]
+TRANSITION_BODY = read_by_hand(NoteBody, required=False)
+TRANSITIONED = {200: Transitioned, **problems(400, 401, 403, 404, 409, 422)}
 
 
-def _transition_endpoint(name: str, act: Transition) -> None:
-    def endpoint(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
-        user = caller(request)
-        if name == "submit":
-            throttle(request, "submit", user)
-
-        def work() -> HttpResponse:
-            body = json_object(request)
-            for key in NoteBody.model_fields:  # each is text, whichever the transition reads
-                text_field(body, key, NOTE_MAX)
-            # The stored quote and explanation are not needed to change the state.
-            application = access.get_visible(user, application_id, without=("quote", "explanation"))
-            changed = act(user, application, body)
-            return json_response({"id": changed.pk, "state": changed.state})
-
-        return idempotent(request, user, work)
-
-    endpoint.__name__ = f"{name}_application"
-    endpoint.__doc__ = f"{name.capitalize()} the application (an illegal transition answers 409)."
-    router.post(
-        f"/{{application_id}}/{name}",
-        response={
-            200: Transitioned,
-            **problems(400, 401, 403, 404, 409, 422, *((429,) if name == "submit" else ())),
-        },
-        openapi_extra=read_by_hand(NoteBody, required=False),
-    )(endpoint)
-
-
-_transition_endpoint("submit", lambda u, a, b: actions.submit_application(u, a))
-_transition_endpoint(
-    "recommend", lambda u, a, b: actions.recommend_application(u, a, text_field(b, "note"))
+@router.post(
+    "/{application_id}/submit",
+    response={**TRANSITIONED, **problems(429)},
+    openapi_extra=TRANSITION_BODY,
 )
-_transition_endpoint(
-    "approve", lambda u, a, b: actions.approve_application(u, a, text_field(b, "note"))
-)
-_transition_endpoint(
-    "deny", lambda u, a, b: actions.deny_application(u, a, text_field(b, "reason"))
-)
-_transition_endpoint(
-    "withdraw", lambda u, a, b: actions.withdraw_application(u, a, text_field(b, "note"))
-)
+def submit_application(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
+    """Submit the application (an illegal transition answers 409)."""
+    throttle(request, "submit", caller(request))
+    return _transition(request, application_id, lambda u, a, b: actions.submit_application(u, a))
+
+
+@router.post("/{application_id}/recommend", response=TRANSITIONED, openapi_extra=TRANSITION_BODY)
+def recommend_application(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
+    """Recommend the application (an illegal transition answers 409)."""
+    return _transition(
+        request,
+        application_id,
+        lambda u, a, b: actions.recommend_application(u, a, text_field(b, "note")),
+    )
+
+
+@router.post("/{application_id}/approve", response=TRANSITIONED, openapi_extra=TRANSITION_BODY)
+def approve_application(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
+    """Approve the application (an illegal transition answers 409)."""
+    return _transition(
+        request,
+        application_id,
+        lambda u, a, b: actions.approve_application(u, a, text_field(b, "note")),
+    )
+
+
+@router.post("/{application_id}/deny", response=TRANSITIONED, openapi_extra=TRANSITION_BODY)
+def deny_application(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
+    """Deny the application (an illegal transition answers 409)."""
+    return _transition(
+        request,
+        application_id,
+        lambda u, a, b: actions.deny_application(u, a, text_field(b, "reason")),
+    )
+
+
+@router.post("/{application_id}/withdraw", response=TRANSITIONED, openapi_extra=TRANSITION_BODY)
+def withdraw_application(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
+    """Withdraw the application (an illegal transition answers 409)."""
+    return _transition(
+        request,
+        application_id,
+        lambda u, a, b: actions.withdraw_application(u, a, text_field(b, "note")),
+    )
+
+
+def _transition(request: HttpRequest, application_id: int, act: Transition) -> HttpResponse:
+    """Move the application once per Idempotency-Key; the answer is its new state."""
+    user = caller(request)
+
+    def work() -> HttpResponse:
+        body = json_object(request)
+        for key in NoteBody.model_fields:  # each is text, whichever the transition reads
+            text_field(body, key, NOTE_MAX)
+        # The stored quote and explanation are not needed to change the state.
+        application = access.get_visible(user, application_id, without=("quote", "explanation"))
+        changed = act(user, application, body)
+        return json_response({"id": changed.pk, "state": changed.state})
+
+    return idempotent(request, user, work)
 
 
 @router.get(

@@ -123,32 +123,40 @@ def get_change_request(request: HttpRequest, change_id: ChangeId) -> HttpRespons
 
 
 Decision = Callable[[User, ChangeRequest, str], ChangeRequest]
+DECISION_ANSWERS = {200: ChangeRequestOut, **problems(400, 401, 403, 404, 409, 422)}
 
 
-def _decision_endpoint(name: str, decide: Decision) -> None:
-    def endpoint(request: HttpRequest, change_id: ChangeId) -> HttpResponse:
-        user = caller(request)
-
-        def work() -> HttpResponse:
-            body = json_object(request)
-            reason = text_field(body, "reason")
-            change = _fresh(user, change_id)
-            decide(user, change, reason)
-            return json_response(change_json(_fresh(user, change_id), user))
-
-        return idempotent(request, user, work)
-
-    endpoint.__name__ = f"{name}_change_request"
-    endpoint.__doc__ = (
-        f"{name.capitalize()} the change request (an officer; one already decided answers 409)."
-    )
-    router.post(
-        f"/change-requests/{{change_id}}/{name}",
-        response={200: ChangeRequestOut, **problems(400, 401, 403, 404, 409, 422)},
-        openapi_extra=read_by_hand(DecisionBody, required=name == "deny"),
-        by_alias=True,
-    )(endpoint)
+@router.post(
+    "/change-requests/{change_id}/approve",
+    response=DECISION_ANSWERS,
+    openapi_extra=read_by_hand(DecisionBody, required=False),
+    by_alias=True,
+)
+def approve_change_request(request: HttpRequest, change_id: ChangeId) -> HttpResponse:
+    """Approve the change request (an officer; one already decided answers 409)."""
+    return _decide(request, change_id, change_actions.approve_change)
 
 
-_decision_endpoint("approve", change_actions.approve_change)
-_decision_endpoint("deny", change_actions.deny_change)
+@router.post(
+    "/change-requests/{change_id}/deny",
+    response=DECISION_ANSWERS,
+    openapi_extra=read_by_hand(DecisionBody, required=True),
+    by_alias=True,
+)
+def deny_change_request(request: HttpRequest, change_id: ChangeId) -> HttpResponse:
+    """Deny the change request (an officer; one already decided answers 409)."""
+    return _decide(request, change_id, change_actions.deny_change)
+
+
+def _decide(request: HttpRequest, change_id: int, decide: Decision) -> HttpResponse:
+    """Decide once per Idempotency-Key with the body's reason; the answer is the change."""
+    user = caller(request)
+
+    def work() -> HttpResponse:
+        body = json_object(request)
+        reason = text_field(body, "reason")
+        change = _fresh(user, change_id)
+        decide(user, change, reason)
+        return json_response(change_json(_fresh(user, change_id), user))
+
+    return idempotent(request, user, work)

@@ -327,34 +327,41 @@ def submit_claim(request: HttpRequest, claim_id: ClaimId) -> HttpResponse:
     return idempotent(request, user, work)
 
 
-def _reason_endpoint(name: str, decide: Callable[[User, Claim, Any], Claim], doc: str) -> None:
-    def endpoint(request: HttpRequest, claim_id: ClaimId) -> HttpResponse:
-        user = caller(request)
-
-        def work() -> HttpResponse:
-            body = json_object(request)
-            decide(user, _fresh(user, claim_id), body.get("reason"))
-            return json_response(claim_json(_fresh(user, claim_id)))
-
-        return idempotent(request, user, work)
-
-    endpoint.__name__ = f"{name}_claim"
-    endpoint.__doc__ = doc
-    router.post(
-        f"/claims/{{claim_id}}/{name}",
-        response={200: ClaimOut, **problems(400, 401, 403, 404, 409, 422)},
-        openapi_extra=read_by_hand(ReasonBody),
-    )(endpoint)
+REASON_ANSWERS = {200: ClaimOut, **problems(400, 401, 403, 404, 409, 422)}
 
 
-_reason_endpoint(
-    "return",
-    claim_assessment.return_claim,
-    "Return the claim to the employer for more information (the assigned officer; a reason).",
+@router.post(
+    "/claims/{claim_id}/return",
+    response=REASON_ANSWERS,
+    openapi_extra=read_by_hand(ReasonBody),
 )
-_reason_endpoint(
-    "deny", claim_assessment.deny_claim, "Deny the claim (the assigned officer; a reason)."
+def return_claim(request: HttpRequest, claim_id: ClaimId) -> HttpResponse:
+    """Return the claim to the employer for more information (the assigned officer; a reason)."""
+    return _decide_with_reason(request, claim_id, claim_assessment.return_claim)
+
+
+@router.post(
+    "/claims/{claim_id}/deny",
+    response=REASON_ANSWERS,
+    openapi_extra=read_by_hand(ReasonBody),
 )
+def deny_claim(request: HttpRequest, claim_id: ClaimId) -> HttpResponse:
+    """Deny the claim (the assigned officer; a reason)."""
+    return _decide_with_reason(request, claim_id, claim_assessment.deny_claim)
+
+
+def _decide_with_reason(
+    request: HttpRequest, claim_id: int, decide: Callable[[User, Claim, Any], Claim]
+) -> HttpResponse:
+    """Decide once per Idempotency-Key with the body's reason; the answer is the claim."""
+    user = caller(request)
+
+    def work() -> HttpResponse:
+        body = json_object(request)
+        decide(user, _fresh(user, claim_id), body.get("reason"))
+        return json_response(claim_json(_fresh(user, claim_id)))
+
+    return idempotent(request, user, work)
 
 
 @router.post(

@@ -102,35 +102,36 @@ def list_participants(request: HttpRequest, application_id: ApplicationId) -> Ht
 
 
 Change = Callable[[User, Participant], Participant]
+CHANGE_ANSWERS = {200: ParticipantOut, **problems(400, 401, 403, 404, 409, 422)}
 
 
-def _change_endpoint(name: str, change: Change, doc: str) -> None:
-    def endpoint(request: HttpRequest, participant_id: ParticipantId) -> HttpResponse:
-        user = caller(request)
-
-        def work() -> HttpResponse:
-            json_object(request)  # no field is read, but the body must be an object if sent
-            changed = change(user, get_participant(user, participant_id))
-            return json_response(participant_json(changed, user))
-
-        return idempotent(request, user, work)
-
-    endpoint.__name__ = f"{name}_participant"
-    endpoint.__doc__ = doc
-    router.post(
-        f"/participants/{{participant_id}}/{name}",
-        response={200: ParticipantOut, **problems(400, 401, 403, 404, 409, 422)},
-        openapi_extra=read_by_hand(EmptyBody, required=False),
-    )(endpoint)
-
-
-_change_endpoint(
-    "resend",
-    participant_actions.resend_invitation,
-    "Send a new link to a trainee who has not answered (the old link stops working).",
+@router.post(
+    "/participants/{participant_id}/resend",
+    response=CHANGE_ANSWERS,
+    openapi_extra=read_by_hand(EmptyBody, required=False),
 )
-_change_endpoint(
-    "revoke",
-    participant_actions.revoke_participant,
-    "Withdraw the trainee's slot: its link stops working.",
+def resend_participant(request: HttpRequest, participant_id: ParticipantId) -> HttpResponse:
+    """Send a new link to a trainee who has not answered (the old link stops working)."""
+    return _change(request, participant_id, participant_actions.resend_invitation)
+
+
+@router.post(
+    "/participants/{participant_id}/revoke",
+    response=CHANGE_ANSWERS,
+    openapi_extra=read_by_hand(EmptyBody, required=False),
 )
+def revoke_participant(request: HttpRequest, participant_id: ParticipantId) -> HttpResponse:
+    """Withdraw the trainee's slot: its link stops working."""
+    return _change(request, participant_id, participant_actions.revoke_participant)
+
+
+def _change(request: HttpRequest, participant_id: int, change: Change) -> HttpResponse:
+    """Change the trainee's slot once per Idempotency-Key; the answer is the slot."""
+    user = caller(request)
+
+    def work() -> HttpResponse:
+        json_object(request)  # no field is read, but the body must be an object if sent
+        changed = change(user, get_participant(user, participant_id))
+        return json_response(participant_json(changed, user))
+
+    return idempotent(request, user, work)

@@ -3,11 +3,13 @@ the answer (accept or decline). Until every partner accepted, an application sta
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from django.http import HttpRequest, HttpResponse
 from ninja import Path, Router
 
+from jobgrant.service.accounts.models import User
 from jobgrant.service.api.bodies import json_object
 from jobgrant.service.api.idempotency import idempotent
 from jobgrant.service.api.openapi import problems, read_by_hand
@@ -44,30 +46,39 @@ def list_partner_requests(request: HttpRequest) -> HttpResponse:
     return json_response([request_json(consent) for consent in found])
 
 
-def _answer_endpoint(name: str) -> None:
-    decide = getattr(partner_actions, f"{name}_partner_request")
-
-    def endpoint(request: HttpRequest, consent_id: ConsentId) -> HttpResponse:
-        user = caller(request)
-
-        def work() -> HttpResponse:
-            json_object(request)  # no field is read, but a body, if sent, is a JSON object
-            consent = access.get_visible_partner_request(user, consent_id)
-            return json_response(request_json(decide(user, consent)))
-
-        return idempotent(request, user, work)
-
-    endpoint.__name__ = f"{name}_partner_request"
-    endpoint.__doc__ = (
-        f"{name.capitalize()} being named as a consortium partner (an administrator of the "
-        "partner; 404 for anyone else, 409 once answered or once the application left draft)."
-    )
-    router.post(
-        f"/partner-requests/{{consent_id}}/{name}",
-        response={200: PartnerRequestOut, **problems(401, 404, 409, 422)},
-        openapi_extra=read_by_hand(NoBody, required=False),
-    )(endpoint)
+Answer = Callable[[User, PartnerConsent], PartnerConsent]
+ANSWERED = {200: PartnerRequestOut, **problems(401, 404, 409, 422)}
 
 
-_answer_endpoint("accept")
-_answer_endpoint("decline")
+@router.post(
+    "/partner-requests/{consent_id}/accept",
+    response=ANSWERED,
+    openapi_extra=read_by_hand(NoBody, required=False),
+)
+def accept_partner_request(request: HttpRequest, consent_id: ConsentId) -> HttpResponse:
+    """Accept being named as a consortium partner (an administrator of the partner; 404 for
+    anyone else, 409 once answered or once the application left draft)."""
+    return _answer(request, consent_id, partner_actions.accept_partner_request)
+
+
+@router.post(
+    "/partner-requests/{consent_id}/decline",
+    response=ANSWERED,
+    openapi_extra=read_by_hand(NoBody, required=False),
+)
+def decline_partner_request(request: HttpRequest, consent_id: ConsentId) -> HttpResponse:
+    """Decline being named as a consortium partner (an administrator of the partner; 404 for
+    anyone else, 409 once answered or once the application left draft)."""
+    return _answer(request, consent_id, partner_actions.decline_partner_request)
+
+
+def _answer(request: HttpRequest, consent_id: int, decide: Answer) -> HttpResponse:
+    """Answer the request once per Idempotency-Key; the answer is the request."""
+    user = caller(request)
+
+    def work() -> HttpResponse:
+        json_object(request)  # no field is read, but a body, if sent, is a JSON object
+        consent = access.get_visible_partner_request(user, consent_id)
+        return json_response(request_json(decide(user, consent)))
+
+    return idempotent(request, user, work)

@@ -24,7 +24,14 @@ from jobgrant.service.accounts.passkey_actions import passkeys_of
 from jobgrant.service.accounts.second_factor import app_device, recovery_codes_left
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.web.forms.account import EmailForm, NewPasswordForm, ReauthenticateForm
-from jobgrant.service.web.pages import error_context, set_notice, take_notice, user_required
+from jobgrant.service.web.pages import (
+    admin_required,
+    employer_required,
+    error_context,
+    set_notice,
+    take_notice,
+    user_required,
+)
 from jobgrant.service.web.views.public_sign_in import CODES_KEY, next_page, with_next
 
 EVERY_ROLE = tuple(Role.values)
@@ -120,7 +127,7 @@ def new_recovery_codes(request: HttpRequest, user: User) -> HttpResponse:
     return render(request, "web/account/new_codes.html", context)
 
 
-@user_required(Role.EMPLOYER)
+@employer_required
 @require_http_methods(["GET", "POST"])
 @reauthentication_required
 def remove_second_factor(request: HttpRequest, user: User) -> HttpResponse:
@@ -150,7 +157,7 @@ def revoke_token(request: HttpRequest, user: User, token_id: int) -> HttpRespons
     return render(request, "web/account/revoke_token.html", context)
 
 
-@user_required(Role.ADMIN)
+@admin_required
 def all_tokens(request: HttpRequest, user: User) -> HttpResponse:
     """An administrator's view of every API token, each revocable."""
     notice = take_notice(request)

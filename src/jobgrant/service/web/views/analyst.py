@@ -28,12 +28,12 @@ from jobgrant.funding.errors import FundingError
 from jobgrant.funding.model import FundingModel, YearImpact
 from jobgrant.funding.scenario import FundingScenario, load_scenario
 from jobgrant.funding.years import FULL_IMPLEMENTATION
-from jobgrant.service.accounts.models import Role
+from jobgrant.service.accounts.models import User
 from jobgrant.service.language import current_language as language
 from jobgrant.service.language import current_locale
 from jobgrant.service.web.forms.analyst import DEFAULT_SCENARIO, ScenarioForm
 from jobgrant.service.web.labels import jurisdiction_name
-from jobgrant.service.web.pages import error_context, query_params, role_required
+from jobgrant.service.web.pages import analyst_required, error_context, query_params
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -140,8 +140,8 @@ def table(impact: YearImpact) -> dict[str, Any]:
 
 
 @require_GET
-@role_required(Role.ANALYST)
-def scenario_page(request: HttpRequest) -> HttpResponse:
+@analyst_required
+def scenario_page(request: HttpRequest, user: User) -> HttpResponse:
     form = _form(request)
     context: dict[str, Any] = {"title": _("Funding scenarios"), "form": form}
     if not form.is_valid():
@@ -170,8 +170,8 @@ def scenario_page(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-@role_required(Role.ANALYST)
-def scenario_chart(request: HttpRequest) -> HttpResponse:
+@analyst_required
+def scenario_chart(request: HttpRequest, user: User) -> HttpResponse:
     """The chart of who pays what, as SVG, in the page's language."""
     form = _form(request)
     if not form.is_valid():

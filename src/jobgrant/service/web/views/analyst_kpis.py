@@ -29,7 +29,7 @@ from jobgrant.service.outcomes.tables import Figure, Table, Unit
 from jobgrant.service.refusals import shown
 from jobgrant.service.web.forms.kpis import KpiChoice
 from jobgrant.service.web.labels import jurisdiction_name
-from jobgrant.service.web.pages import error_context, query_params, user_required
+from jobgrant.service.web.pages import analyst_required, error_context, query_params, user_required
 
 #: The footnote mark of a suppressed cell (Statistics Canada's symbol for confidential data).
 MARK = "x"
@@ -77,7 +77,7 @@ def kpis_page(request: HttpRequest, user: User) -> HttpResponse:
 
 
 @require_POST
-@user_required(Role.ANALYST)
+@analyst_required
 def kpis_refresh(request: HttpRequest, user: User) -> HttpResponse:
     """ "Refresh now": the chosen scope's stored cells computed again by the worker."""
     form = KpiChoice(request.POST, user)

@@ -23,14 +23,14 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from jobgrant.funding.years import FULL_IMPLEMENTATION
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import User
 from jobgrant.service.analysis import actions
 from jobgrant.service.analysis.models import RunState, SimulationRun
 from jobgrant.service.analysis.scenarios import simulation_scenarios
 from jobgrant.service.language import current_language, current_locale, long_date
 from jobgrant.service.web.forms.simulation import INITIAL, SimulationForm
 from jobgrant.service.web.labels import jurisdiction_name
-from jobgrant.service.web.pages import error_context, role_required, user_required
+from jobgrant.service.web.pages import analyst_required, error_context
 from jobgrant.simulation.derive import SIZE_CLASSES
 from jobgrant.simulation.montecarlo import Results
 from jobgrant.simulation.output import draws_table, exhaustion_date, summary_table
@@ -41,7 +41,7 @@ POLL_SECONDS = 2
 
 
 @require_http_methods(["GET", "POST"])
-@user_required(Role.ANALYST)
+@analyst_required
 def simulations(request: HttpRequest, user: User) -> HttpResponse:
     scenarios = simulation_scenarios()
     form = SimulationForm(request.POST if request.method == "POST" else None, scenarios)
@@ -91,8 +91,8 @@ def _run(pk: int) -> SimulationRun:
 
 
 @require_GET
-@role_required(Role.ANALYST)
-def simulation(request: HttpRequest, pk: int) -> HttpResponse:
+@analyst_required
+def simulation(request: HttpRequest, user: User, pk: int) -> HttpResponse:
     run = _run(pk)
     context: dict[str, Any] = {
         "title": _("Simulation %(number)s") % {"number": run.pk},
@@ -119,8 +119,8 @@ def _progress(run: SimulationRun) -> dict[str, Any]:
 
 
 @require_GET
-@role_required(Role.ANALYST)
-def simulation_progress(request: HttpRequest, pk: int) -> HttpResponse:
+@analyst_required
+def simulation_progress(request: HttpRequest, user: User, pk: int) -> HttpResponse:
     """The progress block (htmx): once the run is finished, the whole page is loaded again."""
     run = _run(pk)
     response = render(request, "web/analyst/simulation_progress.html", {"progress": _progress(run)})
@@ -248,8 +248,8 @@ def _take_up_rows(mean: Any, low: Any, high: Any) -> list[dict[str, str]]:
 
 
 @require_GET
-@role_required(Role.ANALYST)
-def simulation_csv(request: HttpRequest, pk: int) -> HttpResponse:
+@analyst_required
+def simulation_csv(request: HttpRequest, user: User, pk: int) -> HttpResponse:
     """The run's tables as `jobgrant simulate --out` writes them: summary.csv (mean, 5th and
     95th percentile of every measure) or, with ?table=draws, draws.csv (every draw)."""
     run = _run(pk)
@@ -267,8 +267,8 @@ def simulation_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-@role_required(Role.ANALYST)
-def simulation_plot(request: HttpRequest, pk: int) -> HttpResponse:
+@analyst_required
+def simulation_plot(request: HttpRequest, user: User, pk: int) -> HttpResponse:
     """The simulator's three plots as SVG (their text kept as text), in the page's language."""
     run = _run(pk)
     if run.state != RunState.DONE:

@@ -24,15 +24,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from jobgrant.service.accounts.models import Role
+from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.web.audit_entries import action_label, details, object_type_label
 from jobgrant.service.web.forms.auditor import TrailFilter
 from jobgrant.service.web.pages import (
+    auditor_required,
     error_context,
     query_params,
-    role_required,
     set_notice,
     take_notice,
 )
@@ -59,8 +59,8 @@ def entries(chosen: dict[str, Any]) -> QuerySet[AuditEntry]:
 
 
 @require_GET
-@role_required(Role.AUDITOR)
-def trail(request: HttpRequest) -> HttpResponse:
+@auditor_required
+def trail(request: HttpRequest, user: User) -> HttpResponse:
     form = TrailFilter(request.GET)
     context: dict[str, Any] = {
         "title": _("Audit trail"),
@@ -139,8 +139,8 @@ def _csv_lines(found: QuerySet[AuditEntry]) -> Iterator[str]:
 
 
 @require_GET
-@role_required(Role.AUDITOR)
-def trail_csv(request: HttpRequest) -> HttpResponse:
+@auditor_required
+def trail_csv(request: HttpRequest, user: User) -> HttpResponse:
     """The entries the filters choose (all of them, not one page), as CSV in the page's
     language: UTF-8 with a BOM, for Excel. Never cached (the role gate)."""
     form = TrailFilter(request.GET)
@@ -166,8 +166,8 @@ def _page_links(request: HttpRequest, page: Any) -> dict[str, str]:
 
 
 @require_http_methods(["GET", "POST"])
-@role_required(Role.AUDITOR)
-def verify_chain(request: HttpRequest) -> HttpResponse:
+@auditor_required
+def verify_chain(request: HttpRequest, user: User) -> HttpResponse:
     """Walk the whole chain; show the result on the trail page (POST, redirect, GET).
 
     Only a POST verifies; a GET (a bookmark, a reload) goes to the trail page."""

@@ -18,7 +18,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.agreements.actions import current_version
 from jobgrant.service.grants.completion import follow_ups
@@ -33,21 +33,17 @@ from jobgrant.service.grants.models.completion import (
     ReportState,
 )
 from jobgrant.service.web import labels
-from jobgrant.service.web.pages import set_notice, take_notice, user_required
+from jobgrant.service.web.pages import employer_required, set_notice, take_notice, visible_or_404
 from jobgrant.service.web.views import completion_forms as forms
 from jobgrant.service.web.views.participants import _link_refused, _private
 
-employer_required = user_required(Role.EMPLOYER)
 ANSWERED_KEY = "jobgrant.follow_up.answered"
 
 
 def _applicant_application(user: User, application_id: int) -> Application:
     """The application, if the user acts for its applicant; 404 otherwise (audited by access)."""
-    try:
-        application = access.get_visible(user, application_id, without=("explanation",))
-        access.check_applicant(user, application)
-    except ServiceError:
-        raise Http404 from None
+    application = visible_or_404(access.get_visible, user, application_id, without=("explanation",))
+    visible_or_404(access.check_applicant, user, application)
     return application
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -27,8 +27,14 @@ from jobgrant.service.language import localized
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms import employer as forms
 from jobgrant.service.web.limits import limited
-from jobgrant.service.web.pages import error_context, set_notice, take_notice
-from jobgrant.service.web.views.employer_apply import DRAFT_KEY, employer_required
+from jobgrant.service.web.pages import (
+    employer_required,
+    error_context,
+    set_notice,
+    take_notice,
+    visible_or_404,
+)
+from jobgrant.service.web.views.employer_apply import DRAFT_KEY
 
 WITHDRAWABLE = TRANSITIONS["withdraw"].sources
 
@@ -138,10 +144,7 @@ def _row(application: Application, links: list[Any], own: set[str] | None) -> di
 
 
 def _own_draft(user: User, draft_id: int) -> FormDraft:
-    try:
-        return access.get_own_form_draft(user, draft_id)
-    except ServiceError:
-        raise Http404 from None
+    return visible_or_404(access.get_own_form_draft, user, draft_id)
 
 
 @employer_required
@@ -185,10 +188,7 @@ def _hours(raw: object) -> str:
 
 
 def _visible(user: User, application_id: int) -> Application:
-    try:
-        return access.get_visible(user, application_id)
-    except ServiceError:
-        raise Http404 from None
+    return visible_or_404(access.get_visible, user, application_id)
 
 
 def _detail_context(user: User, application: Application) -> dict[str, Any]:

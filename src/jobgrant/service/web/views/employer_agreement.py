@@ -27,17 +27,19 @@ from jobgrant.service.grants.models.agreements import Agreement, AgreementState
 from jobgrant.service.language import in_language
 from jobgrant.service.refusals import message
 from jobgrant.service.web.forms.agreement import AcceptForm, ReasonForm
-from jobgrant.service.web.pages import error_context, set_notice, take_notice, user_required
+from jobgrant.service.web.pages import (
+    employer_required,
+    error_context,
+    set_notice,
+    take_notice,
+    visible_or_404,
+)
 
-employer_required = user_required(Role.EMPLOYER)
 LANGUAGES = ("en", "fr")
 
 
 def visible(user: User, application_id: int) -> Agreement:
-    try:
-        return get_visible_agreement(user, application_id)
-    except ServiceError:
-        raise Http404 from None
+    return visible_or_404(get_visible_agreement, user, application_id)
 
 
 def notice_text(notice: dict[str, Any] | None) -> str:

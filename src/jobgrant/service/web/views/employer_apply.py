@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.core import access
@@ -33,10 +33,9 @@ from jobgrant.service.web.forms import employer_apply as forms
 from jobgrant.service.web.forms import employer_trainees as trainee_forms
 from jobgrant.service.web.forms import employer_training as training_forms
 from jobgrant.service.web.forms.employer_draft import Checked, bind_draft
-from jobgrant.service.web.pages import error_context, user_required
+from jobgrant.service.web.pages import employer_required, error_context
 from jobgrant.service.web.views import employer_steps as steps
 
-employer_required = user_required(Role.EMPLOYER)
 DRAFT_KEY = "jobgrant.employer.draft"
 STEP_URLS = {
     "organizations": "web:employer-apply-organizations",

@@ -29,17 +29,19 @@ from jobgrant.service.grants.models.changes import ChangeKind, ChangeState
 from jobgrant.service.language import localized
 from jobgrant.service.web import change_display as display
 from jobgrant.service.web.forms import changes as forms
-from jobgrant.service.web.pages import error_context, set_notice, take_notice
-from jobgrant.service.web.views.employer_apply import employer_required
+from jobgrant.service.web.pages import (
+    employer_required,
+    error_context,
+    set_notice,
+    take_notice,
+    visible_or_404,
+)
 
 CONFIRMED = "confirm"
 
 
 def _application(user: User, application_id: int) -> Application:
-    try:
-        return access.get_visible(user, application_id)
-    except ServiceError:
-        raise Http404 from None
+    return visible_or_404(access.get_visible, user, application_id)
 
 
 def _agreement(application: Application) -> Agreement | None:
@@ -231,10 +233,7 @@ def _refused(
 @employer_required
 def change_detail(request: HttpRequest, user: User, change_id: int) -> HttpResponse:
     """One change request: its state, what it changes, the money, and the decision's reason."""
-    try:
-        change = change_access.get_visible_change(user, change_id)
-    except ServiceError:
-        raise Http404 from None
+    change = visible_or_404(change_access.get_visible_change, user, change_id)
     application = change.agreement.application
     context = {
         "title": _("Change request %(id)s") % {"id": change.pk},

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from jobgrant.service import refusals
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.claims import access as claim_access
 from jobgrant.service.grants.claims import actions as claim_actions
@@ -30,26 +30,24 @@ from jobgrant.service.grants.participants.workflow import CONFIRMED_SLOTS
 from jobgrant.service.language import localized
 from jobgrant.service.web import claim_display as display
 from jobgrant.service.web.forms.claims import ClaimLinesForm, ReceiptsForm, category_label
-from jobgrant.service.web.pages import error_context, set_notice, take_notice, user_required
-
-employer_required = user_required(Role.EMPLOYER)
+from jobgrant.service.web.pages import (
+    employer_required,
+    error_context,
+    set_notice,
+    take_notice,
+    visible_or_404,
+)
 
 
 def _claim(user: User, claim_id: int) -> Claim:
-    try:
-        return claim_access.get_visible_claim(user, claim_id)
-    except ServiceError:
-        raise Http404 from None
+    return visible_or_404(claim_access.get_visible_claim, user, claim_id)
 
 
 @require_http_methods(["GET", "POST"])
 @employer_required
 def claims(request: HttpRequest, user: User, application_id: int) -> HttpResponse:
     """The file's claims (each with its state and money); POST starts a new one."""
-    try:
-        application = access.get_visible(user, application_id)
-    except ServiceError:
-        raise Http404 from None
+    application = visible_or_404(access.get_visible, user, application_id)
     refusal, status = None, 200
     if request.method == "POST":
         body: dict[str, Any] = {}
@@ -232,9 +230,6 @@ def claim_submit(request: HttpRequest, user: User, claim_id: int) -> HttpRespons
 def receipt_download(
     request: HttpRequest, user: User, claim_id: int, receipt_id: int
 ) -> HttpResponse:
-    try:
-        receipt = claim_access.get_visible_receipt(user, claim_id, receipt_id)
-    except ServiceError:
-        raise Http404 from None
+    receipt = visible_or_404(claim_access.get_visible_receipt, user, claim_id, receipt_id)
     # A file streamed as it is read: not an HttpResponse, but answered the same way.
     return cast(HttpResponse, receipt_response(receipt))

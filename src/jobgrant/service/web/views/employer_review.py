@@ -17,13 +17,12 @@ from jobgrant.service.web import labels
 from jobgrant.service.web.forms import employer as shared
 from jobgrant.service.web.forms.employer_draft import ReviewForm, payload
 from jobgrant.service.web.limits import limited
-from jobgrant.service.web.pages import set_notice
+from jobgrant.service.web.pages import employer_required, set_notice
 from jobgrant.service.web.views import employer_steps as steps
 from jobgrant.service.web.views.employer_apply import (
     DRAFT_KEY,
     checked,
     current_draft,
-    employer_required,
     gate,
     page,
 )

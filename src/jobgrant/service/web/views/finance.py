@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET
 
 from jobgrant.rules.codes import fiscal_year
 from jobgrant.rules.money import format_amount
-from jobgrant.service.accounts.models import Role
+from jobgrant.service.accounts.models import User
 from jobgrant.service.grants.models.applications import Application, State
 from jobgrant.service.grants.models.claims import Claim, ClaimShare, ClaimState
 from jobgrant.service.grants.models.payments import (
@@ -44,7 +44,7 @@ from jobgrant.service.web.labels import (
     label,
     stream_label,
 )
-from jobgrant.service.web.pages import error_context, role_required
+from jobgrant.service.web.pages import error_context, finance_required
 
 SHOWN = 500  # applications on a budget's page
 MONEY = (
@@ -115,8 +115,8 @@ def _totals(found: QuerySet[BudgetAccount]) -> dict[str, int]:
 
 
 @require_GET
-@role_required(Role.FINANCE)
-def budget_page(request: HttpRequest) -> HttpResponse:
+@finance_required
+def budget_page(request: HttpRequest, user: User) -> HttpResponse:
     form = BudgetFilter(request.GET)
     context: dict[str, Any] = {"title": _("Budgets"), "form": form}
     if not form.is_valid():
@@ -143,8 +143,8 @@ def csv_filename(chosen: dict[str, str]) -> str:
 
 
 @require_GET
-@role_required(Role.FINANCE)
-def budget_csv(request: HttpRequest) -> HttpResponse:
+@finance_required
+def budget_csv(request: HttpRequest, user: User) -> HttpResponse:
     """The budgets the page shows, as CSV: decimal strings, UTF-8 with a BOM (for Excel), and
     the jurisdictions and funders named in the page's language."""
     form = BudgetFilter(request.GET)
@@ -246,8 +246,8 @@ def _per_application(account: BudgetAccount) -> dict[int, Balances]:
 
 
 @require_GET
-@role_required(Role.FINANCE)
-def budget_detail(request: HttpRequest, account_id: int) -> HttpResponse:
+@finance_required
+def budget_detail(request: HttpRequest, user: User, account_id: int) -> HttpResponse:
     """One budget: each application's committed, claimed, payable, disbursed, receivable and
     recovered money from this funder, with the employer's share of the file beside it."""
     account = _account_or_404(account_id)
@@ -274,8 +274,10 @@ def budget_detail(request: HttpRequest, account_id: int) -> HttpResponse:
 
 
 @require_GET
-@role_required(Role.FINANCE)
-def budget_application(request: HttpRequest, account_id: int, application_id: int) -> HttpResponse:
+@finance_required
+def budget_application(
+    request: HttpRequest, user: User, account_id: int, application_id: int
+) -> HttpResponse:
     """One application seen from one budget: its claims, its payments and what it owes back."""
     account = _account_or_404(account_id)
     application = Application.objects.filter(pk=application_id).first()

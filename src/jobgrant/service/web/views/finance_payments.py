@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from jobgrant.rules.codes import fiscal_year
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.models.payments import (
     BatchState,
@@ -41,9 +41,13 @@ from jobgrant.service.web.forms.payments import (
     WriteOffForm,
 )
 from jobgrant.service.web.labels import FUNDER_LABELS, label
-from jobgrant.service.web.pages import error_context, set_notice, take_notice, user_required
+from jobgrant.service.web.pages import (
+    error_context,
+    finance_required,
+    set_notice,
+    take_notice,
+)
 
-finance_required = user_required(Role.FINANCE)
 SHOWN = 100
 
 

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from jobgrant.service import refusals
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.applications import assignment as assignment_actions
@@ -37,7 +37,13 @@ from jobgrant.service.web.labels import (
     setting_labels,
     status_labels,
 )
-from jobgrant.service.web.pages import error_context, role_required, set_notice, take_notice
+from jobgrant.service.web.pages import (
+    error_context,
+    officer_required,
+    set_notice,
+    take_notice,
+    visible_or_404,
+)
 
 DECISIONS = ("recommend", "approve", "deny")
 # Approving commits money and denying ends the application: each waits for a second POST that
@@ -47,19 +53,14 @@ TO_CONFIRM = ("approve", "deny")
 ASSIGNMENTS = ("take", "release")  # "Assign to me" and "Release"
 
 
-def _application(request: HttpRequest, application_id: int) -> Application:
-    user = request.user
-    assert isinstance(user, User)
-    try:
-        return access.get_visible(user, application_id)
-    except ServiceError:
-        raise Http404 from None
+def _application(user: User, application_id: int) -> Application:
+    return visible_or_404(access.get_visible, user, application_id)
 
 
 @require_GET
-@role_required(Role.OFFICER)
-def review(request: HttpRequest, application_id: int) -> HttpResponse:
-    application = _application(request, application_id)
+@officer_required
+def review(request: HttpRequest, user: User, application_id: int) -> HttpResponse:
+    application = _application(user, application_id)
     return _render_review(request, application, DecisionForm(), DenyForm())
 
 
@@ -164,14 +165,14 @@ def _notice_text(notice: dict[str, Any] | None, application: Application) -> str
 
 
 @require_http_methods(["GET", "POST"])
-@role_required(Role.OFFICER)
-def decide(request: HttpRequest, application_id: int) -> HttpResponse:
+@officer_required
+def decide(request: HttpRequest, user: User, application_id: int) -> HttpResponse:
     """Recommend, approve or deny, through the actions; then back to the review (PRG).
 
     Approving and denying first answer with a confirmation page; only its POST, which carries
     the `confirm` field, acts. A GET (the language toggle of a page answered here, or a reload)
     goes to the review."""
-    application = _application(request, application_id)
+    application = _application(user, application_id)
     if request.method != "POST":
         return redirect(reverse("web:officer-review", args=[application.pk]))
     action = request.POST.get("action", "")
@@ -200,16 +201,14 @@ def decide(request: HttpRequest, application_id: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-@role_required(Role.OFFICER)
-def assign(request: HttpRequest, application_id: int) -> HttpResponse:
+@officer_required
+def assign(request: HttpRequest, user: User, application_id: int) -> HttpResponse:
     """Take the file ("Assign to me") or give it back ("Release"), through the assignment
     actions; then back to the review (PRG). A GET (the language toggle of a refusal answered
     here) goes to the review."""
-    application = _application(request, application_id)
+    application = _application(user, application_id)
     if request.method != "POST":
         return redirect(reverse("web:officer-review", args=[application.pk]))
-    user = request.user
-    assert isinstance(user, User)
     choice = request.POST.get("assignment", "")
     blank = (DecisionForm(), DenyForm())
     if choice not in ASSIGNMENTS:

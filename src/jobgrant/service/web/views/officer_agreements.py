@@ -13,14 +13,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.agreements import actions as agreement_actions
 from jobgrant.service.grants.agreements.access import visible_agreements
 from jobgrant.service.grants.models.agreements import AgreementState, AgreementVersion
 from jobgrant.service.refusals import message
 from jobgrant.service.web.forms.agreement import ReasonForm
-from jobgrant.service.web.pages import error_context, set_notice, user_required
+from jobgrant.service.web.pages import error_context, officer_required, set_notice
 from jobgrant.service.web.views.employer_agreement import (
     page_context,
     pdf_response,
@@ -28,7 +28,6 @@ from jobgrant.service.web.views.employer_agreement import (
     visible,
 )
 
-officer_required = user_required(Role.OFFICER)
 EXPIRING_WITHIN = dt.timedelta(days=2)
 SHOWN = 200  # rows per state on the queue page, newest first
 

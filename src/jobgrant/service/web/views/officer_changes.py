@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from jobgrant.service import refusals
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.changes import access as change_access
 from jobgrant.service.grants.changes import actions as change_actions
@@ -27,19 +27,21 @@ from jobgrant.service.language import localized
 from jobgrant.service.web import change_display as display
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms.changes import ChangeDecisionForm
-from jobgrant.service.web.pages import error_context, set_notice, take_notice, user_required
+from jobgrant.service.web.pages import (
+    error_context,
+    officer_required,
+    set_notice,
+    take_notice,
+    visible_or_404,
+)
 
-officer_required = user_required(Role.OFFICER)
 DECISIONS = ("approve", "deny")
 CONFIRMED = "confirm"
 PAGE_SIZE = 25
 
 
 def _change(user: User, change_id: int) -> ChangeRequest:
-    try:
-        return change_access.get_visible_change(user, change_id)
-    except ServiceError:
-        raise Http404 from None
+    return visible_or_404(change_access.get_visible_change, user, change_id)
 
 
 @require_GET

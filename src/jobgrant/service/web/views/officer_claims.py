@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from jobgrant.service import refusals
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.claims import access as claim_access
 from jobgrant.service.grants.claims import assessment as claim_assessment
@@ -26,18 +26,20 @@ from jobgrant.service.grants.models.claims import UNDER_ASSESSMENT, Claim
 from jobgrant.service.language import localized
 from jobgrant.service.web import claim_display as display
 from jobgrant.service.web.forms.claims import ApprovalForm, ReasonForm
-from jobgrant.service.web.pages import error_context, set_notice, take_notice, user_required
+from jobgrant.service.web.pages import (
+    error_context,
+    officer_required,
+    set_notice,
+    take_notice,
+    visible_or_404,
+)
 
-officer_required = user_required(Role.OFFICER)
 PAGE_SIZE = 25
 DECISIONS = ("approve", "return", "deny")
 
 
 def _claim(user: User, claim_id: int) -> Claim:
-    try:
-        return claim_access.get_visible_claim(user, claim_id)
-    except ServiceError:
-        raise Http404 from None
+    return visible_or_404(claim_access.get_visible_claim, user, claim_id)
 
 
 @require_GET
@@ -179,9 +181,6 @@ def _confirm(request: HttpRequest, claim: Claim, action: str, form: Any) -> Http
 def receipt_download(
     request: HttpRequest, user: User, claim_id: int, receipt_id: int
 ) -> HttpResponse:
-    try:
-        receipt = claim_access.get_visible_receipt(user, claim_id, receipt_id)
-    except ServiceError:
-        raise Http404 from None
+    receipt = visible_or_404(claim_access.get_visible_receipt, user, claim_id, receipt_id)
     # A file streamed as it is read: not an HttpResponse, but answered the same way.
     return cast(HttpResponse, receipt_response(receipt))

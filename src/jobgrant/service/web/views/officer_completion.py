@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from jobgrant.rules.money import format_amount
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.completion import report as completion_actions
 from jobgrant.service.grants.core import access
@@ -33,18 +33,13 @@ from jobgrant.service.grants.payments import recovery as recovery_actions
 from jobgrant.service.language import in_language
 from jobgrant.service.ledger.models import Funder
 from jobgrant.service.web import labels
-from jobgrant.service.web.pages import set_notice, take_notice, user_required
+from jobgrant.service.web.pages import officer_required, set_notice, take_notice, visible_or_404
 from jobgrant.service.web.views.completion_forms import rating_texts
-
-officer_required = user_required(Role.OFFICER)
 
 
 def _officer_application(user: User, application_id: int) -> Application:
-    try:
-        application = access.get_visible(user, application_id, without=("explanation",))
-        access.check_officer(user, application)
-    except ServiceError:
-        raise Http404 from None
+    application = visible_or_404(access.get_visible, user, application_id, without=("explanation",))
+    visible_or_404(access.check_officer, user, application)
     return application
 
 

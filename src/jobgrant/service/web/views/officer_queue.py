@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import User
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.applications import (
     Application,
@@ -32,7 +32,7 @@ from jobgrant.service.grants.models.applications import (
 from jobgrant.service.language import in_language
 from jobgrant.service.web.forms.officer import QUEUE_STATES, SORTS, QueueFilter
 from jobgrant.service.web.labels import STATE_LABELS, jurisdiction_name
-from jobgrant.service.web.pages import error_context, query_params, role_required
+from jobgrant.service.web.pages import error_context, officer_required, query_params
 
 PAGE_SIZE = 50
 OPEN_STATES = (State.SUBMITTED, State.RECOMMENDED)
@@ -111,10 +111,8 @@ def _ordering(sort: str) -> list[str]:
 
 
 @require_GET
-@role_required(Role.OFFICER)
-def queue(request: HttpRequest) -> HttpResponse:
-    user = request.user
-    assert isinstance(user, User)
+@officer_required
+def queue(request: HttpRequest, user: User) -> HttpResponse:
     form = QueueFilter(request.GET, user, _stream_choices())
     if not form.is_valid():
         context = {"title": _("Applications to review"), "form": form, **error_context(form)}

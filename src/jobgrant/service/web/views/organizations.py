@@ -24,8 +24,13 @@ from jobgrant.service.registry.models import Employer
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms import organizations as forms
 from jobgrant.service.web.limits import limited
-from jobgrant.service.web.pages import error_context, set_notice, take_notice
-from jobgrant.service.web.views.employer_apply import employer_required
+from jobgrant.service.web.pages import (
+    employer_required,
+    error_context,
+    set_notice,
+    take_notice,
+    visible_or_404,
+)
 
 
 def _page(
@@ -197,10 +202,7 @@ def organization_list(request: HttpRequest, user: User) -> HttpResponse:
 
 
 def _organization(user: User, employer_id: int) -> Employer:
-    try:
-        return organizations.organization_for(user, employer_id)
-    except ServiceError:
-        raise Http404 from None
+    return visible_or_404(organizations.organization_for, user, employer_id)
 
 
 @employer_required

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.participants import Participant, ParticipantState
@@ -37,11 +37,16 @@ from jobgrant.service.language import in_both_languages, in_language
 from jobgrant.service.refusals import WORDINGS
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms.participants import InviteForm, ParticipantForm
-from jobgrant.service.web.pages import error_context, set_notice, take_notice, user_required
+from jobgrant.service.web.pages import (
+    employer_required,
+    error_context,
+    officer_required,
+    set_notice,
+    take_notice,
+    visible_or_404,
+)
 
 RECEIVED_KEY = "jobgrant.participation.received"
-officer_required = user_required(Role.OFFICER)
-employer_required = user_required(Role.EMPLOYER)
 
 
 # --- The trainee's form ------------------------------------------------------------------------
@@ -125,11 +130,8 @@ def _received() -> dict[str, Any]:
 
 
 def _applicant_application(user: User, application_id: int) -> Any:
-    try:
-        application = access.get_visible(user, application_id, without=("explanation",))
-        access.check_applicant(user, application)
-    except ServiceError:
-        raise Http404 from None
+    application = visible_or_404(access.get_visible, user, application_id, without=("explanation",))
+    visible_or_404(access.check_applicant, user, application)
     return application
 
 
@@ -216,11 +218,8 @@ def trainees(request: HttpRequest, user: User, application_id: int) -> HttpRespo
 
 
 def _own_slot(user: User, participant_id: int) -> Participant:
-    try:
-        participant = get_participant(user, participant_id)
-        access.check_applicant(user, participant.application)
-    except ServiceError:
-        raise Http404 from None
+    participant = visible_or_404(get_participant, user, participant_id)
+    visible_or_404(access.check_applicant, user, participant.application)
     return participant
 
 
@@ -309,7 +308,4 @@ def flag_sin(request: HttpRequest, user: User, participant_id: int) -> HttpRespo
 
 
 def _visible_slot(user: User, participant_id: int) -> Participant:
-    try:
-        return get_participant(user, participant_id)
-    except ServiceError:
-        raise Http404 from None
+    return visible_or_404(get_participant, user, participant_id)

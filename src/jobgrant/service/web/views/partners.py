@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -18,15 +18,17 @@ from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.partners import ConsentState, PartnerConsent
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms import employer as shared
-from jobgrant.service.web.pages import error_context, set_notice, take_notice
-from jobgrant.service.web.views.employer_apply import employer_required
+from jobgrant.service.web.pages import (
+    employer_required,
+    error_context,
+    set_notice,
+    take_notice,
+    visible_or_404,
+)
 
 
 def _consent(user: User, consent_id: int) -> PartnerConsent:
-    try:
-        return access.get_visible_partner_request(user, consent_id)
-    except ServiceError:
-        raise Http404 from None
+    return visible_or_404(access.get_visible_partner_request, user, consent_id)
 
 
 def _states() -> dict[str, str]:

@@ -5,21 +5,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.language import current_language, localized
 from jobgrant.service.people import staff as staff_actions
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms import organizations as forms
-from jobgrant.service.web.pages import error_context, set_notice, take_notice, user_required
-
-admin_required = user_required(Role.ADMIN)
+from jobgrant.service.web.pages import (
+    admin_required,
+    error_context,
+    set_notice,
+    take_notice,
+    visible_or_404,
+)
 
 
 def _notice(notice: dict[str, Any] | None) -> str:
@@ -96,10 +100,7 @@ def staff_new(request: HttpRequest, user: User) -> HttpResponse:
 
 
 def _staff(user: User, user_id: int) -> User:
-    try:
-        return staff_actions.get_staff(user, user_id)
-    except ServiceError:
-        raise Http404 from None
+    return visible_or_404(staff_actions.get_staff, user, user_id)
 
 
 @admin_required
