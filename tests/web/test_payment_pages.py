@@ -127,3 +127,15 @@ def test_a_receivable_repaid_in_part_then_written_off_by_two_people(demo: None) 
     receivable.refresh_from_db()
     assert receivable.state == ReceivableState.WRITTEN_OFF
     assert receivable.written_off_cents == 30_000
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_receivable_that_does_not_exist_is_not_found_on_each_of_its_pages(
+    demo: None, language: str
+) -> None:
+    finance = signed_in(FINANCE.get())
+    base = f"/{language}/finance/receivables/999999/"
+    assert finance.get(base).status_code == 404
+    repay = {"amount": "1.00", "received_on": "2026-11-29"}
+    assert finance.post(f"{base}repayments/", repay).status_code == 404
+    assert finance.post(f"{base}write-off/", {"reason": "None."}).status_code == 404

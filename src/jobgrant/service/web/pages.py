@@ -23,6 +23,8 @@ from django.utils.translation import gettext_lazy as _
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import record_refusal
 from jobgrant.service.errors import ServiceError
+from jobgrant.service.grants.core import access
+from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.refusals import forbidden_for
 from jobgrant.service.web.labels import ROLE_LABELS, label
 
@@ -98,6 +100,14 @@ def visible_or_404(
         return fetch(*args, **kwargs)
     except ServiceError:
         raise Http404 from None
+
+
+def applicant_file_or_404(user: User, application_id: int) -> Application:
+    """The application, if the user acts for its applicant; the page's 404 otherwise (the
+    access check records the refusal)."""
+    application = visible_or_404(access.get_visible, user, application_id, without=("explanation",))
+    visible_or_404(access.check_applicant, user, application)
+    return application
 
 
 def forbidden(request: HttpRequest, roles: tuple[str, ...]) -> HttpResponse:

@@ -24,7 +24,6 @@ from jobgrant.service.grants.agreements.actions import current_version
 from jobgrant.service.grants.completion import follow_ups
 from jobgrant.service.grants.completion import report as completion_actions
 from jobgrant.service.grants.completion.schedule import due_on
-from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.grants.models.completion import (
     CompletionReport,
@@ -33,18 +32,16 @@ from jobgrant.service.grants.models.completion import (
     ReportState,
 )
 from jobgrant.service.web import labels
-from jobgrant.service.web.pages import employer_required, set_notice, take_notice, visible_or_404
+from jobgrant.service.web.pages import (
+    applicant_file_or_404,
+    employer_required,
+    set_notice,
+    take_notice,
+)
 from jobgrant.service.web.views import completion_forms as forms
 from jobgrant.service.web.views.participants import _link_refused, _private
 
 ANSWERED_KEY = "jobgrant.follow_up.answered"
-
-
-def _applicant_application(user: User, application_id: int) -> Application:
-    """The application, if the user acts for its applicant; 404 otherwise (audited by access)."""
-    application = visible_or_404(access.get_visible, user, application_id, without=("explanation",))
-    visible_or_404(access.check_applicant, user, application)
-    return application
 
 
 def _errors(links: list[tuple[str, str]]) -> dict[str, Any]:
@@ -58,7 +55,7 @@ def _errors(links: list[tuple[str, str]]) -> dict[str, Any]:
 @require_http_methods(["GET", "POST"])
 def completion_report(request: HttpRequest, user: User, application_id: int) -> HttpResponse:
     """Start the report, save the draft, review it, submit it (one page, by `action`)."""
-    application = _applicant_application(user, application_id)
+    application = applicant_file_or_404(user, application_id)
     report = CompletionReport.objects.filter(application=application).first()
     action = request.POST.get("action", "") if request.method == "POST" else ""
     if report is None:
@@ -242,7 +239,7 @@ def employer_follow_up(
     request: HttpRequest, user: User, application_id: int, milestone: int
 ) -> HttpResponse:
     """The employer's answers for its trainees at one milestone (3 or 12 months)."""
-    application = _applicant_application(user, application_id)
+    application = applicant_file_or_404(user, application_id)
     if milestone not in Milestone.values:
         raise Http404
     waiting = follow_ups.waiting_employer_rows(application, milestone)

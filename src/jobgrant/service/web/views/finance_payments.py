@@ -46,6 +46,7 @@ from jobgrant.service.web.pages import (
     finance_required,
     set_notice,
     take_notice,
+    visible_or_404,
 )
 
 SHOWN = 100
@@ -330,14 +331,14 @@ def _show_receivable(
 @finance_required
 @require_GET
 def receivable_page(request: HttpRequest, user: User, receivable_id: int) -> HttpResponse:
-    receivable = payment_access.get_visible_receivable(user, receivable_id)
+    receivable = visible_or_404(payment_access.get_visible_receivable, user, receivable_id)
     return _show_receivable(request, user, receivable)
 
 
 @finance_required
 @require_POST
 def receivable_repay(request: HttpRequest, user: User, receivable_id: int) -> HttpResponse:
-    receivable = payment_access.get_visible_receivable(user, receivable_id)
+    receivable = visible_or_404(payment_access.get_visible_receivable, user, receivable_id)
     form = RepaymentForm(request.POST)
     refusal: list[tuple[str, str]] = []
     if form.is_valid():
@@ -356,7 +357,7 @@ def receivable_repay(request: HttpRequest, user: User, receivable_id: int) -> Ht
 @require_POST
 def receivable_write_off(request: HttpRequest, user: User, receivable_id: int) -> HttpResponse:
     """The first finance officer asks (a reason is required); a second approves."""
-    receivable = payment_access.get_visible_receivable(user, receivable_id)
+    receivable = visible_or_404(payment_access.get_visible_receivable, user, receivable_id)
     asking = receivable.write_off_requested_by_id is None
     form = WriteOffForm(request.POST)
     refusal: list[tuple[str, str]] = []

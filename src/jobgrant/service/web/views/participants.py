@@ -38,6 +38,7 @@ from jobgrant.service.refusals import WORDINGS
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms.participants import InviteForm, ParticipantForm
 from jobgrant.service.web.pages import (
+    applicant_file_or_404,
     employer_required,
     error_context,
     officer_required,
@@ -129,12 +130,6 @@ def _received() -> dict[str, Any]:
 # --- The employer's trainees ---------------------------------------------------------------------
 
 
-def _applicant_application(user: User, application_id: int) -> Any:
-    application = visible_or_404(access.get_visible, user, application_id, without=("explanation",))
-    visible_or_404(access.check_applicant, user, application)
-    return application
-
-
 def notice_text(notice: dict[str, Any] | None) -> str:
     if notice is None:
         return ""
@@ -182,7 +177,7 @@ def _row(slot: TraineeSlot, statuses: dict[str, str], states: dict[str, Any]) ->
 @require_http_methods(["GET", "POST"])
 def trainees(request: HttpRequest, user: User, application_id: int) -> HttpResponse:
     """Each trainee's slot and the invitation form (POST invites)."""
-    application = _applicant_application(user, application_id)
+    application = applicant_file_or_404(user, application_id)
     rows = _rows(application)
     choices = [
         (str(r["number"] - 1), _("Trainee %(n)s") % {"n": r["number"]})
