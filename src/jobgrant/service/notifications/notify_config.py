@@ -24,7 +24,8 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-LANGUAGES = ("en", "fr")
+from jobgrant.service.notifications.kinds import LANGUAGES, known_kinds
+
 PLACEHOLDERS = ("subject", "body")  # what every template's personalisation carries
 # GC Notify's API key: the key's name, the service id and the secret, joined by dashes.
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
@@ -158,8 +159,6 @@ def _templates(raw: str) -> dict[str, str]:
 
 
 def _template_id(key: str, value: object) -> str:
-    from jobgrant.service.notifications.outbox import known_kinds
-
     kind, _, language = key.rpartition(".")
     if key not in LANGUAGES and (kind not in known_kinds() or language not in LANGUAGES):
         raise ImproperlyConfigured(

@@ -8,9 +8,6 @@ worker also sweeps for due rows whose hand-over was lost (a crash between the co
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
-
 from django.conf import settings
 from django.db import models, transaction
 from django.template import Context, Engine, engines
@@ -19,23 +16,13 @@ from django.utils import translation
 from jobgrant.service import rows
 from jobgrant.service.notifications import notify_config
 from jobgrant.service.notifications.delivery_actions import deliver_message
+from jobgrant.service.notifications.kinds import LANGUAGES, known_kinds
 from jobgrant.service.notifications.models import Message
 from jobgrant.service.registry.identifiers import looks_like_sin
-
-TEMPLATES = Path(__file__).parent / "templates" / "notifications"
-LANGUAGES = ("en", "fr")
 
 
 class OutboxError(ValueError):
     """A programming error in a call to enqueue (never shown to a user)."""
-
-
-@cache
-def known_kinds() -> frozenset[str]:
-    """The kinds with a template in both languages."""
-    names = {path.name for path in TEMPLATES.glob("*.txt")}
-    stems = {name.split(".", 1)[0] for name in names}
-    return frozenset(k for k in stems if all(f"{k}.{lang}.txt" in names for lang in LANGUAGES))
 
 
 def render(kind: str, language: str, context: dict[str, str | int]) -> tuple[str, str]:
