@@ -111,7 +111,7 @@ bench: .venv/.synced $(NUMBA_CACHE)
 	$(RUN) python bench/payments.py
 	$(RUN) python bench/kpis.py
 
-# T5 (conventions.md): messages through the outbox while the SMTP server refuses 30% of the
+# T5 (docs/reliability.md): messages through the outbox while the SMTP server refuses 30% of the
 # deliveries and the worker is killed with SIGKILL 3 times; on SQLite, on PostgreSQL, and on
 # PostgreSQL with two workers (scale-out), then two workers and no kill (no duplicate allowed).
 # `make test` runs it with T5_CI_MESSAGES; `make reliability-outbox` with T5_MESSAGES.
@@ -141,7 +141,7 @@ t5-all:
 	$(T5) --messages $(T5_COUNT) $(T5_SEED) --database $(POSTGRES_URL) --workers 2 && \
 	$(T5) --messages $(T5_COUNT) $(T5_SEED) --database $(POSTGRES_URL) --workers 2 --kills 0
 
-# T2 (conventions.md): 16 workers move money through the ledger (commit, claim, approve, pay,
+# T2 (docs/reliability.md): 16 workers move money through the ledger (commit, claim, approve, pay,
 # receivable, recover, write off, release) on 8 shared budget accounts while a reader sums the
 # ledger every 10 ms: 0 violations in over 5,000 reads, then `operations.verify()` empty. On
 # PostgreSQL with 16 workers, and on SQLite with 4 (its writers take turns). `make test` runs it
@@ -163,7 +163,7 @@ t2-all:
 		echo "Skipping T2 on PostgreSQL (JOBGRANT_SKIP_POSTGRES is set)"; exit 0; fi; \
 	$(T2) --workers 16 --seconds $(T2_RUN) --min-reads $(T2_READS) $(T2_SEED) --database $(POSTGRES_URL)
 
-# T4 (conventions.md): a client walks files through the API with Idempotency-Keys while the app
+# T4 (docs/reliability.md): a client walks files through the API with Idempotency-Keys while the app
 # server (`jobgrant serve`, its whole process group) and the PostgreSQL postmaster are killed with
 # SIGKILL at random moments; unacknowledged requests are retried with their keys. 0 acknowledged
 # effects lost, 0 half-applied, 0 duplicates, `jobgrant ledger verify` and `jobgrant audit verify`

@@ -1,4 +1,4 @@
-"""Benchmark of the KPIs (issue 13) on PostgreSQL: 1,000,000 trainees in 300,000 files.
+"""Benchmark of the KPIs on PostgreSQL: 1,000,000 trainees in 300,000 files.
 
     python bench/kpis.py [--files 300000] [--trainees 1000000] [--runs 3] [--keep]
                          [--redraw-equity] [--compare-jit]

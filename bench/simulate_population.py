@@ -1,4 +1,4 @@
-"""Simulator benchmarks (issue 15): one national fiscal year, and 6 years x 100 draws.
+"""Simulator benchmarks: one national fiscal year, and 6 years x 100 draws.
 
     python bench/simulate_population.py [--draws 100] [--workers 2]
 

@@ -1,8 +1,8 @@
 """The docs say what the repository holds, and the code names nothing outside it.
 
 - every path `docs/architecture.md` names in backticks exists;
-- no file under `src/` (code, templates, help texts, data) names an issue number or one of the
-  design notes that live outside the repository;
+- no file of the code (`src/`, `tests/`, `bench/`, the Makefile) names an issue number or one of the
+design notes that live outside the repository;
 - every ADR has its `Date:` and `Status:` lines under its title;
 - the README stays a front door (under 300 lines).
 
@@ -120,9 +120,20 @@ def test_every_path_that_the_architecture_page_names_exists() -> None:
     )
 
 
+#: What the code's comments, docstrings and help texts are in: the source, the tests, the
+#: benchmarks and the Makefile (this file names the patterns it looks for, so it is left out).
+CODE = ("src", "tests", "bench", "scenarios", ".ci")
+
+
+def _code_files() -> Iterator[Path]:
+    for top in CODE:
+        yield from (p for p in _walk(ROOT / top) if p != Path(__file__).resolve())
+    yield ROOT / "Makefile"
+
+
 def _offences(pattern: re.Pattern[str]) -> list[str]:
     offences = []
-    for path in _walk(ROOT / "src"):
+    for path in _code_files():
         text = _text(path)
         if text is None:
             continue
@@ -132,18 +143,18 @@ def _offences(pattern: re.Pattern[str]) -> list[str]:
     return offences
 
 
-def test_no_file_under_src_names_an_issue_number() -> None:
+def test_no_code_comment_or_help_text_names_an_issue_number() -> None:
     offences = _offences(ISSUE_NUMBER)
     assert not offences, (
-        f"{len(offences)} mentions of an issue number under src/ (say what was asked, or why, "
+        f"{len(offences)} mentions of an issue number in the code (say what was asked, or why, "
         "instead):\n" + "\n".join(offences)
     )
 
 
-def test_no_file_under_src_names_a_design_note_outside_the_repository() -> None:
+def test_no_code_comment_or_help_text_names_a_design_note_outside_the_repository() -> None:
     offences = _offences(OUTSIDE_FILES)
     assert not offences, (
-        f"{len(offences)} mentions under src/ of a file that is not in the repository (state "
+        f"{len(offences)} mentions in the code of a file that is not in the repository (state "
         "the fact instead):\n" + "\n".join(offences)
     )
 

@@ -1,4 +1,4 @@
-"""The main flows in Chromium, end to end against the live server (T16, issue 5).
+"""The main flows in Chromium, end to end against the live server (T16).
 
 An employer applies with a consortium partner and submits; officer A recommends; officer B
 approves; the finance officer's budget page shows the commitment. In English and in French, with

@@ -1,4 +1,4 @@
-"""T4 (conventions.md): acknowledged work survives SIGKILL of the app server and of PostgreSQL.
+"""T4 (docs/reliability.md): acknowledged work survives SIGKILL of the app server and of PostgreSQL.
 
     python tests/reliability/crash_t4.py                              # 10 app kills, 5 postmaster
     python tests/reliability/crash_t4.py --app-kills 2 --postgres-kills 1 --seed 20261201

@@ -1,4 +1,5 @@
-"""T2 (conventions.md): the ledger's invariants hold under concurrent mixed work, at every read.
+"""T2 (docs/reliability.md): the ledger's invariants hold under concurrent mixed work, at every
+read.
 
     python tests/reliability/ledger_t2.py --seconds 60                                  # SQLite
     python tests/reliability/ledger_t2.py --database postgresql://postgres@127.0.0.1:5432/jobgrant
@@ -7,7 +8,7 @@ It makes a fresh database (a SQLite file in a temporary directory, or the Postgr
 `<name>_t2` beside the one named, dropped afterwards), four pools (jurisdictions) with a
 federal and a provincial budget account each (8 accounts), and grant files spread over them.
 Then --workers threads, each with its own database connection, move money through the ledger
-operations of post-award.md section 6 for --seconds: commit (an approval, both funders at
+operations of the money's way for --seconds: commit (an approval, both funders at
 once), claim, unclaim (a claim returned), approve (certify part or all of a claim), lower (an
 amendment lowers an unpaid approval), pay (disburse), receivable (paid in error), recover,
 write off, release, and now and then a top-up allocation. Every movement is one database

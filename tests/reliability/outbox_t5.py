@@ -1,9 +1,9 @@
-"""T5 (conventions.md): every message reaches the mail server, once to the recipient, none lost,
-while the server refuses 30% of deliveries and the worker is killed with SIGKILL.
-With --delivery notify, the same through GC Notify's API, to the local stand-in
-(tests/notify_stub.py): it fails --refuse of the requests on purpose (500, 429 with Retry-After,
-an answer slower than the client's timeout after accepting, accepted then 500), and each
-message must be accepted exactly once (its reference once), since Notify does not deduplicate.
+"""T5 (docs/reliability.md): every message reaches the mail server, once to the recipient, none
+lost, while the server refuses 30% of deliveries and the worker is killed with SIGKILL. With
+--delivery notify, the same through GC Notify's API, to the local stand-in (tests/notify_stub.py):
+it fails --refuse of the requests on purpose (500, 429 with Retry-After, an answer slower than the
+client's timeout after accepting, accepted then 500), and each message must be accepted exactly once
+(its reference once), since Notify does not deduplicate.
 
     python tests/reliability/outbox_t5.py --messages 1000                       # SQLite
     python tests/reliability/outbox_t5.py --database postgresql://postgres@127.0.0.1:5432/jobgrant

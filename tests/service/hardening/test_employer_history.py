@@ -1,5 +1,5 @@
-"""Issue 14: the API showed employers the officers' usernames and the internal notes they keep
-with their decisions. Reproduced first; now an employer reads a role and the notes written for
+"""A security finding: the API showed employers the officers' usernames and the internal notes they
+keep with their decisions. Reproduced first; now an employer reads a role and the notes written for
 them (the denial's reason), and staff read everything as before."""
 
 from __future__ import annotations

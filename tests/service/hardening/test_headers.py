@@ -1,4 +1,4 @@
-"""Issue 14's header findings, each reproduced first: no Content-Security-Policy, no
+"""The security review's header findings, each reproduced first: no Content-Security-Policy, no
 Permissions-Policy, API answers without Cache-Control: no-store; and no inline script or style
 in any template, so that the policy needs no 'unsafe-inline'."""
 

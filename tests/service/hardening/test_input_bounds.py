@@ -1,5 +1,5 @@
-"""Issue 14's findings on input, each reproduced first: bodies too large or too deep, notes and
-employer ids without a length, impossible training dates, ids and dates beyond what the
+"""The security review's findings on input, each reproduced first: bodies too large or too deep,
+notes and employer ids without a length, impossible training dates, ids and dates beyond what the
 database or the calendar holds. Every one was a 500, a 400 text/html or a stored row."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Issue 14: notes and denial reasons lay outside the hash chain, and could be edited in the
-database without `jobgrant audit verify` noticing. Now each is bound to its chained entry (its
+"""A security finding: notes and denial reasons lay outside the hash chain, and could be edited in
+the database without `jobgrant audit verify` noticing. Now each is bound to its chained entry (its
 SHA-256, or the reason itself): an edit is named, by the command too."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """While PostgreSQL is down: the API answers 503 problem+json with Retry-After, the pages a
 "try again shortly" page in both languages; once it is back, everything answers again.
 
-Real servers, nothing mocked (issue 14): `jobgrant serve` (gunicorn) on a PostgreSQL cluster of
+Real servers, nothing mocked: `jobgrant serve` (gunicorn) on a PostgreSQL cluster of
 its own, made with initdb in a temporary directory, started with pg_ctl, then stopped under the
 running server and started again; and a server whose database port nobody listens on.
 """

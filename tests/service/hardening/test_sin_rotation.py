@@ -1,5 +1,5 @@
-"""Issue 14: after a key rotation the same SIN could be registered twice — its blind index was
-computed under the encryption key, so the new key gave it a new index. Reproduced first; now the
+"""A security finding: after a key rotation the same SIN could be registered twice — its blind index
+was computed under the encryption key, so the new key gave it a new index. Reproduced first; now the
 index has a key of its own, and `jobgrant sin rekey` re-encrypts every SIN under the new key."""
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ machines = itertools.count()
 
 @dataclass
 class Pool:
-    """A budget as the test models it: the allocation and the disjoint buckets of post-award.md
+    """A budget as the test models it: the allocation and the disjoint buckets of the ledger's
     section 6 (only_committed is the commitment not yet claimed, and so on)."""
 
     account: BudgetAccount

@@ -1,4 +1,4 @@
-"""The annual report (issue 13): the PDF's text (pypdf), the CSV tables and the page show the
+"""The annual report: the PDF's text (pypdf), the CSV tables and the page show the
 same figures for the same KpiReport, in English and in French; a suppressed figure's numbers
 appear in none of them; a rate over nobody is "..."; the national report has the federal-direct
 files apart and the cost per job by jurisdiction."""

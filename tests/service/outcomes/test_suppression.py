@@ -37,7 +37,7 @@ def marks(report: KpiReport) -> dict[str, Suppression]:
 
 
 def test_the_threshold_is_ten() -> None:
-    """post-award.md section 7: fewer than 10 people. a 10 is shown, b 9 and c 9 hidden."""
+    """The program's rule: fewer than 10 people. a 10 is shown, b 9 and c 9 hidden."""
     assert SMALL_CELL_THRESHOLD == 10
     assert marks(suppress(table({"a": 10, "b": 9, "c": 9}))) == {
         "a": SHOWN,

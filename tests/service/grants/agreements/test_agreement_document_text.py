@@ -2,7 +2,7 @@
 
 A version's document is stored and hashed when the version is made, and what the applicant
 accepts is that hash: a faster way of writing it must write exactly what the Django template
-grants/agreement/document.html wrote (issue 11), or a document read before and after the change
+grants/agreement/document.html wrote, or a document read before and after the change
 would differ. Three checks:
 
 - fixed cases (one trainee; a consortium with names full of characters HTML escapes, no course,
@@ -11,7 +11,7 @@ would differ. Three checks:
   with write_golden_files);
 - generated cases (Hypothesis: any names, courses, providers, sums, dates), each compared with
   the template itself, rendered by Django from agreement_document_reference.html beside this
-  file (the template as issue 11 wrote it);
+  file (the template as it was first written);
 - the versions real approvals store (several applications, English and French), compared with
   the template and with their stored hash.
 """
@@ -197,7 +197,7 @@ def cases() -> dict[str, tuple[AgreementVersion, list[ApplicationEmployer]]]:
 def reference_document(
     version: AgreementVersion, language: str, links: list[ApplicationEmployer]
 ) -> str:
-    """The document as the Django template wrote it (issue 11's render_document)."""
+    """The document as the Django template wrote it (the first render_document)."""
     template = engines["django"].from_string(REFERENCE.read_text())
     with translation.override(language):
         html = template.render(_document_context(version, language, links))

@@ -1,6 +1,6 @@
-"""The findings of issue 14 about consortium partners, reproduced (they fail on the code before
-ADR 0018), then held: an employer named a partner without its consent, the partner then saw the
-whole quote through the API, and the wizard told anyone the name behind a business number.
+"""The security review's findings about consortium partners, reproduced (they fail on the code
+before ADR 0018), then held: an employer named a partner without its consent, the partner then saw
+the whole quote through the API, and the wizard told anyone the name behind a business number.
 
 Only what existed before is used here (the API, the wizard's first step), so the same file ran
 against the old code to show each finding first.

@@ -1,5 +1,5 @@
 """Claims: started from the agreement, figures from the rules kernel then the caps of
-post-award.md section 4 (each checked to the cent against a hand computation), submitted with
+the claim's caps (each checked to the cent against a hand computation), submitted with
 receipts, assessed by the assigned officer only, with the ledger following each step.
 
 The files of tests.service.grants.claim_helpers are under the default policy (cjg-2013): each

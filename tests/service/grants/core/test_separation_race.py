@@ -1,14 +1,14 @@
 """Separation of duties under a race: an officer who sends recommend and approve for the same
 file at the same moment never approves what they recommended, and is never answered 500.
 
-Issue 14 found it over HTTP: 24 of 60 such approves answered 500. The approval checked that the
-approver was not the recommender on the row it had read before taking the row lock; when the
+A security review found it over HTTP: 24 of 60 such approves answered 500. The approval checked that
+the approver was not the recommender on the row it had read before taking the row lock; when the
 recommendation committed in between, only the database constraint stopped the approval (an
-IntegrityError, a 500, and no audit entry). Each pair here goes through the API, from two
-threads with their own connections, released together: whichever takes the row lock first,
-the approve is refused (403 SEPARATION_OF_DUTIES, audited, when the recommendation won; 409,
-the file not yet recommended, when the approve won), the recommend succeeds, nothing is
-approved, and the audit chain verifies.
+IntegrityError, a 500, and no audit entry). Each pair here goes through the API, from two threads
+with their own connections, released together: whichever takes the row lock first, the approve is
+refused (403 SEPARATION_OF_DUTIES, audited, when the recommendation won; 409, the file not yet
+recommended, when the approve won), the recommend succeeds, nothing is approved, and the audit chain
+verifies.
 
 Written for PostgreSQL (row locks; the Makefile's PostgreSQL pass runs it). On SQLite every
 transaction begins IMMEDIATE, so the two take turns and the same outcomes hold.
