@@ -1,8 +1,8 @@
 """The docs say what the repository holds, and the code names nothing outside it.
 
 - every path `docs/architecture.md` names in backticks exists;
-- no file of the code (`src/`, `tests/`, `bench/`, the Makefile) names an issue number or one of the
-design notes that live outside the repository;
+- no file of the code (`src/`, `tests/`, `bench/`, the Makefile) names an issue number or one of
+  the design notes that live outside the repository;
 - every ADR has its `Date:` and `Status:` lines under its title;
 - the README stays a front door (under 300 lines).
 
