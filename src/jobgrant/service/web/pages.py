@@ -105,7 +105,9 @@ def visible_or_404(
 def applicant_file_or_404(user: User, application_id: int) -> Application:
     """The application, if the user acts for its applicant; the page's 404 otherwise (the
     access check records the refusal)."""
-    application = visible_or_404(access.get_visible, user, application_id, without=("explanation",))
+    application = visible_or_404(
+        access.get_visible_application, user, application_id, without=("explanation",)
+    )
     visible_or_404(access.check_applicant, user, application)
     return application
 

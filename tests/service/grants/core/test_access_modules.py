@@ -74,5 +74,18 @@ def test_the_rule_recognizes_the_reads_of_every_access_module() -> None:
         "claims.get_visible_claim",
         "changes.get_visible_change",
         "agreements.get_visible_agreement",
-        "participants.get_participant",
+        "participants.get_visible_participant",
     } <= found
+
+
+def test_every_fetch_by_id_in_an_access_module_is_named_get_visible() -> None:
+    """One name for one kind of read: a fetch of one object for a user is `get_visible_<thing>`."""
+    misnamed = [
+        f"{path.parent.name}.{function.name}"
+        for path in _modules()
+        if path.name == "access.py"
+        for function in _functions(path)
+        if _is_access_read(function) and function.name.startswith("get_")
+        if not function.name.startswith("get_visible_")
+    ]
+    assert misnamed == []

@@ -146,8 +146,8 @@ def test_production_refuses_the_demonstration_accounts_and_data(as_user) -> None
 def test_can_see_agrees_with_the_visible_applications_for_every_user_and_file(
     as_user, make_body
 ) -> None:
-    """get_visible decides on the row it read (access.can_see); the list pages use the queryset
-    (access.visible_applications): both must give the same answer everywhere."""
+    """get_visible_application decides on the row it read (access.can_see); the list pages use the
+    queryset (access.visible_applications): both must give the same answer everywhere."""
     ids = [submitted(as_user, make_body()) for _ in range(3)]
     Application.objects.filter(pk=ids[1]).update(delivery="federal-direct")
     Application.objects.filter(pk=ids[2]).update(delivery="federal-direct", jurisdiction="BC")
@@ -167,11 +167,13 @@ def test_can_see_agrees_with_the_visible_applications_for_every_user_and_file(
             expected = access.visible_applications(user).filter(pk=application.pk).exists()
             assert access.can_see(user, application) == expected, (user.username, application.pk)
             if expected:
-                found = access.get_visible(user, application.pk, without=("explanation",))
+                found = access.get_visible_application(
+                    user, application.pk, without=("explanation",)
+                )
                 assert found.pk == application.pk
                 checked += 1
             else:
                 with pytest.raises(ServiceError) as refused:
-                    access.get_visible(user, application.pk, without=("explanation",))
+                    access.get_visible_application(user, application.pk, without=("explanation",))
                 assert refused.value.status == 404
     assert checked > 0

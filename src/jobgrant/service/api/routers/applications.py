@@ -182,7 +182,9 @@ def _transition(request: HttpRequest, application_id: int, act: Transition) -> H
         for key in NoteBody.model_fields:  # each is text, whichever the transition reads
             text_field(body, key, NOTE_MAX)
         # The stored quote and explanation are not needed to change the state.
-        application = access.get_visible(user, application_id, without=("quote", "explanation"))
+        application = access.get_visible_application(
+            user, application_id, without=("quote", "explanation")
+        )
         changed = act(user, application, body)
         return json_response({"id": changed.pk, "state": changed.state})
 
@@ -198,7 +200,9 @@ def get_application(request: HttpRequest, application_id: ApplicationId) -> Http
     """One application with its quote, explanation and state history."""
     user = caller(request)
     return json_response(
-        application_json(access.get_visible(user, application_id), detail=True, viewer=user)
+        application_json(
+            access.get_visible_application(user, application_id), detail=True, viewer=user
+        )
     )
 
 

@@ -95,7 +95,7 @@ def create_change_request(request: HttpRequest, application_id: ApplicationId) -
 
     def work() -> HttpResponse:
         body = json_object(request)
-        application = access.get_visible(user, application_id, without=("explanation",))
+        application = access.get_visible_application(user, application_id, without=("explanation",))
         agreement = Agreement.objects.filter(application=application).first()
         if agreement is None:
             raise refused(409, "NO_AGREEMENT", extra={"state": application.state})

@@ -161,7 +161,7 @@ def create_claim(request: HttpRequest, application_id: ApplicationId) -> HttpRes
 
     def work() -> HttpResponse:
         body = json_object(request)
-        application = access.get_visible(user, application_id, without=("explanation",))
+        application = access.get_visible_application(user, application_id, without=("explanation",))
         claim = claim_actions.start_claim(user, application, body)
         return json_response(claim_json(_fresh(user, claim.pk)), status=201)
 

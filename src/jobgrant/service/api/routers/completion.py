@@ -92,7 +92,7 @@ def _report_of(application: Application) -> CompletionReport:
 def get_completion_report(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
     """The file's completion report (a draft or submitted), with what submitting still needs."""
     user = caller(request)
-    application = access.get_visible(user, application_id, without=("explanation",))
+    application = access.get_visible_application(user, application_id, without=("explanation",))
     return json_response(report_json(_report_of(application)))
 
 
@@ -146,7 +146,7 @@ def put_completion_report(request: HttpRequest, application_id: ApplicationId) -
             raise bad_input(
                 [problem(k, "is not a known field", "n'est pas un champ connu") for k in unknown]
             )
-        application = access.get_visible(user, application_id, without=("explanation",))
+        application = access.get_visible_application(user, application_id, without=("explanation",))
         report = completion_actions.start_completion_report(application, by=user)
         saved = completion_actions.save_completion_report(
             report,
@@ -172,7 +172,7 @@ def submit_completion_report(request: HttpRequest, application_id: ApplicationId
 
     def work() -> HttpResponse:
         json_object(request)
-        application = access.get_visible(user, application_id, without=("explanation",))
+        application = access.get_visible_application(user, application_id, without=("explanation",))
         submitted = completion_actions.submit_completion_report(_report_of(application), by=user)
         return json_response(report_json(submitted))
 
@@ -214,7 +214,7 @@ def list_follow_ups(request: HttpRequest, application_id: ApplicationId) -> Http
     """The file's follow-ups at 3 and 12 months, trainee's and employer's, with their states
     (an employer sees the answers of its own rows only)."""
     user = caller(request)
-    application = access.get_visible(user, application_id, without=("explanation",))
+    application = access.get_visible_application(user, application_id, without=("explanation",))
     return json_response({"application": application.pk, "items": _follow_ups(user, application)})
 
 
@@ -255,7 +255,7 @@ def answer_follow_ups(
 
     def work() -> HttpResponse:
         body = json_object(request)
-        application = access.get_visible(user, application_id, without=("explanation",))
+        application = access.get_visible_application(user, application_id, without=("explanation",))
         rows = follow_ups.answer_employer_follow_ups(
             application, milestone, _answers(body), by=user
         )

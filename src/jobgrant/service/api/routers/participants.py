@@ -31,7 +31,7 @@ from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.participants import Participant
 from jobgrant.service.grants.participants import actions as participant_actions
 from jobgrant.service.grants.participants.access import (
-    get_participant,
+    get_visible_participant,
     participants_by,
     participants_of,
 )
@@ -76,7 +76,7 @@ def invite_participant(request: HttpRequest, application_id: ApplicationId) -> H
 
     def work() -> HttpResponse:
         body = json_object(request)
-        application = access.get_visible(user, application_id, without=("explanation",))
+        application = access.get_visible_application(user, application_id, without=("explanation",))
         created = participant_actions.invite_participant(user, application, body)
         return json_response(participant_json(created, user), status=201)
 
@@ -90,7 +90,7 @@ def invite_participant(request: HttpRequest, application_id: ApplicationId) -> H
 def list_participants(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
     """Every trainee slot of an application, with its state (the SIN masked at most)."""
     user = caller(request)
-    application = access.get_visible(user, application_id, without=("explanation",))
+    application = access.get_visible_application(user, application_id, without=("explanation",))
     due = participants_by(application)
     return json_response(
         {
@@ -131,7 +131,7 @@ def _change(request: HttpRequest, participant_id: int, change: Change) -> HttpRe
 
     def work() -> HttpResponse:
         json_object(request)  # no field is read, but the body must be an object if sent
-        changed = change(user, get_participant(user, participant_id))
+        changed = change(user, get_visible_participant(user, participant_id))
         return json_response(participant_json(changed, user))
 
     return idempotent(request, user, work)

@@ -12,8 +12,8 @@ from jobgrant.service.grants.models.agreements import Agreement, AgreementVersio
 
 def get_visible_agreement(user: User, application_id: int) -> Agreement:
     """The agreement of an application `user` may read, or 404 (an application they may not
-    read is refused, and recorded, by access.get_visible)."""
-    application = access.get_visible(user, application_id)
+    read is refused, and recorded, by access.get_visible_application)."""
+    application = access.get_visible_application(user, application_id)
     found = Agreement.objects.filter(application_id=application.pk).first()
     if found is None:
         raise not_found()

@@ -29,16 +29,16 @@ def employers_acted_for(user: User) -> QuerySet[Employer]:
     return user.employers.all()
 
 
-def own_form_drafts(user: User) -> QuerySet[FormDraft]:
+def visible_form_drafts(user: User) -> QuerySet[FormDraft]:
     """The web-form drafts `user` started (nobody else sees them)."""
     if user.role != Role.EMPLOYER:
         return FormDraft.objects.none()
     return FormDraft.objects.filter(owner=user)
 
 
-@audited_refusals_of("formdraft")
-def get_own_form_draft(user: User, draft_id: int) -> FormDraft:
-    found = own_form_drafts(user).select_related("lead").filter(pk=draft_id).first()
+@audited_refusals_of("formdraft", action="get_own_form_draft")  # the trail's name
+def get_visible_form_draft(user: User, draft_id: int) -> FormDraft:
+    found = visible_form_drafts(user).select_related("lead").filter(pk=draft_id).first()
     if found is None:
         raise not_found()
     return found
@@ -80,8 +80,10 @@ def can_see(user: User, application: Application) -> bool:
     return officer_covers(user, application)
 
 
-@audited_refusals_of("application")
-def get_visible(user: User, application_id: int, *, without: tuple[str, ...] = ()) -> Application:
+@audited_refusals_of("application", action="get_visible")  # the trail's name
+def get_visible_application(
+    user: User, application_id: int, *, without: tuple[str, ...] = ()
+) -> Application:
     """The application, or 404 (never 403: an outsider learns nothing about other files);
     the fields named in `without` are only read if used.
 

@@ -78,8 +78,8 @@ def participants_of(application: Application) -> QuerySet[Participant]:
     return application.participants.order_by("position", "id")
 
 
-@audited_refusals_of("participant")
-def get_participant(user: User, participant_id: int) -> Participant:
+@audited_refusals_of("participant", action="get_participant")  # the trail's name
+def get_visible_participant(user: User, participant_id: int) -> Participant:
     """The slot, if the user may see its application (else 404, recorded)."""
     found = Participant.objects.select_related("application").filter(pk=participant_id).first()
     if found is None or not access.can_see(user, found.application):

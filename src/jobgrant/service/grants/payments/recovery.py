@@ -237,7 +237,7 @@ def raise_by_hand(user: User, fields: dict[str, Any]) -> Receivable:
 def _raise_on(
     user: User, application_id: int, funder: str, cents: int, cause: str, reason: str
 ) -> Receivable:
-    application = access.get_visible(user, application_id)
+    application = access.get_visible_application(user, application_id)
     if user.role == Role.OFFICER:
         access.check_officer(user, application)
     with transaction.atomic():

@@ -95,7 +95,9 @@ def dashboard(request: HttpRequest, user: User) -> HttpResponse:
             "notice": notice_text(take_notice(request)),
             "led": led,
             "partnered": partnered,
-            "drafts": [_draft_row(d) for d in access.own_form_drafts(user).order_by("-updated_at")],
+            "drafts": [
+                _draft_row(d) for d in access.visible_form_drafts(user).order_by("-updated_at")
+            ],
             "partner_requests_waiting": access.visible_partner_requests(user)
             .filter(state="pending", link__application__state="draft")
             .count(),
@@ -144,7 +146,7 @@ def _row(application: Application, links: list[Any], own: set[str] | None) -> di
 
 
 def _own_draft(user: User, draft_id: int) -> FormDraft:
-    return visible_or_404(access.get_own_form_draft, user, draft_id)
+    return visible_or_404(access.get_visible_form_draft, user, draft_id)
 
 
 @employer_required
@@ -188,7 +190,7 @@ def _hours(raw: object) -> str:
 
 
 def _visible(user: User, application_id: int) -> Application:
-    return visible_or_404(access.get_visible, user, application_id)
+    return visible_or_404(access.get_visible_application, user, application_id)
 
 
 def _detail_context(user: User, application: Application) -> dict[str, Any]:

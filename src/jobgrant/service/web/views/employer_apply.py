@@ -54,7 +54,7 @@ def current_draft(request: HttpRequest, user: User) -> FormDraft | None:
     if not isinstance(draft_id, int):
         return None
     try:
-        return access.get_own_form_draft(user, draft_id)
+        return access.get_visible_form_draft(user, draft_id)
     except ServiceError:
         request.session.pop(DRAFT_KEY, None)
         return None

@@ -41,7 +41,7 @@ CONFIRMED = "confirm"
 
 
 def _application(user: User, application_id: int) -> Application:
-    return visible_or_404(access.get_visible, user, application_id)
+    return visible_or_404(access.get_visible_application, user, application_id)
 
 
 def _agreement(application: Application) -> Agreement | None:

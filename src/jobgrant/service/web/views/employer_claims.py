@@ -47,7 +47,7 @@ def _claim(user: User, claim_id: int) -> Claim:
 @employer_required
 def claims(request: HttpRequest, user: User, application_id: int) -> HttpResponse:
     """The file's claims (each with its state and money); POST starts a new one."""
-    application = visible_or_404(access.get_visible, user, application_id)
+    application = visible_or_404(access.get_visible_application, user, application_id)
     refusal, status = None, 200
     if request.method == "POST":
         body: dict[str, Any] = {}

@@ -54,7 +54,7 @@ ASSIGNMENTS = ("take", "release")  # "Assign to me" and "Release"
 
 
 def _application(user: User, application_id: int) -> Application:
-    return visible_or_404(access.get_visible, user, application_id)
+    return visible_or_404(access.get_visible_application, user, application_id)
 
 
 @require_GET

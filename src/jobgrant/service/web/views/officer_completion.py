@@ -38,7 +38,9 @@ from jobgrant.service.web.views.completion_forms import rating_texts
 
 
 def _officer_application(user: User, application_id: int) -> Application:
-    application = visible_or_404(access.get_visible, user, application_id, without=("explanation",))
+    application = visible_or_404(
+        access.get_visible_application, user, application_id, without=("explanation",)
+    )
     visible_or_404(access.check_officer, user, application)
     return application
 

@@ -27,7 +27,7 @@ from jobgrant.service.grants.participants import actions as participant_actions
 from jobgrant.service.grants.participants.access import (
     TraineeSlot,
     flagged_participants,
-    get_participant,
+    get_visible_participant,
     participants_by,
     trainee_slots,
 )
@@ -213,7 +213,7 @@ def trainees(request: HttpRequest, user: User, application_id: int) -> HttpRespo
 
 
 def _own_slot(user: User, participant_id: int) -> Participant:
-    participant = visible_or_404(get_participant, user, participant_id)
+    participant = visible_or_404(get_visible_participant, user, participant_id)
     visible_or_404(access.check_applicant, user, participant.application)
     return participant
 
@@ -303,4 +303,4 @@ def flag_sin(request: HttpRequest, user: User, participant_id: int) -> HttpRespo
 
 
 def _visible_slot(user: User, participant_id: int) -> Participant:
-    return visible_or_404(get_participant, user, participant_id)
+    return visible_or_404(get_visible_participant, user, participant_id)
