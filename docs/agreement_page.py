@@ -1,9 +1,10 @@
-"""The README's picture of the agreement PDF: its first page, in English and in French.
+"""The guide's picture of the agreement PDF (docs/guide/after-approval.md): its first page, in
+English and in French.
 
     .venv/bin/python docs/agreement_page.py
 
 writes docs/img/agreement-pdf-{en,fr}.png. It does what `make run` does (migrate, load the
-demonstration data) in a temporary directory, with the clock at 2026-11-29 (the README's other
+demonstration data) in a temporary directory, with the clock at 2026-11-29 (the docs' other
 examples), then approves an application of the demonstration employer as the demonstration
 officers do, renders its agreement with WeasyPrint and draws the first page with pypdfium2.
 Run by hand, not by the tests.
@@ -19,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 IMAGES = ROOT / "docs" / "img"
-SCALE = 1.6  # about 115 dots per inch: readable in the README, small on disk
+SCALE = 1.6  # about 115 dots per inch: readable in the guide, small on disk
 
 
 def approved_agreement() -> object:

@@ -1,4 +1,5 @@
-"""The README's pictures of the annual report: the first page of its PDF, and a plot.
+"""The guide's pictures of the annual report (docs/guide/outcomes-and-reports.md): the first page of
+its PDF, and a plot.
 
     .venv/bin/python docs/report_page.py
 
@@ -19,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 IMAGES = ROOT / "docs" / "img"
-MADE = dt.datetime(2026, 11, 29, 9, 0, tzinfo=dt.UTC)  # the README's other examples' day
+MADE = dt.datetime(2026, 11, 29, 9, 0, tzinfo=dt.UTC)  # the docs' other examples' day
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""The README's screenshots of the web application, in English and French.
+"""The screenshots of the web application in docs/guide/web.md, in English and French.
 
     .venv/bin/python docs/screenshots.py
 
@@ -9,7 +9,7 @@ officer's review, one figure's explanation open). Run by hand, not by the tests.
 It does what `make run` does (migrate, collect the static files, load the demonstration data)
 in a temporary directory, serves the application on a free local port, and drives Debian's
 Chromium (/usr/bin/chromium, never a browser downloaded by Playwright) with the clock set to
-2026-11-29, the date of the README's other examples.
+2026-11-29, the date of the docs' other examples.
 """
 
 from __future__ import annotations

@@ -169,7 +169,7 @@ def _user(
     )
     if employers:  # the demonstration employer administers both organizations
         user.employers.set(employers, through_defaults={"role": OrganizationRole.ADMIN})
-    if role in STAFF_ROLES:  # the published secret (README), refused in production anyway
+    if role in STAFF_ROLES:  # the published secret (README.md), refused in production anyway
         TOTPDevice.objects.create(user=user, name=APP_DEVICE, key=DEMO_TOTP_KEY_HEX, confirmed=True)
     record("demo-seed", "user.create", "user", user.pk, {"username": name, "role": role})
     return user

@@ -1,10 +1,10 @@
 """Rate limits (django-ratelimit, counted in the shared cache) and the caller's address.
 
-Each limit has a name and a rate ("20/m") in settings.JOBGRANT_RATES (README: "Sign-in and
-accounts"). The pages answer a limited request with the 429 page, the API with 429
-problem+json; both say when to try again. The address is REMOTE_ADDR, or behind
-JOBGRANT_CLIENT_IP_PROXIES proxies the address the outermost of them saw (X-Forwarded-For, read
-from the right: the entries a client writes itself come first and are never believed).
+Each limit has a name and a rate ("20/m") in settings.JOBGRANT_RATES (docs/guide/accounts.md,
+"Lockout, rate limits, sessions and tokens"). The pages answer a limited request with the 429 page,
+the API with 429 problem+json; both say when to try again. The address is REMOTE_ADDR, or behind
+JOBGRANT_CLIENT_IP_PROXIES proxies the address the outermost of them saw (X-Forwarded-For, read from
+the right: the entries a client writes itself come first and are never believed).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Session limits: an idle timeout and an absolute one, per role (settings, README).
+"""Session limits: an idle timeout and an absolute one, per role (settings; docs/guide/accounts.md).
 
 Staff: 30 minutes without a request, or 12 hours after signing in, whichever comes first;
 employers: 2 hours idle, 12 hours in all. Past either, the session is ended (flushed: its id
