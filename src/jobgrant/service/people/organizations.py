@@ -275,15 +275,6 @@ def members(employer: Employer) -> list[Membership]:
     )
 
 
-@audited_refusals_of("employer", action="organization.open")
-def organization_for(user: User, employer_id: int) -> Employer:
-    """An organization `user` belongs to (404 otherwise, audited)."""
-    found = Employer.objects.filter(pk=employer_id, membership__user=user).first()
-    if found is None or user.role != Role.EMPLOYER:
-        raise _no_such_organization()
-    return found
-
-
 def is_admin(user: User, employer: Employer) -> bool:
     return Membership.objects.filter(
         user=user, employer=employer, role=OrganizationRole.ADMIN, user__is_active=True
@@ -580,9 +571,3 @@ def _refuse_taken_email(email: str) -> None:
             "Un compte existe déjà avec cette adresse courriel : connectez-vous avec celui-ci.",
             problems=[problem("email", "already has an account", "a déjà un compte")],
         )
-
-
-def _no_such_organization() -> ServiceError:
-    return ServiceError(
-        404, "NOT_FOUND", "No such organization.", "Aucune organisation de ce genre."
-    )

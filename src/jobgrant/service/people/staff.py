@@ -27,11 +27,11 @@ from jobgrant.service.language import language_of
 from jobgrant.service.links import absolute_url
 from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.people import account_links
+from jobgrant.service.people.access import STAFF_ROLES, require_administrator
 from jobgrant.service.people.organizations import clean_email, password_problems
 from jobgrant.service.registry.identifiers import normalize_business_number
 from jobgrant.service.registry.models import Employer
 
-STAFF_ROLES = (Role.OFFICER, Role.FINANCE, Role.ANALYST, Role.AUDITOR)
 MAX_AFFILIATIONS = 50
 Problems = list[dict[str, str]]
 
@@ -40,19 +40,10 @@ def staff_accounts() -> list[User]:
     return list(User.objects.filter(role__in=STAFF_ROLES).order_by("username"))
 
 
-@audited_refusals_of("user", action="staff.open")
-def get_staff(admin: User, user_id: int) -> User:
-    _require_admin(admin)
-    found = User.objects.filter(pk=user_id, role__in=STAFF_ROLES).first()
-    if found is None:
-        raise ServiceError(404, "NOT_FOUND", "No such staff account.", "Aucun compte de ce genre.")
-    return found
-
-
 @audited_refusals_of("user", action="staff.create")
 def create_staff(admin: User, data: dict[str, Any]) -> User:
     """A staff account with no password yet: a link to choose one is sent to its address."""
-    _require_admin(admin)
+    require_administrator(admin)
     fields, affiliations = _valid_account(data), _valid_affiliations(data)
     username, email = _valid_identity(data)
     with transaction.atomic():
@@ -68,7 +59,7 @@ def create_staff(admin: User, data: dict[str, Any]) -> User:
 @audited_refusals_of("user", action="staff.change")
 def change_staff(admin: User, user: User, data: dict[str, Any]) -> User:
     """Change a staff account's role, jurisdiction, SIN permission and affiliations."""
-    _require_admin(admin)
+    require_administrator(admin)
     _refuse_self(admin, user)
     fields, affiliations = _valid_account(data), _valid_affiliations(data)
     with transaction.atomic():
@@ -96,7 +87,7 @@ def reactivate_staff(admin: User, user: User) -> User:
 
 
 def _set_active(admin: User, user: User, *, active: bool) -> User:
-    _require_admin(admin)
+    require_administrator(admin)
     _refuse_self(admin, user)
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
@@ -164,13 +155,6 @@ def _send_setup_link(user: User) -> None:
 
 
 # --- Checks ------------------------------------------------------------------------------------
-
-
-def _require_admin(admin: User) -> None:
-    if admin.role != Role.ADMIN or not admin.is_active:
-        raise forbidden(
-            "ROLE_NOT_ALLOWED", "Your role does not allow this.", "Votre rôle ne permet pas cela."
-        )
 
 
 def _refuse_self(admin: User, user: User) -> None:

@@ -12,8 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import jobgrant.service.grants as grants
+import jobgrant.service.people as people
 
 STAGES = Path(grants.__file__).parent
+PEOPLE = Path(people.__file__).parent
 
 
 def _functions(path: Path) -> Iterator[ast.FunctionDef]:
@@ -35,7 +37,9 @@ def _is_access_read(function: ast.FunctionDef) -> bool:
 
 
 def _modules() -> list[Path]:
-    return sorted(p for p in STAGES.rglob("*.py") if "migrations" not in p.parts)
+    """The grant's stages' modules, and the people's (their reads follow the same rule)."""
+    stages = (p for p in STAGES.rglob("*.py") if "migrations" not in p.parts)
+    return sorted([*stages, *PEOPLE.glob("*.py")])
 
 
 def test_the_stages_modules_are_read_at_all() -> None:
@@ -45,7 +49,7 @@ def test_the_stages_modules_are_read_at_all() -> None:
 
 def test_permission_checked_reads_are_only_in_access_modules() -> None:
     misplaced = [
-        f"{path.relative_to(STAGES)}: {function.name}"
+        f"{path.parent.name}/{path.name}: {function.name}"
         for path in _modules()
         if path.name != "access.py"
         for function in _functions(path)
@@ -75,6 +79,8 @@ def test_the_rule_recognizes_the_reads_of_every_access_module() -> None:
         "changes.get_visible_change",
         "agreements.get_visible_agreement",
         "participants.get_visible_participant",
+        "people.get_visible_organization",
+        "people.get_visible_staff_account",
     } <= found
 
 

@@ -19,6 +19,7 @@ from jobgrant.service.accounts.models import OrganizationRole, User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.core import access
 from jobgrant.service.language import current_language, localized
+from jobgrant.service.people import access as people_access
 from jobgrant.service.people import organizations
 from jobgrant.service.registry.models import Employer
 from jobgrant.service.web import labels
@@ -202,7 +203,7 @@ def organization_list(request: HttpRequest, user: User) -> HttpResponse:
 
 
 def _organization(user: User, employer_id: int) -> Employer:
-    return visible_or_404(organizations.organization_for, user, employer_id)
+    return visible_or_404(people_access.get_visible_organization, user, employer_id)
 
 
 @employer_required

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.language import current_language, localized
+from jobgrant.service.people import access as people_access
 from jobgrant.service.people import staff as staff_actions
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms import organizations as forms
@@ -100,7 +101,7 @@ def staff_new(request: HttpRequest, user: User) -> HttpResponse:
 
 
 def _staff(user: User, user_id: int) -> User:
-    return visible_or_404(staff_actions.get_staff, user, user_id)
+    return visible_or_404(people_access.get_visible_staff_account, user, user_id)
 
 
 @admin_required
