@@ -224,3 +224,20 @@ def test_a_worker_killed_after_the_server_accepted_resends_with_the_same_message
         assert deliver_message.call(message.pk) == "sent"
     assert len(smtp.arrived) == 2
     assert {arrived.message_id for arrived in smtp.arrived} == {message.message_id}
+
+
+def test_a_message_delivered_after_the_demonstration_history_reaches_the_real_server(
+    smtp: SmtpSink,
+) -> None:
+    """The demonstration history delivers its years-old messages to Django's dummy backend; the
+    worker's connection must not stay the dummy one, or every later message is marked sent and
+    written nowhere."""
+    from django.test import override_settings
+
+    old = queued(to="history@example.com")
+    with override_settings(EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend"):
+        assert deliver_message.call(old.pk) == "sent"
+    assert smtp.arrived == []
+    today = queued(to="registrant@example.com")
+    assert deliver_message.call(today.pk) == "sent"
+    assert [arrived.recipients for arrived in smtp.arrived] == [["registrant@example.com"]]

@@ -39,6 +39,7 @@ from jobgrant.service.notifications.models import Message, MessageState
 
 log = logging.getLogger("jobgrant.notifications")
 _connection: Any = None  # one open connection to the mail server per worker process
+_connection_backend = ""  # the EMAIL_BACKEND it was opened for
 
 
 def backoff(attempts: int) -> dt.timedelta:
@@ -130,11 +131,14 @@ def _notify() -> Any:
 def _send_by_smtp(message: Message) -> None:
     """Send through the process's open connection; one that the server closed while idle is
     opened again once (the server accepted nothing on it, so this is not a second attempt)."""
-    global _connection
+    global _connection, _connection_backend
+    if _connection is not None and _connection_backend != settings.EMAIL_BACKEND:
+        close_connection()  # opened for another backend (the demonstration history's dummy one)
     reused = _connection is not None
     for _ in range(2):
         if _connection is None:
             _connection = get_connection(fail_silently=False)
+            _connection_backend = settings.EMAIL_BACKEND
             _connection.open()
         try:
             _connection.send_messages([email_for(message)])
