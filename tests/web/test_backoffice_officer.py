@@ -677,3 +677,15 @@ def test_recommending_an_ineligible_application_is_refused_with_its_reasons(
     assert reason in reasons[: reasons.index("</ul>")]
     assert written() == before
     assert Application.objects.get(pk=application.pk).state == "submitted"
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "Claims to assess"), ("fr", "Demandes de remboursement à évaluer")],
+)
+def test_the_officers_start_page_leads_to_the_claims_to_assess(language: str, words: str) -> None:
+    page = text(signed_in(OFFICER.username).get(f"/{language}/officer/"))
+    link = re.search(r'<a href="([^"]+)" id="to-claims">([^<]+)</a>', page)
+    assert link is not None, "no link to the claims to assess"
+    assert link.group(1) == f"/{language}/officer/claims/"
+    assert html.unescape(link.group(2)) == words
