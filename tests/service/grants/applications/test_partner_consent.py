@@ -143,3 +143,14 @@ def test_the_applicants_page_says_who_has_not_accepted(named: Application) -> No
     assert "Waiting for the consortium partners" in page
     assert PARTNER.business_number in page
     assert 'id="submit-application"' not in page
+
+
+@pytest.mark.parametrize("answer", ["accept", "decline"])
+def test_a_body_that_is_not_json_is_a_declared_400_and_answers_nothing(
+    named: Application, as_user: Callable[..., Any], answer: str
+) -> None:
+    consent = consent_of(named)
+    refused = as_user(PARTNER_EMPLOYER).post(f"/partner-requests/{consent.pk}/{answer}", "{not")
+    assert refused.status_code == 400, refused.content
+    consent.refresh_from_db()
+    assert consent.state == "pending"

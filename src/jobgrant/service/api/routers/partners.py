@@ -47,7 +47,7 @@ def list_partner_requests(request: HttpRequest) -> HttpResponse:
 
 
 Answer = Callable[[User, PartnerConsent], PartnerConsent]
-ANSWERED = {200: PartnerRequestOut, **problems(401, 404, 409, 422)}
+ANSWERED = {200: PartnerRequestOut, **problems(400, 401, 404, 409, 422)}
 
 
 @router.post(
