@@ -12,7 +12,7 @@ from django.http import Http404, HttpResponse
 
 import jobgrant.service as service
 from jobgrant.service.accounts.models import Role, User
-from jobgrant.service.errors import not_found
+from jobgrant.service.errors import ServiceError, not_found
 from jobgrant.service.refusals import forbidden_for
 from jobgrant.service.web import pages
 
@@ -138,3 +138,43 @@ def test_visible_or_404_lets_anything_but_a_refusal_through() -> None:
 
     with pytest.raises(LookupError):
         pages.visible_or_404(fetch)
+
+
+def _turns_a_404_refusal_into_404_by_hand(node: ast.AST) -> bool:
+    """`if error.status == 404: raise Http404` is not_found_is_404's job."""
+    return (
+        isinstance(node, ast.If)
+        and "404" in ast.unparse(node.test)
+        and any(
+            isinstance(s, ast.Raise) and _called_name(s.exc or ast.Name(id="")) == "Http404"
+            for s in node.body
+        )
+    )
+
+
+def test_no_page_turns_an_action_s_404_into_the_page_s_by_hand() -> None:
+    by_hand = [
+        f"{name}:{node.lineno}"
+        for name, tree in modules_beside_pages()
+        for node in ast.walk(tree)
+        if _turns_a_404_refusal_into_404_by_hand(node)
+    ]
+    assert not by_hand, by_hand
+
+
+def _page_handling(refusal: ServiceError) -> None:
+    try:
+        raise refusal
+    except ServiceError as error:
+        pages.not_found_is_404(error)
+
+
+def test_an_action_s_404_refusal_is_the_page_s_404_and_stays_its_context() -> None:
+    refusal = not_found()
+    with pytest.raises(Http404) as raised:
+        _page_handling(refusal)
+    assert raised.value.__context__ is refusal
+
+
+def test_an_action_s_other_refusals_are_left_to_the_page() -> None:
+    assert pages.not_found_is_404(forbidden_for("NOT_THE_APPLICANT")) is None

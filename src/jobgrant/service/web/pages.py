@@ -102,6 +102,13 @@ def visible_or_404(
         raise Http404 from None
 
 
+def not_found_is_404(refusal: ServiceError) -> None:
+    """An action's 404 refusal is the page's 404 (called while handling it, so the refusal stays
+    the 404's context and is not recorded twice); any other refusal is the caller's to show."""
+    if refusal.status == 404:
+        raise Http404 from None
+
+
 def applicant_file_or_404(user: User, application_id: int) -> Application:
     """The application, if the user acts for its applicant; the page's 404 otherwise (the
     access check records the refusal)."""

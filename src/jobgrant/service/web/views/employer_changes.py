@@ -32,6 +32,7 @@ from jobgrant.service.web.forms import changes as forms
 from jobgrant.service.web.pages import (
     employer_required,
     error_context,
+    not_found_is_404,
     set_notice,
     take_notice,
     visible_or_404,
@@ -214,8 +215,7 @@ def _refused(
     error: ServiceError,
 ) -> HttpResponse:
     """A refusal on the form: each field's problem next to its field, or the refusal's words."""
-    if error.status == 404:
-        raise Http404 from None
+    not_found_is_404(error)
     for found in error.problems:
         name = form.field_of(str(found.get("field", "")))
         label = str(form.fields[name].label) if name in form.fields else ""

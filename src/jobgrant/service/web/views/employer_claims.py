@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -33,6 +33,7 @@ from jobgrant.service.web.forms.claims import ClaimLinesForm, ReceiptsForm, cate
 from jobgrant.service.web.pages import (
     employer_required,
     error_context,
+    not_found_is_404,
     set_notice,
     take_notice,
     visible_or_404,
@@ -57,8 +58,7 @@ def claims(request: HttpRequest, user: User, application_id: int) -> HttpRespons
         try:
             claim = claim_actions.start_claim(user, application, body)
         except ServiceError as error:
-            if error.status == 404:
-                raise Http404 from None
+            not_found_is_404(error)
             refusal, status = refusals.shown(error), error.status
         else:
             set_notice(request, "started", claim=claim.pk)
@@ -154,8 +154,7 @@ def _refused(
     form: ClaimLinesForm | None = None,
     receipts_form: ReceiptsForm | None = None,
 ) -> HttpResponse:
-    if error.status == 404:
-        raise Http404 from None
+    not_found_is_404(error)
     for found in error.problems:
         path = str(found.get("field", ""))
         if path.startswith("file") and receipts_form is not None:

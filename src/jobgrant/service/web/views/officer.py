@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -39,6 +39,7 @@ from jobgrant.service.web.labels import (
 )
 from jobgrant.service.web.pages import (
     error_context,
+    not_found_is_404,
     officer_required,
     set_notice,
     take_notice,
@@ -253,8 +254,7 @@ def _refused(
     error: ServiceError,
     decision_forms: tuple[DecisionForm, DenyForm],
 ) -> HttpResponse:
-    if error.status == 404:
-        raise Http404 from None
+    not_found_is_404(error)
     decision_form, deny_form = decision_forms
     form: forms.Form = deny_form if action == "deny" else decision_form
     for found in error.problems:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
@@ -29,6 +29,7 @@ from jobgrant.service.web import labels
 from jobgrant.service.web.forms.changes import ChangeDecisionForm
 from jobgrant.service.web.pages import (
     error_context,
+    not_found_is_404,
     officer_required,
     set_notice,
     take_notice,
@@ -153,8 +154,7 @@ def decide(request: HttpRequest, user: User, change_id: int) -> HttpResponse:
         else:
             change_actions.approve_change(user, change, reason)
     except ServiceError as error:
-        if error.status == 404:
-            raise Http404 from None
+        not_found_is_404(error)
         for found in error.problems:
             form.add_error("reason" if found.get("field") == "reason" else None, localized(found))
         change.refresh_from_db()

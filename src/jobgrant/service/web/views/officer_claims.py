@@ -28,6 +28,7 @@ from jobgrant.service.web import claim_display as display
 from jobgrant.service.web.forms.claims import ApprovalForm, ReasonForm
 from jobgrant.service.web.pages import (
     error_context,
+    not_found_is_404,
     officer_required,
     set_notice,
     take_notice,
@@ -140,8 +141,7 @@ def decide(request: HttpRequest, user: User, claim_id: int) -> HttpResponse:
         else:
             claim_assessment.deny_claim(user, claim, form.cleaned_data["reason"])
     except ServiceError as error:
-        if error.status == 404:
-            raise Http404 from None
+        not_found_is_404(error)
         for found in error.problems:
             name = (
                 form.field_of(str(found.get("field", "")))
