@@ -73,6 +73,30 @@ def test_no_module_but_links_makes_or_digests_a_token() -> None:
     assert found == {"links.py", "settings.py"}
 
 
+def test_a_message_s_address_is_written_by_links_only() -> None:
+    """One way to write the address a message shows: links.page_link (the page's route in the
+    recipient's language, made absolute), never a path written by hand or made absolute apart.
+    The pages (web/) write their own relative addresses (the language toggle): they send none."""
+    by_hand = re.compile(r'absolute_url\(|f"/\{language\}/')
+    found = sorted(
+        path.relative_to(SERVICE).as_posix()
+        for path in SERVICE.rglob("*.py")
+        if not {"migrations", "web"} & set(path.relative_to(SERVICE).parts)
+        and by_hand.search(path.read_text())
+    )
+    assert found == ["links.py"]
+
+
+def test_page_link_is_the_page_s_address_in_the_recipient_s_language(settings: Any) -> None:
+    settings.JOBGRANT_BASE_URL = "https://jobgrant.example.ca/"
+    assert links.page_link("web:participate", "fr", token="abc") == (
+        "https://jobgrant.example.ca/fr/participate/abc/"
+    )
+    assert links.page_link("web:employer-claim", "en", 7) == (
+        "https://jobgrant.example.ca/en/employer/claims/7/"
+    )
+
+
 def test_no_module_uses_django_s_token_generators() -> None:
     """The account's links (confirmation, set-up, reset) are links.py's tokens too: no signed
     token of Django's, no user id in base 64 in an address."""

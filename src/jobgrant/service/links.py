@@ -1,5 +1,6 @@
 """E-mailed links, made one way: a random token goes in the link, only its digest is stored, and
-the row is found again by the digest of the token the link brings back.
+the row is found again by the digest of the token the link brings back. `page_link` writes the
+address a message shows, in its recipient's language.
 
 A copy of the database (a backup, a replica, a leaked dump) holds no working link: the token is
 in the message only. Each row that a link opens keeps its `digest` (unique), its expiry and what
@@ -15,6 +16,8 @@ from typing import TypeVar
 
 from django.conf import settings
 from django.db.models import Model, QuerySet
+from django.urls import reverse
+from django.utils import translation
 
 TOKEN_BYTES = 32  # 256 bits: not to be guessed, even by many tries at once
 
@@ -35,6 +38,13 @@ def digest(token: str) -> str:
 def by_token(rows: QuerySet[M], token: str) -> QuerySet[M]:
     """The row among `rows` whose stored digest is the token's (none if no row has it)."""
     return rows.filter(digest=digest(token))
+
+
+def page_link(route: str, language: str, *args: object, **kwargs: object) -> str:
+    """The address of a page (`route`, "web:…") in the recipient's language, for a message."""
+    with translation.override(language):
+        path = reverse(route, args=args or None, kwargs=kwargs or None)
+    return absolute_url(path)
 
 
 def absolute_url(path: str) -> str:

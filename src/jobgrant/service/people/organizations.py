@@ -19,7 +19,6 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.urls import reverse
 from django.utils import timezone, translation
 
 from jobgrant.service import links
@@ -37,7 +36,6 @@ from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
 from jobgrant.service.language import language_of
-from jobgrant.service.links import absolute_url
 from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.people import account_links
 from jobgrant.service.people.registration_attempts import account_with_email, tell_of_attempt
@@ -204,15 +202,14 @@ def _create_user(person: dict[str, Any], *, language: str, active: bool) -> User
 def _send_verification(user: User) -> None:
     token = account_links.issue(user, LinkPurpose.VERIFY_EMAIL)
     language = language_of(user)
-    with translation.override(language):
-        path = reverse("web:verify-email", kwargs={"token": token})
+    link = links.page_link("web:verify-email", language, token=token)
     enqueue(
         "email_verification",
         subject=user,
         milestone=f"{timezone.now():%Y%m%d%H%M%S%f}",
         to=user.email,
         language=language,
-        context={"link": absolute_url(path), "name": user.first_name},
+        context={"link": link, "name": user.first_name},
     )
 
 
@@ -309,8 +306,7 @@ def invite_colleague(
             invited_by=user,
             expires_at=timezone.now() + dt.timedelta(days=INVITATION_DAYS),
         )
-        with translation.override(language):
-            path = reverse("web:invitation", kwargs={"token": token})
+        link = links.page_link("web:invitation", language, token=token)
         enqueue(
             "organization_invitation",
             subject=invitation,
@@ -320,7 +316,7 @@ def invite_colleague(
                 "organization": employer.name,
                 "inviter": user.get_full_name() or user.username,
                 "role": _role_label(role, language),
-                "link": absolute_url(path),
+                "link": link,
                 "expires_on": f"{invitation.expires_at:%Y-%m-%d}",
             },
         )

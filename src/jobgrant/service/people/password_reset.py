@@ -12,22 +12,18 @@ import datetime as dt
 import time
 
 from django.db import transaction
-from django.urls import reverse
-from django.utils import translation
 
 from jobgrant.service.accounts import actions as account_actions
 from jobgrant.service.accounts.models import LinkPurpose, User
 from jobgrant.service.audit.chain import record
-from jobgrant.service.links import absolute_url
+from jobgrant.service.links import page_link
 from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.people import account_links
 
 
 def reset_link(user: User, language: str) -> str:
     token = account_links.issue(user, LinkPurpose.PASSWORD_RESET)
-    with translation.override(language):
-        path = reverse("web:password-reset-confirm", kwargs={"token": token})
-    return absolute_url(path)
+    return page_link("web:password-reset-confirm", language, token=token)
 
 
 def send_password_reset(email: str, language: str) -> bool:

@@ -21,13 +21,11 @@ from typing import Any
 
 from django.contrib.auth.hashers import make_password
 from django.db import transaction
-from django.urls import reverse
-from django.utils import translation
 
 from jobgrant.service.accounts.models import OrganizationRole, User
 from jobgrant.service.audit.chain import record
 from jobgrant.service.language import language_of
-from jobgrant.service.links import absolute_url
+from jobgrant.service.links import page_link
 from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.registry.models import Employer
 
@@ -72,8 +70,7 @@ def _milestone() -> str:
 
 def _tell_account_owner(account: User) -> None:
     language = language_of(account)
-    with translation.override(language):
-        sign_in, reset = reverse("web:sign-in"), reverse("web:password-reset")
+    sign_in, reset = page_link("web:sign-in", language), page_link("web:password-reset", language)
     enqueue(
         "registration_account_exists",
         subject=account,
@@ -82,8 +79,8 @@ def _tell_account_owner(account: User) -> None:
         language=language,
         context={
             "username": account.username,
-            "sign_in": absolute_url(sign_in),
-            "reset": absolute_url(reset),
+            "sign_in": sign_in,
+            "reset": reset,
         },
     )
     record(account.username, "user.registration_attempted", "user", account.pk, {})

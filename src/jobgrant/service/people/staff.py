@@ -15,8 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.urls import reverse
-from django.utils import translation
 
 from jobgrant.rules.codes import JURISDICTION_CODES
 from jobgrant.service.accounts.models import LinkPurpose, Membership, Role, User
@@ -24,7 +22,7 @@ from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
 from jobgrant.service.language import language_of
-from jobgrant.service.links import absolute_url
+from jobgrant.service.links import page_link
 from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.people import account_links
 from jobgrant.service.people.access import STAFF_ROLES, require_administrator
@@ -143,14 +141,13 @@ def _awaits_setup(user: User) -> bool:
 def _send_setup_link(user: User) -> None:
     token = account_links.issue(user, LinkPurpose.STAFF_SETUP)
     language = language_of(user)
-    with translation.override(language):
-        path = reverse("web:account-setup", kwargs={"token": token})
+    link = page_link("web:account-setup", language, token=token)
     enqueue(
         "staff_account_setup",
         subject=user,
         to=user.email,
         language=language,
-        context={"link": absolute_url(path), "username": user.username},
+        context={"link": link, "username": user.username},
     )
 
 

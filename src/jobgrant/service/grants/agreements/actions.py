@@ -18,8 +18,7 @@ import datetime as dt
 from typing import Any, NamedTuple
 
 from django.db import connection, transaction
-from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from jobgrant.rules.money import format_money
 from jobgrant.service import rows
@@ -52,7 +51,7 @@ from jobgrant.service.grants.models.applications import Application, State, Stat
 from jobgrant.service.language import language_of
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
-from jobgrant.service.links import absolute_url
+from jobgrant.service.links import page_link
 from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.refusals import refused
 
@@ -495,13 +494,12 @@ def _tell(
     if "@" not in (recipient.email or ""):
         return False
     language = language_of(recipient)
-    with translation.override(language):
-        path = reverse("web:employer-agreement", args=[agreement.application_id])
+    link = page_link("web:employer-agreement", language, agreement.application_id)
     government = version.federal_cents + version.provincial_cents
     context: dict[str, str | int] = {
         "reference": agreement.application_id,
         "version": version.number,
-        "link": absolute_url(path),
+        "link": link,
         "government": format_money(government, language),
         "accept_by": timezone.localtime(version.accept_by).strftime("%Y-%m-%d %H:%M %Z"),
         "sha256": version.content_sha256,

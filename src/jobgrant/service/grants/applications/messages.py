@@ -7,12 +7,11 @@ language; a user with no email address on file is told nothing (there is nowhere
 
 from __future__ import annotations
 
-from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.language import language_of, long_date
-from jobgrant.service.links import absolute_url
+from jobgrant.service.links import page_link
 from jobgrant.service.notifications.outbox import enqueue
 
 
@@ -34,8 +33,7 @@ def _tell_applicant(application: Application, kind: str, **context: str) -> None
     if not user.email:
         return
     language = language_of(application.created_by)
-    with translation.override(language):
-        path = reverse("web:employer-application", kwargs={"application_id": application.pk})
+    link = page_link("web:employer-application", language, application_id=application.pk)
     lead = application.employers.select_related("employer").order_by("position").first()
     enqueue(
         kind,
@@ -45,7 +43,7 @@ def _tell_applicant(application: Application, kind: str, **context: str) -> None
         context={
             "reference": str(application.pk),
             "employer": lead.employer.name if lead else "",
-            "link": absolute_url(path),
+            "link": link,
             **context,
         },
     )

@@ -9,8 +9,7 @@ A partner sees only its own share of the application (grants.partner_view).
 from __future__ import annotations
 
 from django.db import transaction
-from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from jobgrant.service.accounts.models import Membership, OrganizationRole, User
 from jobgrant.service.audit.actions import audited_refusals_of
@@ -20,7 +19,7 @@ from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.applications import Application, ApplicationEmployer, State
 from jobgrant.service.grants.models.partners import ConsentState, PartnerConsent
 from jobgrant.service.language import language_of
-from jobgrant.service.links import absolute_url
+from jobgrant.service.links import page_link
 from jobgrant.service.notifications.outbox import enqueue
 
 
@@ -57,8 +56,7 @@ def _tell_partner(
     ).exclude(email="")
     for admin in admins:
         language = language_of(admin)
-        with translation.override(language):
-            path = reverse("web:partner-request", kwargs={"consent_id": consent.pk})
+        address = page_link("web:partner-request", language, consent_id=consent.pk)
         enqueue(
             "partner_request",
             subject=consent,
@@ -68,7 +66,7 @@ def _tell_partner(
                 "lead": lead.employer.name if lead else "",
                 "partner": link.employer.name,
                 "application": application.pk,
-                "link": absolute_url(path),
+                "link": address,
             },
         )
 
@@ -154,8 +152,7 @@ def _tell_applicant(consent: PartnerConsent, application: Application) -> None:
     if not author.email:
         return
     language = language_of(author)
-    with translation.override(language):
-        path = reverse("web:employer-application", kwargs={"application_id": application.pk})
+    link = page_link("web:employer-application", language, application_id=application.pk)
     enqueue(
         "partner_decision",
         subject=consent,
@@ -166,6 +163,6 @@ def _tell_applicant(consent: PartnerConsent, application: Application) -> None:
             "partner": consent.link.employer.name,
             "application": application.pk,
             "accepted": 1 if consent.state == ConsentState.ACCEPTED else 0,
-            "link": absolute_url(path),
+            "link": link,
         },
     )

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.urls import reverse
 from django.utils import timezone, translation
 
 from jobgrant.rules.money import format_amount, parse_amount
@@ -50,7 +49,7 @@ from jobgrant.service.grants.models.claims import UNDER_ASSESSMENT, Claim
 from jobgrant.service.language import language_of, localized
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
-from jobgrant.service.links import absolute_url
+from jobgrant.service.links import page_link
 from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.refusals import refused
 
@@ -465,8 +464,8 @@ def _tell(kind: str, change: ChangeRequest, agreement: Agreement) -> None:
     if "@" not in (person.email or ""):
         return
     language = language_of(person)
+    link = page_link("web:employer-change", language, change.pk)
     with translation.override(language):
-        path = reverse("web:employer-change", args=[change.pk])
         what = str(ChangeKind(change.kind).label)
     version = change.version.number if change.version else 0
     context: dict[str, str | int] = {
@@ -474,7 +473,7 @@ def _tell(kind: str, change: ChangeRequest, agreement: Agreement) -> None:
         "change": change.pk,
         "kind": what,
         "reason": change.reason,
-        "link": absolute_url(path),
+        "link": link,
         "version": version,
         "needs_acceptance": "yes" if change.needs_acceptance else "",
         "self_service": "yes" if change.self_service else "",

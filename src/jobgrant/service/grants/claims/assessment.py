@@ -8,8 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from jobgrant.rules.money import format_money
 from jobgrant.service.accounts.models import Role, User
@@ -37,7 +36,7 @@ from jobgrant.service.grants.core.input import checked_reason
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.grants.models.claims import Claim, ClaimLine, ClaimShare, ClaimState
 from jobgrant.service.language import language_of
-from jobgrant.service.links import absolute_url
+from jobgrant.service.links import page_link
 from jobgrant.service.notifications.outbox import enqueue
 
 # --- The officer's side ------------------------------------------------------------------------
@@ -169,8 +168,7 @@ def tell(kind: str, claim: Claim) -> None:
     if "@" not in (person.email or ""):
         return
     language = language_of(person)
-    with translation.override(language):
-        path = reverse("web:employer-claim", args=[claim.pk])
+    link = page_link("web:employer-claim", language, claim.pk)
     government = sum(s.approved_cents or 0 for s in claim.shares.all())
     context: dict[str, str | int] = {
         "reference": claim.application_id,
@@ -178,7 +176,7 @@ def tell(kind: str, claim: Claim) -> None:
         "version": claim.version,
         "reason": claim.reason,
         "approved": format_money(government, language),
-        "link": absolute_url(path),
+        "link": link,
     }
     enqueue(
         kind,

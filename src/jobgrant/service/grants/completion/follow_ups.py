@@ -42,7 +42,6 @@ from jobgrant.service.grants.models.completion import (
     Respondent,
 )
 from jobgrant.service.language import long_date
-from jobgrant.service.links import absolute_url
 from jobgrant.service.notifications.outbox import enqueue
 
 REMINDER_DAYS = "cjg.outcomes.follow_up_reminder_days"
@@ -53,14 +52,6 @@ ANSWER_FIELDS = ("employed", "same_employer", "weekly_hours", "hourly_wage")
 def days_after_sending(follow_up: FollowUp, name: str) -> int:
     """A dated parameter (reminder, lapse) as the file's policy sets it on the due date."""
     return int(_parameter(name, follow_up.application, follow_up.due_on)["value"])
-
-
-def trainee_link_path(token: str, language: str) -> str:
-    return f"/{language}/follow-up/{token}/"
-
-
-def employer_page_path(application_id: int, milestone: int, language: str) -> str:
-    return f"/{language}/employer/applications/{application_id}/follow-ups/{milestone}/"
 
 
 def _move(follow_up: FollowUp, action: str) -> None:
@@ -120,7 +111,7 @@ def _closes_on(follow_up: FollowUp) -> dt.date:
 
 def _tell_trainee(follow_up: FollowUp, kind: str, now: dt.datetime) -> None:
     token = _new_link(follow_up, now)
-    link = absolute_url(trainee_link_path(token, follow_up.language))
+    link = links.page_link("web:trainee-follow-up", follow_up.language, token=token)
     enqueue(
         kind,
         subject=follow_up,
@@ -135,8 +126,13 @@ def _tell_employer(rows: list[FollowUp], kind: str) -> None:
     first = rows[0]
     if "@" not in (first.email or ""):
         return
-    path = employer_page_path(first.application_id, first.milestone, first.language)
-    context = _context(first, absolute_url(path), _closes_on(first))
+    link = links.page_link(
+        "web:employer-follow-up",
+        first.language,
+        application_id=first.application_id,
+        milestone=first.milestone,
+    )
+    context = _context(first, link, _closes_on(first))
     context["trainees"] = len(rows)
     enqueue(
         kind,

@@ -16,8 +16,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
-from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.actions import audited_refusals_of
@@ -50,7 +49,7 @@ from jobgrant.service.grants.models.payments import (
 )
 from jobgrant.service.grants.participants.workflow import target_of as slot_target_of
 from jobgrant.service.language import language_of, long_date
-from jobgrant.service.links import absolute_url
+from jobgrant.service.links import page_link
 from jobgrant.service.notifications.outbox import enqueue
 
 #: The report opens this many days before the training's last day, so that an employer can
@@ -368,8 +367,7 @@ def _tell_submitted(report: CompletionReport) -> None:
     if "@" not in (person.email or ""):
         return
     language = language_of(application.created_by)
-    with translation.override(language):
-        path = reverse("web:employer-application", kwargs={"application_id": application.pk})
+    link = page_link("web:employer-application", language, application_id=application.pk)
     enqueue(
         "completion_report_received",
         subject=report,
@@ -377,7 +375,7 @@ def _tell_submitted(report: CompletionReport) -> None:
         language=language,
         context={
             "reference": application.pk,
-            "link": absolute_url(path),
+            "link": link,
             "three_months": long_date(_first_due(report, 3), language),
             "twelve_months": long_date(_first_due(report, 12), language),
         },

@@ -39,7 +39,6 @@ from jobgrant.service.grants.participants.refusals import (
     link_refused,
 )
 from jobgrant.service.grants.participants.workflow import LIVE, target_of
-from jobgrant.service.links import absolute_url
 from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.refusals import refused
 from jobgrant.service.registry.identifiers import format_sin
@@ -65,10 +64,6 @@ def link_lifetime() -> dt.timedelta:
     return dt.timedelta(
         days=int(getattr(settings, "JOBGRANT_PARTICIPANT_LINK_DAYS", DEFAULT_LINK_DAYS))
     )
-
-
-def link_path(token: str, language: str) -> str:
-    return f"/{language}/participate/{token}/"
 
 
 def _summary(participant: Participant, **also: Any) -> dict[str, Any]:
@@ -207,7 +202,7 @@ def send_link(participant: Participant, kind: str, milestone: str) -> Invitation
         to=participant.email,
         language=participant.language,
         context={
-            "link": absolute_url(link_path(token, participant.language)),
+            "link": links.page_link("web:participate", participant.language, token=token),
             "employer": employer.name if employer else "",
             "course": str(training.get("course") or ""),
             "start_date": str(training.get("start_date") or ""),

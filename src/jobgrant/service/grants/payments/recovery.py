@@ -15,8 +15,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Sum
-from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from jobgrant.rules.money import AmountError, format_amount, format_money, parse_amount
 from jobgrant.service.accounts.models import Role, User
@@ -40,7 +39,7 @@ from jobgrant.service.grants.models.payments import (
 from jobgrant.service.language import language_of, long_date
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
-from jobgrant.service.links import absolute_url
+from jobgrant.service.links import page_link
 from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.refusals import amount, forbidden_for, refused
 
@@ -439,12 +438,11 @@ def tell_employer(
     if "@" not in (person.email or ""):
         return
     language = language_of(application.created_by)
-    with translation.override(language):
-        path = reverse("web:employer-application", kwargs={"application_id": application.pk})
+    link = page_link("web:employer-application", language, application_id=application.pk)
     context: dict[str, str | int] = {
         "reference": application.pk,
         "amount": format_money(amount_cents, language),
-        "link": absolute_url(path),
+        "link": link,
         "reason": reason,
         **(extra or {}),
     }
