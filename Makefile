@@ -25,22 +25,44 @@ run: .venv/.synced $(ASSETS) $(PANGO)
 	JOBGRANT_EMAIL_BACKEND=file JOBGRANT_DEMO_MAIL=1 sh -c '$(RUN) jobgrant worker --demo-history & worker=$$!; \
 		trap "kill $$worker 2>/dev/null; wait $$worker" EXIT INT TERM; $(RUN) jobgrant serve'
 
-# The checks, then the three test stages side by side (TEST_JOBS at once; TEST_JOBS=1 runs them
-# one after the other): pytest, Schemathesis and T5 use databases of their own (pytest's test_*,
-# a temporary SQLite file, jobgrant_t5), and T5 and Schemathesis spend much of their time waiting
-# (on the SMTP server's refusals, the back-off, the killed worker, the live server), time the
-# pytest processes use. Each stage's output is printed whole when it ends (--output-sync). The
-# kernel's Numba cache (80 s of one core after a checkout) is compiled beside the checks, while
-# mypy keeps only the other core busy, and so is what the servers and test processes copy
-# (`prebuilt`: the static files collected, the migrated databases). T2 and
-# T4 (the ledger under 16 workers, the crashes) run last, alone: their CI sizes take seconds, and
-# T2's reader has a minimum rate to keep.
-TEST_JOBS ?= 3
+# `make test`, in three steps, each stage's wall and CPU time printed at the end (tests/stage_clock.py):
+# 1. install what is missing (uv, the .venv, the npm packages, Chromium, Pango);
+# 2. the checks and builds side by side: lint, mypy, the import contracts, the kernel's Numba
+#    cache, `prebuilt` (static files, migrated databases) and `seeded` (the tests' seeded
+#    databases, tests/seeded.py);
+# 3. three lanes side by side (TEST_LANES=1 runs them one after the other), each stage's output
+#    printed whole when it ends (--output-sync): the SQLite set, the PostgreSQL set (then
+#    tests/scale), and the live runs one after another (Schemathesis, T5, T2, T4), which spend
+#    most of their time waiting on servers, SMTP refusals and killed processes.
+# docs/testing.md says which tests run in which set, and why.
+TEST_LANES ?= 3
+CLOCK := $(PYTHON) tests/stage_clock.py
 
-test: .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO)
-	$(MAKE) --no-print-directory -j3 --output-sync=target lint typecheck contracts $(NUMBA_CACHE) prebuilt
-	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target pytest fuzz-api reliability-outbox-ci
-	$(MAKE) --no-print-directory reliability-ledger-ci reliability-crash-ci
+test:
+	@$(CLOCK) begin
+	@$(CLOCK) run install -- $(MAKE) --no-print-directory .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO)
+	@$(CLOCK) run checks-and-builds -- $(MAKE) --no-print-directory -j3 --output-sync=target \
+		lint typecheck contracts $(NUMBA_CACHE) prebuilt seeded
+	@$(MAKE) --no-print-directory -j$(TEST_LANES) --output-sync=target \
+		timed-pytest-sqlite timed-pytest-postgres timed-live-runs
+	@$(CLOCK) report
+
+timed-%:
+	@$(CLOCK) run $* -- $(MAKE) --no-print-directory $*
+
+live-runs:
+	@$(CLOCK) run fuzz-api -- $(MAKE) --no-print-directory fuzz-api
+	@$(CLOCK) run reliability-outbox-ci -- $(MAKE) --no-print-directory reliability-outbox-ci
+	@$(CLOCK) run reliability-ledger-ci -- $(MAKE) --no-print-directory reliability-ledger-ci
+	@$(CLOCK) run reliability-crash-ci -- $(MAKE) --no-print-directory reliability-crash-ci
+
+# The fast inner loop (docs/testing.md): lint, types, contracts and the tests that touch no
+# database, side by side.
+check: .venv/.synced $(NUMBA_CACHE)
+	@$(MAKE) --no-print-directory -j4 --output-sync=target lint typecheck contracts pytest-no-database
+
+pytest-no-database: .venv/.synced $(NUMBA_CACHE)
+	JOBGRANT_TEST_ENGINE=none $(RUN) pytest -n $(PYTEST_WORKERS) --dist worksteal
 
 # What every server and test process reuses, made once into var/build/ (nothing to do when its
 # sources did not change): the static files collected and compressed, a migrated SQLite database
@@ -50,6 +72,13 @@ prebuilt: .venv/.synced $(ASSETS)
 	@if [ -n "$$JOBGRANT_SKIP_POSTGRES" ] && [ -z "$$CI" ]; then \
 		$(RUN) python -m jobgrant.service.commands; \
 	else $(RUN) python -m jobgrant.service.commands $(POSTGRES_URL); fi
+
+# The tests' seeded databases (tests/seeded.py): the migrated one with the demonstration data and
+# the personas, as a SQLite file and a PostgreSQL template database, once per content.
+seeded: .venv/.synced
+	@if [ -n "$$JOBGRANT_SKIP_POSTGRES" ] && [ -z "$$CI" ]; then \
+		$(RUN) python -m tests.seeded; \
+	else $(RUN) python -m tests.seeded $(POSTGRES_URL); fi
 
 lint: .venv/.synced
 	$(RUN) ruff check .
@@ -61,28 +90,38 @@ typecheck: .venv/.synced
 contracts: .venv/.synced
 	$(RUN) lint-imports
 
-# The service and web tests run twice: on SQLite (with everything else) and on PostgreSQL (but
-# the tests that use no database: JOBGRANT_POSTGRES_PASS, tests/conftest.py). PostgreSQL
-# must be reachable; only outside CI may JOBGRANT_SKIP_POSTGRES=1 skip that pass. The tests marked
-# `postgres` (tests/scale: two `jobgrant serve` on one database) run in the PostgreSQL pass only,
-# in one process: they start their own servers, which share the cores with everything else.
+# Each test runs on the engine that matters (tests/conftest.py, docs/testing.md): the service and
+# page tests that use a database on PostgreSQL, the production engine (`pytest-postgres`);
+# everything else on SQLite, the development engine (`pytest-sqlite`), with the tests of the
+# modules that branch on the engine in both. PostgreSQL must be reachable; only outside CI may
+# JOBGRANT_SKIP_POSTGRES=1 skip its set. The tests marked `postgres` (tests/scale: two `jobgrant
+# serve` on one database) run after the PostgreSQL set, in one process.
 POSTGRES_URL ?= postgresql://postgres@127.0.0.1:5432/jobgrant
 
-# Two test processes (pytest-xdist), one per core of our machines; PYTEST_WORKERS=0 runs in one.
+# Two test processes per set (pytest-xdist, worksteal, the longest tests first:
+# tests/durations.json); PYTEST_WORKERS=0 runs in one.
 PYTEST_WORKERS ?= 2
+PYTEST := $(RUN) pytest -n $(PYTEST_WORKERS) --dist worksteal
 
-pytest: .venv/.synced $(NUMBA_CACHE) $(CHROMIUM) $(PANGO)
-	$(RUN) pytest -n $(PYTEST_WORKERS) -m "not postgres"
-	$(MAKE) --no-print-directory pytest-postgres
+pytest: pytest-sqlite pytest-postgres
+
+pytest-sqlite: .venv/.synced $(NUMBA_CACHE) $(CHROMIUM) $(PANGO)
+	JOBGRANT_TEST_ENGINE=sqlite $(PYTEST) -m "not postgres"
 
 pytest-postgres: .venv/.synced
 	@if [ -n "$$JOBGRANT_SKIP_POSTGRES" ] && [ -z "$$CI" ]; then \
-		echo "Skipping the PostgreSQL pass (JOBGRANT_SKIP_POSTGRES is set)"; exit 0; fi; \
+		echo "Skipping the PostgreSQL set (JOBGRANT_SKIP_POSTGRES is set)"; exit 0; fi; \
 	$(RUN) python -c "import psycopg, sys; psycopg.connect('$(POSTGRES_URL)'.rsplit('/', 1)[0] + '/postgres').close()" \
 		|| { echo "PostgreSQL is not reachable at $(POSTGRES_URL): the service tests must run on it."; exit 1; }; \
-	JOBGRANT_DATABASE_URL=$(POSTGRES_URL) JOBGRANT_POSTGRES_PASS=1 \
-		$(RUN) pytest -n $(PYTEST_WORKERS) tests/service $(wildcard tests/web) \
+	JOBGRANT_DATABASE_URL=$(POSTGRES_URL) JOBGRANT_TEST_ENGINE=postgresql \
+		$(PYTEST) -m "not postgres" tests/service $(wildcard tests/web) \
 	&& JOBGRANT_DATABASE_URL=$(POSTGRES_URL) $(RUN) pytest -n 0 tests/scale
+
+# tests/durations.json anew: both sets run in one process each, recording each test's seconds.
+test-durations: .venv/.synced $(NUMBA_CACHE)
+	JOBGRANT_RECORD_DURATIONS=1 JOBGRANT_TEST_ENGINE=sqlite $(RUN) pytest -n 0 -m "not postgres"
+	JOBGRANT_RECORD_DURATIONS=1 JOBGRANT_TEST_ENGINE=postgresql JOBGRANT_DATABASE_URL=$(POSTGRES_URL) \
+		$(RUN) pytest -n 0 -m "not postgres" tests/service tests/web
 
 # Schemathesis against the live server (jobgrant serve, demonstration data, a temporary SQLite
 # database), with an employer's and an officer's token: 0 server errors and 0 schema violations

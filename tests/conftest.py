@@ -20,55 +20,79 @@ import requests
 import schemathesis
 from django.conf import settings
 from django.http import HttpResponse
-from django.test import Client
-from tests.personas import APPLICANT, CLOCK, Persona, create_personas, totp_code
+from django.test import Client, TransactionTestCase
+from tests import seeded
+from tests.personas import APPLICANT, CLOCK, Persona, totp_code
 
 from jobgrant.service.accounts.models import ApiToken, User
-from jobgrant.service.demo import seed
 
-TODAY = dt.date(2026, 11, 29)
+TODAY = seeded.TODAY
 
 
 @pytest.fixture(scope="session")
 def django_db_keepdb(
     request: pytest.FixtureRequest, django_db_modify_db_settings: None, django_db_blocker: Any
 ) -> Iterator[bool]:
-    """Each test process's database starts from the migrated template (migrated_template.py),
-    not from migrating an empty one: on SQLite its file is copied to the test database's place
-    and kept there (Django would delete it), on PostgreSQL the test database is created from
-    the template database. `migrate` then finds everything applied."""
+    """Each test process's database starts as the seeded database (tests/seeded.py: migrated,
+    with the demonstration data and the personas, built once per content), not from migrating
+    and seeding an empty one: on SQLite its file is copied to the test database's place and kept
+    there (Django would delete it), on PostgreSQL the test database is created from the seeded
+    template database. `migrate` then finds everything applied."""
     from django.db import connections
 
-    from jobgrant.service.migrated_template import postgres_template, start_from_template
-
     database = connections.settings["default"]
-    if request.config.getvalue("reuse_db"):
-        yield True
+    build = settings.JOBGRANT_BUILD_DIR
+    if request.config.getvalue("reuse_db") or build is None:
+        yield bool(request.config.getvalue("reuse_db"))
     elif "postgresql" in str(database["ENGINE"]):
         with django_db_blocker.unblock():
-            database.setdefault("TEST", {})["TEMPLATE"] = postgres_template(database)
+            database.setdefault("TEST", {})["TEMPLATE"] = seeded.postgres_seeded(database)
+        SEEDED.append("postgresql")
         yield False
     else:
         test_file = Path(database["TEST"]["NAME"])
         with django_db_blocker.unblock():
-            copied = start_from_template(test_file)
-        yield copied
-        if copied:  # kept, so not deleted by Django: deleted here
-            test_file.unlink(missing_ok=True)
+            seeded.start_seeded(test_file, Path(build))
+        SEEDED.append(seeded.sqlite_seeded(Path(build)))
+        yield True
+        test_file.unlink(missing_ok=True)  # kept, so not deleted by Django: deleted here
+
+
+#: How this process's database was seeded: the seeded SQLite file, or "postgresql" (the
+#: tables' copies in the schema `seeded`); empty when it was seeded in place.
+SEEDED: list[Path | str] = []
 
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
-    """Load the demonstration data once per test database; tests roll back to it."""
+    """The demonstration data and the personas: already there when the database started as the
+    seeded one (a no-op then); tests roll back to it."""
     with django_db_blocker.unblock():
-        seed(TODAY)
-        create_personas()
+        seeded.seed_here()
 
 
 @pytest.fixture
 def demo(db: None) -> None:
-    seed(TODAY)  # a no-op unless a transactional test emptied the database
-    create_personas()
+    seeded.seed_here()  # a no-op: the database is the seeded one, put back after each test
+
+
+def _back_to_seeded(self: TransactionTestCase) -> None:
+    """After a transactional test, the database is put back to the seeded one (tests/seeded.py)
+    rather than emptied by Django's flush and seeded again by the next test (3 s of CPU each)."""
+    from django.db import connections
+
+    if not SEEDED:
+        _flush_after_transactional_test(self)
+        return
+    for alias in self._databases_names(include_mirrors=False):
+        if SEEDED[0] == "postgresql":
+            seeded.restore_postgres(connections[alias])
+        else:
+            seeded.restore_sqlite(connections[alias], Path(SEEDED[0]))
+
+
+_flush_after_transactional_test = TransactionTestCase._fixture_teardown
+TransactionTestCase._fixture_teardown = _back_to_seeded  # type: ignore[method-assign]
 
 
 # --- Signing in with the second factor -------------------------------------------------------
@@ -232,11 +256,13 @@ TRAINING_STEP: dict[str, str] = {
 
 SERVER_TESTS = ("tests/service/", "tests/web/", "tests/e2e/")
 
-# --- The PostgreSQL pass runs only what can differ on PostgreSQL ------------------------------
-# `make pytest-postgres` runs tests/service and tests/web again on PostgreSQL, after the SQLite
-# pass ran them (JOBGRANT_POSTGRES_PASS=1). A test that asks for no database (no `db`,
-# `transactional_db`, `live_server` fixture, no django_db mark) cannot reach one (pytest-django
-# refuses it), so it proves the same thing on both: that pass leaves it out and says how many.
+# --- Each test on the engine that matters (docs/testing.md) ----------------------------------
+# `make test` runs two sets side by side: JOBGRANT_TEST_ENGINE=postgresql, the service and page
+# tests that use a database, on the production engine; JOBGRANT_TEST_ENGINE=sqlite, everything
+# else on SQLite, the development engine (`make run`, the browser flows, the commands, the
+# demonstration history, the tests that use no database), and again the tests of every module
+# that branches on the engine (ENGINE_BRANCHES), so that each branch runs. Without the variable
+# (a developer running one test) every collected test runs on the configured database.
 DATABASE_FIXTURES = frozenset(
     {
         "db",
@@ -247,32 +273,133 @@ DATABASE_FIXTURES = frozenset(
     }
 )
 
+#: The modules that do one thing on PostgreSQL and another on SQLite, and the tests that take
+#: each of their branches: these run in both sets. tests/test_layout.py checks that every module
+#: that asks `connection.vendor` is here.
+ENGINE_BRANCHES: dict[str, tuple[str, ...]] = {
+    "jobgrant.service.audit.append_only": ("tests/service/audit/",),
+    "jobgrant.service.audit.chain": ("tests/service/audit/",),
+    "jobgrant.service.rows": (
+        "tests/service/ledger/",
+        "tests/service/grants/payments/",
+        "tests/service/notifications/test_outbox.py",
+    ),
+    "jobgrant.service.grants.payments.confirmation": ("tests/service/grants/payments/",),
+    "jobgrant.service.notifications.worker": ("tests/service/notifications/test_worker.py",),
+    "jobgrant.service.outcomes.kpi_sql": (
+        "tests/service/outcomes/test_kpis.py",
+        "tests/service/outcomes/test_annual_report.py",
+    ),
+    "jobgrant.service.outcomes.snapshot_actions": ("tests/service/outcomes/test_kpi_snapshots.py",),
+    # Its PostgreSQL branch (the advisory lock) is taken by tests/scale and T4.
+    "jobgrant.service.commands": ("tests/cli/",),
+    # The demonstration history belongs to the development path: SQLite (marker below).
+    "jobgrant.service.demo_history.load": ("tests/service/test_demo_history.py",),
+}
+BOTH_ENGINES = tuple(sorted({path for paths in ENGINE_BRANCHES.values() for path in paths}))
+#: The service tests of the development path, which run on SQLite only (marker `development`).
+SERVER_SET = ("tests/service/", "tests/web/")
+
 
 def uses_database(item: pytest.Item) -> bool:
     fixtures = set(getattr(item, "fixturenames", ()))
     return bool(DATABASE_FIXTURES & fixtures) or item.get_closest_marker("django_db") is not None
 
 
+def engine_sets(item: pytest.Item) -> frozenset[str]:
+    """The sets a test runs in: {"postgresql"}, {"sqlite"} or both."""
+    path = item.path.relative_to(Path(__file__).parent.parent).as_posix()
+    if item.get_closest_marker("development") is not None:
+        return frozenset({"sqlite"})
+    if not (path.startswith(SERVER_SET) and uses_database(item)):
+        return frozenset({"sqlite"})
+    if path.startswith(BOTH_ENGINES):
+        return frozenset({"sqlite", "postgresql"})
+    return frozenset({"postgresql"})
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if os.environ.get("JOBGRANT_POSTGRES_PASS") != "1":
-        return
-    once = [item for item in items if not uses_database(item)]
-    if once:
-        config.hook.pytest_deselected(items=once)
-        items[:] = [item for item in items if uses_database(item)]
-        config.stash[_LEFT_TO_SQLITE] = len(once)
+    engine = os.environ.get("JOBGRANT_TEST_ENGINE")
+    if engine == "none":
+        _only_without_database(config, items)
+    elif engine:
+        configured = (
+            "postgresql" if "postgresql" in settings.DATABASES["default"]["ENGINE"] else "sqlite"
+        )
+        if engine != configured:
+            raise pytest.UsageError(
+                f"JOBGRANT_TEST_ENGINE={engine}, but the database is {configured}"
+                " (JOBGRANT_DATABASE_URL)"
+            )
+        elsewhere = [item for item in items if engine not in engine_sets(item)]
+        if elsewhere:
+            config.hook.pytest_deselected(items=elsewhere)
+            items[:] = [item for item in items if engine in engine_sets(item)]
+            config.stash[_ELSEWHERE] = (engine, len(elsewhere))
+    _longest_first(items)
 
 
-_LEFT_TO_SQLITE = pytest.StashKey[int]()
+_ELSEWHERE = pytest.StashKey[tuple[str, int]]()
+#: Tests that start servers or commands on databases of their own, or a browser.
+STARTS_PROCESSES = ("tests/cli/", "tests/e2e/", "tests/scale/")
+
+
+def _only_without_database(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """`make check`: the tests that touch no database (JOBGRANT_TEST_ENGINE=none)."""
+    root = Path(__file__).parent.parent
+
+    def touches_one(item: pytest.Item) -> bool:
+        path = item.path.relative_to(root).as_posix()
+        return uses_database(item) or path.startswith(STARTS_PROCESSES)
+
+    left = [item for item in items if touches_one(item)]
+    config.hook.pytest_deselected(items=left)
+    items[:] = [item for item in items if not touches_one(item)]
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
-    left = config.stash.get(_LEFT_TO_SQLITE, 0)
-    if left:
+    engine, elsewhere = config.stash.get(_ELSEWHERE, ("", 0))
+    if elsewhere:
+        other = "SQLite" if engine == "postgresql" else "PostgreSQL"
         terminalreporter.write_line(
-            f"{left} tests that use no database were left to the SQLite pass"
-            " (JOBGRANT_POSTGRES_PASS=1)"
+            f"{elsewhere} tests collected here run in the {other} set instead"
+            f" (JOBGRANT_TEST_ENGINE={engine}; docs/testing.md)"
         )
+
+
+# --- The longest tests first ---------------------------------------------------------------------
+# pytest-xdist's worksteal hands each process a share of the list and lets an idle one take the
+# rest of another's: with the longest tests first, no long test starts last and keeps one core
+# busy alone at the end. tests/durations.json holds each slow test's seconds from a full run
+# (`make test-durations` writes it anew); a test not in it counts as quick.
+DURATIONS = Path(__file__).parent / "durations.json"
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """With JOBGRANT_RECORD_DURATIONS set, each test's set-up, call and tear-down are added up
+    (in the controlling process too: pytest-xdist sends it every report)."""
+    if os.environ.get("JOBGRANT_RECORD_DURATIONS"):
+        _RECORDED[report.nodeid] = _RECORDED.get(report.nodeid, 0.0) + report.duration
+
+
+_RECORDED: dict[str, float] = {}
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """`make test-durations`: the tests over a second, merged into tests/durations.json."""
+    if not os.environ.get("JOBGRANT_RECORD_DURATIONS") or hasattr(session.config, "workerinput"):
+        return
+    known: dict[str, float] = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
+    known.update({test: round(seconds, 1) for test, seconds in _RECORDED.items()})
+    slow = {test: seconds for test, seconds in known.items() if seconds >= 1.0}
+    DURATIONS.write_text(json.dumps(dict(sorted(slow.items())), indent=0) + "\n")
+
+
+def _longest_first(items: list[pytest.Item]) -> None:
+    if not DURATIONS.exists():
+        return
+    seconds: dict[str, float] = json.loads(DURATIONS.read_text())
+    items.sort(key=lambda item: -seconds.get(item.nodeid, 0.0))
 
 
 @pytest.fixture(autouse=True)

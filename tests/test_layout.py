@@ -57,3 +57,22 @@ def _cycles(graph: grimp.ImportGraph) -> list[frozenset[str]]:
 def test_no_import_cycle_but_the_one_for_a_type_hint() -> None:
     graph = grimp.build_graph("jobgrant", cache_dir=None)
     assert set(_cycles(graph)) <= TYPE_ONLY
+
+
+def test_every_module_that_branches_on_the_engine_has_its_tests_in_both_sets() -> None:
+    """A module that asks which database it runs on has a branch per engine: its tests run in
+    both the SQLite and the PostgreSQL set (ENGINE_BRANCHES, tests/conftest.py), each listed
+    test path exists, and no module is listed that no longer branches."""
+    from tests.conftest import ENGINE_BRANCHES
+
+    source = ROOT / "src"
+    branching = {
+        ".".join(path.relative_to(source).with_suffix("").parts)
+        for path in source.rglob("*.py")
+        if ".vendor" in path.read_text() and "web/vendor" not in path.as_posix()
+    }
+    branching -= {"jobgrant.service.web.vendor", "jobgrant.service.web.messages"}
+    assert branching == set(ENGINE_BRANCHES)
+    for paths in ENGINE_BRANCHES.values():
+        for path in paths:
+            assert (ROOT / path).exists(), path

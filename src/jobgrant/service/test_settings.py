@@ -8,5 +8,11 @@ import tempfile
 
 os.environ.setdefault("JOBGRANT_ENV", "test")
 os.environ.setdefault("JOBGRANT_VAR_DIR", tempfile.mkdtemp(prefix="jobgrant-test-"))
+# Fixed keys, so that the seeded database built once (tests/seeded.py) reads the same in every
+# test process and run: what it stores under a key (a sealed secret, a keyed index) stays readable.
+# Test values only: production refuses to start without keys of its own.
+os.environ.setdefault("JOBGRANT_SECRET_KEY", "test-only-secret-key-" + "x" * 40)
+os.environ.setdefault("JOBGRANT_SIN_KEYS", "t1:" + "dGVzdC1vbmx5LXNpbi1rZXktMzItYnl0ZXMtbG9uZyE=")
+os.environ.setdefault("JOBGRANT_SIN_INDEX_KEY", "dGVzdC1vbmx5LXNpbi1pbmRleC1rZXktMzItYnl0ZXM=")
 
 from jobgrant.service.settings import *  # noqa: F403

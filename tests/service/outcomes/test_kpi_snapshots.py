@@ -66,6 +66,7 @@ def test_the_first_read_stores_every_jurisdiction_and_the_second_reads_them() ->
     assert dict(stored.values_list("jurisdiction", "computed_at")) == times
 
 
+@pytest.mark.development  # the whole demonstration history (53 s): on SQLite, as `make run`
 def test_the_stored_cells_give_the_live_report_on_the_demonstration_history() -> None:
     from jobgrant.service.demo_history.load import seed_history
 

@@ -1,0 +1,282 @@
+"""The tests' seeded database: a build product, made once per content of what it is made from.
+
+Every test database starts with the demonstration data (the funding model's budgets for each
+year, the programs, the demonstration accounts) and the test personas. Seeding that takes about
+3 s of CPU; a transactional test (a browser test, a race) empties the database when it ends, and
+the next one used to seed it again. So the seeded database is built once, beside the migrated
+template (`var/build/seeded/`, ADR 0037), and
+
+- a test process's database starts as a copy of it (SQLite: the file copied; PostgreSQL: the
+  test database created from a template database), and
+- after each transactional test the database is put back to it instead of being emptied
+  (SQLite: the backup API copies the seeded file's pages into the open database; PostgreSQL:
+  every table emptied and refilled from the copy kept in the schema `seeded`).
+
+It is named by a digest of the migrated template's digest (the service's code and migrations),
+the rest of the package (the rules, the funding model), the scenarios, the personas and the
+tests' date: any change of those is a new seeded database, never a stale one.
+
+`python -m tests.seeded [POSTGRES_URL]` builds it (`make test` does, before the tests start);
+otherwise the first test process to need it builds it while the others wait.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+#: The date the tests' world is seeded at (and the clock of the server tests, conftest.py).
+TODAY = dt.date(2026, 11, 29)
+#: Where PostgreSQL keeps the seeded rows to refill each table from.
+SNAPSHOT_SCHEMA = "seeded"
+KEPT = 4
+
+
+def digest() -> str:
+    from jobgrant.service.migrated_template import digest as migrated_digest
+
+    hashed = hashlib.sha256(f"{migrated_digest()} {TODAY.isoformat()}".encode())
+    sources = [ROOT / "tests" / "personas.py", ROOT / "tests" / "seeded.py"]
+    sources += sorted((ROOT / "scenarios").rglob("*.yaml"))
+    package = ROOT / "src" / "jobgrant"
+    sources += sorted(
+        path
+        for path in package.rglob("*")
+        if path.suffix in {".py", ".yaml", ".yml", ".json", ".csv"}
+        and "service" not in path.relative_to(package).parts[:1]  # in the migrated digest
+        and "__pycache__" not in path.parts
+    )
+    for path in sources:
+        hashed.update(str(path.relative_to(ROOT)).encode() + b"\0")
+        hashed.update(hashlib.sha256(path.read_bytes()).digest())
+    return hashed.hexdigest()
+
+
+def seed_here() -> None:
+    """Seed the database Django is connected to: the demonstration data and the personas."""
+    from tests.personas import create_personas
+
+    from jobgrant.service.demo import seed
+
+    seed(TODAY)
+    create_personas()
+
+
+# --- SQLite: a file ------------------------------------------------------------------------------
+
+
+def sqlite_seeded(build: Path) -> Path:
+    """The seeded SQLite file of the current digest, built now (in a process of its own) if
+    missing. Processes take turns on a lock; the file is renamed into place once finished."""
+    from jobgrant.service.migrated_template import sqlite_template
+    from jobgrant.service.static_files import locked
+
+    directory = build / "seeded"
+    done = directory / f"{digest()}.sqlite3"
+    if done.exists():
+        return done
+    directory.mkdir(parents=True, exist_ok=True)
+    with locked(directory / ".lock"):
+        if done.exists():
+            return done
+        _remove_old(directory)
+        building = directory / f"{done.stem}.building.sqlite3"
+        shutil.copyfile(sqlite_template(build / "migrated"), building)
+        _seed_in_a_process(f"sqlite:///{building}")
+        _single_file(building)
+        building.rename(done)
+    return done
+
+
+def start_seeded(database: Path, build: Path) -> None:
+    """Make `database` (a test process's SQLite file, not yet opened) a copy of the seeded one."""
+    partial = database.with_name(database.name + ".copying")
+    shutil.copyfile(sqlite_seeded(build), partial)
+    for leftover in ("-wal", "-shm", "-journal"):
+        database.with_name(database.name + leftover).unlink(missing_ok=True)
+    partial.rename(database)
+
+
+def restore_sqlite(connection: Any, seeded_file: Path) -> None:
+    """Put the open SQLite database back to the seeded file, page by page (the backup API)."""
+    connection.ensure_connection()
+    source = sqlite3.connect(seeded_file)
+    try:
+        source.backup(connection.connection)
+    finally:
+        source.close()
+
+
+def _single_file(database: Path) -> None:
+    connection = sqlite3.connect(database)
+    try:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        connection.close()
+    for leftover in ("-wal", "-shm"):
+        database.with_name(database.name + leftover).unlink(missing_ok=True)
+
+
+def _remove_old(directory: Path) -> None:
+    for unfinished in directory.glob("*.building.sqlite3*"):
+        unfinished.unlink(missing_ok=True)
+    finished = sorted(directory.glob("*.sqlite3"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in finished[KEPT:]:
+        old.unlink(missing_ok=True)
+
+
+# --- PostgreSQL: a template database -------------------------------------------------------
+
+
+def postgres_seeded(settings_dict: dict[str, object]) -> str:
+    """The name of a template database on `settings_dict`'s server, migrated and seeded at the
+    current digest, with a copy of every table in the schema `seeded`; made now if missing."""
+    import psycopg
+    from psycopg import sql
+
+    from jobgrant.service.migrated_template import (
+        _database_exists,
+        _maintenance_url,
+        _url,
+        _wait_until_unused,
+        postgres_template,
+    )
+
+    name = f"{settings_dict['NAME']}_seeded_{digest()[:16]}"
+    with psycopg.connect(_maintenance_url(settings_dict), autocommit=True) as server:
+        server.execute("SELECT pg_advisory_lock(hashtext(%s))", [name])
+        if _database_exists(server, name):
+            return name
+        _drop_old_postgres(server, f"{settings_dict['NAME']}_seeded_")
+        migrated = postgres_template(settings_dict)
+        building = f"{name}_building"
+        server.execute(
+            sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
+                sql.Identifier(building), sql.Identifier(str(migrated))
+            )
+        )
+        _seed_in_a_process(_url(settings_dict, building))
+        _wait_until_unused(server, building)
+        server.execute(
+            sql.SQL("ALTER DATABASE {} RENAME TO {}").format(
+                sql.Identifier(building), sql.Identifier(name)
+            )
+        )
+    return name
+
+
+def _drop_old_postgres(server: Any, prefix: str) -> None:
+    import contextlib
+
+    import psycopg
+    from psycopg import sql
+
+    found = [
+        database
+        for (database,) in server.execute(
+            "SELECT datname FROM pg_database WHERE starts_with(datname, %s) ORDER BY oid DESC",
+            [prefix],
+        ).fetchall()
+    ]
+    unfinished = [database for database in found if database.endswith("_building")]
+    finished = [database for database in found if database not in unfinished]
+    for old in unfinished + finished[KEPT:]:
+        with contextlib.suppress(psycopg.errors.ObjectInUse):
+            server.execute(sql.SQL("DROP DATABASE {}").format(sql.Identifier(old)))
+
+
+def keep_snapshot(connection: Any) -> None:
+    """In the seeding process, on PostgreSQL: a copy of every table in the schema `seeded`."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"CREATE SCHEMA {SNAPSHOT_SCHEMA}")
+        for table in _tables(connection):
+            cursor.execute(f'CREATE TABLE {SNAPSHOT_SCHEMA}."{table}" AS TABLE public."{table}"')
+
+
+def restore_postgres(connection: Any) -> None:
+    """Put every table back to its seeded rows: each emptied and refilled from the schema
+    `seeded`, in one transaction, its triggers (the audit trail's append-only guard, the foreign
+    keys' checks) off for it as a superuser may (the tests' role is one). DELETE rather than
+    TRUNCATE: on 66 small tables it is about ten times faster. The sequences stay where they
+    are: past every seeded id, since they only go up."""
+    from django.db import transaction
+
+    tables = _tables(connection)
+    with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL session_replication_role = replica")
+        for table in tables:
+            cursor.execute(f'DELETE FROM public."{table}"')
+        for table in tables:
+            copy = f'INSERT INTO public."{table}" SELECT * FROM {SNAPSHOT_SCHEMA}."{table}"'
+            cursor.execute(copy)
+
+
+def _tables(connection: Any) -> list[str]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+            " AND tablename <> 'django_migrations' ORDER BY tablename"
+        )
+        return [table for (table,) in cursor.fetchall()]
+
+
+# --- Both ----------------------------------------------------------------------------------
+
+
+def _seed_in_a_process(database_url: str) -> None:
+    """Seed `database_url` in a process of its own, with the tests' settings."""
+    environment = {
+        **os.environ,
+        "JOBGRANT_DATABASE_URL": database_url,
+        "DJANGO_SETTINGS_MODULE": "jobgrant.service.test_settings",
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
+    subprocess.run(
+        [sys.executable, "-m", "tests.seeded", "--seed-here"], env=environment, check=True, cwd=ROOT
+    )
+
+
+def _seed_and_keep() -> None:
+    import django
+
+    django.setup()
+    from django.db import connection
+
+    seed_here()
+    if connection.vendor == "postgresql":
+        keep_snapshot(connection)
+    connection.close()
+
+
+def build(postgres_urls: list[str]) -> None:
+    """`make test`: the seeded SQLite file and, for each PostgreSQL URL, the seeded template."""
+    import time
+
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    from jobgrant.service.settings import database_from_url
+
+    started = time.perf_counter()
+    made: list[object] = [sqlite_seeded(Path(settings.JOBGRANT_BUILD_DIR))]
+    for url in postgres_urls:
+        made.append(postgres_seeded(database_from_url(url)))
+    print(f"Seeded in {time.perf_counter() - started:.1f} s: {', '.join(map(str, made))}")
+
+
+if __name__ == "__main__":  # python -m tests.seeded [--seed-here | POSTGRES_URL ...]
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "jobgrant.service.test_settings")
+    if sys.argv[1:] == ["--seed-here"]:
+        _seed_and_keep()
+    else:
+        build(sys.argv[1:])
