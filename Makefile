@@ -6,7 +6,8 @@ RUN := $(UV) run --frozen --no-sync
 export UV_PYTHON := $(PYTHON)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: run test prebuilt lint typecheck contracts pytest pytest-postgres fuzz-api fuzz bench format clean \
+.PHONY: run test check prebuilt seeded lint typecheck contracts pytest pytest-sqlite pytest-postgres \
+	pytest-no-database test-durations live-runs fuzz-api fuzz bench format clean \
 	reliability-outbox reliability-outbox-ci t5-all reliability-ledger reliability-ledger-ci t2-all
 
 ASSETS := src/jobgrant/service/web/static/vendor/.done

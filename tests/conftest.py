@@ -5,7 +5,6 @@ The test settings (jobgrant.service.test_settings) are chosen in pyproject.toml.
 from __future__ import annotations
 
 import copy
-import datetime as dt
 import functools
 import json
 import os
@@ -410,7 +409,7 @@ def frozen_today(request: pytest.FixtureRequest) -> Any:
     if not any(part in request.node.path.as_posix() for part in SERVER_TESTS):
         yield
         return
-    with time_machine.travel(dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.UTC), tick=True) as clock:
+    with time_machine.travel(seeded.NOW, tick=True) as clock:
         CLOCK.append(clock)  # a staff sign-in past 3 in 30 s moves it on (personas.totp_code)
         try:
             yield

@@ -10,7 +10,9 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.utils import timezone
+from tests import seeded
 from tests.service.outcomes import kpi_fixture as fx
 from tests.service.outcomes.test_kpis import nova_scotia, row
 
@@ -66,11 +68,10 @@ def test_the_first_read_stores_every_jurisdiction_and_the_second_reads_them() ->
     assert dict(stored.values_list("jurisdiction", "computed_at")) == times
 
 
-@pytest.mark.development  # the whole demonstration history (53 s): on SQLite, as `make run`
+@pytest.mark.development  # the whole demonstration history: on SQLite, as `make run` loads it
+@pytest.mark.django_db(transaction=True)
 def test_the_stored_cells_give_the_live_report_on_the_demonstration_history() -> None:
-    from jobgrant.service.demo_history.load import seed_history
-
-    seed_history()
+    seeded.load_history(connection)  # built once per content; the seeded one is put back after
     years = sorted(set(Program.objects.values_list("fiscal_year", flat=True)))
     assert len(years) >= 3
     for year in years:
