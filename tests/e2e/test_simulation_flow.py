@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.e2e.conftest import Web
+from tests.e2e.test_wide_tables import MEASURE
 
 
 def run_the_worker() -> int:
@@ -50,3 +51,11 @@ def test_an_analyst_runs_a_simulation_and_reads_its_figures(page: Any, site: str
     web.assert_lang("fr")
     assert "Par province et territoire, 2017-18" in page.inner_text("main")
     web.assert_accessible("a finished simulation, in French")
+
+    # No table cut at 1280 or 390 px (a box that scrolls says so), the page never sideways.
+    finished = page.url
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        web.goto(finished)
+        found = page.evaluate(MEASURE)
+        assert (found["cut"], found["sideways"]) == ([], False), (width, found)

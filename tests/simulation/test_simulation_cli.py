@@ -125,3 +125,35 @@ def test_a_missing_scenario_and_a_rules_overlay_are_named() -> None:
     result = runner.invoke(app, ["simulate", "--scenario", str(overlay)])
     assert result.exit_code == 2
     assert "kind must be simulation-scenario or funding-scenario" in result.stderr
+
+
+def test_the_csv_writes_money_as_exact_cents_with_two_decimals(tmp_path: Path) -> None:
+    """Money columns are exact cents with two decimals ("1874313.92"), never a binary float
+    ("1874313.920000001"): in every draw's row, and in the summary's rows of money."""
+    import re
+
+    from jobgrant.simulation.year import MONEY_MEASURES
+
+    args = ["simulate", "--scenario", str(FINAL_DEAL), "--years", "2015-16", "--draws", "3"]
+    args += ["--out", str(tmp_path), "--format", "csv", "--seed", "7"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    cents = re.compile(r"^-?\d+\.\d{2}$")
+    draws = pl.read_csv(tmp_path / "draws.csv", infer_schema=False)
+    assert {"federal", "employer", "left_provincial", "budget_federal"} <= set(MONEY_MEASURES)
+    for name in MONEY_MEASURES:
+        wrong = [v for v in draws[name] if not cents.match(v)]
+        assert wrong == [], (name, wrong[:3])
+    national = draws.filter(pl.col("jurisdiction") == "CA")
+    places = draws.filter(pl.col("jurisdiction") != "CA")
+    for draw in range(3):
+        for name in ("federal", "government", "employer"):
+            whole = int(national.filter(pl.col("draw") == str(draw))[name][0].replace(".", ""))
+            parts = places.filter(pl.col("draw") == str(draw))[name]
+            assert whole == sum(int(v.replace(".", "")) for v in parts)
+    summary = pl.read_csv(tmp_path / "summary.csv", infer_schema=False)
+    money = summary.filter(pl.col("measure").is_in(list(MONEY_MEASURES)))
+    assert money.height == 14 * len(MONEY_MEASURES)
+    for column in ("mean", "p05", "p95"):
+        wrong = [v for v in money[column] if not cents.match(v)]
+        assert wrong == [], (column, wrong[:3])

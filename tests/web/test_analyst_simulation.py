@@ -131,11 +131,28 @@ def test_a_run_goes_from_the_form_through_the_worker_to_its_figures(
 @pytest.mark.parametrize(
     ("lang", "changes", "field", "message"),
     [
-        ("en", {"draws": "0"}, "draws", "Ensure this value is greater than or equal to 1."),
-        ("fr", {"draws": "500"}, "draws", "inférieure ou égale à 200"),
+        (
+            "en",
+            {"draws": "0"},
+            "draws",
+            "The number of draws must be a whole number from 1 to 200.",
+        ),
+        (
+            "fr",
+            {"draws": "500"},
+            "draws",
+            "Le nombre de tirages doit être un nombre entier de 1 à 200.",
+        ),
+        ("en", {"draws": "many"}, "draws", "The number of draws must be a whole number from 1 to"),
         ("en", {"first_year": "2019-20"}, "last_year", "cannot come before the first"),
-        ("fr", {"scenario": "nonsense"}, "scenario", "Sélectionnez un choix valide"),
-        ("en", {"seed": "-1"}, "seed", "greater than or equal to 0"),
+        ("fr", {"scenario": "nonsense"}, "scenario", "Choisissez un des scénarios de la liste."),
+        ("en", {"seed": "-1"}, "seed", "The seed must be a whole number from 0 to 2,147,483,647."),
+        (
+            "fr",
+            {"seed": "-1"},
+            "seed",
+            "La graine doit être un nombre entier de 0 à 2 147 483 647.",
+        ),
     ],
 )
 def test_bad_input_is_refused_with_the_field_named_and_nothing_written(
@@ -146,6 +163,7 @@ def test_bad_input_is_refused_with_the_field_named_and_nothing_written(
     page = text(response)
     assert f'href="#id_{field}"' in page and message in page
     assert f'id="id_{field}_error"' in page
+    assert "Ensure this value" not in page and "Assurez-vous" not in page
     assert not SimulationRun.objects.exists()
     assert not AuditEntry.objects.filter(object_type="simulation").exists()
 
@@ -178,3 +196,24 @@ def test_a_run_whose_scenario_breaks_fails_with_the_reason(
     page = text(client.get(asked["Location"]))
     assert 'id="simulation-failed"' in page and 'id="new-simulation-link"' in page
     assert AuditEntry.objects.filter(action="simulation.fail").count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lang", "name"),
+    [
+        ("en", "Budget 2013 as announced, every province and territory signs"),
+        ("fr", "Le budget de 2013 tel qu'annoncé, toutes les provinces et tous les territoires"),
+    ],
+)
+def test_a_run_shows_its_scenario_by_name_not_by_its_code(demo: None, lang: str, name: str) -> None:
+    client = signed_in(ANALYST)
+    assert ask(client).status_code == 302
+    simulation = SimulationRun.objects.get()
+    page = text(client.get(f"/{lang}/analyst/simulations/{simulation.pk}/"))
+    shown = page[page.index('id="simulation-scenario"') :]
+    shown = shown[: shown.index("</dd>")]
+    assert name in shown, shown
+    listed = text(client.get(PAGE.format(lang=lang)))
+    row = listed[listed.index(f"/analyst/simulations/{simulation.pk}/") :]
+    assert name in row[: row.index("</tr>")]

@@ -95,14 +95,14 @@ def test_the_csv_export_has_a_bom_a_header_decimal_strings_and_the_filters_in_it
         "Funder",
         "Stream",
         "Allocated",
-        "Committed",
-        "Claimed",
-        "Payable",
+        "Committed to date",
+        "Claimed, awaiting a decision",
+        "Certified, still to pay",
         "Disbursed",
         "Recovered",
         "Available",
     ]
-    nothing_paid = ["0.00"] * 4  # claimed, payable, disbursed, recovered
+    nothing_paid = ["0.00"] * 4  # awaiting a decision, to pay, disbursed, recovered
     assert rows[1:] == [
         [
             "2026-27",

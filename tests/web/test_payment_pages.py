@@ -139,3 +139,59 @@ def test_a_receivable_that_does_not_exist_is_not_found_on_each_of_its_pages(
     repay = {"amount": "1.00", "received_on": "2026-11-29"}
     assert finance.post(f"{base}repayments/", repay).status_code == 404
     assert finance.post(f"{base}write-off/", {"reason": "None."}).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("language", "paid", "nothing", "to_pay", "awaiting"),
+    [
+        ("en", "$1,234.56", "$0.00", "Certified, still to pay", "Claimed, awaiting a decision"),
+        (
+            "fr",
+            "1 234,56 $",
+            "0,00 $",
+            "Certifié, reste à payer",
+            "Réclamé, en attente d'une décision",
+        ),
+    ],
+)
+def test_once_everything_is_paid_the_budgets_show_nothing_left_to_pay(
+    demo: None, language: str, paid: str, nothing: str, to_pay: str, awaiting: str
+) -> None:
+    """The budget's balances nest (what was paid was also certified and claimed): the pages show
+    what is still to pay and what still awaits a decision, not the running totals under the
+    names of balances, and say what each column counts."""
+    application = accepted_file()
+    certified_claim(application, federal=123_456)
+    builder, authorizer = signed_in(FINANCE.get()), signed_in(second_finance())
+    builder.post("/en/finance/payments/", {"jurisdiction": "ON", "fiscal_year": "2026-27"})
+    batch = PaymentBatch.objects.get()
+    authorizer.post(f"/en/finance/payments/{batch.pk}/authorize/")
+    export = builder.get(f"/en/finance/payments/{batch.pk}/export.csv")
+    upload = SimpleUploadedFile("c.csv", confirm_all(export.content), "text/csv")
+    builder.post(f"/en/finance/payments/{batch.pk}/confirmations/", {"file": upload})
+    federal = account(application, "federal")
+    pages = {
+        "budgets": f"/{language}/finance/budgets/?jurisdiction=ON&funder=federal",
+        "budget": f"/{language}/finance/budgets/{federal.pk}/",
+        "file": f"/{language}/finance/budgets/{federal.pk}/applications/{application.pk}/",
+    }
+    for name, path in pages.items():
+        page = text(builder.get(path))
+        assert to_pay in page and awaiting in page, name
+        assert ">Payable<" not in page and ">À payer<" not in page, name
+        assert 'id="budget-legend"' in page, name
+        figures = re.findall(
+            r'id="(?:total|budget|file)-(to-pay|awaiting|disbursed)">([^<]*)<', page
+        )
+        assert dict(figures).get("to-pay") == nothing, (name, figures)
+        assert dict(figures).get("awaiting") == nothing, (name, figures)
+        if name != "budgets":
+            assert dict(figures).get("disbursed") == paid, (name, figures)
+    row = text(builder.get(pages["budget"]))
+    row = row[row.index(f'id="file-{application.pk}"') :]
+    row = row[: row.index("</tr>")]
+    assert re.findall(r'class="jg-num">([^<]*)<', row)[1:4] == [nothing, nothing, paid]
+    csv_rows = builder.get(f"/{language}/finance/budgets.csv?jurisdiction=ON&funder=federal")
+    header, line = csv_rows.content.decode("utf-8-sig").splitlines()[:2]
+    assert to_pay in header and "Payable" not in header and "À payer" not in header
+    assert line.split(",")[6:9] == ["0.00", "0.00", "1234.56"]  # awaiting, to pay, disbursed

@@ -1,4 +1,8 @@
-"""The simulator's tables (Polars): the band of every figure, every draw, and a text summary."""
+"""The simulator's tables (Polars): the band of every figure, every draw, and a text summary.
+
+Money is exact cents in the simulation (`year.MONEY_MEASURES`); a CSV writes it as a decimal
+string with two decimals ("1874313.92"): a draw's amount as it was computed, a mean or a
+percentile of the draws rounded to the cent (half to even). Parquet keeps float64 dollars."""
 
 from __future__ import annotations
 
@@ -8,9 +12,10 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from jobgrant.rules.money import format_amount
 from jobgrant.simulation.montecarlo import Results
 from jobgrant.simulation.scenario import first_day
-from jobgrant.simulation.year import NATIONAL, PLACES, measures
+from jobgrant.simulation.year import MONEY_MEASURES, NATIONAL, PLACES, measures
 
 FORMATS = ("csv", "parquet")
 
@@ -60,11 +65,37 @@ def write_tables(results: list[Results], directory: Path, format: str) -> list[P
     for name, frame in (("summary", summary), ("draws", draws)):
         path = directory / f"{name}.{format}"
         if format == "csv":
-            frame.write_csv(path)
+            money_as_text(frame, summary=name == "summary").write_csv(path)
         else:
             frame.write_parquet(path)
         written.append(path)
     return written
+
+
+def cents_text(dollars: np.ndarray) -> list[str]:
+    """Dollars (float64, each the nearest double to an amount in cents, or a statistic of such
+    amounts) as decimal strings of their nearest cent: "1874313.92"."""
+    cents = np.rint(np.asarray(dollars, np.float64) * 100).astype(np.int64)
+    return [format_amount(int(c)) for c in cents]
+
+
+def money_as_text(frame: pl.DataFrame, *, summary: bool) -> pl.DataFrame:
+    """The table as its CSV writes it: money columns (a draw's table) or the money rows' mean
+    and percentiles (the summary, whose other rows keep their float values) as exact cents."""
+    if not summary:
+        return frame.with_columns(
+            pl.Series(name, cents_text(frame[name].to_numpy())) for name in MONEY_MEASURES
+        )
+    money = frame["measure"].is_in(list(MONEY_MEASURES)).to_numpy()
+    columns = []
+    for name in ("mean", "p05", "p95"):
+        values = frame[name].to_numpy()
+        texts = [str(v) for v in frame[name].cast(pl.String).to_list()]
+        amounts = cents_text(np.where(money, values, 0.0))
+        columns.append(
+            pl.Series(name, [a if m else t for a, m, t in zip(amounts, money, texts, strict=True)])
+        )
+    return frame.with_columns(columns)
 
 
 def exhaustion_date(year: str, day: float) -> str:

@@ -3,6 +3,7 @@ the budget spent through the year in each jurisdiction; two scenarios side by si
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -37,14 +38,31 @@ def figure(results: list[Results], words: dict[str, Any] | None = None) -> Any:
     import matplotlib.pyplot as plt
 
     rows = len(results)
-    fig, axes = plt.subplots(rows, 3, figsize=(17, 4.8 * rows), squeeze=False)
+    # Constrained layout keeps every label, title and legend (each below its plot, never over
+    # the data) apart from the others.
+    fig, axes = plt.subplots(rows, 3, figsize=(17, 6 * rows), squeeze=False, layout="constrained")
     w = {**WORDS, **(words or {})}
     for row, result in enumerate(results):
         _who_pays(axes[row][0], result, w)
         _take_up(axes[row][1], result, w)
         _budget_spent(axes[row][2], result, w)
-    fig.tight_layout()
     return fig
+
+
+def _title(ax: Any, text: str) -> None:
+    """A plot's title, on two lines when it is too long for the plot's width."""
+    ax.set_title(textwrap.fill(text, 42))
+
+
+def _legend_below(ax: Any, columns: int) -> None:
+    ax.legend(
+        loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=columns, fontsize=8, frameon=False
+    )
+
+
+def scenario_name(result: Results, w: dict[str, Any]) -> str:
+    """The scenario's name in the words' language (`scenario_names`), else its code."""
+    return str(w.get("scenario_names", {}).get(result.scenario, result.scenario))
 
 
 def _who_pays(ax: Any, result: Results, w: dict[str, Any]) -> None:
@@ -58,10 +76,10 @@ def _who_pays(ax: Any, result: Results, w: dict[str, Any]) -> None:
         m = mean[:, p, i] / 1e6
         err = np.vstack([m - low[:, p, i] / 1e6, high[:, p, i] / 1e6 - m])
         ax.bar(x + (k - 1) * width, m, width, yerr=err, capsize=3, label=w[name])
-    ax.set_xticks(x, years)
+    ax.set_xticks(x, years, rotation=45, ha="right", rotation_mode="anchor")
     ax.set_ylabel(w["money_axis"])
-    ax.set_title(w["who_pays_title"].format(scenario=result.scenario))
-    ax.legend(fontsize=8)
+    _title(ax, w["who_pays_title"].format(scenario=scenario_name(result, w)))
+    _legend_below(ax, 3)
 
 
 def _take_up(ax: Any, result: Results, w: dict[str, Any]) -> None:
@@ -72,9 +90,13 @@ def _take_up(ax: Any, result: Results, w: dict[str, Any]) -> None:
     m = mean[y, p, columns] * 100
     err = np.vstack([m - low[y, p, columns] * 100, high[y, p, columns] * 100 - m])
     ax.bar(SIZE_CLASSES, m, yerr=err, capsize=3, color="tab:green")
+    ax.tick_params(axis="x", labelrotation=45)
+    for label in ax.get_xticklabels():
+        label.set_horizontalalignment("right")
+        label.set_rotation_mode("anchor")
     ax.set_xlabel(w["employees"])
     ax.set_ylabel(w["applying_axis"])
-    ax.set_title(w["take_up_title"].format(year=result.spec.years[y]))
+    _title(ax, w["take_up_title"].format(year=result.spec.years[y]))
 
 
 def _budget_spent(ax: Any, result: Results, w: dict[str, Any]) -> None:
@@ -97,9 +119,10 @@ def _budget_spent(ax: Any, result: Results, w: dict[str, Any]) -> None:
         style = {"color": "black", "linewidth": 2.5} if code == NATIONAL else {"linewidth": 1}
         ax.plot(w["months"], share, label=code, **style)
     ax.set_ylim(0, 105)
+    ax.tick_params(axis="x", labelrotation=45)
     ax.set_ylabel(w["committed_axis"])
-    ax.set_title(w["spent_title"].format(year=result.spec.years[y]))
-    ax.legend(fontsize=7, ncol=4)
+    _title(ax, w["spent_title"].format(year=result.spec.years[y]))
+    _legend_below(ax, 7)
 
 
 def save(fig: Any, path: Path) -> None:

@@ -32,6 +32,22 @@ APPROVED, TURNED_AWAY, REFUSED = 0, 1, 2  # an application's outcome
 OUTCOMES = 3
 
 
+#: The figures that are money: computed in exact integer cents (`_figures`, `_budgets`), put in
+#: the figures (float64 dollars) by one division each, so that the nearest cent of a figure is
+#: always its exact amount; the CSV writes them as cents with two decimals (`output`).
+MONEY_MEASURES = (
+    "federal",
+    "provincial",
+    "government",
+    "employer",
+    "in_kind",
+    "budget_federal",
+    "budget_provincial",
+    "left_federal",
+    "left_provincial",
+)
+
+
 def measures() -> tuple[str, ...]:
     """The figures reported for every jurisdiction and year, in column order."""
     base = (
@@ -217,6 +233,11 @@ def _figures(
     app_trainees = np.diff(employers.trainee_offsets[apps.employer_offsets]).astype(np.float64)
     totals = result.applications
     count, trainees = by_outcome(), by_outcome(app_trainees)
+    rows = np.flatnonzero(approved)
+    cents = {
+        name: _sum_cents(j_app[rows], getattr(totals, name)[rows], n_j)
+        for name in fields_of_money()
+    }
     set_ = {
         "applications": count.sum(axis=1),
         "applications_approved": count[:, APPROVED],
@@ -225,8 +246,6 @@ def _figures(
         "trainees_approved": trainees[:, APPROVED],
         "trainees_turned_away": trainees[:, TURNED_AWAY],
     }
-    for name in fields_of_money():
-        set_[name] = by_outcome(getattr(totals, name) / 100)[:, APPROVED]
     employer_app = employers.application.astype(np.int64)
     e_approved, e_turned = approved[employer_app], turned_away[employer_app]
     employers_by = by_outcome(keys=key[employer_app])
@@ -240,11 +259,23 @@ def _figures(
     _by_group(
         out, column, "sector", sectors(), drawn.sector, j_app[employer_app], e_approved, e_turned
     )
-    _budgets(out, column, scenario, year, apps, approved, totals, closed_at)
+    cents |= _budgets(out, column, scenario, year, apps, approved, totals, closed_at, cents)
     out[n_j] = out[:n_j].sum(axis=0)
+    for name, amounts in cents.items():  # money: exact cents, one division to dollars each
+        out[:n_j, column[name]] = amounts / 100
+        out[n_j, column[name]] = int(amounts.sum()) / 100
     _national_ratios(out, column, n_j, closed_at)
     _take_up(out, column, probability)
     return out
+
+
+def _sum_cents(
+    jurisdiction: npt.NDArray[np.int64], cents: npt.NDArray[np.int64], n_j: int
+) -> npt.NDArray[np.int64]:
+    """Cents summed by jurisdiction, exactly: integer sums (numpy adds int64 without rounding)."""
+    summed = np.zeros(n_j, np.int64)
+    np.add.at(summed, jurisdiction, cents.astype(np.int64, copy=False))
+    return summed
 
 
 def _by_group(
@@ -274,7 +305,10 @@ def _budgets(
     approved: npt.NDArray[np.bool_],
     totals: Any,
     closed_at: list[int | None],
-) -> None:
+    cents: dict[str, npt.NDArray[np.int64]],
+) -> dict[str, npt.NDArray[np.int64]]:
+    """The budgets, what is left of them (exact cents, returned by measure) and the share of the
+    budget spent by each month's end."""
     start = np.datetime64(first_day(year), "D")
     month = (apps.application_date.astype("datetime64[M]") - start.astype("datetime64[M]")).astype(
         np.int64
@@ -287,12 +321,15 @@ def _budgets(
         minlength=len(JURISDICTION_CODES) * MONTHS,
     ).reshape(-1, MONTHS)
     first_month = column["spent_share.month.01"]
-    for j, budget in enumerate(scenario.budgets(year)):
+    budgets = scenario.budgets(year)
+    money = {
+        "budget_federal": np.array([int(b.federal) for b in budgets], np.int64),
+        "budget_provincial": np.array([int(b.provincial) for b in budgets], np.int64),
+    }
+    money["left_federal"] = money["budget_federal"] - cents["federal"]
+    money["left_provincial"] = money["budget_provincial"] - cents["provincial"]
+    for j, budget in enumerate(budgets):
         total = (budget.federal + budget.provincial) / 100
-        out[j, column["budget_federal"]] = budget.federal / 100
-        out[j, column["budget_provincial"]] = budget.provincial / 100
-        out[j, column["left_federal"]] = budget.federal / 100 - out[j, column["federal"]]
-        out[j, column["left_provincial"]] = budget.provincial / 100 - out[j, column["provincial"]]
         cumulative = np.cumsum(spent[j]) / total if total > 0 else np.zeros(MONTHS)
         out[j, first_month : first_month + MONTHS] = cumulative
         closed = closed_at[j]
@@ -303,6 +340,7 @@ def _budgets(
             else float((apps.application_date[closed] - start).astype(np.int64))
         )
         out[j, column["exhaustion_day"]] = day
+    return money
 
 
 def _national_ratios(

@@ -350,3 +350,49 @@ def national() -> KpiReport:
         (on.tables[0], on.tables[1], by_place, federal),
         notes=("Quebec delivers its own program under a separate agreement.",),
     )
+
+
+def _largest(column: Column) -> Figure:
+    """A figure of `column` as wide as real ones get: hundreds of millions of dollars, tens of
+    thousands of people, rates with their response rate."""
+    if column.unit is Unit.RATE:
+        return rate(41_234, 53_017, response=rate(53_017, 61_234))
+    if column.unit is Unit.CENTS_PER:
+        return cost(987_654_321_09, 41_234)
+    if column.unit is Unit.DAYS_PER:
+        return Figure(Unit.DAYS_PER, numerator=1_234_567, denominator=9_876, people=9_876)
+    if column.unit is Unit.CENTS:
+        return Figure(Unit.CENTS, value=987_654_321_09)
+    return Figure(column.unit, value=1_234_567, people=1_234_567)
+
+
+def widest(jurisdiction: str | None) -> KpiReport:
+    """A report with the real KPI columns (outcomes.kpi_columns) and figures as wide as they
+    get: Ontario's headline table, or Canada's with its row per jurisdiction."""
+    from jobgrant.service.outcomes import kpi_columns as cols
+
+    def row(key: str) -> Row:
+        label = (
+            ("Federal-direct files", "Dossiers en prestation fédérale directe")
+            if key == "federal-direct"
+            else cols.jurisdiction_label(key)
+        )
+        return Row(key, *label, {c.id: _largest(c) for c in cols.HEADLINE_COLUMNS})
+
+    keys = ["ON"] if jurisdiction else [*cols.JURISDICTION_ORDER, "federal-direct"]
+    headline = Table(
+        "headline",
+        "Key performance indicators",
+        "Indicateurs clés de rendement",
+        cols.HEADLINE_COLUMNS,
+        (row(jurisdiction or "total"),),
+    )
+    by_place = Table(
+        "by-jurisdiction",
+        "By jurisdiction",
+        "Selon la province ou le territoire",
+        cols.HEADLINE_COLUMNS,
+        tuple(row(key) for key in keys),
+    )
+    tables = (headline,) if jurisdiction else (headline, by_place)
+    return KpiReport(jurisdiction, "2026-27", tables)

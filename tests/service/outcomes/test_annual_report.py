@@ -11,11 +11,12 @@ import io
 from typing import Any
 
 import pypdf
+import pypdfium2 as pdfium  # type: ignore[import-untyped]
 import pytest
 from django.test import Client
 from django.utils import translation
 from tests.personas import ANALYST, EMPLOYER, OFFICER
-from tests.service.outcomes.report_fixtures import national, ontario
+from tests.service.outcomes.report_fixtures import national, ontario, widest
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.models import AuditEntry
@@ -40,7 +41,8 @@ def pdf_text(pdf: bytes) -> str:
 def shown_texts(report: KpiReport, language: str) -> list[str]:
     with translation.override(language):
         seen = content.view(report, MADE)
-    texts = [seen.summary, seen.suppression_rule, seen.place, seen.title]
+    texts = [seen.summary.opening, *seen.summary.figures, seen.summary.closing]
+    texts += [seen.suppression_rule, seen.place, seen.title]
     for table in seen.tables:
         texts += [table.title, *table.headers]
         for row in table.rows:
@@ -50,12 +52,74 @@ def shown_texts(report: KpiReport, language: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def pdfs() -> dict[tuple[str, str], str]:
+def pdf_files() -> dict[tuple[str, str], bytes]:
     return {
-        (name, language): pdf_text(report_pdf(make(), language, MADE))
-        for name, make in (("on", ontario), ("ca", national))
+        (name, language): report_pdf(make(), language, MADE)
+        for name, make in (
+            ("on", ontario),
+            ("ca", national),
+            ("on-widest", lambda: widest("ON")),
+            ("ca-widest", lambda: widest(None)),
+        )
         for language in ("en", "fr")
     }
+
+
+@pytest.fixture(scope="module")
+def pdfs(pdf_files: dict[tuple[str, str], bytes]) -> dict[tuple[str, str], str]:
+    return {key: pdf_text(pdf) for key, pdf in pdf_files.items()}
+
+
+def off_the_page(pdf: bytes) -> list[str]:
+    """Every character whose box (pdfium's, in points) lies even partly beyond its page's
+    edges, with its page and what it starts: nothing may be cut off."""
+    document = pdfium.PdfDocument(pdf)
+    beyond = []
+    for number in range(len(document)):
+        page = document[number]
+        width, height = page.get_width(), page.get_height()
+        text = page.get_textpage()
+        for index in range(text.count_chars()):
+            left, bottom, right, top = text.get_charbox(index)
+            if left < -0.5 or right > width + 0.5 or bottom < -0.5 or top > height + 0.5:
+                beyond.append(
+                    f"page {number + 1} (width {width:.0f}): {text.get_text_range(index, 12)!r}"
+                    f" at x {left:.0f}–{right:.0f}"
+                )
+    return beyond
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("name", ["on", "ca", "on-widest", "ca-widest"])
+def test_every_figure_of_the_pdf_lies_within_its_page(
+    pdf_files: dict[tuple[str, str], bytes], name: str, language: str
+) -> None:
+    """The text the PDF's pages hold, read back with its positions: no character beyond a
+    page's width (the headline table once ran five columns off the page)."""
+    beyond = off_the_page(pdf_files[name, language])
+    assert beyond == [], beyond[:10]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_summary_is_a_paragraph_a_list_of_the_headline_figures_and_a_closing_line(
+    demo: None, kpis: dict[str, Any], language: str
+) -> None:
+    """Not one run-on line: the opening sentence, one list item per headline figure (a
+    suppressed one named as such), then what was suppressed; the page and the PDF alike."""
+    with translation.override(language):
+        seen = content.view(ontario(), MADE).summary
+    headline = ontario().tables[0]
+    assert len(seen.figures) == len(headline.columns)
+    assert all(";" not in figure for figure in seen.figures)
+    page = signed_in(ANALYST.username).get(
+        f"/{language}/reports/annual/?jurisdiction=ON&fiscal_year=2015-16"
+    )
+    html = page.content.decode()
+    summary = html[html.index('id="summary-heading"') : html.index('id="suppression-heading"')]
+    assert summary.count("<p") == 2
+    assert summary.count("<li>") == len(headline.columns)
+    assert 'id="report-summary-figures"' in summary
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])

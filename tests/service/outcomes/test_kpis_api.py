@@ -49,7 +49,7 @@ def test_suppressed_for_an_analyst_whole_for_an_auditor(as_user: Api) -> None:
         "suppressed": "small",
         "response": None,
     }
-    assert headline(body)["cost_government"]["value"] == 140000
+    assert headline(body)["cost_government"]["value"] == "1400.00"
     audited = as_user(AUDITOR).get("/kpis", jurisdiction="NS", fiscal_year=fx.FISCAL_YEAR).json()
     three = headline(audited)["employed_3_months"]
     assert audited["suppressed"] is False
@@ -126,3 +126,80 @@ def test_the_answer_says_as_of_when_the_records_were_read(as_user: Api) -> None:
     assert dt.datetime.fromisoformat(first["as_of"]) == stored.computed_at
     second = as_user(AUDITOR).get("/kpis", jurisdiction="NS", fiscal_year=fx.FISCAL_YEAR).json()
     assert second["as_of"] == first["as_of"]
+
+
+MONEY = r"^-?\d+\.\d{2}$"
+
+
+def figures_of(body: dict[str, Any]) -> list[dict[str, Any]]:
+    found = []
+    for table in body["tables"]:
+        for row in table["rows"]:
+            for figure in row["figures"].values():
+                found.append(figure)
+                if figure["response"]:
+                    found.append(figure["response"])
+    return found
+
+
+def test_every_figure_gives_its_value_beside_its_terms(as_user: Api) -> None:
+    """A rate's value is its decimal, money a decimal string of dollars (as everywhere else in
+    the API), an average its days; the numerator and denominator stay beside it. Suppressed
+    figures keep no number at all."""
+    import re
+    from decimal import Decimal
+
+    nova_scotia()
+    audited = as_user(AUDITOR).get("/kpis", jurisdiction="NS", fiscal_year=fx.FISCAL_YEAR).json()
+    top = headline(audited)
+    assert top["cost_government"] == {**top["cost_government"], "unit": "money", "value": "1400.00"}
+    three = top["employed_3_months"]
+    assert (three["unit"], three["value"], three["numerator"], three["denominator"]) == (
+        "rate",
+        "0.6667",
+        6,
+        9,
+    )
+    assert three["response"]["value"] == "0.7500"
+    units = {f["unit"] for f in figures_of(audited)}
+    assert "cents" not in units and "cents-per" not in units
+    for figure in figures_of(audited):
+        unit, value = figure["unit"], figure["value"]
+        if unit in ("rate", "money-per", "days-per") and figure["denominator"] == 0:
+            assert value is None, figure
+        elif unit == "rate":
+            exact = Decimal(figure["numerator"]) / Decimal(figure["denominator"])
+            assert value == str(exact.quantize(Decimal("0.0001"))), figure
+        elif unit == "money":
+            assert re.match(MONEY, value), figure
+        elif unit == "money-per":
+            assert re.match(MONEY, figure["numerator"]) and re.match(MONEY, value), figure
+            exact = Decimal(figure["numerator"]) / figure["denominator"]
+            assert abs(Decimal(value) - exact) <= Decimal("0.005"), figure
+        elif unit == "days-per":
+            exact = Decimal(figure["numerator"]) / figure["denominator"]
+            assert value == str(exact.quantize(Decimal("0.1"))), figure
+        else:
+            assert isinstance(value, int), figure
+    seen = as_user(ANALYST).get("/kpis", jurisdiction="NS", fiscal_year=fx.FISCAL_YEAR).json()
+    for figure in figures_of(seen):
+        if figure["suppressed"]:
+            assert (figure["value"], figure["numerator"], figure["denominator"]) == (None,) * 3
+
+
+def test_the_openapi_document_declares_each_figure_s_value() -> None:
+    from jobgrant.service.api.api import api
+
+    schema = api.get_openapi_schema()["components"]["schemas"]["FigureOut"]
+    assert set(schema["properties"]["unit"]["enum"]) == {
+        "people",
+        "files",
+        "money",
+        "days",
+        "rate",
+        "money-per",
+        "days-per",
+    }
+    value = schema["properties"]["value"]
+    assert {"integer", "string"} <= {t.get("type") for t in value["anyOf"]}
+    assert "decimal" in value["description"] and "dollars" in value["description"]

@@ -1,8 +1,12 @@
 """The shape of GET /kpis: the KpiReport of `outcomes.tables`, field for field.
 
-Counts, cents and days are integers; a rate or an average is its numerator and denominator
-(exact: the reader divides). A suppressed figure has every number null and says why
-(`suppressed`: small or complementary). A survey figure carries its response rate."""
+Each figure gives its value beside its terms: counts and days as integers; money as a decimal
+string of dollars ("1400.00"), as everywhere else in the API; a rate as a decimal string to four
+places ("0.6667") with its numerator and denominator; an average cost ("money-per") in dollars
+to the cent with its numerator (dollars) and denominator (people); an average of days to one
+decimal with its numerator and denominator. A rate or an average over nobody has no value. A
+suppressed figure has every number null and says why (`suppressed`: small or complementary). A
+survey figure carries its response rate."""
 
 from __future__ import annotations
 
@@ -13,17 +17,39 @@ from ninja import Field, Schema
 
 from jobgrant.service.outcomes.tables import Unit
 
-UnitName = Literal["people", "files", "cents", "days", "rate", "cents-per", "days-per"]
+UnitName = Literal["people", "files", "money", "days", "rate", "money-per", "days-per"]
 SuppressionName = Literal["", "small", "complementary"]
 
-assert {str(unit) for unit in Unit} == set(UnitName.__args__)  # type: ignore[attr-defined]
+#: The API's name of each unit: money is in dollars there, never in cents.
+UNIT_NAMES: dict[Unit, str] = {
+    Unit.PEOPLE: "people",
+    Unit.FILES: "files",
+    Unit.CENTS: "money",
+    Unit.DAYS: "days",
+    Unit.RATE: "rate",
+    Unit.CENTS_PER: "money-per",
+    Unit.DAYS_PER: "days-per",
+}
+assert set(UNIT_NAMES) == set(Unit)
+assert set(UNIT_NAMES.values()) == set(UnitName.__args__)  # type: ignore[attr-defined]
 
 
 class FigureOut(Schema):
     unit: UnitName
-    value: int | None = None
-    numerator: int | None = None
-    denominator: int | None = None
+    value: int | str | None = Field(
+        None,
+        description="The figure: people, files and days as integers; money as a decimal string"
+        ' of dollars ("1400.00"); a rate as a decimal string to four places ("0.6667"); a'
+        ' money-per as dollars to the cent ("23952.43"); a days-per to one decimal ("12.5").'
+        " Null when suppressed, or for a rate or an average over nobody. La valeur du chiffre.",
+        examples=[17, "1400.00", "0.6667"],
+    )
+    numerator: int | str | None = Field(
+        None,
+        description="A rate's or an average's numerator: people or days as an integer, money"
+        ' as a decimal string of dollars ("987654.32"). Le numérateur.',
+    )
+    denominator: int | None = Field(None, description="Its denominator. Le dénominateur.")
     people: int | None = None
     suppressed: SuppressionName = ""
     response: FigureOut | None = None

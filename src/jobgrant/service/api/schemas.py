@@ -331,8 +331,16 @@ class BudgetOut(Schema):
     fiscal_year: str = Field(pattern=FISCAL_YEAR)
     stream: str
     allocated: Amount
-    committed: Amount
-    disbursed: Amount
+    committed: Amount = Field(
+        description="Committed to date: everything promised in agreements, including what was"
+        " since claimed or paid. Engagé à ce jour, y compris ce qui a depuis été réclamé ou payé.",
+        examples=["5000.00"],
+    )
+    disbursed: Amount = Field(
+        description="Paid to date, less what became owed back. Payé à ce jour, moins ce qui est"
+        " devenu à recouvrer.",
+        examples=["5000.00"],
+    )
     available: Amount
 
 

@@ -10,7 +10,9 @@ including what has since been claimed, certified or paid; `claimed` everything c
 sent back, approved or not; `payable` everything certified, paid or not; `disbursed` what was
 paid, net of what became a receivable. The postings' buckets are disjoint instead (a cent is in
 one bucket at a time), and each nested balance is the sum of its bucket and those below it
-(NESTED_BUCKETS), which `verify` recomputes.
+(NESTED_BUCKETS), which `verify` recomputes. The pages show what is still waiting at each step
+(`awaiting_decision_cents`, `to_pay_cents`: one bucket each), never `claimed` or `payable`, which
+are running totals: once everything is paid, `payable` equals `disbursed`.
 """
 
 from __future__ import annotations
@@ -84,6 +86,16 @@ class BudgetAccount(models.Model):
             - self.recovered_cents
             - self.written_off_cents
         )
+
+    @property
+    def awaiting_decision_cents(self) -> int:
+        """Claimed and not yet certified or sent back: the `claimed` bucket alone."""
+        return self.claimed_cents - self.payable_cents
+
+    @property
+    def to_pay_cents(self) -> int:
+        """Certified and not yet paid: the `payable` bucket alone."""
+        return self.payable_cents - self.disbursed_cents
 
     def __str__(self) -> str:
         return f"{self.funder} {self.jurisdiction} {self.fiscal_year} {self.stream}"

@@ -477,6 +477,16 @@ class Balances:
     recovered: int = 0
     written_off: int = 0
 
+    @property
+    def awaiting_decision(self) -> int:
+        """Claimed and not yet decided (the `claimed` bucket alone)."""
+        return self.claimed - self.payable
+
+    @property
+    def to_pay(self) -> int:
+        """Certified and not yet paid (the `payable` bucket alone)."""
+        return self.payable - self.disbursed
+
     @classmethod
     def from_buckets(cls, buckets: dict[str, int]) -> Balances:
         return cls(

@@ -10,12 +10,15 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Query, Router
 
 from jobgrant.rules.codes import JURISDICTION_CODES
-from jobgrant.service.api.kpi_schemas import KpiReportOut
+from jobgrant.rules.money import format_amount
+from jobgrant.service.api.kpi_schemas import UNIT_NAMES, KpiReportOut
 from jobgrant.service.api.openapi import problems
 from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import FISCAL_YEAR
 from jobgrant.service.api.security import bearer, caller
 from jobgrant.service.outcomes.access import read_kpis
+from jobgrant.service.outcomes.report import cells
+from jobgrant.service.outcomes.tables import Figure, Unit
 
 router = Router(tags=["outcomes"], auth=bearer)
 
@@ -39,13 +42,24 @@ def kpis(
     figures are added up from stored cells the worker keeps fresh: `as_of` says when the records
     were read."""
     report = read_kpis(caller(request), jurisdiction or None, fiscal_year)
-    return json_response(_plain(dataclasses.asdict(report)))
+    return json_response(_plain(report))
 
 
 def _plain(data: Any) -> Any:
-    """The report as JSON values (its enums as their strings; `notes` left to the pages)."""
+    """The report as JSON values: each figure with its value (`figure_json`), units by their
+    API names, enums as their strings; `notes` left to the pages."""
+    if isinstance(data, Figure):
+        return figure_json(data)
+    if isinstance(data, Unit):
+        return UNIT_NAMES[data]
+    if dataclasses.is_dataclass(data) and not isinstance(data, type):
+        return {
+            f.name: _plain(getattr(data, f.name))
+            for f in dataclasses.fields(data)
+            if f.name != "notes"
+        }
     if isinstance(data, dict):
-        return {key: _plain(value) for key, value in data.items() if key != "notes"}
+        return {key: _plain(value) for key, value in data.items()}
     if isinstance(data, list | tuple):
         return [_plain(value) for value in data]
     if isinstance(data, str):
@@ -53,3 +67,38 @@ def _plain(data: Any) -> Any:
     if isinstance(data, dt.datetime):
         return data.isoformat()
     return data
+
+
+def figure_json(figure: Figure) -> dict[str, Any]:
+    """One figure: its value beside its terms (kpi_schemas.FigureOut); a suppressed one keeps
+    no number, whatever the figure still holds."""
+    shown = figure.shown
+    numerator: int | str | None = figure.numerator if shown else None
+    denominator = figure.denominator if shown else None
+    value: int | str | None = None
+    if cells.applicable(figure):
+        value = _value(figure)
+    if shown and figure.unit is Unit.CENTS_PER and figure.numerator is not None:
+        numerator = format_amount(figure.numerator)
+    return {
+        "unit": UNIT_NAMES[figure.unit],
+        "value": value,
+        "numerator": numerator,
+        "denominator": denominator,
+        "people": figure.people if shown else None,
+        "suppressed": str(figure.suppressed),
+        "response": None if figure.response is None else figure_json(figure.response),
+    }
+
+
+def _value(figure: Figure) -> int | str | None:
+    numerator, denominator = figure.numerator or 0, figure.denominator or 0
+    if figure.unit is Unit.RATE:
+        return str(cells.fraction(numerator, denominator))
+    if figure.unit is Unit.CENTS_PER:
+        return format_amount(cells.per_cents(numerator, denominator))
+    if figure.unit is Unit.DAYS_PER:
+        return str(cells.per_days(numerator, denominator))
+    if figure.unit is Unit.CENTS:
+        return None if figure.value is None else format_amount(figure.value)
+    return figure.value

@@ -38,6 +38,13 @@ def percent(numerator: int, denominator: int) -> Decimal:
     return ratio.quantize(Decimal("0.1"), rounding=ROUND_HALF_EVEN)
 
 
+def fraction(numerator: int, denominator: int) -> Decimal:
+    """A rate as a decimal to four places (0.7774), exact until the one rounding (half to even):
+    the percentage people read, to two decimals more."""
+    ratio = Decimal(numerator) / Decimal(denominator)
+    return ratio.quantize(Decimal("0.0001"), rounding=ROUND_HALF_EVEN)
+
+
 def per_cents(numerator: int, denominator: int) -> int:
     """Cents per person, rounded to the cent (half to even)."""
     ratio = Decimal(numerator) / Decimal(denominator)

@@ -15,7 +15,7 @@ from jobgrant.service.choices import Jurisdiction
 from jobgrant.service.grants.core.quoting import policy_version
 from jobgrant.service.language import current_locale, in_language
 from jobgrant.service.outcomes.report import cells
-from jobgrant.service.outcomes.report.summary import summary
+from jobgrant.service.outcomes.report.summary import Summary, summary
 from jobgrant.service.outcomes.tables import Column, KpiReport, Row, Table
 
 
@@ -33,6 +33,22 @@ class RowView:
     cells: tuple[Cell, ...]
 
 
+#: The most figure columns a printed table holds beside its row labels: the PDF's page (US
+#: letter, portrait) fits five of the widest figures ("$987,654,321.09", "1 234 567,89 $"); a
+#: wider table is printed as several parts, each with the row labels again.
+PRINTED_COLUMNS = 5
+
+
+@dataclass(frozen=True)
+class TablePart:
+    """Some of a table's columns, with every row's label: how the PDF prints a wide table."""
+
+    number: int
+    of: int
+    headers: tuple[str, ...]
+    rows: tuple[RowView, ...]
+
+
 @dataclass(frozen=True)
 class TableView:
     id: str
@@ -43,6 +59,24 @@ class TableView:
     rows: tuple[RowView, ...]
     has_survey: bool
     has_suppressed: bool
+
+    @property
+    def parts(self) -> tuple[TablePart, ...]:
+        """The table cut into parts of at most PRINTED_COLUMNS columns, as evenly as it goes
+        (15 columns: three parts of five; 6: two of three)."""
+        count = max(1, -(-len(self.headers) // PRINTED_COLUMNS))
+        size = -(-len(self.headers) // count) if self.headers else 0
+        return tuple(
+            TablePart(
+                number=n + 1,
+                of=count,
+                headers=self.headers[n * size : (n + 1) * size],
+                rows=tuple(
+                    RowView(r.key, r.label, r.cells[n * size : (n + 1) * size]) for r in self.rows
+                ),
+            )
+            for n in range(count)
+        )
 
 
 @dataclass(frozen=True)
@@ -59,7 +93,7 @@ class ReportView:
     fiscal_year: str
     made: str
     rules_version: str
-    summary: str
+    summary: Summary
     suppression_rule: str
     symbols: tuple[tuple[str, str], ...]
     tables: tuple[TableView, ...]

@@ -38,6 +38,7 @@ def report_pdf(report: KpiReport, language: str, made: dt.datetime) -> bytes:
                 "report": view(report, made),
                 "plots": [(p, mark_safe(p.svg)) for p in plots(report)],
                 "fonts": FONTS.as_uri(),
+                "printed": True,  # wide tables in parts that fit the page (TableView.parts)
             },
         )
     noise = _SvgStyleNoise()

@@ -1,8 +1,11 @@
-"""The report's summary: a paragraph in words, made from the headline figures (the first table's
-total row), in the active language. It says only what the tables say: a suppressed figure is
-named as suppressed, never guessed at."""
+"""The report's summary in words, made from the headline figures (the first table's total row),
+in the active language: an opening sentence, one item per headline figure (shown as a list),
+and a closing sentence on what was suppressed. It says only what the tables say: a suppressed
+figure is named as suppressed, never guessed at."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
@@ -14,17 +17,23 @@ from jobgrant.service.outcomes.tables import Figure, KpiReport, Row, Table
 TOTAL_KEYS = ("total", "CA", "canada")
 
 
-def summary(report: KpiReport) -> str:
+@dataclass(frozen=True)
+class Summary:
+    opening: str  # what the report is about, and "In all:" before the figures
+    figures: tuple[str, ...]  # "applications: 1,234", one per headline figure
+    closing: str  # what was suppressed
+
+
+def summary(report: KpiReport) -> Summary:
     place = _("Canada") if report.jurisdiction is None else Jurisdiction(report.jurisdiction).label
     opening = _(
         "This report gives the Canada Job Grant's results in %(place)s for the fiscal "
         "year %(year)s."
     ) % {"place": place, "year": report.fiscal_year}
-    parts = [opening]
-    if report.tables:
-        parts.append(headline_sentence(report.tables[0]))
-    parts.append(suppressed_sentence(report))
-    return " ".join(p for p in parts if p)
+    figures = headline_figures(report.tables[0]) if report.tables else ()
+    if figures:
+        opening += " " + _("In all:")
+    return Summary(opening, figures, suppressed_sentence(report))
 
 
 def total_row(table: Table) -> Row | None:
@@ -33,18 +42,15 @@ def total_row(table: Table) -> Row | None:
     )
 
 
-def headline_sentence(table: Table) -> str:
+def headline_figures(table: Table) -> tuple[str, ...]:
     row = total_row(table)
     if row is None:
-        return ""
-    phrases = [
+        return ()
+    return tuple(
         phrase(in_language(en=c.title_en, fr=c.title_fr), row.figures[c.id])
         for c in table.columns
         if c.id in row.figures
-    ]
-    if not phrases:
-        return ""
-    return _("In all: %(figures)s.") % {"figures": "; ".join(phrases)}
+    )
 
 
 def phrase(title: str, figure: Figure) -> str:

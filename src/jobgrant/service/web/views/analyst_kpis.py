@@ -92,21 +92,41 @@ def kpis_refresh(request: HttpRequest, user: User) -> HttpResponse:
     return redirect(reverse("web:analyst-kpis") + query + "#kpi-as-of")
 
 
+#: The most figure columns one table of the page holds: a wider table (the headline's fifteen)
+#: is shown in parts, each with the row labels again, so that it fits a 1280 px window whole.
+PAGE_COLUMNS = 5
+
+
 def _table(table: Table) -> dict[str, Any]:
     lang = current_language()
+    columns = [getattr(column, f"title_{lang}") for column in table.columns]
+    rows = [
+        {
+            "label": getattr(row, f"label_{lang}"),
+            "total": row.key == "total",
+            "cells": [cell(row.figures[column.id]) for column in table.columns],
+        }
+        for row in table.rows
+    ]
+    count = max(1, -(-len(columns) // PAGE_COLUMNS))
+    size = max(1, -(-len(columns) // count))
+    parts = [
+        {
+            "id": table.id if count == 1 else f"{table.id}-part-{n + 1}",
+            "number": n + 1,
+            "of": count,
+            "columns": columns[n * size : (n + 1) * size],
+            "rows": [{**row, "cells": row["cells"][n * size : (n + 1) * size]} for row in rows],
+        }
+        for n in range(count)
+    ]
     return {
         "id": table.id,
         "title": getattr(table, f"title_{lang}"),
         "note": getattr(table, f"note_{lang}"),
-        "columns": [getattr(column, f"title_{lang}") for column in table.columns],
-        "rows": [
-            {
-                "label": getattr(row, f"label_{lang}"),
-                "total": row.key == "total",
-                "cells": [cell(row.figures[column.id]) for column in table.columns],
-            }
-            for row in table.rows
-        ],
+        "columns": columns,
+        "rows": rows,
+        "parts": parts,
     }
 
 

@@ -66,10 +66,18 @@ def _recent_runs() -> list[SimulationRun]:
     return list(found[:RECENT_RUNS])
 
 
+def scenario_name(code: str) -> str:
+    """A scenario's title in the page's language (its code if its file has gone)."""
+    found = simulation_scenarios().get(code)
+    title = found.title.get(current_language()) if found is not None else None
+    return str(title or code)
+
+
 def _run_row(run: SimulationRun) -> dict[str, Any]:
     return {
         "pk": run.pk,
         "scenario": run.scenario,
+        "scenario_name": scenario_name(run.scenario),
         "years": _years_text(run),
         "draws": run.draws,
         "seed": run.seed,
@@ -285,7 +293,9 @@ def _svg(pk: int, finished_at: Any, lang: str) -> bytes:
 
     from jobgrant.simulation.plot import figure
 
-    fig = figure([_cached_results(pk, finished_at)], plot_words())
+    results = _cached_results(pk, finished_at)
+    words = {**plot_words(), "scenario_names": {results.scenario: scenario_name(results.scenario)}}
+    fig = figure([results], words)
     buffer = io.BytesIO()
     with rc_context({"svg.fonttype": "none"}):
         fig.savefig(buffer, format="svg", metadata={"Date": None})

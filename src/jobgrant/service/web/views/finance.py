@@ -1,11 +1,12 @@
 """The finance officer's budgets per jurisdiction, fiscal year, funder and stream, and the
 drill-down from a budget to its applications, their claims and payments.
 
-Each budget shows what was allocated, committed, claimed, payable, disbursed, recovered and what
-is still available, with a bar (HTML and CSS) of committed and available money in the same table
-row as its figures, the employer's share of the same files beside it (not government money: it
-is read from the applications and claims, not the ledger), and a CSV export of exactly what the
-filters show.
+Each budget shows what was allocated, committed to date, claimed and awaiting a decision,
+certified and still to pay, disbursed, recovered and what is still available (the ledger's
+`claimed` and `payable` are running totals: the pages show what still waits at each step), with
+a bar (HTML and CSS) of committed and available money in the same table row as its figures, the
+employer's share of the same files beside it (not government money: it is read from the
+applications and claims, not the ledger), and a CSV export of exactly what the filters show.
 """
 
 from __future__ import annotations
@@ -47,16 +48,8 @@ from jobgrant.service.web.labels import (
 from jobgrant.service.web.pages import error_context, finance_required
 
 SHOWN = 500  # applications on a budget's page
-MONEY = (
-    "allocated",
-    "committed",
-    "claimed",
-    "payable",
-    "disbursed",
-    "recovered",
-    "available",
-)
-BALANCES = ("committed", "claimed", "payable", "disbursed", "receivable", "recovered")
+#: The budget row's balances summed for the totals (claimed and payable, to work out what waits).
+SUMMED = ("allocated", "committed", "claimed", "payable", "disbursed", "recovered")
 
 
 def _chosen(form: BudgetFilter) -> dict[str, str]:
@@ -93,8 +86,8 @@ def _row(account: BudgetAccount) -> dict[str, Any]:
         "stream": account.stream,
         "allocated": account.allocated_cents,
         "committed": account.committed_cents,
-        "claimed": account.claimed_cents,
-        "payable": account.payable_cents,
+        "awaiting": account.awaiting_decision_cents,
+        "to_pay": account.to_pay_cents,
         "disbursed": account.disbursed_cents,
         "recovered": account.recovered_cents,
         "available": account.available_cents,
@@ -108,9 +101,11 @@ def _row(account: BudgetAccount) -> dict[str, Any]:
 
 
 def _totals(found: QuerySet[BudgetAccount]) -> dict[str, int]:
-    sums = found.aggregate(**{name: Sum(f"{name}_cents") for name in MONEY if name != "available"})
+    sums = found.aggregate(**{name: Sum(f"{name}_cents") for name in SUMMED})
     totals = {k: int(v or 0) for k, v in sums.items()}
     totals["available"] = totals["allocated"] - totals["committed"]
+    totals["awaiting"] = totals.pop("claimed") - totals["payable"]
+    totals["to_pay"] = totals.pop("payable") - totals["disbursed"]
     return totals
 
 
@@ -165,9 +160,9 @@ def budget_csv(request: HttpRequest, user: User) -> HttpResponse:
             _("Funder"),
             _("Stream"),
             _("Allocated"),
-            _("Committed"),
-            _("Claimed"),
-            _("Payable"),
+            _("Committed to date"),
+            _("Claimed, awaiting a decision"),
+            _("Certified, still to pay"),
             _("Disbursed"),
             _("Recovered"),
             _("Available"),
@@ -182,8 +177,8 @@ def budget_csv(request: HttpRequest, user: User) -> HttpResponse:
                 stream_label(account.stream),
                 format_amount(account.allocated_cents),
                 format_amount(account.committed_cents),
-                format_amount(account.claimed_cents),
-                format_amount(account.payable_cents),
+                format_amount(account.awaiting_decision_cents),
+                format_amount(account.to_pay_cents),
                 format_amount(account.disbursed_cents),
                 format_amount(account.recovered_cents),
                 format_amount(account.available_cents),
@@ -248,8 +243,9 @@ def _per_application(account: BudgetAccount) -> dict[int, Balances]:
 @require_GET
 @finance_required
 def budget_detail(request: HttpRequest, user: User, account_id: int) -> HttpResponse:
-    """One budget: each application's committed, claimed, payable, disbursed, receivable and
-    recovered money from this funder, with the employer's share of the file beside it."""
+    """One budget: each application's money from this funder (committed to date, awaiting a
+    decision, still to pay, disbursed, owed back and recovered), with the employer's share of
+    the file beside it."""
     account = _account_or_404(account_id)
     balances = _per_application(account)
     files = Application.objects.filter(pk__in=balances).order_by("id")
@@ -268,7 +264,6 @@ def budget_detail(request: HttpRequest, user: User, account_id: int) -> HttpResp
         "account": _row(account),
         "rows": rows,
         "more": max(0, len(balances) - SHOWN),
-        "balances": BALANCES,
     }
     return render(request, "web/finance/budget.html", context)
 
