@@ -139,7 +139,7 @@ def gunicorn_arguments(bind: str, workers: int = WORKERS, threads: int = THREADS
         "--workers": str(workers),
         "--threads": str(threads),
         "--access-logfile": "-",
-        "--logger-class": "jobgrant.service.log_redaction.RedactingGunicornLogger",
+        "--logger-class": "jobgrant.service.observability.logs.JsonGunicornLogger",
         "--graceful-timeout": "10",
         "--config": "python:jobgrant.service.gunicorn_config",  # no Server: banner
     }
@@ -152,6 +152,13 @@ def serve(
 ) -> None:
     """Migrate, seed, then replace this process with gunicorn serving the WSGI application."""
     prepare_database(with_demo=True, migrate=migrate)
+    from django.conf import settings
+
+    from jobgrant.service.observability import endpoint
+
+    var_dir = Path(settings.VAR_DIR)
+    if endpoint.configured_port(endpoint.PORT) is not None:
+        endpoint.prepare_server_metrics(var_dir, port)
     print(f"jobgrant on http://{host}:{port}/  (API: http://{host}:{port}/api/v1/docs)", flush=True)
     arguments = gunicorn_arguments(f"{host}:{port}", workers, threads)
     os.execv(sys.executable, [sys.executable, "-m", *arguments])
@@ -265,6 +272,14 @@ def work(interval: float, worker_id: str, demo_history: bool = False) -> None:
 
     relax_commit_durability()
     logging.getLogger("jobgrant.notifications").setLevel(logging.INFO)
+    from jobgrant.service.observability import endpoint
+
+    metrics_port = endpoint.configured_port(endpoint.WORKER_PORT)
+    if metrics_port is not None:
+        endpoint.start_worker_listener(metrics_port)
+        logging.getLogger("jobgrant.notifications").info(
+            "worker %s: metrics on http://%s:%s/metrics", worker_id, endpoint.host(), metrics_port
+        )
     worker = OutboxWorker(worker_id, interval, periodic_jobs(PERIODIC_JOBS))
     worker.run()
 
