@@ -6,7 +6,7 @@ RUN := $(UV) run --frozen --no-sync
 export UV_PYTHON := $(PYTHON)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: run test prebuilt lint typecheck contracts pytest pytest-postgres fuzz-api fuzz bench format clean \
+.PHONY: run test prebuilt lint typecheck contracts migration-lint pytest pytest-postgres fuzz-api fuzz bench format clean \
 	reliability-outbox reliability-outbox-ci t5-all reliability-ledger reliability-ledger-ci t2-all
 
 ASSETS := src/jobgrant/service/web/static/vendor/.done
@@ -60,6 +60,12 @@ typecheck: .venv/.synced
 
 contracts: .venv/.synced
 	$(RUN) lint-imports
+
+# Every migration of the service's apps read by django-migration-linter on PostgreSQL: one that
+# breaks the servers of the release before or locks a table is refused, unless
+# migrations-allowed.toml lists it with its reason (docs/deployment.md). Only SQL is generated.
+migration-lint: .venv/.synced
+	JOBGRANT_DATABASE_URL=$(POSTGRES_URL) $(RUN) python tests/migration_lint.py
 
 # The service and web tests run twice: on SQLite (with everything else) and on PostgreSQL (but
 # the tests that use no database: JOBGRANT_POSTGRES_PASS, tests/conftest.py). PostgreSQL
