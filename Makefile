@@ -6,8 +6,8 @@ RUN := $(UV) run --frozen --no-sync
 export UV_PYTHON := $(PYTHON)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: run test check prebuilt seeded lint typecheck contracts pytest pytest-sqlite pytest-postgres \
-	pytest-no-database test-durations live-runs fuzz-api fuzz bench format clean \
+.PHONY: run test check prebuilt seeded lint typecheck contracts migration-lint pytest pytest-sqlite \
+	pytest-postgres pytest-no-database test-durations live-runs fuzz-api fuzz bench format clean \
 	reliability-outbox reliability-outbox-ci t5-all reliability-ledger reliability-ledger-ci t2-all
 
 ASSETS := src/jobgrant/service/web/static/vendor/.done
@@ -28,7 +28,8 @@ run: .venv/.synced $(ASSETS) $(PANGO)
 
 # `make test`, in three steps, each stage's wall and CPU time printed at the end (tests/stage_clock.py):
 # 1. install what is missing (uv, the .venv, the npm packages, Chromium, Pango);
-# 2. the checks and builds side by side: lint, mypy, the import contracts, the kernel's Numba
+# 2. the checks and builds side by side: lint, mypy, the import contracts, the migrations' check
+#    (django-migration-linter, docs/deployment.md), the kernel's Numba
 #    cache, `prebuilt` (static files, migrated databases) and `seeded` (the tests' seeded
 #    databases, tests/seeded.py);
 # 3. three lanes side by side (TEST_LANES=1 runs them one after the other), each stage's output
@@ -43,7 +44,7 @@ test:
 	@$(CLOCK) begin
 	@$(CLOCK) run install -- $(MAKE) --no-print-directory .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO)
 	@$(CLOCK) run checks-and-builds -- $(MAKE) --no-print-directory -j3 --output-sync=target \
-		lint typecheck contracts $(NUMBA_CACHE) prebuilt seeded
+		lint typecheck contracts migration-lint $(NUMBA_CACHE) prebuilt seeded
 	@$(MAKE) --no-print-directory -j$(TEST_LANES) --output-sync=target \
 		timed-pytest-sqlite timed-pytest-postgres timed-live-runs
 	@$(CLOCK) report
@@ -90,6 +91,14 @@ typecheck: .venv/.synced
 
 contracts: .venv/.synced
 	$(RUN) lint-imports
+
+# Every migration of the service's apps read by django-migration-linter on PostgreSQL: one that
+# breaks the servers of the release before or locks a table is refused, unless
+# migrations-allowed.toml lists it with its reason (docs/deployment.md). Only SQL is generated.
+migration-lint: .venv/.synced
+	@if [ -n "$$JOBGRANT_SKIP_POSTGRES" ] && [ -z "$$CI" ]; then \
+		echo "Skipping the migration check (JOBGRANT_SKIP_POSTGRES is set)"; exit 0; fi; \
+	JOBGRANT_DATABASE_URL=$(POSTGRES_URL) $(RUN) python tests/migration_lint.py
 
 # Each test runs on the engine that matters (tests/conftest.py, docs/testing.md): the service and
 # page tests that use a database on PostgreSQL, the production engine (`pytest-postgres`);

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import copy
 import functools
+import io
 import json
+import logging
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -512,3 +514,36 @@ def changes_audited() -> int:
         .exclude(action__startswith="auth.")
         .count()
     )
+
+
+# --- The logs as a server prints them ------------------------------------------------------------
+
+
+@pytest.fixture
+def json_log() -> Iterator[io.StringIO]:
+    """What the console handler of settings.LOGGING prints (JSON lines with the request id, the
+    link tokens redacted: observability/logs.py), into a buffer, for the test's duration."""
+    from jobgrant.service.log_redaction import RedactLinkTokens
+    from jobgrant.service.observability.logs import JsonLines
+    from jobgrant.service.observability.request_id import RequestIdFilter
+
+    console = settings.LOGGING["handlers"]["console"]
+    assert console["formatter"] == "json" and console["filters"] == ["request_id", "link_tokens"]
+    buffer = io.StringIO()
+    handler = logging.StreamHandler(buffer)
+    handler.addFilter(RequestIdFilter())
+    handler.addFilter(RedactLinkTokens())
+    handler.setFormatter(JsonLines())
+    root = logging.getLogger()
+    previous = root.level
+    root.addHandler(handler)
+    try:
+        yield buffer
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(previous)
+
+
+def json_lines(buffer: io.StringIO) -> list[dict[str, Any]]:
+    """Each line of a `json_log` buffer, parsed (every line must be one JSON object)."""
+    return [json.loads(line) for line in buffer.getvalue().splitlines() if line.strip()]

@@ -33,6 +33,7 @@ PUBLIC_ROUTES = {  # route -> what an anonymous GET answers
     "api/v1/docs": 200,
     "api/v1/openapi.json": 200,
     "healthz": 200,  # {"status": "ok"}: for the reverse proxy's health checks
+    "readyz": 200,  # {"status": "ready"}: for the load balancer's readiness checks
     "{lang}/": 200,
     "{lang}/sign-in/": 200,
     "{lang}/sign-out/": 405,  # POST only; signing out nobody does nothing

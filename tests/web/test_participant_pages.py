@@ -4,12 +4,13 @@ the link in their language, once; the officer sees who is funded in another file
 from __future__ import annotations
 
 import html
+import io
 import logging
 from typing import Any
 
 import pytest
 from django.test import Client
-from tests.conftest import changes_audited
+from tests.conftest import changes_audited, json_lines
 from tests.participants import SIN, answers, approved_application, digits, latest_link
 from tests.personas import EMPLOYER, OFFICER
 
@@ -139,7 +140,7 @@ def test_bad_answers_are_named_in_french_and_nothing_is_written(demo: None) -> N
 
 
 def test_a_dead_link_says_why_in_both_languages_and_the_token_is_not_logged(
-    demo: None, caplog: pytest.LogCaptureFixture
+    demo: None, caplog: pytest.LogCaptureFixture, json_log: io.StringIO
 ) -> None:
     caplog.set_level(logging.INFO)
     slot, token = invited("en")
@@ -153,6 +154,10 @@ def test_a_dead_link_says_why_in_both_languages_and_the_token_is_not_logged(
     assert Participant.objects.get(pk=slot.pk).given_name == ""
     assert tampered not in caplog.text and token not in caplog.text
     assert "/participate/[redacted]/" in caplog.text
+    # The same lines as a server prints them (JSON): the token is out of every field.
+    printed = json_log.getvalue()
+    assert tampered not in printed and token not in printed
+    assert any("/participate/[redacted]/" in line["message"] for line in json_lines(json_log))
 
 
 # --- The officer ---------------------------------------------------------------------------------

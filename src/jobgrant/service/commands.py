@@ -132,19 +132,44 @@ WORKERS = 4
 THREADS = 1
 
 
-def gunicorn_arguments(bind: str, workers: int = WORKERS, threads: int = THREADS) -> list[str]:
-    """The gunicorn command line (after `python -m`) that serves the application."""
+def gunicorn_arguments(
+    bind: str, workers: int = WORKERS, threads: int = THREADS, control_socket: Path | None = None
+) -> list[str]:
+    """The gunicorn command line (after `python -m`) that serves the application.
+
+    gunicorn's control socket (`gunicornc`) is one path per user by default
+    ($XDG_RUNTIME_DIR/gunicorn.ctl or ~/.gunicorn/gunicorn.ctl): a second server started on the
+    same host took it over from the first, and the first one stopped removed the second's. So a
+    server has its own (`control_socket`, which `jobgrant serve` puts in its var directory) or
+    none."""
+    control = (
+        ["--control-socket", str(control_socket)]
+        if control_socket is not None
+        else ["--no-control-socket"]
+    )
     options = {
         "--bind": bind,
         "--workers": str(workers),
         "--threads": str(threads),
         "--access-logfile": "-",
-        "--logger-class": "jobgrant.service.log_redaction.RedactingGunicornLogger",
+        "--logger-class": "jobgrant.service.observability.logs.JsonGunicornLogger",
         "--graceful-timeout": "10",
         "--config": "python:jobgrant.service.gunicorn_config",  # no Server: banner
     }
     flags_and_values = [part for option in options.items() for part in option]
-    return ["gunicorn", "jobgrant.service.wsgi:application", *flags_and_values]
+    return ["gunicorn", "jobgrant.service.wsgi:application", *flags_and_values, *control]
+
+
+#: The longest path a Unix socket can have on Linux (sun_path is 108 bytes, with its NUL).
+UNIX_SOCKET_PATH_MAX = 107
+
+
+def control_socket_for(var_dir: Path, port: int) -> Path | None:
+    """This server's own control socket: `gunicorn-<port>.ctl` in its var directory (two servers
+    on one host listen on different ports), or None (no socket) when that path is too long
+    for a Unix socket."""
+    path = var_dir.resolve() / f"gunicorn-{port}.ctl"
+    return path if len(str(path).encode()) <= UNIX_SOCKET_PATH_MAX else None
 
 
 def serve(
@@ -152,8 +177,18 @@ def serve(
 ) -> None:
     """Migrate, seed, then replace this process with gunicorn serving the WSGI application."""
     prepare_database(with_demo=True, migrate=migrate)
+    from django.conf import settings
+
+    from jobgrant.service.observability import endpoint
+
+    var_dir = Path(settings.VAR_DIR)
+    if endpoint.configured_port(endpoint.PORT) is not None:
+        endpoint.prepare_server_metrics(var_dir, port)
+    control = control_socket_for(var_dir, port)
     print(f"jobgrant on http://{host}:{port}/  (API: http://{host}:{port}/api/v1/docs)", flush=True)
-    arguments = gunicorn_arguments(f"{host}:{port}", workers, threads)
+    if control is None:
+        print(f"No control socket: {var_dir} is too deep for one (gunicornc is off).")
+    arguments = gunicorn_arguments(f"{host}:{port}", workers, threads, control)
     os.execv(sys.executable, [sys.executable, "-m", *arguments])
 
 
@@ -265,6 +300,14 @@ def work(interval: float, worker_id: str, demo_history: bool = False) -> None:
 
     relax_commit_durability()
     logging.getLogger("jobgrant.notifications").setLevel(logging.INFO)
+    from jobgrant.service.observability import endpoint
+
+    metrics_port = endpoint.configured_port(endpoint.WORKER_PORT)
+    if metrics_port is not None:
+        endpoint.start_worker_listener(metrics_port)
+        logging.getLogger("jobgrant.notifications").info(
+            "worker %s: metrics on http://%s:%s/metrics", worker_id, endpoint.host(), metrics_port
+        )
     worker = OutboxWorker(worker_id, interval, periodic_jobs(PERIODIC_JOBS))
     worker.run()
 

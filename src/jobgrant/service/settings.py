@@ -44,6 +44,9 @@ JOBGRANT_CLIENT_IP_PROXIES behind a proxy: how many proxies append to X-Forwarde
 JOBGRANT_CACHE_URL         the cache the rate limits count in, shared by every server: db (default,
                            a table in the database) or redis://host:port/n
 JOBGRANT_RATE_<NAME>       a rate limit, e.g. JOBGRANT_RATE_SIGN_IN=20/m (accounts/limits.py)
+JOBGRANT_METRICS_PORT      a server's metrics listener (Prometheus), apart from the service's
+                           port; JOBGRANT_WORKER_METRICS_PORT a worker's; both on
+                           JOBGRANT_METRICS_HOST (default 127.0.0.1) (observability/endpoint.py)
 """
 
 from __future__ import annotations
@@ -166,6 +169,10 @@ INSTALLED_APPS = [
     "jobgrant.service.web",
 ]
 MIDDLEWARE = [
+    # First: the request id is bound before anything logs, and every answer is timed and counted
+    # (observability/; docs/deployment.md, "Metrics" and "Logs").
+    "jobgrant.service.observability.request_id.RequestIdMiddleware",
+    "jobgrant.service.observability.metrics.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "jobgrant.service.security_headers.SecurityHeaders",  # Permissions-Policy, API no-store
     "csp.middleware.CSPMiddleware",  # Content-Security-Policy (below)
@@ -386,9 +393,20 @@ TASKS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    # The participant link's token never reaches a log (service/log_redaction.py).
-    "filters": {"link_tokens": {"()": "jobgrant.service.log_redaction.RedactLinkTokens"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["link_tokens"]}},
+    # JSON lines with the request id (observability/logs.py); the participant link's token never
+    # reaches a log (service/log_redaction.py).
+    "filters": {
+        "link_tokens": {"()": "jobgrant.service.log_redaction.RedactLinkTokens"},
+        "request_id": {"()": "jobgrant.service.observability.request_id.RequestIdFilter"},
+    },
+    "formatters": {"json": {"()": "jobgrant.service.observability.logs.JsonLines"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id", "link_tokens"],
+            "formatter": "json",
+        }
+    },
     "root": {"handlers": ["console"], "level": "WARNING"},
     "loggers": {
         # What the worker did with each message (id, kind, attempt, outcome; never the body).

@@ -13,6 +13,7 @@ is collected anew, never served stale.
 from __future__ import annotations
 
 import fcntl
+import functools
 import hashlib
 import shutil
 from collections.abc import Iterator
@@ -91,6 +92,22 @@ def sources_digest() -> str:
         digest.update(path.encode() + b"\0")
         digest.update(hashlib.sha256(Path(sources[path]).read_bytes()).digest())
     return digest.hexdigest()
+
+
+@functools.cache
+def _digest_at_start() -> str:
+    """The sources' digest, computed once per process (the sources do not change under it)."""
+    return sources_digest()
+
+
+def ready() -> bool:
+    """Whether STATIC_ROOT holds the whole collection of the current sources (/readyz). A
+    process that serves the sources themselves (the test settings' finders) is always ready."""
+    from django.conf import settings
+
+    if getattr(settings, "WHITENOISE_USE_FINDERS", False):
+        return True
+    return _holds(Path(settings.STATIC_ROOT), _digest_at_start())
 
 
 def installed_version(package: str) -> str:

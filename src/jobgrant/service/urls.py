@@ -5,7 +5,7 @@ from django.urls import include, path
 from django.utils.translation import get_language_from_request
 
 from jobgrant.service.api.api import api
-from jobgrant.service.health import healthz
+from jobgrant.service.health import healthz, readyz
 
 
 def root(request: HttpRequest) -> HttpResponse:
@@ -16,6 +16,7 @@ def root(request: HttpRequest) -> HttpResponse:
 urlpatterns = [
     path("api/v1/", api.urls),
     path("healthz", healthz, name="healthz"),
+    path("readyz", readyz, name="readyz"),
     path("", root),
     *i18n_patterns(path("", include("jobgrant.service.web.urls")), prefix_default_language=True),
 ]

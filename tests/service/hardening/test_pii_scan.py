@@ -12,6 +12,7 @@ one audit entry.
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import re
@@ -20,7 +21,7 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.test import Client
-from tests.conftest import application_body, token_for
+from tests.conftest import application_body, json_lines, token_for
 from tests.participants import answers, latest_link, two_trainees
 from tests.personas import APPLICANT, AUDITOR, EMPLOYER, FINANCE, OFFICER, SECOND_OFFICER
 
@@ -163,7 +164,7 @@ def found_in(text: str) -> set[str]:
 
 
 def test_no_full_sin_anywhere_after_a_whole_run(
-    demo: None, caplog: pytest.LogCaptureFixture
+    demo: None, caplog: pytest.LogCaptureFixture, json_log: io.StringIO
 ) -> None:
     caplog.set_level(logging.DEBUG)
     record = Recorder()
@@ -180,6 +181,7 @@ def test_no_full_sin_anywhere_after_a_whole_run(
     leaks = {url: found_in(url + "\n" + answer) for url, answer in record.seen}
     assert {url: forms for url, forms in leaks.items() if forms} == {}
     assert found_in(caplog.text) == set()
+    assert json_lines(json_log) and found_in(json_log.getvalue()) == set()  # as a server prints
     messages = Message.objects.all()
     assert messages.count() >= 6  # received, approved, offer, three invitations
     for message in messages:

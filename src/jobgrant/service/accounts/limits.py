@@ -16,6 +16,8 @@ from django.conf import settings
 from django.http import HttpRequest
 from django_ratelimit.core import get_usage
 
+from jobgrant.service.observability.metrics import RATE_LIMITED
+
 log = logging.getLogger("jobgrant.security")
 
 
@@ -55,4 +57,5 @@ def exceeded(request: HttpRequest, name: str, by: str = "address", value: str = 
     if usage is None or not usage["should_limit"]:
         return 0
     log.warning("rate limit %s reached (%s)", name, by if not value else "per value")
+    RATE_LIMITED.labels(name).inc()
     return max(1, int(usage["time_left"]))

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from jobgrant.service.accounts.limits import client_ip
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.chain import record
+from jobgrant.service.observability.metrics import LOCKOUTS
 
 log = logging.getLogger("jobgrant.security")
 USERNAME_MAX = 150
@@ -75,6 +76,7 @@ def audit_lockout(
 ) -> None:
     where = channel(request)
     address = ip_address or client_ip(request)
+    LOCKOUTS.labels(where).inc()
     log.warning(
         "sign-in locked out: username=%r address=%s via %s for %d minutes",
         username,

@@ -10,8 +10,9 @@ Both write through `record_refusal`, so an entry holds the same things whichever
 
 Anonymous refusals (no token, or a token that is not valid) go to the request log, not to the
 chain: every entry takes the chain's one lock, and a client with no account could otherwise
-queue every officer's decision behind a flood of its own requests. Failed sign-ins are the
-accounts' to record (lockout).
+queue every officer's decision behind a flood of its own requests (they are counted in the
+metrics' `jobgrant_refusals_total` all the same). Failed sign-ins are the accounts' to record
+(lockout).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from django.http import HttpRequest, HttpResponse
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.actions import record_refusal
 from jobgrant.service.errors import ServiceError
+from jobgrant.service.observability.metrics import REFUSALS
 
 API_PREFIX = "/api/"
 
@@ -40,6 +42,8 @@ class AuditApiRefusals:
         if isinstance(refusal, ServiceError) and isinstance(caller, User):
             operation, target = _operation(request), _target(request)
             record_refusal(caller.username, operation, "request", target, refusal)
+        elif isinstance(refusal, ServiceError) and not refusal.audited:
+            REFUSALS.labels(refusal.code, str(refusal.status)).inc()  # counted, not chained
         return response
 
 

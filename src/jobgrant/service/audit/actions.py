@@ -21,6 +21,7 @@ from django.db import transaction
 
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError
+from jobgrant.service.observability.metrics import REFUSALS
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -80,3 +81,4 @@ def record_refusal(
     with transaction.atomic():
         record(actor, f"refused.{action}", object_type, object_id, summary)
     refusal.audited = True
+    REFUSALS.labels(refusal.code, str(refusal.status)).inc()

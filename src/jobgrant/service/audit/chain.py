@@ -22,6 +22,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from jobgrant.service.audit.models import AuditEntry, AuditHead
+from jobgrant.service.observability import request_id
 
 GENESIS = "0" * 64
 
@@ -68,6 +69,7 @@ def record(
         object_type=obj_type,
         object_id=str(obj_id),
         summary=summary,
+        request_id=request_id.current() or None,
     )
     if connection.vendor == "postgresql" and _append_in_one_statement(entry):
         return entry
@@ -85,8 +87,8 @@ _APPEND_SQL = f"""WITH head AS (
     SELECT "sequence" + 1 AS "next", "hash" AS "previous" FROM "{_HEAD}" WHERE "id" = 1 FOR UPDATE
 ), entry AS (
     INSERT INTO "{_ENTRIES}" ("sequence", "at", "actor", "action", "object_type", "object_id",
-                              "summary", "previous_hash", "hash")
-    SELECT "next", %s, %s, %s, %s, %s, %s::jsonb, "previous",
+                              "summary", "request_id", "previous_hash", "hash")
+    SELECT "next", %s, %s, %s, %s, %s, %s::jsonb, %s, "previous",
            encode(sha256(convert_to("previous" || %s || "next"::text || %s, 'UTF8')), 'hex')
     FROM head
     RETURNING "id", "sequence", "previous_hash", "hash"
@@ -112,6 +114,7 @@ def _append_in_one_statement(entry: AuditEntry) -> bool:
                 entry.object_type,
                 entry.object_id,
                 json.dumps(entry.summary),
+                entry.request_id,
                 before,
                 after,
             ],

@@ -15,6 +15,11 @@ class AuditEntry(models.Model):
     summary = models.JSONField(default=dict)
     previous_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64, unique=True)
+    # The id of the request (or job) that wrote it (observability/request_id.py): it finds the
+    # request's log lines and its messages. Not part of the hashed content: it is a way to look
+    # things up, not a fact the chain vouches for. Nullable: a server of the release before,
+    # running while this column is added, inserts entries without it.
+    request_id = models.CharField(max_length=64, null=True, blank=True)
 
     class Meta:
         ordering = ["sequence"]

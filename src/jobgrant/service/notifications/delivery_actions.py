@@ -36,6 +36,8 @@ from django_tasks_db.models import DBTaskResult
 from jobgrant.service.audit.chain import record
 from jobgrant.service.notifications.failures import Failure, smtp_failure
 from jobgrant.service.notifications.models import Message, MessageState
+from jobgrant.service.observability import request_id
+from jobgrant.service.observability.metrics import DELIVERIES
 
 log = logging.getLogger("jobgrant.notifications")
 _connection: Any = None  # one open connection to the mail server per worker process
@@ -83,7 +85,26 @@ def deliver_message(message_id: int) -> str:
     worker has it)."""
     message = claim(message_id)
     if message is None:
+        DELIVERIES.labels("", "skipped").inc()
         return "skipped"
+    # The lines and the audit entry of this delivery carry the id of the request that queued it.
+    with request_id.bound(message.request_id or request_id.new_id()):
+        outcome = _deliver(message)
+    DELIVERIES.labels(message.kind, outcome).inc()
+    return outcome
+
+
+def _fields(message: Message, outcome: str) -> dict[str, object]:
+    """The structured fields of a delivery's log line (never the recipient or the body)."""
+    return {
+        "message_id": message.pk,
+        "kind": message.kind,
+        "attempt": message.attempts,
+        "outcome": outcome,
+    }
+
+
+def _deliver(message: Message) -> str:
     try:
         _send(message)
     except Exception as error:  # every failure is recorded on the row, none stops the worker
@@ -95,7 +116,13 @@ def deliver_message(message_id: int) -> str:
         log.warning(
             "message %s: sent after its lease ran out (may reach the server twice)", message.pk
         )
-    log.info("message %s (%s) sent, attempt %s", message.pk, message.kind, message.attempts)
+    log.info(
+        "message %s (%s) sent, attempt %s",
+        message.pk,
+        message.kind,
+        message.attempts,
+        extra=_fields(message, "sent"),
+    )
     return "sent"
 
 
@@ -186,7 +213,13 @@ def _failed(message: Message, error: Exception) -> str:
                     message.pk,
                     {"kind": message.kind, "attempts": message.attempts, "error": described},
                 )
-        log.error("message %s (%s) failed for good: %s", message.pk, message.kind, described)
+        log.error(
+            "message %s (%s) failed for good: %s",
+            message.pk,
+            message.kind,
+            described,
+            extra=_fields(message, "failed"),
+        )
         return "failed"
     when = timezone.now() + wait_after(message.attempts, failure)
     if mine.update(
@@ -200,6 +233,7 @@ def _failed(message: Message, error: Exception) -> str:
         message.attempts,
         described,
         when.isoformat(timespec="seconds"),
+        extra=_fields(message, "retry"),
     )
     return "retry"
 

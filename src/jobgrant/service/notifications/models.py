@@ -44,6 +44,10 @@ class Message(models.Model):
     last_error = models.CharField(max_length=255, blank=True, default="")
     sent_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
+    # The id of the request (or job) that queued it, carried into the worker's delivery lines
+    # (observability/request_id.py). Nullable: a server of the release before, running while
+    # this column is added, inserts rows without it.
+    request_id = models.CharField(max_length=64, null=True, blank=True)
 
     class Meta:
         constraints = [

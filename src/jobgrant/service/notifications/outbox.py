@@ -18,6 +18,7 @@ from jobgrant.service.notifications import notify_config
 from jobgrant.service.notifications.delivery_actions import deliver_message
 from jobgrant.service.notifications.kinds import LANGUAGES, known_kinds
 from jobgrant.service.notifications.models import Message
+from jobgrant.service.observability import request_id
 from jobgrant.service.registry.identifiers import looks_like_sin
 
 
@@ -78,6 +79,7 @@ def enqueue(
         language=language,
         subject_line=subject_line[:255],
         body=body,
+        request_id=request_id.current() or None,
     )
     if not rows.insert(message, unless_exists=_ONCE):
         return None

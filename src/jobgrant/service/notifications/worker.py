@@ -30,6 +30,13 @@ from django.db.migrations.executor import MigrationExecutor
 from django_tasks_db.management.commands.db_worker import Worker as TasksWorker
 
 from jobgrant.service.notifications import delivery_actions
+from jobgrant.service.observability import request_id
+from jobgrant.service.observability.metrics import (
+    PERIODIC_LAST_OK,
+    PERIODIC_RUNS,
+    TASK_LAG,
+    WORKER_HEARTBEAT,
+)
 
 log = logging.getLogger("jobgrant.notifications")
 BATCH = 50  # tasks per turn, between two looks at the sweep and the periodic jobs
@@ -66,8 +73,22 @@ class _Batch(TasksWorker):
     ran = 0
 
     def run_task(self, db_task_result: Any) -> None:
+        TASK_LAG.labels(db_task_result.task_path).observe(_lag_seconds(db_task_result))
         super().run_task(db_task_result)
         self.ran += 1
+
+
+def _lag_seconds(db_task_result: Any) -> float:
+    """How long the task waited for a worker: from when it was due (enqueued, or the time it
+    was to run after) to now."""
+    from django.utils import timezone
+    from django_tasks_db.models import get_date_max
+
+    due = db_task_result.enqueued_at
+    run_after = db_task_result.run_after
+    if run_after is not None and run_after != get_date_max():
+        due = max(due, run_after)
+    return max(0.0, float((timezone.now() - due).total_seconds()))
 
 
 @dataclass
@@ -101,6 +122,7 @@ class OutboxWorker:
 
     def turn(self) -> int:
         """One turn of the loop; returns how many tasks ran (it waits `interval` after none)."""
+        WORKER_HEARTBEAT.labels(self.worker_id).set(time.time())
         now = time.monotonic()
         if now >= self._next_sweep:
             self._next_sweep = now + settings.JOBGRANT_MESSAGE_SWEEP_SECONDS
@@ -108,7 +130,10 @@ class OutboxWorker:
         for job in self.jobs:
             if now >= job.next_run and not self.stopping.is_set():
                 job.next_run = now + job.every_seconds
-                self._guarded(f"periodic job {job.name}", job.run_durably)
+                ok = self._guarded(f"periodic job {job.name}", job.run_durably)
+                PERIODIC_RUNS.labels(job.name, "ok" if ok else "error").inc()
+                if ok:
+                    PERIODIC_LAST_OK.labels(job.name).set(time.time())
         ran = self._run_ready_tasks()
         if not ran:
             self.stopping.wait(self.interval)
@@ -134,13 +159,17 @@ class OutboxWorker:
             connection.close()
         return self._batch.ran
 
-    def _guarded(self, what: str, run: Callable[[], Any]) -> None:
-        """Run one job; its failure is logged and does not stop the worker."""
-        try:
-            run()
-        except Exception:
-            log.exception("worker %s: %s failed", self.worker_id, what)
-            close_old_connections()
+    def _guarded(self, what: str, run: Callable[[], Any]) -> bool:
+        """Run one job under a request id of its own (its lines and audit entries share it);
+        its failure is logged and does not stop the worker. Whether it succeeded."""
+        with request_id.bound(request_id.new_id()):
+            try:
+                run()
+            except Exception:
+                log.exception("worker %s: %s failed", self.worker_id, what)
+                close_old_connections()
+                return False
+        return True
 
 
 _relaxed = False  # set by relax_commit_durability (`jobgrant worker` only)
