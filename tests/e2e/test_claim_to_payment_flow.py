@@ -57,21 +57,24 @@ def claim_with_a_receipt(web: Any, application: Application, tmp: Path) -> Claim
     web.settle()
     claim = Claim.objects.get(application=application)
     web.assert_accessible("a draft claim")
+    # An amount typed, a receipt chosen, and straight to "submit": the one form keeps both.
+    first = page.locator("#claim-lines input[type=text]").first
+    first.fill("123.45")
     receipt = tmp / "invoice.pdf"
     receipt.write_bytes(pdf_bytes("Invoice 2211: tuition and materials, paid in full"))
     page.set_input_files("#file", str(receipt))
     with page.expect_navigation():
-        page.click("#attach-receipts")
-    web.settle()
-    with page.expect_navigation():
         page.click("#submit-claim")
     web.settle()
     web.assert_accessible("the claim's submission, to confirm")
+    assert "$123.45" in page.locator("#claim-lines").inner_text()
+    assert page.locator("#receipts li").count() == 1
     with page.expect_navigation():
         page.click("#confirm-submit")
     web.settle()
     claim.refresh_from_db()
     assert claim.state == ClaimState.SUBMITTED
+    assert 12345 in claim.lines.values_list("claimed_cents", flat=True)
     web.sign_out()
     return claim
 

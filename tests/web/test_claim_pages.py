@@ -68,7 +68,7 @@ def test_the_employer_claims_with_receipts_and_submits_after_confirming(demo) ->
             SimpleUploadedFile("invoice.pdf", pdf_bytes(), "application/pdf"),
             SimpleUploadedFile("paid.png", png_bytes(), "image/png"),
         ]
-        attached = client.post(f"/en/employer/claims/{claim.pk}/receipts/", {"file": files})
+        attached = client.post(f"/en/employer/claims/{claim.pk}/", {"file": files})
         assert attached.status_code == 302, text(attached)
         assert Receipt.objects.filter(claim=claim).count() == 2
         confirm_page = client.get(f"/en/employer/claims/{claim.pk}/submit/")
@@ -90,10 +90,10 @@ def test_a_bad_amount_or_a_renamed_program_is_refused_on_the_page_and_nothing_ch
         claim = started(client, application)
         line = claim.lines.select_related("participant").first()
         name = f"amount-{line.participant_id}-{line.category}"
-        bad = client.post(f"/fr/employer/claims/{claim.pk}/lines/", {name: "douze dollars"})
+        bad = client.post(f"/fr/employer/claims/{claim.pk}/", {name: "douze dollars"})
         assert bad.status_code == 422 and "gcds-error-summary" in text(bad)
         program = SimpleUploadedFile("invoice.pdf", elf_bytes(), "application/pdf")
-        refused = client.post(f"/en/employer/claims/{claim.pk}/receipts/", {"file": [program]})
+        refused = client.post(f"/en/employer/claims/{claim.pk}/", {"file": [program]})
     assert refused.status_code == 422 and "must be a PDF, PNG or JPEG file" in text(refused)
     assert not Receipt.objects.exists()
     line.refresh_from_db()
@@ -106,7 +106,7 @@ def test_the_assigned_officer_approves_after_a_confirmation(demo) -> None:
         employer = signed_in(EMPLOYER)
         claim = started(employer, application)
         files = [SimpleUploadedFile("invoice.pdf", pdf_bytes(), "application/pdf")]
-        employer.post(f"/en/employer/claims/{claim.pk}/receipts/", {"file": files})
+        employer.post(f"/en/employer/claims/{claim.pk}/", {"file": files})
         employer.post(f"/en/employer/claims/{claim.pk}/submit/", {"confirm": "yes"})
         officer = signed_in(OFFICER)
         queue = officer.get("/en/officer/claims/")
@@ -131,7 +131,7 @@ def test_another_officer_sees_the_claim_but_cannot_decide_it(demo) -> None:
         employer = signed_in(EMPLOYER)
         claim = started(employer, application)
         files = [SimpleUploadedFile("invoice.pdf", pdf_bytes(), "application/pdf")]
-        employer.post(f"/en/employer/claims/{claim.pk}/receipts/", {"file": files})
+        employer.post(f"/en/employer/claims/{claim.pk}/", {"file": files})
         employer.post(f"/en/employer/claims/{claim.pk}/submit/", {"confirm": "yes"})
         other = signed_in(SECOND_OFFICER)
         page = text(other.get(f"/en/officer/claims/{claim.pk}/"))
@@ -149,7 +149,7 @@ def test_a_receipt_is_served_as_an_attachment_only_to_those_who_may_read_the_cla
         employer = signed_in(EMPLOYER)
         claim = started(employer, application)
         files = [SimpleUploadedFile("proof.pdf", png_bytes(), "application/pdf")]
-        employer.post(f"/en/employer/claims/{claim.pk}/receipts/", {"file": files})
+        employer.post(f"/en/employer/claims/{claim.pk}/", {"file": files})
         receipt = Receipt.objects.get(claim=claim)
         mine = employer.get(f"/en/employer/claims/{claim.pk}/receipts/{receipt.pk}/")
         assert mine.status_code == 200 and mine["Content-Type"] == "image/png"
@@ -189,11 +189,166 @@ def test_a_trainee_not_yet_confirmed_can_be_left_at_zero(demo) -> None:
         assert "participant form not confirmed" in page
         first = claim.lines.get()
         fields = {f"amount-{first.participant_id}-tuition": "8000.00"}
-        saved = client.post(f"/en/employer/claims/{claim.pk}/lines/", fields)
+        saved = client.post(f"/en/employer/claims/{claim.pk}/", fields)
         assert saved.status_code == 302
         fields[f"amount-{waiting.pk}-tuition"] = "100.00"
-        refused = client.post(f"/en/employer/claims/{claim.pk}/lines/", fields)
+        refused = client.post(f"/en/employer/claims/{claim.pk}/", fields)
     assert refused.status_code == 409 and "Trainee 2 (trainee1@example.com)" in text(refused)
     assert [(x.participant_id, x.claimed_cents) for x in claim.lines.all()] == [
         (first.participant_id, 800000)
     ]
+
+
+def typed(client: Client, claim: Claim) -> dict[str, str]:
+    """What the browser posts from the claim's page: every amount field as it shows it."""
+    import re
+
+    page = text(client.get(f"/en/employer/claims/{claim.pk}/"))
+    found = re.findall(r'name="(amount-\d+-[a-z_]+)" value="([^"]*)"', page)
+    assert found
+    return dict(found)
+
+
+def test_amounts_typed_are_saved_with_the_receipts_and_the_submission(demo) -> None:
+    """The claim's one form: amounts typed and never "saved" on their own go with the files
+    chosen and the submission; the confirmation shows what was typed, not the agreement's
+    maximum, and the claim submitted claims it."""
+    application = ready()
+    with during_training():
+        client = signed_in(EMPLOYER)
+        claim = started(client, application)
+        fields: dict[str, Any] = typed(client, claim)
+        first = sorted(fields)[0]
+        fields[first] = "1234.56"
+        fields["file"] = [SimpleUploadedFile("invoice.pdf", pdf_bytes(), "application/pdf")]
+        fields["then"] = "submit"
+        answer = client.post(f"/en/employer/claims/{claim.pk}/", fields)
+        assert answer.status_code == 302, text(answer)
+        assert answer["Location"] == f"/en/employer/claims/{claim.pk}/submit/"
+        confirmation = text(client.get(answer["Location"]))
+        assert "$1,234.56" in confirmation
+        assert Receipt.objects.filter(claim=claim).count() == 1
+        done = client.post(f"/en/employer/claims/{claim.pk}/submit/", {"confirm": "yes"})
+    assert done.status_code == 302
+    participant, category = first.split("-")[1:]
+    line = claim.lines.get(participant_id=int(participant), category=category)
+    assert line.claimed_cents == 123456
+    claim.refresh_from_db()
+    assert claim.state == ClaimState.SUBMITTED
+
+
+def test_a_refused_receipt_is_named_and_the_valid_ones_sent_with_it_are_kept(demo) -> None:
+    application = ready()
+    with during_training():
+        client = signed_in(EMPLOYER)
+        claim = started(client, application)
+        fields: dict[str, Any] = typed(client, claim)
+        first = sorted(fields)[0]
+        fields[first] = "100.00"
+        fields["file"] = [
+            SimpleUploadedFile("invoice.pdf", pdf_bytes(), "application/pdf"),
+            SimpleUploadedFile("setup.pdf", elf_bytes(), "application/pdf"),
+        ]
+        answer = client.post(f"/en/employer/claims/{claim.pk}/", fields)
+        page = text(answer)
+        assert answer.status_code == 422 and "gcds-error-summary" in page
+        assert "setup.pdf: must be a PDF, PNG or JPEG file" in page
+        assert "The other files were attached: invoice.pdf." in page
+        assert [r.original_name for r in Receipt.objects.filter(claim=claim)] == ["invoice.pdf"]
+        participant, category = first.split("-")[1:]
+        assert (
+            claim.lines.get(participant_id=int(participant), category=category).claimed_cents
+            == 10000
+        )
+        only_bad = {"file": [SimpleUploadedFile("a.exe", elf_bytes(), "application/pdf")]}
+        french = text(client.post(f"/fr/employer/claims/{claim.pk}/", only_bad))
+    assert "a.exe :" in french or "a.exe\u00a0:" in french
+    assert "Aucun des fichiers" in french
+
+
+def submitted_claim(application: Any) -> Claim:
+    """A claim submitted through the actions (as the API would), at the agreement's amounts."""
+    from tests.service.grants.claim_helpers import attach
+
+    from jobgrant.service.grants.claims import actions as claim_actions
+
+    employer = EMPLOYER.get()
+    claim = claim_actions.start_claim(employer, application, {})
+    attach(claim)
+    claim_actions.submit_claim(employer, claim)
+    claim.refresh_from_db()
+    assert claim.state == ClaimState.SUBMITTED
+    return claim
+
+
+def test_a_lowered_line_without_a_reason_is_caught_before_the_confirmation(demo) -> None:
+    application = ready()
+    with during_training():
+        claim = submitted_claim(application)
+        line = claim.lines.order_by("id").first()
+        officer = signed_in(OFFICER)
+        posted = {"action": "approve", f"approve-amount-{line.pk}": "10.00"}
+        answer = officer.post(f"/en/officer/claims/{claim.pk}/decision/", posted)
+        page = text(answer)
+        assert answer.status_code == 422 and 'id="confirm-form"' not in page
+        assert f'href="#approve-reason-{line.pk}"' in page
+        assert f"Why, if lowered (trainee {line.participant.position + 1}, " in page
+        assert "write why you approve $10.00, less than the $" in page
+        above = {"action": "approve", f"approve-amount-{line.pk}": "999999.00"}
+        french = text(officer.post(f"/fr/officer/claims/{claim.pk}/decision/", above))
+    assert "au plus les" in french and "999\u00a0999,00\u00a0$" in french
+    claim.refresh_from_db()
+    assert claim.state == ClaimState.SUBMITTED
+
+
+def test_the_language_toggle_after_an_error_leads_to_the_claim_page(demo) -> None:
+    """A page rendered by a POST-only address (the officer's decision, the employer's
+    submission) toggles to the claim's GET page in the other language, not to a 405."""
+    import re
+
+    application = ready()
+    with during_training():
+        claim = submitted_claim(application)
+        officer = signed_in(OFFICER)
+        asked = text(officer.post(f"/en/officer/claims/{claim.pk}/decision/", {"action": "deny"}))
+        toggle = re.search(r'lang-href="([^"]+)"', asked)
+        assert toggle and toggle.group(1) == f"/fr/officer/claims/{claim.pk}/"
+        assert officer.get(toggle.group(1)).status_code == 200
+        confirming = text(
+            officer.post(f"/fr/officer/claims/{claim.pk}/decision/", {"action": "approve"})
+        )
+        toggle = re.search(r'lang-href="([^"]+)"', confirming)
+        assert toggle and toggle.group(1) == f"/en/officer/claims/{claim.pk}/"
+        employer = signed_in(EMPLOYER)
+        again = employer.post(f"/en/employer/claims/{claim.pk}/submit/", {"confirm": "yes"})
+        assert again.status_code == 409
+        toggle = re.search(r'lang-href="([^"]+)"', text(again))
+    assert toggle and toggle.group(1) == f"/fr/employer/claims/{claim.pk}/"
+
+
+def test_a_line_the_limits_lowered_starts_with_the_limits_sentence_as_its_reason(demo) -> None:
+    """Approving as the page starts (each line as it counts after the limits) goes to the
+    confirmation: a line the agreement's limit lowered carries that limit's sentence."""
+    import re
+
+    application = ready()
+    with during_training():
+        employer = signed_in(EMPLOYER)
+        claim = started(employer, application)
+        fields: dict[str, Any] = typed(employer, claim)
+        materials = next(name for name in sorted(fields) if name.endswith("-materials"))
+        fields[materials] = "5000.00"  # above what the agreement allows for the line
+        fields["file"] = [SimpleUploadedFile("invoice.pdf", pdf_bytes(), "application/pdf")]
+        fields["then"] = "submit"
+        employer.post(f"/en/employer/claims/{claim.pk}/", fields)
+        employer.post(f"/en/employer/claims/{claim.pk}/submit/", {"confirm": "yes"})
+        officer = signed_in(OFFICER)
+        page = text(officer.get(f"/en/officer/claims/{claim.pk}/"))
+        found = dict(
+            re.findall(r'name="(approve-[a-z]+-\d+)" (?:[a-z-]+="[^"]*" )*value="([^"]*)"', page)
+        )
+        asked = officer.post(
+            f"/en/officer/claims/{claim.pk}/decision/", {"action": "approve", **found}
+        )
+    assert "The agreement allows" in " ".join(found.values())
+    assert asked.status_code == 200 and 'id="confirm-form"' in text(asked)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from jobgrant.service.choices import CostCategory
 from jobgrant.service.grants.claims.reasons import why
@@ -73,8 +74,13 @@ def notice(found: dict[str, Any] | None, claim: Claim) -> str:
         "started": _(
             "Claim %(number)s is started. Check the amounts, attach the receipts, then submit it."
         ),
-        "saved": _("The amounts are saved."),
-        "attached": _("The receipts are attached."),
+        "saved": ngettext(
+            "The claim is saved, with %(count)s file attached.",
+            "The claim is saved, with %(count)s files attached.",
+            int(found.get("count") or 0),
+        )
+        if found.get("count")
+        else _("The claim is saved."),
         "submitted": _(
             "Claim %(number)s is submitted. An officer will assess it; you will receive an "
             "email with the decision."
@@ -83,4 +89,7 @@ def notice(found: dict[str, Any] | None, claim: Claim) -> str:
         "denied": _("Claim %(number)s is denied."),
         "approved": _("Claim %(number)s is approved and certified."),
     }
-    return texts.get(str(found.get("kind")), "") % {"number": claim.number}
+    return texts.get(str(found.get("kind")), "") % {
+        "number": claim.number,
+        "count": found.get("count") or 0,
+    }
