@@ -352,3 +352,71 @@ def test_a_line_the_limits_lowered_starts_with_the_limits_sentence_as_its_reason
         )
     assert "The agreement allows" in " ".join(found.values())
     assert asked.status_code == 200 and 'id="confirm-form"' in text(asked)
+
+
+def paid_claim() -> tuple[Any, Claim]:
+    """A certified claim ($1,000.00 federal, $200.00 provincial) paid through a whole run:
+    built, authorized by another person, exported, confirmed paid on 2026-11-30."""
+    from tests.service.grants.payment_helpers import (
+        accepted_file,
+        certified_claim,
+        confirm_all,
+        finance,
+        second_finance,
+    )
+
+    from jobgrant.service.grants.payments import batches, confirmation, export
+
+    application = accepted_file()
+    claim = certified_claim(application, federal=100_000, provincial=20_000)
+    batch = batches.build_batch(finance(), {"jurisdiction": "ON", "fiscal_year": "2026-27"})
+    batches.authorize_batch(second_finance(), batch)
+    content = export.export_batch(finance(), batch)
+    confirmation.import_confirmations(finance(), batch, confirm_all(content))
+    return application, claim
+
+
+def test_a_paid_claim_says_it_was_paid_on_the_claim_and_the_application(demo) -> None:
+    from jobgrant.service.grants.models.payments import PaymentRequest
+
+    application, claim = paid_claim()
+    documents = list(PaymentRequest.objects.values_list("document_number", flat=True))
+    assert len(documents) == 2
+    client = signed_in(EMPLOYER)
+    page = text(client.get(f"/en/employer/claims/{claim.pk}/"))
+    assert "will be paid in the next payment run" not in page
+    assert "The approved money is paid: $1,200.00" in page
+    assert all(document in page for document in documents)
+    assert "November 30, 2026" in page and "$1,000.00" in page and "$200.00" in page
+    french = text(client.get(f"/fr/employer/claims/{claim.pk}/"))
+    assert "L'argent approuvé est payé : 1\u00a0200,00\u00a0$" in french
+    assert "30 novembre 2026" in french
+    detail = text(client.get(f"/en/employer/applications/{application.pk}/"))
+    assert 'id="payments"' in detail and all(document in detail for document in documents)
+    assert "November 30, 2026" in detail and "Paid" in detail
+    detail_fr = text(client.get(f"/fr/employer/applications/{application.pk}/"))
+    assert "Paiements" in detail_fr and "30 novembre 2026" in detail_fr
+
+
+def test_a_claim_for_trainees_not_confirmed_says_who_must_confirm_and_how_before_it_is_made(
+    demo,
+) -> None:
+    from tests.service.grants.claim_helpers import invited
+
+    application = approved_file()
+    invited(application, 0)
+    invited(application, 1)
+    assign(application)
+    with during_training():
+        client = signed_in(EMPLOYER)
+        page = text(client.get(f"/en/employer/applications/{application.pk}/claims/"))
+        assert 'id="waiting-trainees"' in page and "invited, not confirmed yet" in page
+        assert f"/en/employer/applications/{application.pk}/trainees/" in page
+        refused = client.post(f"/en/employer/applications/{application.pk}/claims/")
+        french = client.post(f"/fr/employer/applications/{application.pk}/claims/")
+    assert refused.status_code == 409 and 'id="refusal"' in text(refused)
+    assert "Trainee 1 (trainee0@example.com) and trainee 2 (trainee1@example.com)" in text(refused)
+    assert "Each confirms by opening the link in the invitation" in text(refused)
+    assert "Enter at least one actual cost" not in text(refused)
+    assert french.status_code == 409 and "Pas encore confirmé" in text(french)
+    assert not Claim.objects.exists()

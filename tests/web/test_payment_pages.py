@@ -139,3 +139,30 @@ def test_a_receivable_that_does_not_exist_is_not_found_on_each_of_its_pages(
     repay = {"amount": "1.00", "received_on": "2026-11-29"}
     assert finance.post(f"{base}repayments/", repay).status_code == 404
     assert finance.post(f"{base}write-off/", {"reason": "None."}).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", "The confirmation file must start with its header line, "),
+        ("fr", "Le fichier de confirmation doit commencer par sa ligne d'en-tête, "),
+    ],
+)
+def test_a_confirmation_file_without_its_header_says_which_header_is_expected(
+    demo: None, language: str, expected: str
+) -> None:
+    application = accepted_file()
+    certified_claim(application, federal=10_000)
+    builder = signed_in(FINANCE.get())
+    builder.post("/en/finance/payments/", {"jurisdiction": "ON", "fiscal_year": "2026-27"})
+    batch = PaymentBatch.objects.get()
+    headless = b"CJG-ON-2026-0000001,100.00,2026-11-30,EFT-1\r\n"
+    upload = SimpleUploadedFile("paid.csv", headless, "text/csv")
+    answer = builder.post(
+        f"/{language}/finance/payments/{batch.pk}/confirmations/", {"file": upload}
+    )
+    page = text(answer)
+    assert answer.status_code == 422
+    assert expected + "document_number,amount,paid_on,payment_reference" in page
+    assert "CJG-ON-2026-0000001,100.00,2026-11-30,EFT-1" in page
+    assert "nothing was saved. has" not in page and "rien n'a été enregistré. n'a" not in page

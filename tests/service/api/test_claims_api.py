@@ -299,3 +299,18 @@ def test_an_upload_retried_with_its_key_stores_the_files_once(as_user) -> None:
     assert again["Idempotent-Replayed"] == "true"
     assert other.status_code == 422 and other.json()["code"] == "IDEMPOTENCY_KEY_REUSED"
     assert Receipt.objects.count() == 1
+
+
+def test_a_paid_claims_answer_names_its_payments(as_user) -> None:
+    from tests.web.test_claim_pages import paid_claim
+
+    _application, claim = paid_claim()
+    answer = as_user(EMPLOYER).get(f"/claims/{claim.pk}")
+    assert answer.status_code == 200, answer.content
+    body = answer.json()
+    assert body["paid"] == "1200.00"
+    assert [(p["funder"], p["net"], p["state"], p["paid_on"]) for p in body["payments"]] == [
+        ("federal", "1000.00", "paid", "2026-11-30"),
+        ("provincial", "200.00", "paid", "2026-11-30"),
+    ]
+    assert all(p["document_number"] for p in body["payments"])

@@ -12,6 +12,8 @@ from jobgrant.service.choices import CostCategory
 from jobgrant.service.grants.claims.reasons import why
 from jobgrant.service.grants.claims.view import shares_of
 from jobgrant.service.grants.models.claims import Claim, ClaimState
+from jobgrant.service.grants.models.payments import PaymentRequest, RequestState
+from jobgrant.service.grants.payments.paid import claim_payments, claim_status
 from jobgrant.service.ledger.models import Funder
 
 
@@ -34,6 +36,24 @@ def claim_row(claim: Claim) -> dict[str, Any]:
         "government_claimed_cents": sum(int(s["claimed"] or 0) for s in government),
         "government_approved_cents": approved,
     }
+
+
+def payment_rows(payments: list[PaymentRequest]) -> list[dict[str, Any]]:
+    """Each payment with its funder's and its state's label."""
+    return [
+        {
+            "payment": payment,
+            "funder_label": str(Funder(payment.funder).label),
+            "state_label": str(RequestState(payment.state).label),
+        }
+        for payment in payments
+    ]
+
+
+def paid_context(claim: Claim) -> dict[str, Any]:
+    """What the claim's page shows of its payments: the rows, and where the money stands."""
+    payments = claim_payments(claim)
+    return {"payments": payment_rows(payments), "paid": claim_status(claim, payments)}
 
 
 def decorated(shown: dict[str, Any]) -> dict[str, Any]:

@@ -50,6 +50,8 @@ from jobgrant.service.grants.claims.receipts import checked, max_bytes, max_file
 from jobgrant.service.grants.claims.view import describe
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.claims import Claim, Receipt
+from jobgrant.service.grants.models.payments import PaymentRequest
+from jobgrant.service.grants.payments.paid import claim_payments, claim_status
 
 router = Router(tags=["claims"], auth=bearer)
 ApplicationId = Annotated[int, Path(ge=1, le=MAX_DATABASE_ID)]
@@ -71,6 +73,7 @@ def claim_json(claim: Claim) -> dict[str, Any]:
     shown = describe(claim)
     shares = shown["shares"]
     delta = shown["delta"]
+    payments = claim_payments(claim)
     return {
         "id": claim.pk,
         "application": claim.application_id,
@@ -118,6 +121,21 @@ def claim_json(claim: Claim) -> dict[str, Any]:
             else None
         ),
         "receipts": [_receipt_json(receipt) for receipt in shown["receipts"]],
+        "payments": [_payment_json(payment) for payment in payments],
+        "paid": format_amount(claim_status(claim, payments).paid_cents),
+    }
+
+
+def _payment_json(payment: PaymentRequest) -> dict[str, Any]:
+    return {
+        "claim": payment.claim_id,
+        "document_number": payment.document_number,
+        "funder": payment.funder,
+        "gross": format_amount(payment.gross_cents),
+        "set_off": format_amount(payment.set_off_cents),
+        "net": format_amount(payment.net_cents),
+        "state": payment.state,
+        "paid_on": payment.paid_on.isoformat() if payment.paid_on else None,
     }
 
 

@@ -78,6 +78,7 @@ def claims(request: HttpRequest, user: User, application_id: int) -> HttpRespons
         "rows": [display.claim_row(claim) for claim in found.order_by("-number", "-version")],
         "refusal": refusal,
         "may_amend": ClaimState.APPROVED,
+        "waiting": claim_actions.unconfirmed_trainees(application),
     }
     return render(request, "web/claims/employer_list.html", context, status=status)
 
@@ -145,6 +146,7 @@ def _render(
         "refusal": refusal,
         "notice": display.notice(take_notice(request), claim),
         **display.decorated(shown),
+        **display.paid_context(claim),
         **error_context(lines_form, upload_form),
     }
     return render(request, "web/claims/employer_claim.html", context, status=status)
