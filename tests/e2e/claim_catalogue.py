@@ -93,6 +93,7 @@ def claim_groups(group: Any, visit: Any, click: Any, fill_and_click: Any) -> tup
                     error=bad_amount,
                 ),
                 Visit("web:employer-claim-submit", kwargs=lambda made: {CLAIM: made["draft"]}),
+                Visit("web:employer-claim-discard", kwargs=lambda made: {CLAIM: made["draft"]}),
                 Visit(
                     "web:employer-claim",
                     kwargs=lambda made: {CLAIM: made["submitted"]},

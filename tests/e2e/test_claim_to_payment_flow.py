@@ -174,3 +174,25 @@ def test_claim_certify_batch_authorize_confirm_and_the_budget_shows_it_disbursed
     balances = operations.application_balances(application)["federal"]
     assert balances.disbursed == federal == balances.payable
     assert operations.verify() == []
+    web.sign_out()
+    the_employer_sees_it_paid(web, application, claim)
+
+
+def the_employer_sees_it_paid(web: Any, application: Application, claim: Claim) -> None:
+    """The claim and the application say it was paid: each payment's document number, amount
+    and day, in both languages."""
+    web.sign_in("demo-employer", "en")
+    documents = list(claim.payments.values_list("document_number", flat=True))
+    assert documents
+    web.goto(f"/en/employer/claims/{claim.pk}/")
+    web.assert_accessible("a paid claim")
+    next_step = web.page.locator("#claim-next").inner_text()
+    assert "The approved money is paid" in next_step
+    payments = web.page.locator("#payments").inner_text()
+    assert all(document in payments for document in documents)
+    assert "December 1, 2026" in payments
+    web.goto(f"/fr/employer/applications/{application.pk}/")
+    web.assert_accessible("the application of a paid claim, in French")
+    payments = web.page.locator("#payments").inner_text()
+    assert all(document in payments for document in documents)
+    assert "1 décembre 2026" in payments or "1er décembre 2026" in payments

@@ -4,6 +4,7 @@ languages; bad input writes nothing; a receipt is served only to those who may r
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -420,3 +421,55 @@ def test_a_claim_for_trainees_not_confirmed_says_who_must_confirm_and_how_before
     assert "Enter at least one actual cost" not in text(refused)
     assert french.status_code == 409 and "Pas encore confirmé" in text(french)
     assert not Claim.objects.exists()
+
+
+def test_a_claim_lines_label_is_printed_once(demo) -> None:
+    """The row's heading names the line; the field's label says it again only to screen
+    readers (visually hidden), not a second time on the page."""
+    application = ready()
+    with during_training():
+        client = signed_in(EMPLOYER)
+        claim = started(client, application)
+        page = text(client.get(f"/en/employer/claims/{claim.pk}/"))
+    labels = re.findall(r'<label for="amount-[^"]+"([^>]*)>', page)
+    assert labels and all('class="jg-visually-hidden"' in attrs for attrs in labels)
+
+
+def test_a_draft_claim_is_discarded_after_a_confirmation_and_the_trail_keeps_it(demo) -> None:
+    from jobgrant.service.audit.models import AuditEntry
+
+    application = ready()
+    with during_training():
+        client = signed_in(EMPLOYER)
+        claim = started(client, application)
+        files = [SimpleUploadedFile("invoice.pdf", pdf_bytes(), "application/pdf")]
+        client.post(f"/en/employer/claims/{claim.pk}/", {"file": files})
+        page = text(client.get(f"/en/employer/claims/{claim.pk}/"))
+        assert f'href="/en/employer/claims/{claim.pk}/discard/"' in page
+        asked = client.get(f"/fr/employer/claims/{claim.pk}/discard/")
+        assert asked.status_code == 200 and 'id="confirm-discard"' in text(asked)
+        assert Claim.objects.filter(pk=claim.pk).exists()  # nothing before the confirmation
+        outsider = signed_in(OUTSIDER_EMPLOYER)
+        assert outsider.post(f"/en/employer/claims/{claim.pk}/discard/").status_code == 404
+        done = client.post(f"/en/employer/claims/{claim.pk}/discard/")
+        assert done.status_code == 302
+        listed = text(client.get(done["Location"]))
+    assert f"Claim {claim.number} is discarded, with its receipts." in listed
+    assert not Claim.objects.filter(pk=claim.pk).exists() and not Receipt.objects.exists()
+    entry = AuditEntry.objects.filter(action="claim.discard").get()
+    assert entry.object_id == str(claim.pk) and entry.actor == EMPLOYER.username
+
+
+def test_a_claim_once_submitted_is_not_discarded(demo) -> None:
+    from jobgrant.service.audit.models import AuditEntry
+
+    application = ready()
+    with during_training():
+        claim = submitted_claim(application)
+        client = signed_in(EMPLOYER)
+        page = text(client.get(f"/en/employer/claims/{claim.pk}/"))
+        assert "discard-claim" not in page
+        refused = client.post(f"/en/employer/claims/{claim.pk}/discard/")
+    assert refused.status_code == 409 and 'id="refusal"' in text(refused)
+    assert Claim.objects.filter(pk=claim.pk).exists()
+    assert AuditEntry.objects.filter(action="refused.discard_claim").count() == 1

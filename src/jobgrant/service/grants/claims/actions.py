@@ -381,6 +381,38 @@ def _reopen_or_edit(claim: Claim) -> None:
 
 
 @audited_refusals_of("claim")
+def discard_claim(user: User, claim: Claim) -> None:
+    """The employer discards a draft never submitted: its lines and receipts go with it (the
+    receipts' bytes are deleted from their storage once the transaction commits). A claim once
+    submitted stays on the file whatever happens next (409)."""
+    _check_employer(user, claim.application)
+    with transaction.atomic():
+        _, locked = lock_claim(claim)
+        if locked.state != ClaimState.DRAFT:
+            raise illegal_claim_transition(locked.state, ClaimState(locked.state).label)
+        if locked.submitted_at is not None:
+            raise refused(409, "CLAIM_ONCE_SUBMITTED", lambda: {"number": locked.number})
+        receipts = list(Receipt.objects.filter(claim=locked))
+        record(
+            user.username,
+            "claim.discard",
+            "claim",
+            locked.pk,
+            summary(locked, receipts=[receipt.sha256 for receipt in receipts]),
+        )
+        stored = [(receipt.file.storage, receipt.file.name or "") for receipt in receipts]
+        Receipt.objects.filter(claim=locked).delete()
+        locked.delete()
+
+        def delete_files() -> None:
+            for storage, name in stored:
+                if name:
+                    storage.delete(name)
+
+        transaction.on_commit(delete_files)
+
+
+@audited_refusals_of("claim")
 def add_receipts(user: User, claim: Claim, files: list[CheckedFile]) -> list[Receipt]:
     """Attach receipts (already checked: type from the content, size) to a draft or returned
     claim, at most settings.JOBGRANT_RECEIPTS_MAX_FILES in all. The bytes go to the receipts'

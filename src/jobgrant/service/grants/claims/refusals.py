@@ -58,6 +58,13 @@ CLAIM_WORDINGS: dict[str, Wording] = {
             "application's page."
         ),
     ),
+    "CLAIM_ONCE_SUBMITTED": Wording(
+        gettext_lazy("This claim stays on the file"),
+        gettext_lazy(
+            "Claim %(number)s was submitted once and returned to you: it stays on the file. "
+            "Change its amounts and submit it again."
+        ),
+    ),
     "NOTHING_CLAIMED": Wording(
         gettext_lazy("The claim claims nothing"),
         gettext_lazy("Enter at least one actual cost above zero before you submit the claim."),

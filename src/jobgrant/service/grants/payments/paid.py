@@ -12,6 +12,8 @@ from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.grants.models.claims import Claim, ClaimShare, ClaimState
 from jobgrant.service.grants.models.payments import (
     OPEN_REQUEST_STATES,
+    ConfirmationLine,
+    LineOutcome,
     PaymentRequest,
     RequestState,
 )
@@ -80,3 +82,10 @@ def paid_by_funder(application: Application) -> dict[str, int]:
     ).values_list("funder", "gross_cents"):
         paid[funder] = paid.get(funder, 0) + cents
     return paid
+
+
+def expected_cents(line: ConfirmationLine) -> int | None:
+    """What a confirmation line of the wrong amount should have paid: its payment's net."""
+    if line.outcome != LineOutcome.WRONG_AMOUNT or line.request is None:
+        return None
+    return int(line.request.net_cents)

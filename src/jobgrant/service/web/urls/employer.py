@@ -93,6 +93,11 @@ urlpatterns += [
         "claims/<id:claim_id>/submit/", employer_claims.claim_submit, name="employer-claim-submit"
     ),
     path(
+        "claims/<id:claim_id>/discard/",
+        employer_claims.claim_discard,
+        name="employer-claim-discard",
+    ),
+    path(
         "claims/<id:claim_id>/receipts/<id:receipt_id>/",
         employer_claims.receipt_download,
         name="employer-receipt",

@@ -79,8 +79,15 @@ def claims(request: HttpRequest, user: User, application_id: int) -> HttpRespons
         "refusal": refusal,
         "may_amend": ClaimState.APPROVED,
         "waiting": claim_actions.unconfirmed_trainees(application),
+        "notice": _list_notice(take_notice(request), application.pk),
     }
     return render(request, "web/claims/employer_list.html", context, status=status)
+
+
+def _list_notice(found: dict[str, Any] | None, application_id: int) -> str:
+    if not found or found.get("kind") != "discarded" or found.get("application") != application_id:
+        return ""
+    return _("Claim %(number)s is discarded, with its receipts.") % {"number": found["number"]}
 
 
 def _rows(claim: Claim) -> list[dict[str, Any]]:
@@ -279,6 +286,33 @@ def claim_submit(request: HttpRequest, user: User, claim_id: int) -> HttpRespons
         **display.decorated(describe(claim)),
     }
     return render(request, "web/claims/employer_submit.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@employer_required
+def claim_discard(request: HttpRequest, user: User, claim_id: int) -> HttpResponse:
+    """Discard a draft: the page that asks to confirm (GET), then the discarding (POST)."""
+    claim = _claim(user, claim_id)
+    refusal, status = None, 200
+    if request.method == "POST":
+        application_id, number = claim.application_id, claim.number
+        try:
+            claim_actions.discard_claim(user, claim)
+        except ServiceError as error:
+            not_found_is_404(error)
+            refusal, status = refusals.shown(error), error.status
+        else:
+            set_notice(request, "discarded", application=application_id, number=number)
+            return redirect("web:employer-claims", application_id=application_id)
+    context = {
+        "title": _("Discard claim %(number)s?") % {"number": claim.number},
+        "claim": claim,
+        "application": claim.application,
+        "refusal": refusal,
+        "receipt_count": claim.receipts.count(),
+        **display.decorated(describe(claim)),
+    }
+    return render(request, "web/claims/employer_discard.html", context, status=status)
 
 
 @require_GET

@@ -32,6 +32,7 @@ from jobgrant.service.grants.payments import confirmation as payment_confirmatio
 from jobgrant.service.grants.payments import export as payment_export
 from jobgrant.service.grants.payments import holds as payment_holds
 from jobgrant.service.grants.payments import recovery as recovery_actions
+from jobgrant.service.grants.payments.paid import expected_cents
 from jobgrant.service.language import localized
 from jobgrant.service.refusals import message
 from jobgrant.service.web.forms.payments import (
@@ -270,13 +271,22 @@ def confirmation_page(
     confirmation = ConfirmationImport.objects.filter(pk=import_id, batch=batch).first()
     if confirmation is None:
         return render(request, "404.html", {"title": _("Page not found")}, status=404)
-    lines = confirmation.lines.exclude(outcome=LineOutcome.RECONCILED).order_by("line_number")
+    lines = (
+        confirmation.lines.exclude(outcome=LineOutcome.RECONCILED)
+        .select_related("request")
+        .order_by("line_number")
+    )
     context = {
         "title": _("Confirmation file %(number)s") % {"number": confirmation.pk},
         **_labelled(batch),
         "confirmation": confirmation,
         "unmatched": [
-            {"line": line, "outcome_label": LineOutcome(line.outcome).label} for line in lines
+            {
+                "line": line,
+                "outcome_label": LineOutcome(line.outcome).label,
+                "expected_cents": expected_cents(line),
+            }
+            for line in lines
         ],
     }
     return render(request, "web/finance/confirmation.html", context)
