@@ -314,3 +314,20 @@ def test_a_paid_claims_answer_names_its_payments(as_user) -> None:
         ("provincial", "200.00", "paid", "2026-11-30"),
     ]
     assert all(p["document_number"] for p in body["payments"])
+
+
+def test_a_draft_is_discarded_and_a_submitted_claim_is_not(as_user) -> None:
+    application = ready()
+    employer = as_user(EMPLOYER)
+    with during_training():
+        made = employer.post(f"/applications/{application.pk}/claims", {}, key="d-1").json()
+        done = employer.post(f"/claims/{made['id']}/discard", {}, key="d-2")
+        assert done.status_code == 200, done.content
+        assert done.json() == {"id": made["id"], "number": made["number"], "discarded": True}
+        assert not Claim.objects.exists()
+        again = employer.post(f"/applications/{application.pk}/claims", {}, key="d-3").json()
+        attach(Claim.objects.get(pk=again["id"]))
+        employer.post(f"/claims/{again['id']}/submit", {}, key="d-4")
+        refused = employer.post(f"/claims/{again['id']}/discard", {}, key="d-5")
+    assert refused.status_code == 409 and refused.json()["code"] == "CLAIM_ILLEGAL_TRANSITION"
+    assert Claim.objects.filter(pk=again["id"]).exists()

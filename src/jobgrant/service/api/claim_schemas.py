@@ -161,3 +161,9 @@ class ClaimOut(Schema):
 class ReceiptsOut(Schema):
     claim: int
     receipts: list[ReceiptOut]
+
+
+class DiscardedOut(Schema):
+    id: int = Field(description="The claim discarded (it no longer exists).")
+    number: int
+    discarded: bool

@@ -7,6 +7,7 @@ officer returns, denies or approves (certifies) it.
     POST  /claims/{claim_id}/receipts                     multipart: one or more `file` parts
     GET   /claims/{claim_id}/receipts/{receipt_id}        the file: attachment, its own type
     POST  /claims/{claim_id}/submit                       the employer
+    POST  /claims/{claim_id}/discard                      the employer, a draft never submitted
     POST  /claims/{claim_id}/return | /deny               the assigned officer ({reason})
     POST  /claims/{claim_id}/approve                      the assigned officer ({reason, lines})
 
@@ -33,6 +34,7 @@ from jobgrant.service.api.claim_schemas import (
     ClaimBody,
     ClaimOut,
     ClaimPatch,
+    DiscardedOut,
     ReasonBody,
     ReceiptsOut,
 )
@@ -341,6 +343,26 @@ def submit_claim(request: HttpRequest, claim_id: ClaimId) -> HttpResponse:
         json_object(request)  # no field is read, but the body must be an object if sent
         claim_actions.submit_claim(user, _fresh(user, claim_id))
         return json_response(claim_json(_fresh(user, claim_id)))
+
+    return idempotent(request, user, work)
+
+
+@router.post(
+    "/claims/{claim_id}/discard",
+    response={200: DiscardedOut, **problems(400, 401, 403, 404, 409, 422)},
+    openapi_extra=read_by_hand(EmptyBody, required=False),
+)
+def discard_claim(request: HttpRequest, claim_id: ClaimId) -> HttpResponse:
+    """Discard a draft never submitted, with its lines and receipts (the employer). A claim
+    once submitted stays on the file (409 CLAIM_ONCE_SUBMITTED)."""
+    user = caller(request)
+
+    def work() -> HttpResponse:
+        json_object(request)  # no field is read, but the body must be an object if sent
+        claim = _fresh(user, claim_id)
+        number = claim.number
+        claim_actions.discard_claim(user, claim)
+        return json_response({"id": claim_id, "number": number, "discarded": True})
 
     return idempotent(request, user, work)
 
