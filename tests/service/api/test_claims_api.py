@@ -156,7 +156,7 @@ def test_the_size_and_count_limits_are_the_settings(as_user, settings) -> None:
         big = pdf_bytes() + b"%" + b"x" * 3000
         too_big = upload(EMPLOYER, claim["id"], ("big.pdf", big))
         assert too_big.status_code == 422
-        assert too_big.json()["errors"][0]["message_en"] == "is larger than 2,048 bytes"
+        assert too_big.json()["errors"][0]["message_en"] == "(“big.pdf”) is larger than 2,048 bytes"
         assert (
             upload(
                 EMPLOYER, claim["id"], ("a.pdf", pdf_bytes("a")), ("b.png", png_bytes())
@@ -331,3 +331,24 @@ def test_a_draft_is_discarded_and_a_submitted_claim_is_not(as_user) -> None:
         refused = employer.post(f"/claims/{again['id']}/discard", {}, key="d-5")
     assert refused.status_code == 409 and refused.json()["code"] == "CLAIM_ILLEGAL_TRANSITION"
     assert Claim.objects.filter(pk=again["id"]).exists()
+
+
+def test_each_refused_receipt_is_named_and_none_is_attached(as_user) -> None:
+    application = ready()
+    with during_training():
+        claim = as_user(EMPLOYER).post(f"/applications/{application.pk}/claims", {}).json()
+        answer = upload(
+            EMPLOYER,
+            claim["id"],
+            ("invoice.pdf", pdf_bytes()),
+            ("setup.pdf", elf_bytes()),
+            ("tool.png", pe_bytes()),
+        )
+    assert answer.status_code == 422
+    body = answer.json()
+    assert "nothing was saved" in body["detail"] or "nothing was saved" in json.dumps(body)
+    assert [(e["field"], e["message_en"].split(")")[0]) for e in body["errors"]] == [
+        ("file[1]", "(“setup.pdf”"),
+        ("file[2]", "(“tool.png”"),
+    ]
+    assert not Receipt.objects.exists()

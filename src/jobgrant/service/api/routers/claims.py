@@ -43,12 +43,18 @@ from jobgrant.service.api.openapi import problems, read_by_hand
 from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import MAX_DATABASE_ID, EmptyBody
 from jobgrant.service.api.security import bearer, caller
-from jobgrant.service.errors import bad_input, problem
+from jobgrant.service.errors import ServiceError, bad_input, problem
 from jobgrant.service.grants.claims import access as claim_access
 from jobgrant.service.grants.claims import actions as claim_actions
 from jobgrant.service.grants.claims import assessment as claim_assessment
 from jobgrant.service.grants.claims.reasons import in_both
-from jobgrant.service.grants.claims.receipts import checked, max_bytes, max_files, receipt_response
+from jobgrant.service.grants.claims.receipts import (
+    checked,
+    max_bytes,
+    max_files,
+    receipt_response,
+    shown_name,
+)
 from jobgrant.service.grants.claims.view import describe
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.claims import Claim, Receipt
@@ -242,7 +248,7 @@ def upload_receipts(request: HttpRequest, claim_id: ClaimId) -> HttpResponse:
         return too_big
 
     def work() -> HttpResponse:
-        files = [checked(upload, f"file[{i}]") for i, upload in enumerate(_files(request))]
+        files = _checked_all(_files(request))
         claim = _fresh(user, claim_id)
         claim_actions.add_receipts(user, claim, files)
         fresh = _fresh(user, claim_id)
@@ -250,6 +256,28 @@ def upload_receipts(request: HttpRequest, claim_id: ClaimId) -> HttpResponse:
         return json_response({"claim": fresh.pk, "receipts": receipts}, status=201)
 
     return idempotent(request, user, work, digest=_multipart_digest(request))
+
+
+def _checked_all(uploads: list[Any]) -> list[Any]:
+    """Every file checked; the refused ones all named at once, each by its place and its
+    name (none is attached then: the request's title says nothing was saved)."""
+    files, found = [], []
+    for i, upload in enumerate(uploads):
+        try:
+            files.append(checked(upload, f"file[{i}]"))
+        except ServiceError as error:
+            name = shown_name(upload.name)
+            found.extend(
+                {
+                    **p,
+                    "message_en": f"(“{name}”) {p['message_en']}" if name else p["message_en"],
+                    "message_fr": f"(« {name} ») {p['message_fr']}" if name else p["message_fr"],
+                }
+                for p in error.problems
+            )
+    if found:
+        raise bad_input(found)
+    return files
 
 
 def _refuse_oversized(request: HttpRequest) -> HttpResponse | None:
