@@ -261,7 +261,8 @@ def upload_receipts(request: HttpRequest, claim_id: ClaimId) -> HttpResponse:
 def _checked_all(uploads: list[Any]) -> list[Any]:
     """Every file checked; the refused ones all named at once, each by its place and its
     name (none is attached then: the request's title says nothing was saved)."""
-    files, found = [], []
+    files: list[Any] = []
+    found: list[dict[str, str]] = []
     for i, upload in enumerate(uploads):
         try:
             files.append(checked(upload, f"file[{i}]"))
