@@ -93,6 +93,7 @@ def claim_groups(group: Any, visit: Any, click: Any, fill_and_click: Any) -> tup
                     error=bad_amount,
                 ),
                 Visit("web:employer-claim-submit", kwargs=lambda made: {CLAIM: made["draft"]}),
+                Visit("web:employer-claim-discard", kwargs=lambda made: {CLAIM: made["draft"]}),
                 Visit(
                     "web:employer-claim",
                     kwargs=lambda made: {CLAIM: made["submitted"]},
@@ -119,10 +120,6 @@ def claim_groups(group: Any, visit: Any, click: Any, fill_and_click: Any) -> tup
 
 
 CLAIM_EXCLUDED: dict[str, str] = {
-    "web:employer-claim-lines": "POST only; it redirects to the claim, or renders it with the "
-    "errors (checked as employer-claim [error])",
-    "web:employer-claim-receipts": "POST only (multipart); it redirects to the claim, or renders "
-    "it with the file's error (the claim's page, checked as employer-claim)",
     "web:officer-claim-decide": "POST only; it renders the confirmation (checked as "
     "officer-claim [confirmation of an approval]) or the claim with its errors (officer-claim "
     "[error])",

@@ -12,6 +12,7 @@ import io
 from pathlib import Path
 from typing import Any
 
+from tests.e2e.test_accessibility import NARROW, reflow_problems
 from tests.service.grants.claim_helpers import pdf_bytes
 
 from jobgrant.service.demo import seed_ready_to_claim
@@ -47,6 +48,19 @@ def confirmation_of(export: bytes) -> bytes:
     return buffer.getvalue().encode()
 
 
+def narrow(web: Any, where: str) -> None:
+    """The page at 390 px wide: no sideways scrolling and axe finds nothing (WCAG 1.4.10); then
+    back to the width the flow runs at."""
+    before = web.page.viewport_size
+    web.page.set_viewport_size(NARROW)
+    web.settle()
+    try:
+        assert reflow_problems(web) == [], where
+        web.assert_accessible(f"{where}, at 390 px")
+    finally:
+        web.page.set_viewport_size(before)
+
+
 def claim_with_a_receipt(web: Any, application: Application, tmp: Path) -> Claim:
     page = web.page
     web.sign_in("demo-employer", "en")
@@ -57,21 +71,33 @@ def claim_with_a_receipt(web: Any, application: Application, tmp: Path) -> Claim
     web.settle()
     claim = Claim.objects.get(application=application)
     web.assert_accessible("a draft claim")
+    narrow(web, "a draft claim")
+    with page.expect_navigation():
+        page.click("#discard-claim")
+    web.settle()
+    web.assert_accessible("the discarding of a draft claim, to confirm")
+    narrow(web, "the discarding of a draft claim, to confirm")
+    with page.expect_navigation():
+        page.click("#cancel-discard")  # kept: it is the one claimed below
+    web.settle()
+    # An amount typed, a receipt chosen, and straight to "submit": the one form keeps both.
+    first = page.locator("#claim-lines input[type=text]").first
+    first.fill("123.45")
     receipt = tmp / "invoice.pdf"
     receipt.write_bytes(pdf_bytes("Invoice 2211: tuition and materials, paid in full"))
     page.set_input_files("#file", str(receipt))
     with page.expect_navigation():
-        page.click("#attach-receipts")
-    web.settle()
-    with page.expect_navigation():
         page.click("#submit-claim")
     web.settle()
     web.assert_accessible("the claim's submission, to confirm")
+    assert "$123.45" in page.locator("#claim-lines").inner_text()
+    assert page.locator("#receipts li").count() == 1
     with page.expect_navigation():
         page.click("#confirm-submit")
     web.settle()
     claim.refresh_from_db()
     assert claim.state == ClaimState.SUBMITTED
+    assert 12345 in claim.lines.values_list("claimed_cents", flat=True)
     web.sign_out()
     return claim
 
@@ -171,3 +197,27 @@ def test_claim_certify_batch_authorize_confirm_and_the_budget_shows_it_disbursed
     balances = operations.application_balances(application)["federal"]
     assert balances.disbursed == federal == balances.payable
     assert operations.verify() == []
+    web.sign_out()
+    the_employer_sees_it_paid(web, application, claim)
+
+
+def the_employer_sees_it_paid(web: Any, application: Application, claim: Claim) -> None:
+    """The claim and the application say it was paid: each payment's document number, amount
+    and day, in both languages."""
+    web.sign_in("demo-employer", "en")
+    documents = list(claim.payments.values_list("document_number", flat=True))
+    assert documents
+    web.goto(f"/en/employer/claims/{claim.pk}/")
+    web.assert_accessible("a paid claim")
+    next_step = web.page.locator("#claim-next").inner_text()
+    assert "The approved money is paid" in next_step
+    payments = web.page.locator("#payments").inner_text()
+    assert all(document in payments for document in documents)
+    assert "December 1, 2026" in payments
+    narrow(web, "a paid claim")
+    web.goto(f"/fr/employer/applications/{application.pk}/")
+    web.assert_accessible("the application of a paid claim, in French")
+    narrow(web, "the application of a paid claim, in French")
+    payments = web.page.locator("#payments").inner_text()
+    assert all(document in payments for document in documents)
+    assert "1 décembre 2026" in payments or "1er décembre 2026" in payments

@@ -122,7 +122,7 @@ def test_another_employer_gets_404_and_an_officer_sees_the_offer_and_raises_it(
         outcomes = f"/en/officer/applications/{application.pk}/outcomes/"
         page = officer.get(outcomes)
         assert page.status_code == 200
-        assert 'id="raise-receivable-1"' in text(page) and "Stopped attending" in text(page)
+        assert 'id="raise-receivable-1-federal"' in text(page) and "Stopped attending" in text(page)
         assert not Receivable.objects.exists()
         raised = officer.post(
             outcomes + "receivable/",
@@ -188,3 +188,50 @@ def test_the_employer_answers_its_follow_up_page(demo: None) -> None:
     answered = FollowUp.objects.filter(respondent="employer", state=FollowUpState.RESPONDED)
     assert answered.count() == 2
     assert signed_in(OUTSIDER_EMPLOYER).get(path).status_code == 404
+
+
+def reported_dropout(application: Any, slots: list[Any]) -> None:
+    """The employer's completion report: trainee 1 did not complete (the others did)."""
+    path = f"/en/employer/applications/{application.pk}/completion-report/"
+    client = signed_in(EMPLOYER)
+    client.post(path, {"action": "start"})
+    employer = application.employers.first().employer_id
+    typed = report_form(
+        slots,
+        employer,
+        completed="no",
+        not_completed_reason="dropped-out",
+        employed_at_end="no",
+        with_this_employer="",
+        employment_type="",
+        noc="",
+        hourly_wage_after="",
+    )
+    client.post(path, {**typed, "action": "review"})
+    assert client.post(path, {"action": "submit"}).status_code == 302
+
+
+def test_the_receivable_offer_is_prefilled_per_funder_with_what_was_paid(demo: None) -> None:
+    """Nothing paid: no form, and why. Paid by the federal government only: one form, for the
+    federal money, at most the trainee's federal share and what was paid (never both
+    governments' share under one funder)."""
+    from jobgrant.service.grants.participants.access import government_shares
+
+    application, slots = ended_file()
+    assign(application)
+    with after_training():
+        reported_dropout(application, slots)
+        officer = signed_in(OFFICER)
+        outcomes = f"/en/officer/applications/{application.pk}/outcomes/"
+        unpaid = text(officer.get(outcomes))
+    assert 'id="nothing-to-recover-1"' in unpaid and "raise-receivable-1" not in unpaid
+    certified_claim(application, federal=100_000)
+    paid_through(build())
+    with after_training():
+        page = text(signed_in(OFFICER).get(outcomes))
+    share = government_shares(application, 0)
+    assert share["federal"] > 0 and share["provincial"] > 0
+    expected = f"{min(share['federal'], 100_000) / 100:.2f}"
+    assert 'id="raise-receivable-1-federal"' in page
+    assert "raise-receivable-1-provincial" not in page
+    assert re.search(r'id="amount-1-federal" name="amount" value="' + re.escape(expected), page)

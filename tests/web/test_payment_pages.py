@@ -195,3 +195,53 @@ def test_once_everything_is_paid_the_budgets_show_nothing_left_to_pay(
     header, line = csv_rows.content.decode("utf-8-sig").splitlines()[:2]
     assert to_pay in header and "Payable" not in header and "À payer" not in header
     assert line.split(",")[6:9] == ["0.00", "0.00", "1234.56"]  # awaiting, to pay, disbursed
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", "The confirmation file must start with its header line, "),
+        ("fr", "Le fichier de confirmation doit commencer par sa ligne d'en-tête, "),
+    ],
+)
+def test_a_confirmation_file_without_its_header_says_which_header_is_expected(
+    demo: None, language: str, expected: str
+) -> None:
+    application = accepted_file()
+    certified_claim(application, federal=10_000)
+    builder = signed_in(FINANCE.get())
+    builder.post("/en/finance/payments/", {"jurisdiction": "ON", "fiscal_year": "2026-27"})
+    batch = PaymentBatch.objects.get()
+    headless = b"CJG-ON-2026-0000001,100.00,2026-11-30,EFT-1\r\n"
+    upload = SimpleUploadedFile("paid.csv", headless, "text/csv")
+    answer = builder.post(
+        f"/{language}/finance/payments/{batch.pk}/confirmations/", {"file": upload}
+    )
+    page = text(answer)
+    assert answer.status_code == 422
+    assert expected + "document_number,amount,paid_on,payment_reference" in page
+    assert "CJG-ON-2026-0000001,100.00,2026-11-30,EFT-1" in page
+    assert "nothing was saved. has" not in page and "rien n'a été enregistré. n'a" not in page
+
+
+def test_a_line_of_the_wrong_amount_says_the_amount_expected(demo: None) -> None:
+    from tests.service.grants.payment_helpers import confirmation_file, exported_rows
+
+    application = accepted_file()
+    certified_claim(application, federal=123_456)
+    builder, authorizer = signed_in(FINANCE.get()), signed_in(second_finance())
+    builder.post("/en/finance/payments/", {"jurisdiction": "ON", "fiscal_year": "2026-27"})
+    batch = PaymentBatch.objects.get()
+    authorizer.post(f"/en/finance/payments/{batch.pk}/authorize/")
+    export = builder.get(f"/en/finance/payments/{batch.pk}/export.csv")
+    [row] = exported_rows(
+        b"".join(export.streaming_content) if export.streaming else export.content
+    )
+    wrong = confirmation_file([(row["document_number"], "1000.00")])
+    upload = SimpleUploadedFile("paid.csv", wrong, "text/csv")
+    answer = builder.post(f"/en/finance/payments/{batch.pk}/confirmations/", {"file": upload})
+    assert answer.status_code == 302, text(answer)
+    page = text(builder.get(answer["Location"]))
+    assert "Wrong amount: $1,234.56 expected" in page
+    french = text(builder.get(answer["Location"].replace("/en/", "/fr/", 1)))
+    assert "1 234,56 $ attendus" in french

@@ -156,7 +156,7 @@ def test_the_size_and_count_limits_are_the_settings(as_user, settings) -> None:
         big = pdf_bytes() + b"%" + b"x" * 3000
         too_big = upload(EMPLOYER, claim["id"], ("big.pdf", big))
         assert too_big.status_code == 422
-        assert too_big.json()["errors"][0]["message_en"] == "is larger than 2,048 bytes"
+        assert too_big.json()["errors"][0]["message_en"] == "(“big.pdf”) is larger than 2,048 bytes"
         assert (
             upload(
                 EMPLOYER, claim["id"], ("a.pdf", pdf_bytes("a")), ("b.png", png_bytes())
@@ -299,3 +299,56 @@ def test_an_upload_retried_with_its_key_stores_the_files_once(as_user) -> None:
     assert again["Idempotent-Replayed"] == "true"
     assert other.status_code == 422 and other.json()["code"] == "IDEMPOTENCY_KEY_REUSED"
     assert Receipt.objects.count() == 1
+
+
+def test_a_paid_claims_answer_names_its_payments(as_user) -> None:
+    from tests.web.test_claim_pages import paid_claim
+
+    _application, claim = paid_claim()
+    answer = as_user(EMPLOYER).get(f"/claims/{claim.pk}")
+    assert answer.status_code == 200, answer.content
+    body = answer.json()
+    assert body["paid"] == "1200.00"
+    assert [(p["funder"], p["net"], p["state"], p["paid_on"]) for p in body["payments"]] == [
+        ("federal", "1000.00", "paid", "2026-11-30"),
+        ("provincial", "200.00", "paid", "2026-11-30"),
+    ]
+    assert all(p["document_number"] for p in body["payments"])
+
+
+def test_a_draft_is_discarded_and_a_submitted_claim_is_not(as_user) -> None:
+    application = ready()
+    employer = as_user(EMPLOYER)
+    with during_training():
+        made = employer.post(f"/applications/{application.pk}/claims", {}, key="d-1").json()
+        done = employer.post(f"/claims/{made['id']}/discard", {}, key="d-2")
+        assert done.status_code == 200, done.content
+        assert done.json() == {"id": made["id"], "number": made["number"], "discarded": True}
+        assert not Claim.objects.exists()
+        again = employer.post(f"/applications/{application.pk}/claims", {}, key="d-3").json()
+        attach(Claim.objects.get(pk=again["id"]))
+        employer.post(f"/claims/{again['id']}/submit", {}, key="d-4")
+        refused = employer.post(f"/claims/{again['id']}/discard", {}, key="d-5")
+    assert refused.status_code == 409 and refused.json()["code"] == "CLAIM_ILLEGAL_TRANSITION"
+    assert Claim.objects.filter(pk=again["id"]).exists()
+
+
+def test_each_refused_receipt_is_named_and_none_is_attached(as_user) -> None:
+    application = ready()
+    with during_training():
+        claim = as_user(EMPLOYER).post(f"/applications/{application.pk}/claims", {}).json()
+        answer = upload(
+            EMPLOYER,
+            claim["id"],
+            ("invoice.pdf", pdf_bytes()),
+            ("setup.pdf", elf_bytes()),
+            ("tool.png", pe_bytes()),
+        )
+    assert answer.status_code == 422
+    body = answer.json()
+    assert "nothing was saved" in body["detail"] or "nothing was saved" in json.dumps(body)
+    assert [(e["field"], e["message_en"].split(")")[0]) for e in body["errors"]] == [
+        ("file[1]", "(“setup.pdf”"),
+        ("file[2]", "(“tool.png”"),
+    ]
+    assert not Receipt.objects.exists()

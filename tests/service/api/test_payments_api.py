@@ -72,6 +72,7 @@ def test_a_claim_goes_from_batch_to_paid_through_the_api(as_user: Any) -> None:
             "document_number": "CJG-ON-2026-9999999",
             "amount": "1.00",
             "outcome": "unknown_document",
+            "expected_amount": None,  # given only for a line of the wrong amount
         }
     ]
     again = confirm(as_user(FINANCE), batch["id"], content, key="c-2")

@@ -13,6 +13,7 @@ from jobgrant.service.api.schemas import MAX_DATABASE_ID, Amount, AmountIn
 from jobgrant.service.choices import CostCategory
 from jobgrant.service.grants.claims.input import MAX_LINES, REASON_MAX
 from jobgrant.service.grants.models.claims import ClaimState
+from jobgrant.service.grants.models.payments import RequestState
 
 Id = Annotated[int, Field(ge=1, le=MAX_DATABASE_ID)]
 Category = Annotated[str, Field(json_schema_extra={"enum": list(CostCategory.values)})]
@@ -114,6 +115,19 @@ class DeltaOut(Schema):
     employer: Amount
 
 
+class ClaimPaymentOut(Schema):
+    """A payment of the claim's number (any version): one per funder and payment run."""
+
+    claim: int = Field(description="The claim version the payment was made for.")
+    document_number: str
+    funder: str = Field(json_schema_extra={"enum": ["federal", "provincial"]})
+    gross: Amount = Field(description="What the claim was owed in this run.")
+    set_off: Amount = Field(description="Deducted from it for an amount owed back.")
+    net: Amount = Field(description="What the paying system pays the employer.")
+    state: str = Field(json_schema_extra={"enum": list(RequestState.values)})
+    paid_on: dt.date | None = Field(description="The day the paying system paid it.")
+
+
 class ClaimOut(Schema):
     id: int
     application: int
@@ -138,8 +152,18 @@ class ClaimOut(Schema):
     caps: list[CapOut]
     delta: DeltaOut | None
     receipts: list[ReceiptOut]
+    payments: list[ClaimPaymentOut] = Field(
+        description="What was paid, or is being paid, for this claim's number, oldest first."
+    )
+    paid: Amount = Field(description="What its number was paid to date (the payments' gross).")
 
 
 class ReceiptsOut(Schema):
     claim: int
     receipts: list[ReceiptOut]
+
+
+class DiscardedOut(Schema):
+    id: int = Field(description="The claim discarded (it no longer exists).")
+    number: int
+    discarded: bool

@@ -72,6 +72,9 @@ class ConfirmationLineOut(Schema):
     document_number: str
     amount: str
     outcome: Literal[tuple(LineOutcome.values)]  # type: ignore[valid-type]
+    expected_amount: Amount | None = Field(
+        description="For wrong_amount: what the payment should have paid (its net)."
+    )
 
 
 class ConfirmationOut(Schema):

@@ -38,6 +38,7 @@ ACTION_LABELS: dict[str, Promise] = {
     "trainee.register": gettext_lazy("Trainee registered"),
     "trainee.view_sin": gettext_lazy("Social Insurance Number viewed in full"),
     "token.issue": gettext_lazy("API token issued"),
+    "claim.discard": gettext_lazy("Draft claim discarded"),
 }
 # What a refused entry ("refused." + the action's name) says was attempted; a refused page
 # (open_page) or read (get_visible) included.
@@ -55,6 +56,7 @@ ATTEMPT_LABELS: dict[str, Promise] = {
     "trainee.view_sin": gettext_lazy("view a Social Insurance Number in full"),
     "get_visible": gettext_lazy("open an application"),
     "open_page": gettext_lazy("open a page"),
+    "discard_claim": gettext_lazy("discard a draft claim"),
 }
 REFUSED = gettext_lazy("Refused: %(attempt)s")
 OBJECT_TYPE_LABELS: dict[str, Promise] = {

@@ -6,11 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from jobgrant.service.choices import CostCategory
 from jobgrant.service.grants.claims.reasons import why
 from jobgrant.service.grants.claims.view import shares_of
 from jobgrant.service.grants.models.claims import Claim, ClaimState
+from jobgrant.service.grants.models.payments import PaymentRequest, RequestState
+from jobgrant.service.grants.payments.paid import claim_payments, claim_status
 from jobgrant.service.ledger.models import Funder
 
 
@@ -33,6 +36,24 @@ def claim_row(claim: Claim) -> dict[str, Any]:
         "government_claimed_cents": sum(int(s["claimed"] or 0) for s in government),
         "government_approved_cents": approved,
     }
+
+
+def payment_rows(payments: list[PaymentRequest]) -> list[dict[str, Any]]:
+    """Each payment with its funder's and its state's label."""
+    return [
+        {
+            "payment": payment,
+            "funder_label": str(Funder(payment.funder).label),
+            "state_label": str(RequestState(payment.state).label),
+        }
+        for payment in payments
+    ]
+
+
+def paid_context(claim: Claim) -> dict[str, Any]:
+    """What the claim's page shows of its payments: the rows, and where the money stands."""
+    payments = claim_payments(claim)
+    return {"payments": payment_rows(payments), "paid": claim_status(claim, payments)}
 
 
 def decorated(shown: dict[str, Any]) -> dict[str, Any]:
@@ -73,8 +94,13 @@ def notice(found: dict[str, Any] | None, claim: Claim) -> str:
         "started": _(
             "Claim %(number)s is started. Check the amounts, attach the receipts, then submit it."
         ),
-        "saved": _("The amounts are saved."),
-        "attached": _("The receipts are attached."),
+        "saved": ngettext(
+            "The claim is saved, with %(count)s file attached.",
+            "The claim is saved, with %(count)s files attached.",
+            int(found.get("count") or 0),
+        )
+        if found.get("count")
+        else _("The claim is saved."),
         "submitted": _(
             "Claim %(number)s is submitted. An officer will assess it; you will receive an "
             "email with the decision."
@@ -83,4 +109,7 @@ def notice(found: dict[str, Any] | None, claim: Claim) -> str:
         "denied": _("Claim %(number)s is denied."),
         "approved": _("Claim %(number)s is approved and certified."),
     }
-    return texts.get(str(found.get("kind")), "") % {"number": claim.number}
+    return texts.get(str(found.get("kind")), "") % {
+        "number": claim.number,
+        "count": found.get("count") or 0,
+    }

@@ -7,15 +7,18 @@ from django.http import HttpRequest
 from django.urls import translate_url
 
 from jobgrant.service.language import ENGLISH, FRENCH, current_language, in_language
+from jobgrant.service.web.pages import PAGE_PATH
 
 
 def page(request: HttpRequest) -> dict[str, object]:
     language = current_language()
     other = in_language(en=FRENCH, fr=ENGLISH)
     query = f"?{request.META['QUERY_STRING']}" if request.META.get("QUERY_STRING") else ""
-    url = translate_url(request.path, other)
+    # A page rendered by a POST-only address says which GET page it is (pages.shown_as).
+    path = str(getattr(request, PAGE_PATH, "") or request.path)
+    url = translate_url(path, other)
     prefix = f"/{language}/"
-    if url == request.path and url.startswith(prefix):  # a path no route knows (a 404 page)
+    if url == path and url.startswith(prefix):  # a path no route knows (a 404 page)
         url = f"/{other}/{url[len(prefix) :]}"
     return {
         "language": language,

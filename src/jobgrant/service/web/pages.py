@@ -188,3 +188,14 @@ def set_notice(request: HttpRequest, kind: str, **values: Any) -> None:
 def take_notice(request: HttpRequest) -> dict[str, Any] | None:
     notice = request.session.pop(NOTICE_KEY, None)
     return notice if isinstance(notice, dict) else None
+
+
+# The language toggle of a page rendered by a POST-only address (a form in error, a refusal)
+# leads to the page's GET address in the other language, never to the POST-only one (a 405).
+PAGE_PATH = "jobgrant_page_path"
+
+
+def shown_as(request: HttpRequest, path: str) -> None:
+    """Say that what this request renders is the page at `path` (the GET address): the
+    language toggle leads there (web/context.py)."""
+    setattr(request, PAGE_PATH, path)

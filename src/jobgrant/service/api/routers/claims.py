@@ -7,6 +7,7 @@ officer returns, denies or approves (certifies) it.
     POST  /claims/{claim_id}/receipts                     multipart: one or more `file` parts
     GET   /claims/{claim_id}/receipts/{receipt_id}        the file: attachment, its own type
     POST  /claims/{claim_id}/submit                       the employer
+    POST  /claims/{claim_id}/discard                      the employer, a draft never submitted
     POST  /claims/{claim_id}/return | /deny               the assigned officer ({reason})
     POST  /claims/{claim_id}/approve                      the assigned officer ({reason, lines})
 
@@ -33,6 +34,7 @@ from jobgrant.service.api.claim_schemas import (
     ClaimBody,
     ClaimOut,
     ClaimPatch,
+    DiscardedOut,
     ReasonBody,
     ReceiptsOut,
 )
@@ -41,15 +43,23 @@ from jobgrant.service.api.openapi import problems, read_by_hand
 from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import MAX_DATABASE_ID, EmptyBody
 from jobgrant.service.api.security import bearer, caller
-from jobgrant.service.errors import bad_input, problem
+from jobgrant.service.errors import ServiceError, bad_input, problem
 from jobgrant.service.grants.claims import access as claim_access
 from jobgrant.service.grants.claims import actions as claim_actions
 from jobgrant.service.grants.claims import assessment as claim_assessment
 from jobgrant.service.grants.claims.reasons import in_both
-from jobgrant.service.grants.claims.receipts import checked, max_bytes, max_files, receipt_response
+from jobgrant.service.grants.claims.receipts import (
+    checked,
+    max_bytes,
+    max_files,
+    receipt_response,
+    shown_name,
+)
 from jobgrant.service.grants.claims.view import describe
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.claims import Claim, Receipt
+from jobgrant.service.grants.models.payments import PaymentRequest
+from jobgrant.service.grants.payments.paid import claim_payments, claim_status
 
 router = Router(tags=["claims"], auth=bearer)
 ApplicationId = Annotated[int, Path(ge=1, le=MAX_DATABASE_ID)]
@@ -71,6 +81,7 @@ def claim_json(claim: Claim) -> dict[str, Any]:
     shown = describe(claim)
     shares = shown["shares"]
     delta = shown["delta"]
+    payments = claim_payments(claim)
     return {
         "id": claim.pk,
         "application": claim.application_id,
@@ -118,6 +129,21 @@ def claim_json(claim: Claim) -> dict[str, Any]:
             else None
         ),
         "receipts": [_receipt_json(receipt) for receipt in shown["receipts"]],
+        "payments": [_payment_json(payment) for payment in payments],
+        "paid": format_amount(claim_status(claim, payments).paid_cents),
+    }
+
+
+def _payment_json(payment: PaymentRequest) -> dict[str, Any]:
+    return {
+        "claim": payment.claim_id,
+        "document_number": payment.document_number,
+        "funder": payment.funder,
+        "gross": format_amount(payment.gross_cents),
+        "set_off": format_amount(payment.set_off_cents),
+        "net": format_amount(payment.net_cents),
+        "state": payment.state,
+        "paid_on": payment.paid_on.isoformat() if payment.paid_on else None,
     }
 
 
@@ -222,7 +248,7 @@ def upload_receipts(request: HttpRequest, claim_id: ClaimId) -> HttpResponse:
         return too_big
 
     def work() -> HttpResponse:
-        files = [checked(upload, f"file[{i}]") for i, upload in enumerate(_files(request))]
+        files = _checked_all(_files(request))
         claim = _fresh(user, claim_id)
         claim_actions.add_receipts(user, claim, files)
         fresh = _fresh(user, claim_id)
@@ -230,6 +256,29 @@ def upload_receipts(request: HttpRequest, claim_id: ClaimId) -> HttpResponse:
         return json_response({"claim": fresh.pk, "receipts": receipts}, status=201)
 
     return idempotent(request, user, work, digest=_multipart_digest(request))
+
+
+def _checked_all(uploads: list[Any]) -> list[Any]:
+    """Every file checked; the refused ones all named at once, each by its place and its
+    name (none is attached then: the request's title says nothing was saved)."""
+    files: list[Any] = []
+    found: list[dict[str, str]] = []
+    for i, upload in enumerate(uploads):
+        try:
+            files.append(checked(upload, f"file[{i}]"))
+        except ServiceError as error:
+            name = shown_name(upload.name)
+            found.extend(
+                {
+                    **p,
+                    "message_en": f"(“{name}”) {p['message_en']}" if name else p["message_en"],
+                    "message_fr": f"(« {name} ») {p['message_fr']}" if name else p["message_fr"],
+                }
+                for p in error.problems
+            )
+    if found:
+        raise bad_input(found)
+    return files
 
 
 def _refuse_oversized(request: HttpRequest) -> HttpResponse | None:
@@ -323,6 +372,26 @@ def submit_claim(request: HttpRequest, claim_id: ClaimId) -> HttpResponse:
         json_object(request)  # no field is read, but the body must be an object if sent
         claim_actions.submit_claim(user, _fresh(user, claim_id))
         return json_response(claim_json(_fresh(user, claim_id)))
+
+    return idempotent(request, user, work)
+
+
+@router.post(
+    "/claims/{claim_id}/discard",
+    response={200: DiscardedOut, **problems(400, 401, 403, 404, 409, 422)},
+    openapi_extra=read_by_hand(EmptyBody, required=False),
+)
+def discard_claim(request: HttpRequest, claim_id: ClaimId) -> HttpResponse:
+    """Discard a draft never submitted, with its lines and receipts (the employer). A claim
+    once submitted stays on the file (409 CLAIM_ONCE_SUBMITTED)."""
+    user = caller(request)
+
+    def work() -> HttpResponse:
+        json_object(request)  # no field is read, but the body must be an object if sent
+        claim = _fresh(user, claim_id)
+        number = claim.number
+        claim_actions.discard_claim(user, claim)
+        return json_response({"id": claim_id, "number": number, "discarded": True})
 
     return idempotent(request, user, work)
 

@@ -53,6 +53,7 @@ from jobgrant.service.grants.payments import batches as payment_batches
 from jobgrant.service.grants.payments import confirmation as payment_confirmation
 from jobgrant.service.grants.payments import export as payment_export
 from jobgrant.service.grants.payments import recovery as recovery_actions
+from jobgrant.service.grants.payments.paid import expected_cents
 
 router = Router(tags=["payments"], auth=bearer)
 BatchId = Annotated[int, Path(ge=1, le=MAX_DATABASE_ID)]
@@ -206,7 +207,11 @@ def export_payment_batch(request: HttpRequest, batch_id: BatchId) -> HttpRespons
 
 def confirmation_json(imported: payment_confirmation.Imported) -> dict[str, Any]:
     confirmation = imported.confirmation
-    unmatched = confirmation.lines.exclude(outcome=LineOutcome.RECONCILED).order_by("line_number")
+    unmatched = (
+        confirmation.lines.exclude(outcome=LineOutcome.RECONCILED)
+        .select_related("request")
+        .order_by("line_number")
+    )
     return {
         "id": confirmation.pk,
         "batch": confirmation.batch_id,
@@ -221,6 +226,11 @@ def confirmation_json(imported: payment_confirmation.Imported) -> dict[str, Any]
                 "document_number": line.document_number,
                 "amount": line.amount,
                 "outcome": line.outcome,
+                "expected_amount": (
+                    format_amount(expected)
+                    if (expected := expected_cents(line)) is not None
+                    else None
+                ),
             }
             for line in unmatched
         ],

@@ -40,13 +40,17 @@ from jobgrant.service.grants.claims.figures import FUNDERS, Figures, LineIn, agr
 from jobgrant.service.grants.claims.input import LineBody, claim_lines, is_final
 from jobgrant.service.grants.claims.ledger import amended_shares, ledger_claim
 from jobgrant.service.grants.claims.receipts import CheckedFile, max_files
-from jobgrant.service.grants.claims.refusals import claim_not_found, illegal_claim_transition
+from jobgrant.service.grants.claims.refusals import (
+    claim_not_found,
+    illegal_claim_transition,
+    trainee_list,
+)
 from jobgrant.service.grants.claims.workflow import IllegalClaimTransition, target_of
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.agreements import Agreement, AgreementState
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.grants.models.claims import Claim, ClaimLine, ClaimShare, ClaimState, Receipt
-from jobgrant.service.grants.models.participants import Participant
+from jobgrant.service.grants.models.participants import Participant, ParticipantState
 from jobgrant.service.grants.participants.workflow import CONFIRMED_SLOTS
 from jobgrant.service.refusals import refused
 
@@ -174,10 +178,55 @@ def start_claim(user: User, application: Application, body: dict[str, Any]) -> C
             claim = _new_amendment(user, locked, agreement, amends_id, final)
         else:
             claim = _new_claim(user, locked, agreement, final)
-        _set_lines(claim, lines if lines is not None else _default_lines(claim, agreement))
+        defaults = _default_lines(claim, agreement) if lines is None else []
+        if lines is None and not defaults and amends_id is None:
+            _refuse_if_none_confirmed(locked, agreement)
+        _set_lines(claim, lines if lines is not None else defaults)
         _refuse_unconfirmed(claim)
         record(user.username, "claim.start", "claim", claim.pk, summary(claim))
     return claim
+
+
+def unconfirmed_trainees(application: Application) -> list[dict[str, Any]]:
+    """The agreement's trainees whose participation is not confirmed (invited and waiting, or
+    not invited yet), each with their number and name: nothing can be claimed for them."""
+    agreement = Agreement.objects.filter(application_id=application.pk).first()
+    if agreement is None:
+        return []
+    positions = sorted({position for position, _ in agreed_lines(current_version(agreement))})
+    slots = {
+        slot.position: slot
+        for slot in Participant.objects.filter(application_id=application.pk).exclude(
+            state=ParticipantState.WITHDRAWN
+        )
+    }
+    waiting = []
+    for position in positions:
+        slot = slots.get(position)
+        if slot is not None and slot.state in CONFIRMED_SLOTS | {ParticipantState.INELIGIBLE}:
+            continue
+        name = f"{slot.given_name} {slot.family_name}".strip() or slot.email if slot else ""
+        waiting.append({"trainee": position + 1, "name": name, "invited": slot is not None})
+    return waiting
+
+
+def _refuse_if_none_confirmed(application: Application, agreement: Agreement) -> None:
+    """A claim that would start empty because no trainee is confirmed is refused before it is
+    made, naming who must confirm first and how."""
+    waiting = unconfirmed_trainees(application)
+    if not waiting:
+        return
+    named = [(row["trainee"], row["name"]) for row in waiting]
+
+    def values() -> dict[str, object]:
+        return {"trainees": trainee_list(named)}
+
+    raise refused(
+        409,
+        "NO_TRAINEE_CONFIRMED",
+        values,
+        extra={"trainees": [row["trainee"] for row in waiting]},
+    )
 
 
 def _refuse_if_open(application: Application) -> None:
@@ -329,6 +378,38 @@ def update_claim(user: User, claim: Claim, body: dict[str, Any]) -> Claim:
 
 def _reopen_or_edit(claim: Claim) -> None:
     move(claim, "reopen" if claim.state == ClaimState.RETURNED else "edit")
+
+
+@audited_refusals_of("claim")
+def discard_claim(user: User, claim: Claim) -> None:
+    """The employer discards a draft never submitted: its lines and receipts go with it (the
+    receipts' bytes are deleted from their storage once the transaction commits). A claim once
+    submitted stays on the file whatever happens next (409)."""
+    _check_employer(user, claim.application)
+    with transaction.atomic():
+        _, locked = lock_claim(claim)
+        if locked.state != ClaimState.DRAFT:
+            raise illegal_claim_transition(locked.state, ClaimState(locked.state).label)
+        if locked.submitted_at is not None:
+            raise refused(409, "CLAIM_ONCE_SUBMITTED", lambda: {"number": locked.number})
+        receipts = list(Receipt.objects.filter(claim=locked))
+        record(
+            user.username,
+            "claim.discard",
+            "claim",
+            locked.pk,
+            summary(locked, receipts=[receipt.sha256 for receipt in receipts]),
+        )
+        stored = [(receipt.file.storage, receipt.file.name or "") for receipt in receipts]
+        Receipt.objects.filter(claim=locked).delete()
+        locked.delete()
+
+        def delete_files() -> None:
+            for storage, name in stored:
+                if name:
+                    storage.delete(name)
+
+        transaction.on_commit(delete_files)
 
 
 @audited_refusals_of("claim")

@@ -87,11 +87,15 @@ def checked(upload: UploadedFile[bytes], field: str = "file") -> CheckedFile:
     )
 
 
+def shown_name(name: str | None) -> str:
+    """An uploaded name as shown: its last part, printable, bounded (maybe empty)."""
+    base = (name or "").replace("\\", "/").rsplit("/", 1)[-1]
+    return "".join(c for c in base if c.isprintable() and c not in '"<>').strip()[:NAME_MAX]
+
+
 def _name(name: str, content_type: str) -> str:
     """The uploaded name as shown and offered back: its last part, printable, bounded."""
-    base = name.replace("\\", "/").rsplit("/", 1)[-1]
-    cleaned = "".join(c for c in base if c.isprintable() and c not in '"<>').strip()
-    return (cleaned or f"receipt{EXTENSIONS[content_type]}")[:NAME_MAX]
+    return shown_name(name) or f"receipt{EXTENSIONS[content_type]}"
 
 
 def _too_large(field: str, limit: int) -> ServiceError:

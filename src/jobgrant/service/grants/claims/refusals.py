@@ -6,6 +6,7 @@ and API operation on claims imports), as `change_refusals` does for change reque
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from jobgrant.service.errors import ServiceError
@@ -47,6 +48,23 @@ CLAIM_WORDINGS: dict[str, Wording] = {
             "claimed for them. Ask them to complete the form, or take their lines out."
         ),
     ),
+    "NO_TRAINEE_CONFIRMED": Wording(
+        gettext_lazy("No trainee has confirmed yet"),
+        gettext_lazy(
+            "Nothing can be claimed until a trainee confirms their participation. Not "
+            "confirmed yet: %(trainees)s. Each confirms by opening the link in the invitation "
+            "emailed to them and completing the participant form. Invite them, or send the "
+            "invitation again, from “Trainees and their confirmation of participation” on the "
+            "application's page."
+        ),
+    ),
+    "CLAIM_ONCE_SUBMITTED": Wording(
+        gettext_lazy("This claim stays on the file"),
+        gettext_lazy(
+            "Claim %(number)s was submitted once and returned to you: it stays on the file. "
+            "Change its amounts and submit it again."
+        ),
+    ),
     "NOTHING_CLAIMED": Wording(
         gettext_lazy("The claim claims nothing"),
         gettext_lazy("Enter at least one actual cost above zero before you submit the claim."),
@@ -82,6 +100,28 @@ CLAIM_WORDINGS: dict[str, Wording] = {
     ),
 }
 WORDINGS.update(CLAIM_WORDINGS)
+
+
+def trainee_list(trainees: list[tuple[int, str]]) -> str:
+    """“Trainee 1 (Ana Roy) and trainee 2 (b@example.ca)”, in the current language."""
+    named = [
+        (
+            _("trainee %(number)s (%(name)s)") % {"number": number, "name": name}
+            if name
+            else _("trainee %(number)s") % {"number": number}
+        )
+        for number, name in trainees
+    ]
+    text = (
+        named[0]
+        if len(named) == 1
+        else _("%(some)s and %(last)s")
+        % {
+            "some": ", ".join(named[:-1]),
+            "last": named[-1],
+        }
+    )
+    return text[:1].upper() + text[1:]
 
 
 def claim_not_found() -> ServiceError:

@@ -40,13 +40,20 @@ def trainees(application: Application) -> list[dict[str, Any]]:
     return [t if isinstance(t, dict) else {} for t in found] if isinstance(found, list) else []
 
 
-def government_cents(application: Application, position: int) -> int:
-    """Federal + provincial money of one trainee, from the application's stored quote."""
+def government_shares(application: Application, position: int) -> dict[str, int]:
+    """The federal and the provincial money of one trainee, from the application's stored
+    quote (cents, per funder)."""
     rows = application.quote.get("trainees", []) if isinstance(application.quote, dict) else []
     row = next((r for r in rows if r.get("index") == position), None)
-    if row is None:
-        return 0
-    return sum(_cents(str(row.get(funder, "0"))) for funder in ("federal", "provincial"))
+    return {
+        funder: _cents(str(row.get(funder, "0"))) if row is not None else 0
+        for funder in ("federal", "provincial")
+    }
+
+
+def government_cents(application: Application, position: int) -> int:
+    """Federal + provincial money of one trainee, from the application's stored quote."""
+    return sum(government_shares(application, position).values())
 
 
 def _cents(amount: str) -> int:

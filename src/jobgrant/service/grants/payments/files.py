@@ -103,6 +103,20 @@ def _file_error(en: str, fr: str) -> ServiceError:
     return bad_input([problem("file", en, fr)])
 
 
+def _no_header(missing: list[str], first: str) -> ServiceError:
+    """The header the file must start with, and what its first line holds instead."""
+    expected = ",".join(CONFIRMATION_COLUMNS)
+    optional = [c for c in CONFIRMATION_COLUMNS if c not in REQUIRED_CONFIRMATION_COLUMNS]
+    shown = first if len(first) <= 80 else first[:79] + "…"
+    names = ", ".join(missing)
+    return _file_error(
+        f"must start with its header line, {expected} ({' and '.join(optional)} may be left "
+        f"out); its first line, “{shown}”, has no column {names}",
+        f"doit commencer par sa ligne d'en-tête, {expected} ({' et '.join(optional)} peuvent "
+        f"être omises); sa première ligne, « {shown} », n'a pas de colonne {names}",
+    )
+
+
 def parse_confirmation_file(content: bytes) -> list[ConfirmationRow]:
     """The file's lines; a file that is not a confirmation file at all is refused whole (422,
     naming the problem), with nothing written. A bad line is kept: matching lists it."""
@@ -124,11 +138,7 @@ def parse_confirmation_file(content: bytes) -> list[ConfirmationRow]:
     header = [cell.strip().lower() for cell in rows[0]]
     missing = [c for c in REQUIRED_CONFIRMATION_COLUMNS if c not in header]
     if missing:
-        names, expected = ", ".join(missing), ", ".join(CONFIRMATION_COLUMNS)
-        raise _file_error(
-            f"has no column {names} on its first line (expected: {expected})",
-            f"n'a pas de colonne {names} sur sa première ligne (attendu : {expected})",
-        )
+        raise _no_header(missing, ",".join(rows[0]))
     if len(rows) - 1 > MAX_CONFIRMATION_LINES:
         raise _file_error(
             f"has more than {MAX_CONFIRMATION_LINES} lines",

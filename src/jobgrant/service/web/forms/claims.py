@@ -6,15 +6,18 @@ ask `grants.claim_actions` the same thing and get the same checks. Nothing here 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from jobgrant.rules.money import format_amount
+from jobgrant.rules.money import format_amount, format_money
 from jobgrant.service.choices import CostCategory
 from jobgrant.service.grants.claims.input import REASON_MAX
+from jobgrant.service.grants.claims.reasons import why
+from jobgrant.service.language import current_language
 from jobgrant.service.web.forms.employer import AmountField, amount_messages
 
 
@@ -37,6 +40,7 @@ class ClaimLinesForm(forms.Form):
             initial[self.name_of(row)] = format_amount(int(row["cents"]))
         super().__init__(data, initial=initial, auto_id="%s")
         self.rows = rows
+        self.final = final
         self.posted: list[dict[str, Any]] = []  # the rows sent, in the body's order
         for row in rows:
             label = _("Trainee %(number)s (%(name)s): %(category)s") % {
@@ -54,18 +58,26 @@ class ClaimLinesForm(forms.Form):
     def name_of(row: dict[str, Any]) -> str:
         return f"amount-{row['participant']}-{row['category']}"
 
+    def cents_of(self, row: dict[str, Any]) -> int:
+        """The row's amount: as typed (blank is 0), or as saved when the post did not carry
+        the field at all (a browser sends every field; another client may send only some)."""
+        name = self.name_of(row)
+        return int(self.cleaned_data[name] if name in self.data else row["cents"])
+
     def as_body(self) -> dict[str, Any]:
         """The claim's lines: the amounts above zero (a line left at zero claims nothing)."""
-        self.posted = [row for row in self.rows if self.cleaned_data[self.name_of(row)]]
+        self.posted = [row for row in self.rows if self.cents_of(row)]
         lines = [
             {
                 "participant": row["participant"],
                 "category": row["category"],
-                "amount": format_amount(int(self.cleaned_data[self.name_of(row)])),
+                "amount": format_amount(self.cents_of(row)),
             }
             for row in self.posted
         ]
-        return {"is_final": bool(self.cleaned_data["is_final"]), "lines": lines}
+        typed = any(self.name_of(row) in self.data for row in self.rows)
+        final = bool(self.cleaned_data["is_final"]) if typed else self.final
+        return {"is_final": final, "lines": lines}
 
     def field_of(self, path: str) -> str | None:
         """The field a service problem at `lines[i].…` is about."""
@@ -95,7 +107,7 @@ class ReceiptsForm(forms.Form):
             "PDF, PNG or JPEG files, at most 10 MB each. You can choose several."
         ),
         widget=MultipleFileInput(attrs={"accept": "application/pdf,image/png,image/jpeg"}),
-        error_messages={"required": gettext_lazy("Choose at least one file to attach.")},
+        required=False,  # the claim's one form saves the amounts with or without files
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -126,7 +138,9 @@ class ApprovalForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
     )
 
-    def __init__(self, data: Any, lines: list[dict[str, Any]]) -> None:
+    def __init__(
+        self, data: Any, lines: list[dict[str, Any]], caps: Sequence[dict[str, Any]] = ()
+    ) -> None:
         initial: dict[str, Any] = {}
         for line in lines:
             start = (
@@ -135,8 +149,17 @@ class ApprovalForm(forms.Form):
                 else line["claimed_cents"]
             )
             initial[f"amount-{line['id']}"] = format_amount(int(start))
+            # A line the agreement's limit lowered starts with the limit's sentence as its why.
+            initial[f"reason-{line['id']}"] = " ".join(
+                why(cap)
+                for cap in caps
+                if cap["rule"] == "line"
+                and cap.get("trainee") == line["trainee"]
+                and cap.get("category") == line["category"]
+            )
         super().__init__(data, initial=initial, prefix="approve", auto_id="%s")
         self.lines = lines
+        self.posted: list[dict[str, Any]] = []  # the lines sent, in the body's order
         for line in lines:
             label = _("Approved for trainee %(number)s, %(category)s") % {
                 "number": line["trainee"],
@@ -154,8 +177,42 @@ class ApprovalForm(forms.Form):
             line["amount_field"] = self[f"amount-{line['id']}"]
             line["reason_field"] = self[f"reason-{line['id']}"]
 
+    def _typed(self, line: dict[str, Any]) -> bool:
+        return bool(str(self.data.get(self.add_prefix(f"amount-{line['id']}"), "")).strip())
+
+    def clean(self) -> dict[str, Any]:
+        """What the approval would refuse, caught here, before the confirmation page: an amount
+        above the claim, or lowered without the reason the employer reads (each naming its
+        line and the amounts)."""
+        cleaned = super().clean() or {}
+        language = current_language()
+        for line in self.lines:
+            amount = cleaned.get(f"amount-{line['id']}")
+            if amount is None or not self._typed(line):
+                continue
+            named = {
+                "number": line["trainee"],
+                "category": category_label(line["category"]).lower(),
+                "approved": format_money(int(amount), language),
+                "claimed": format_money(int(line["claimed_cents"]), language),
+            }
+            if amount > line["claimed_cents"]:
+                message = _(
+                    "Approved for trainee %(number)s, %(category)s: at most the %(claimed)s "
+                    "claimed (%(approved)s was entered)."
+                )
+                self.add_error(f"amount-{line['id']}", message % named)
+            elif amount < line["claimed_cents"] and not cleaned.get(f"reason-{line['id']}"):
+                message = _(
+                    "Why, if lowered (trainee %(number)s, %(category)s): write why you approve "
+                    "%(approved)s, less than the %(claimed)s claimed; the employer reads it."
+                )
+                self.add_error(f"reason-{line['id']}", message % named)
+        return cleaned
+
     def as_body(self) -> dict[str, Any]:
         """The approval's body; a line whose amount was left blank is approved as it counts."""
+        self.posted = [line for line in self.lines if self._typed(line)]
         return {
             "reason": self.cleaned_data["reason"],
             "lines": [
@@ -164,15 +221,15 @@ class ApprovalForm(forms.Form):
                     "amount": format_amount(int(self.cleaned_data[f"amount-{line['id']}"] or 0)),
                     "reason": self.cleaned_data[f"reason-{line['id']}"],
                 }
-                for line in self.lines
-                if str(self.data.get(self.add_prefix(f"amount-{line['id']}"), "")).strip()
+                for line in self.posted
             ],
         }
 
     def field_of(self, path: str) -> str | None:
+        """The field a service problem at `lines[i].…` is about (i counts the lines sent)."""
         if path.startswith("lines["):
             index, _sep, rest = path[6:].partition("].")
-            if index.isdigit() and int(index) < len(self.lines):
+            if index.isdigit() and int(index) < len(self.posted):
                 kind = "reason" if rest == "reason" else "amount"
-                return f"{kind}-{self.lines[int(index)]['id']}"
+                return f"{kind}-{self.posted[int(index)]['id']}"
         return "reason" if path == "reason" else None

@@ -89,14 +89,13 @@ urlpatterns += [
         "applications/<id:application_id>/claims/", employer_claims.claims, name="employer-claims"
     ),
     path("claims/<id:claim_id>/", employer_claims.claim_page, name="employer-claim"),
-    path("claims/<id:claim_id>/lines/", employer_claims.claim_lines, name="employer-claim-lines"),
-    path(
-        "claims/<id:claim_id>/receipts/",
-        employer_claims.claim_receipts,
-        name="employer-claim-receipts",
-    ),
     path(
         "claims/<id:claim_id>/submit/", employer_claims.claim_submit, name="employer-claim-submit"
+    ),
+    path(
+        "claims/<id:claim_id>/discard/",
+        employer_claims.claim_discard,
+        name="employer-claim-discard",
     ),
     path(
         "claims/<id:claim_id>/receipts/<id:receipt_id>/",

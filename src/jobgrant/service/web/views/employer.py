@@ -23,8 +23,9 @@ from jobgrant.service.grants.applications import partners as partner_actions
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.core.workflow import TRANSITIONS
 from jobgrant.service.grants.models.applications import Application, FormDraft
+from jobgrant.service.grants.payments.paid import application_payments
 from jobgrant.service.language import localized
-from jobgrant.service.web import labels
+from jobgrant.service.web import claim_display, labels
 from jobgrant.service.web.forms import employer as forms
 from jobgrant.service.web.limits import limited
 from jobgrant.service.web.pages import (
@@ -230,6 +231,10 @@ def _detail_context(user: User, application: Application) -> dict[str, Any]:
         if application.state == "draft"
         else [],
         "may_submit": may_submit,
+        # What was paid for the file (the payee is the applicant: partners see their share).
+        "payments": claim_display.payment_rows(application_payments(application))
+        if is_applicant
+        else [],
         "warning": forms.all_reasons(application.quote)
         if may_submit and not application.eligible
         else None,

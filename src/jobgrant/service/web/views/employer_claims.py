@@ -12,16 +12,23 @@ from typing import Any, cast
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
+from jobgrant.rules.money import parse_amount
 from jobgrant.service import refusals
 from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.claims import access as claim_access
 from jobgrant.service.grants.claims import actions as claim_actions
 from jobgrant.service.grants.claims.figures import agreed_lines
-from jobgrant.service.grants.claims.receipts import checked, max_files, receipt_response
+from jobgrant.service.grants.claims.receipts import (
+    checked,
+    max_files,
+    receipt_response,
+    shown_name,
+)
 from jobgrant.service.grants.claims.view import describe
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.claims import Claim, ClaimState
@@ -35,6 +42,7 @@ from jobgrant.service.web.pages import (
     error_context,
     not_found_is_404,
     set_notice,
+    shown_as,
     take_notice,
     visible_or_404,
 )
@@ -70,8 +78,16 @@ def claims(request: HttpRequest, user: User, application_id: int) -> HttpRespons
         "rows": [display.claim_row(claim) for claim in found.order_by("-number", "-version")],
         "refusal": refusal,
         "may_amend": ClaimState.APPROVED,
+        "waiting": claim_actions.unconfirmed_trainees(application),
+        "notice": _list_notice(take_notice(request), application.pk),
     }
     return render(request, "web/claims/employer_list.html", context, status=status)
+
+
+def _list_notice(found: dict[str, Any] | None, application_id: int) -> str:
+    if not found or found.get("kind") != "discarded" or found.get("application") != application_id:
+        return ""
+    return _("Claim %(number)s is discarded, with its receipts.") % {"number": found["number"]}
 
 
 def _rows(claim: Claim) -> list[dict[str, Any]]:
@@ -118,6 +134,7 @@ def _render(
     status: int = 200,
 ) -> HttpResponse:
     editable = claim.state in claim_actions.EDITABLE
+    shown_as(request, reverse("web:employer-claim", args=[claim.pk]))  # the toggle after an error
     lines_form = form or ClaimLinesForm(None, _rows(claim), final=claim.is_final)
     upload_form = receipts_form or ReceiptsForm()
     shown = describe(claim)
@@ -136,14 +153,18 @@ def _render(
         "refusal": refusal,
         "notice": display.notice(take_notice(request), claim),
         **display.decorated(shown),
+        **display.paid_context(claim),
         **error_context(lines_form, upload_form),
     }
     return render(request, "web/claims/employer_claim.html", context, status=status)
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
 @employer_required
 def claim_page(request: HttpRequest, user: User, claim_id: int) -> HttpResponse:
+    """The claim (GET); its one form posts back here (POST: `_save`)."""
+    if request.method == "POST":
+        return _save(request, user, _claim(user, claim_id))
     return _render(request, _claim(user, claim_id))
 
 
@@ -170,37 +191,80 @@ def _refused(
     )
 
 
-@require_POST
-@employer_required
-def claim_lines(request: HttpRequest, user: User, claim_id: int) -> HttpResponse:
-    """Save the amounts of a draft (or a returned claim)."""
-    claim = _claim(user, claim_id)
+def _save(request: HttpRequest, user: User, claim: Claim) -> HttpResponse:
+    """The claim page's one form: the amounts (and whether it is final) are saved, the files
+    chosen attached, then (`then=submit`) the submission's confirmation follows. What was typed
+    is never lost: bad amounts save nothing and show the page again with what was typed; a file
+    refused is named, and the valid files sent with it are attached."""
     form = ClaimLinesForm(request.POST, _rows(claim), final=claim.is_final)
+    receipts_form = ReceiptsForm(request.POST)  # the files are checked one by one below
+    receipts_form.is_valid()
+    uploads = request.FILES.getlist("file")
     if not form.is_valid():
-        return _render(request, claim, form=form, status=422)
-    try:
-        claim_actions.update_claim(user, claim, form.as_body())
-    except ServiceError as error:
-        return _refused(request, claim, error, form=form)
-    set_notice(request, "saved", claim=claim.pk)
+        if uploads:
+            receipts_form.add_error(
+                "file", _("No file was attached: correct the amounts, then choose the files again.")
+            )
+        return _render(request, claim, form=form, receipts_form=receipts_form, status=422)
+    body = form.as_body()
+    if _changes(claim, body):
+        try:
+            claim = claim_actions.update_claim(user, claim, body)
+        except ServiceError as error:
+            return _refused(request, claim, error, form=form, receipts_form=receipts_form)
+    attached, problems = _attach(user, claim, uploads)
+    if problems:
+        for message in problems:
+            receipts_form.add_error("file", message)
+        receipts_form.add_error("file", _kept_sentence(attached))
+        fresh = ClaimLinesForm(None, _rows(claim), final=claim.is_final)
+        return _render(request, claim, form=fresh, receipts_form=receipts_form, status=422)
+    set_notice(request, "saved", claim=claim.pk, count=len(attached))
+    if request.POST.get("then") == "submit":
+        return redirect("web:employer-claim-submit", claim_id=claim.pk)
     return redirect("web:employer-claim", claim_id=claim.pk)
 
 
-@require_POST
-@employer_required
-def claim_receipts(request: HttpRequest, user: User, claim_id: int) -> HttpResponse:
-    """Attach the files chosen (each checked from its content)."""
-    claim = _claim(user, claim_id)
-    form = ReceiptsForm(request.POST, request.FILES)
-    if not form.is_valid():
-        return _render(request, claim, receipts_form=form, status=422)
-    try:
-        files = [checked(upload, "file") for upload in form.cleaned_data["file"]]
-        claim_actions.add_receipts(user, claim, files)
-    except ServiceError as error:
-        return _refused(request, claim, error, receipts_form=form)
-    set_notice(request, "attached", claim=claim.pk, count=len(files))
-    return redirect("web:employer-claim", claim_id=claim.pk)
+def _changes(claim: Claim, body: dict[str, Any]) -> bool:
+    """Whether the body differs from what the claim holds (an unchanged claim is not edited:
+    its audit trail records only real changes)."""
+    saved = {
+        (line.participant_id, line.category): line.claimed_cents
+        for line in claim.lines.all()
+        if line.claimed_cents
+    }
+    sent = {
+        (line["participant"], line["category"]): parse_amount(line["amount"])
+        for line in body["lines"]
+    }
+    return (
+        saved != sent or bool(body["is_final"]) != claim.is_final or claim.state != ClaimState.DRAFT
+    )
+
+
+def _attach(user: User, claim: Claim, uploads: list[Any]) -> tuple[list[str], list[str]]:
+    """Each file checked on its own: the valid ones attached, each other one named with why
+    (a refusal of the whole attachment, too many files say, attaches none)."""
+    valid, problems = [], []
+    for upload in uploads:
+        try:
+            valid.append(checked(upload, "file"))
+        except ServiceError as error:
+            why = "; ".join(localized(found) for found in error.problems)
+            problems.append(_("%(name)s: %(why)s") % {"name": shown_name(upload.name), "why": why})
+    if valid:
+        try:
+            claim_actions.add_receipts(user, claim, valid)
+        except ServiceError as error:
+            not_found_is_404(error)
+            return [], [*problems, refusals.message(error)]
+    return [found.name for found in valid], problems
+
+
+def _kept_sentence(attached: list[str]) -> str:
+    if not attached:
+        return _("None of the files sent was attached: choose the valid ones again.")
+    return _("The other files were attached: %(names)s.") % {"names": ", ".join(attached)}
 
 
 @require_http_methods(["GET", "POST"])
@@ -222,6 +286,33 @@ def claim_submit(request: HttpRequest, user: User, claim_id: int) -> HttpRespons
         **display.decorated(describe(claim)),
     }
     return render(request, "web/claims/employer_submit.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@employer_required
+def claim_discard(request: HttpRequest, user: User, claim_id: int) -> HttpResponse:
+    """Discard a draft: the page that asks to confirm (GET), then the discarding (POST)."""
+    claim = _claim(user, claim_id)
+    refusal, status = None, 200
+    if request.method == "POST":
+        application_id, number = claim.application_id, claim.number
+        try:
+            claim_actions.discard_claim(user, claim)
+        except ServiceError as error:
+            not_found_is_404(error)
+            refusal, status = refusals.shown(error), error.status
+        else:
+            set_notice(request, "discarded", application=application_id, number=number)
+            return redirect("web:employer-claims", application_id=application_id)
+    context = {
+        "title": _("Discard claim %(number)s?") % {"number": claim.number},
+        "claim": claim,
+        "application": claim.application,
+        "refusal": refusal,
+        "receipt_count": claim.receipts.count(),
+        **display.decorated(describe(claim)),
+    }
+    return render(request, "web/claims/employer_discard.html", context, status=status)
 
 
 @require_GET

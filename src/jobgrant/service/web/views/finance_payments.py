@@ -32,6 +32,8 @@ from jobgrant.service.grants.payments import confirmation as payment_confirmatio
 from jobgrant.service.grants.payments import export as payment_export
 from jobgrant.service.grants.payments import holds as payment_holds
 from jobgrant.service.grants.payments import recovery as recovery_actions
+from jobgrant.service.grants.payments.paid import expected_cents
+from jobgrant.service.language import localized
 from jobgrant.service.refusals import message
 from jobgrant.service.web.forms.payments import (
     BuildForm,
@@ -232,7 +234,7 @@ def batch_confirm(request: HttpRequest, user: User, batch_id: int) -> HttpRespon
                 user, batch, uploaded.read(), uploaded.name or ""
             )
         except ServiceError as error:
-            refusal = [("#id_file", message(error) + " " + _problems(error))]
+            refusal = [("#id_file", _file_problems(error) or message(error))]
         else:
             return redirect(
                 "web:finance-confirmation", batch_id=batch.pk, import_id=imported.confirmation.pk
@@ -244,6 +246,14 @@ def batch_confirm(request: HttpRequest, user: User, batch_id: int) -> HttpRespon
         **error_context(form, first=refusal),
     )
     return render(request, "web/finance/batch.html", context, status=422)
+
+
+def _file_problems(error: ServiceError) -> str:
+    """The problems of the confirmation file, each a sentence about the file (the service
+    words them as what the file is or lacks: "is empty", "must start with…")."""
+    return " ".join(
+        _("The confirmation file %(problem)s.") % {"problem": localized(p)} for p in error.problems
+    )
 
 
 def _problems(error: ServiceError) -> str:
@@ -261,13 +271,22 @@ def confirmation_page(
     confirmation = ConfirmationImport.objects.filter(pk=import_id, batch=batch).first()
     if confirmation is None:
         return render(request, "404.html", {"title": _("Page not found")}, status=404)
-    lines = confirmation.lines.exclude(outcome=LineOutcome.RECONCILED).order_by("line_number")
+    lines = (
+        confirmation.lines.exclude(outcome=LineOutcome.RECONCILED)
+        .select_related("request")
+        .order_by("line_number")
+    )
     context = {
         "title": _("Confirmation file %(number)s") % {"number": confirmation.pk},
         **_labelled(batch),
         "confirmation": confirmation,
         "unmatched": [
-            {"line": line, "outcome_label": LineOutcome(line.outcome).label} for line in lines
+            {
+                "line": line,
+                "outcome_label": LineOutcome(line.outcome).label,
+                "expected_cents": expected_cents(line),
+            }
+            for line in lines
         ],
     }
     return render(request, "web/finance/confirmation.html", context)

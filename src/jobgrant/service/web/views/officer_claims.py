@@ -12,6 +12,7 @@ from typing import Any, cast
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -31,6 +32,7 @@ from jobgrant.service.web.pages import (
     not_found_is_404,
     officer_required,
     set_notice,
+    shown_as,
     take_notice,
     visible_or_404,
 )
@@ -74,7 +76,8 @@ def _render(
     status: int = 200,
 ) -> HttpResponse:
     shown = display.decorated(describe(claim))
-    approve = approve_form or ApprovalForm(None, shown["lines"])
+    shown_as(request, reverse("web:officer-claim", args=[claim.pk]))  # the toggle after an error
+    approve = approve_form or ApprovalForm(None, shown["lines"], shown["caps"])
     if approve_form is not None:  # the lines of the bound form carry its fields
         shown["lines"] = approve_form.lines
     back = return_form or ReasonForm(prefix="return")
@@ -115,9 +118,11 @@ def decide(request: HttpRequest, user: User, claim_id: int) -> HttpResponse:
     action = request.POST.get("action", "")
     if action not in DECISIONS:
         raise Http404
-    lines = display.decorated(describe(claim))["lines"]
+    shown = display.decorated(describe(claim))
     forms = {
-        "approve": ApprovalForm(request.POST if action == "approve" else None, lines),
+        "approve": ApprovalForm(
+            request.POST if action == "approve" else None, shown["lines"], shown["caps"]
+        ),
         "return": ReasonForm(request.POST if action == "return" else None, prefix="return"),
         "deny": ReasonForm(request.POST if action == "deny" else None, prefix="deny"),
     }
@@ -157,6 +162,7 @@ def decide(request: HttpRequest, user: User, claim_id: int) -> HttpResponse:
 
 
 def _confirm(request: HttpRequest, claim: Claim, action: str, form: Any) -> HttpResponse:
+    shown_as(request, reverse("web:officer-claim", args=[claim.pk]))  # the toggle: the claim
     questions = {
         "approve": _("Approve and certify claim %(number)s?"),
         "return": _("Return claim %(number)s to the employer?"),

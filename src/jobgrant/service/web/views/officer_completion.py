@@ -28,8 +28,9 @@ from jobgrant.service.grants.models.completion import (
     Respondent,
 )
 from jobgrant.service.grants.models.payments import Receivable, ReceivableCause
-from jobgrant.service.grants.participants.access import government_cents
+from jobgrant.service.grants.participants.access import government_shares
 from jobgrant.service.grants.payments import recovery as recovery_actions
+from jobgrant.service.grants.payments.paid import paid_by_funder
 from jobgrant.service.language import in_language
 from jobgrant.service.ledger.models import Funder
 from jobgrant.service.web import labels
@@ -64,27 +65,41 @@ def _follow_up_rows(application: Application) -> list[dict[str, Any]]:
 
 
 def _offers(application: Application, report: CompletionReport | None) -> list[dict[str, Any]]:
+    """One offer per trainee who did not complete, with one form per funder that paid something
+    on the file: its amount starts at the trainee's share of that funder's money, at most what
+    that funder paid and not yet raised back. A file where nothing was paid offers no form."""
     if report is None or report.state != "submitted":
         return []
-    raised = Receivable.objects.filter(
-        application=application, cause=ReceivableCause.NOT_COMPLETED
-    ).count()
+    receivables = Receivable.objects.filter(application=application)
+    raised = receivables.filter(cause=ReceivableCause.NOT_COMPLETED).count()
+    left = paid_by_funder(application)
+    for funder, cents in receivables.values_list("funder", "amount_cents"):
+        left[funder] = left.get(funder, 0) - cents
     offers = []
     for outcome in completion_actions.non_completers(report):
         position = outcome.participant.position
         reason = NotCompletedReason(outcome.not_completed_reason).label
+        shares = government_shares(application, position)
         offers.append(
             {
                 "number": position + 1,
                 "reason": reason,
-                "government": government_cents(application, position),
-                "amount": format_amount(government_cents(application, position)),
+                "raised": raised,
+                "forms": [
+                    {
+                        "funder": funder,
+                        "label": Funder(funder).label,
+                        "share": shares[funder],
+                        "left": left[funder],
+                        "amount": format_amount(min(shares[funder], left[funder])),
+                    }
+                    for funder in shares
+                    if shares[funder] > 0 and left.get(funder, 0) > 0
+                ],
                 "text": _("Trainee %(n)s did not complete the training: %(reason)s.")
                 % {"n": position + 1, "reason": reason},
             }
         )
-    for offer in offers:
-        offer["raised"] = raised
     return offers
 
 
@@ -103,7 +118,6 @@ def outcomes(request: HttpRequest, user: User, application_id: int) -> HttpRespo
         "follow_ups": _follow_up_rows(application),
         "states": [str(label) for label in FollowUpState.labels],
         "offers": _offers(application, report),
-        "funders": Funder.choices,
         "notice": str(notice.get("text", "")) if notice else "",
         "error_links": [],
         "error_links_json": "{}",
