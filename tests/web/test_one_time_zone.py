@@ -12,6 +12,7 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
+from jobgrant.service.language import long_date
 from jobgrant.service.outcomes.kpis import compute
 from jobgrant.service.outcomes.report.content import view
 from jobgrant.service.web.templatetags.backoffice import moment
@@ -36,6 +37,7 @@ def test_the_service_has_one_zone() -> None:
 def test_a_moment_is_dated_and_timed_in_ottawa(lang: str, day: str, when: str) -> None:
     with translation.override(lang):
         assert longdate(EVENING) == day  # claims, change requests, officer pages
+        assert long_date(EVENING, lang) == day  # messages and documents
         assert moment(EVENING) == when
 
 
