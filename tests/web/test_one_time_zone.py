@@ -10,8 +10,21 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from django.utils import translation
+from tests.participants import OTHER_SIN
+from tests.personas import EMPLOYER, OFFICER
+from tests.service.grants.claim_helpers import (
+    approved_file,
+    assign,
+    confirm,
+    during_training,
+    pdf_bytes,
+)
 
+from jobgrant.service.accounts.models import User
+from jobgrant.service.grants.models.claims import Claim
 from jobgrant.service.language import long_date
 from jobgrant.service.outcomes.kpis import compute
 from jobgrant.service.outcomes.report.content import view
@@ -67,3 +80,26 @@ def test_no_page_names_another_zone() -> None:
         if other.search(line)
     ]
     assert found == []
+
+
+@pytest.mark.django_db
+def test_the_officers_claims_queue_dates_an_evening_claim_on_its_ottawa_day(demo: None) -> None:
+    application = approved_file()
+    confirm(application, 0)
+    confirm(application, 1, OTHER_SIN)
+    assign(application)
+    with during_training():
+        employer, officer = Client(), Client()
+        employer.force_login(User.objects.get(username=EMPLOYER.username))
+        employer.post(f"/en/employer/applications/{application.pk}/claims/")
+        claim = Claim.objects.get(application=application)
+        files = [SimpleUploadedFile("invoice.pdf", pdf_bytes(), "application/pdf")]
+        employer.post(f"/en/employer/claims/{claim.pk}/receipts/", {"file": files})
+        employer.post(f"/en/employer/claims/{claim.pk}/submit/", {"confirm": "yes"})
+        # Submitted at 8:30 p.m. in Ottawa on January 31: February 1 in UTC.
+        evening = dt.datetime(2027, 2, 1, 1, 30, tzinfo=dt.UTC)
+        Claim.objects.filter(pk=claim.pk).update(submitted_at=evening)
+        officer.force_login(User.objects.get(username=OFFICER.username))
+        queue = officer.get("/en/officer/claims/").content.decode()
+    row = queue[queue.index(f'id="open-claim-{claim.pk}"') :][:600]
+    assert "January 31, 2027" in row and "February 1, 2027" not in row
