@@ -243,7 +243,7 @@ def test_the_csv_has_the_filtered_entries_in_words_guarded_against_formulas(
     body = b"".join(response.streaming_content)
     assert body.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
-    assert rows[0][:4] == ["Entrée", "Moment (heure de Toronto)", "Auteur", "Action"]
+    assert rows[0][:4] == ["Entrée", "Moment (heure d'Ottawa)", "Auteur", "Action"]
     expected = AuditEntry.objects.filter(object_type="application").count()
     assert len(rows) == 1 + expected
     row = next(r for r in rows[1:] if r[0] == str(denied))

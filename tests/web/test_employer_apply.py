@@ -234,7 +234,7 @@ def test_training_step_checks_every_field(employer: Client, lang: str) -> None:
     assert 'id="setting-error"' in page and 'id="third_party-error"' in page
     assert 'aria-invalid="true"' in page
     if lang == "fr":
-        assert "Indiquez la date de début de la formation" in page
+        assert "2027-02-30 n'est pas un jour du calendrier; février 2027 compte 28 jours" in page
         assert "Indiquez le nom du cours ou du programme." in page
     else:
         assert "Enter the name of the course or program." in page
@@ -380,9 +380,9 @@ def test_trainee_rows_are_added_and_removed_without_javascript(employer: Client)
 
 def test_ineligibility_reasons_appear_next_to_what_they_concern(employer: Client) -> None:
     choose_applicant(employer)
-    # Training that already started (the clock says 2026-11-29): not an input error, a reason.
-    started = training_form(start_date="2026-11-02", end_date="2027-01-29")
-    assert employer.post("/en/employer/apply/training/", started).status_code == 302
+    # Training given in house: not an input error, a reason.
+    in_house = training_form(third_party="no")
+    assert employer.post("/en/employer/apply/training/", in_house).status_code == 302
     bn = APPLICANT.get().business_number
     response = employer.post(
         "/en/employer/apply/trainees/",
@@ -390,9 +390,9 @@ def test_ineligibility_reasons_appear_next_to_what_they_concern(employer: Client
     )
     page = response.content.decode()
     assert response.status_code == 200
-    start_slot = page[page.index('id="reason-start_date"') :]
-    assert start_slot.index("Not eligible:") < 200
-    assert "it starts on November 2, 2026" in start_slot[:400]
+    provider_slot = page[page.index('id="reason-third_party"') :]
+    assert provider_slot.index("Not eligible:") < 200
+    assert "in-house training is not eligible" in provider_slot[:400]
     trainee_slot = page[page.index('id="reason-trainee-1"') :]
     assert "Trainee 2 has no eligible training costs." in trainee_slot[:300]
     assert 'aria-describedby="reason-trainee-1"' in page

@@ -56,9 +56,11 @@ def test_a_start_date_in_the_past_is_called_so(employer: Client, lang: str) -> N
     page = text(response)
     if lang == "fr":
         assert "La date de début de la formation, le 1er mai 2025, est passée" in page
+        assert "le 30 novembre 2026 ou plus tard" in page
         assert "Aucune période de réception" not in page
     else:
         assert "The training start date, May 1, 2025, is in the past" in page
+        assert "on November 30, 2026 or later" in page
         assert "No intake is open" not in page
 
 
@@ -137,10 +139,10 @@ def test_dates_are_typed_as_the_hint_shows_them(employer: Client, lang: str, hin
 
 
 def not_eligible_review(client: Client) -> None:
-    """Training that already started (the clock says 2026-11-29): the quote says not eligible."""
+    """Training given in house: the quote says not eligible."""
     choose_applicant(client)
-    started = {**TRAINING, "start_date": "2026-11-02", "end_date": "2027-01-29"}
-    assert client.post("/en/employer/apply/training/", started).status_code == 302
+    in_house = {**TRAINING, "third_party": "no"}
+    assert client.post("/en/employer/apply/training/", in_house).status_code == 302
     rows = {
         "trainee-TOTAL_FORMS": "1",
         "trainee-0-employer": APPLICANT.get().business_number,
@@ -158,7 +160,7 @@ def test_the_review_warns_with_the_reasons_and_asks_for_an_acknowledgment(
     warning = page[page.index('id="not-eligible-warning"') :]
     warning = warning[: warning.index("</section>")]
     assert "will likely be refused" in warning
-    assert "Training must start after the application date (November 29, 2026)" in warning
+    assert "in-house training is not eligible" in warning
     assert 'id="understood"' in page
     refused = employer.post("/en/employer/apply/review/", {"confirm": "yes"})
     assert refused.status_code == 422

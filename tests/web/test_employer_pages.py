@@ -267,12 +267,12 @@ def test_the_live_quote_splits_the_grant_per_trainee_employer_and_total(
 
 def test_the_live_quote_places_reasons_next_to_their_fields(employer: Client) -> None:
     draft = valid_draft()
-    draft["training"]["start_date"] = "2026-11-02"  # before the application (2026-11-29)
+    draft["training"]["third_party"] = "no"  # in house
     with_draft(employer, draft)
     page = text(employer.post("/en/employer/apply/quote/", quote_form("15000", "0")))
-    start = page[page.index('id="reason-start_date"') :]
-    assert start.startswith('id="reason-start_date" class="jg-reasons" hx-swap-oob="innerHTML">')
-    assert "Training must start after the application date (November 29, 2026)" in start[:300]
+    slot = page[page.index('id="reason-third_party"') :]
+    assert slot.startswith('id="reason-third_party" class="jg-reasons" hx-swap-oob="innerHTML">')
+    assert "in-house training is not eligible" in slot[:300]
     trainee = page[page.index('id="reason-trainee-1"') :]
     assert "Trainee 2 has no eligible training costs." in trainee[:300]
     assert page[page.index('id="reason-trainee-0"') :].index("</div>") < 80  # nothing to say

@@ -53,10 +53,16 @@ def quote(
         request = parse_quote_request(raw)
         chosen = choose_policy(library, policy or request.policy or DEFAULT_POLICY)
         start = library.start_date(chosen)
-        if request.application_date < start:
-            raise InvalidRequestError(
-                [Problem("application_date", "before_policy", start.isoformat())]
+        early = [
+            Problem(field, "before_policy", start.isoformat())
+            for field, day in (
+                ("application_date", request.application_date),
+                ("training.start_date", request.start_date),
             )
+            if day < start
+        ]
+        if early:
+            raise InvalidRequestError(early)
         batch, order = build_batch([request])
         evaluation = evaluate(batch, chosen, library=library)
         return quote_json(evaluation, request, order[0], explain=explain)

@@ -164,6 +164,10 @@ class _Reader:
     def problem(self, path: str, code: str, detail: str = "") -> None:
         self.problems.append(Problem(path, code, detail))
 
+    def named(self, *paths: str) -> bool:
+        """Whether a problem was already found with any of these fields."""
+        return any(problem.path in paths for problem in self.problems)
+
     def obj(self, raw: object, path: str, required: Set[str], optional: Set[str]) -> dict[str, Any]:
         if not isinstance(raw, dict):
             self.problem(path or "(request)", "not_an_object")
@@ -314,7 +318,9 @@ def _training(r: _Reader, raw: object) -> dict[str, Any]:
         provider = {}
     start = r.field(training, "start_date", "training", r.date)
     end = r.field(training, "end_date", "training", r.date)
-    if start and end and start != dt.date.min and end != dt.date.min and end < start:
+    # Compared only when both were read as dates: a date that is not one is already named, and
+    # the value read in its place (dt.date.min) is also a real date, year 1's first day.
+    if start and end and not r.named("training.start_date", "training.end_date") and end < start:
         r.problem("training.end_date", "end_before_start")
     return {
         "start_date": start,

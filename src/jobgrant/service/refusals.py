@@ -86,6 +86,13 @@ WORDINGS: dict[str, Wording] = {
             "Checked again today, the application does not meet the eligibility rules: %(reasons)s"
         ),
     ),
+    "TRAINING_DATES_OUT_OF_RANGE": Wording(
+        gettext_lazy("The training's dates cannot be approved"),
+        gettext_lazy(
+            "The training's dates on file cannot be approved: %(problems)s Deny the application, "
+            "or ask the employer to apply again with the right dates."
+        ),
+    ),
     "ILLEGAL_TRANSITION": Wording(
         gettext_lazy("This decision is no longer possible"),
         gettext_lazy("This action is not possible for an application that is now “%(state)s”."),

@@ -12,10 +12,12 @@ employer out of the application's stored request (a consortium file), and a diff
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 
 from jobgrant.service.grants.models.agreements import Agreement
@@ -58,11 +60,28 @@ def _trainee_employer_sql() -> str:
     return "json_extract(a.\"request\", '$.trainees[' || p.\"position\" || '].employer_id')"
 
 
-def days_between_sql(later: str, earlier_timestamp: str) -> str:
-    """Whole days from a timestamp's date (UTC) to a date."""
+def local_date_sql(timestamp: str) -> str:
+    """A timestamp's date in the service's one zone (settings.TIME_ZONE, Ottawa time), as the
+    pages show it: an evening in Ottawa is already the next day in UTC."""
+    zone = settings.TIME_ZONE
+    if not _ZONE_NAME.fullmatch(zone):  # written into the statement: a zone's name, nothing else
+        raise ValueError(f"not a time zone name: {zone!r}")
     if connection.vendor == "postgresql":
-        return f"({later} - CAST({earlier_timestamp} AS date))"
-    return f"CAST(julianday({later}) - julianday(date({earlier_timestamp})) AS INTEGER)"
+        return f"CAST(({timestamp} AT TIME ZONE '{zone}') AS date)"
+    # Django's own SQLite function for a datetime's date in a zone (the ORM's TruncDate).
+    return f"django_datetime_cast_date({timestamp}, '{zone}', '{connection.timezone_name}')"
+
+
+_ZONE_NAME = re.compile(r"[A-Za-z0-9_+/-]+")
+
+
+def days_between_sql(later: str, earlier_timestamp: str) -> str:
+    """Whole days from a timestamp's date (in Ottawa time) to a date, never fewer than 0 (a
+    payment dated the day of its claim took no day)."""
+    earlier = local_date_sql(earlier_timestamp)
+    if connection.vendor == "postgresql":
+        return f"GREATEST({later} - {earlier}, 0)"
+    return f"MAX(CAST(julianday({later}) - julianday({earlier}) AS INTEGER), 0)"
 
 
 FIRM_SIZE_BANDS = (("1-49", 1, 49), ("50-99", 50, 99), ("100-499", 100, 499), ("500+", 500, None))

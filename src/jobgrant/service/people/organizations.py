@@ -35,7 +35,7 @@ from jobgrant.service.accounts.models import (
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
-from jobgrant.service.language import language_of
+from jobgrant.service.language import language_of, local_day, long_date
 from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.people import account_links
 from jobgrant.service.people.registration_attempts import account_with_email, tell_of_attempt
@@ -317,7 +317,7 @@ def invite_colleague(
                 "inviter": user.get_full_name() or user.username,
                 "role": _role_label(role, language),
                 "link": link,
-                "expires_on": f"{invitation.expires_at:%Y-%m-%d}",
+                "expires_on": long_date(local_day(invitation.expires_at), language),
             },
         )
         record(

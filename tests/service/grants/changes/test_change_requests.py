@@ -384,3 +384,11 @@ def test_bad_moves_are_named_and_nothing_is_written(demo, move, field) -> None:
 def test_an_unknown_kind_is_named(demo) -> None:
     error = refused(accepted(), "colour")
     assert fields(error)["kind"][0].startswith("must be one of")
+
+
+def test_an_end_before_the_start_is_said_with_dates_in_words_in_each_language(demo) -> None:
+    agreement = accepted()
+    error = refused(agreement, "dates", start_date="2027-03-28")  # the end is 2027-03-26
+    english, french = fields(error)["start_date"]
+    assert "(March 26, 2027) before it starts (March 28, 2027)" in english
+    assert "(26 mars 2027) avant son début (28 mars 2027)" in french

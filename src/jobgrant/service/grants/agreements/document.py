@@ -51,14 +51,20 @@ class DueDates:
     parameters: list[dict[str, Any]]
 
 
-def _parameter(name: str, application: Application, on: dt.date) -> dict[str, Any]:
-    """A due-date parameter as the policy of the application sets it there on `on`, with the
-    source it cites."""
+def parameter_of(name: str, application: Application, on: dt.date) -> Any:
+    """A parameter as the policy of the application sets it there on `on`: its value (None for
+    no limit), the date it took effect and the sources it cites."""
     library = default_library()
     policy = _policy_of(library, application)
     region = application.request.get("region") if isinstance(application.request, dict) else None
     layers = library.layers(policy, application.jurisdiction)
-    found = library._resolve_one(name, layers, application.jurisdiction, region, on)
+    return library._resolve_one(name, layers, application.jurisdiction, region, on)
+
+
+def _parameter(name: str, application: Application, on: dt.date) -> dict[str, Any]:
+    """A due-date parameter as the policy of the application sets it there on `on`, with the
+    source it cites."""
+    found = parameter_of(name, application, on)
     return {
         "name": name,
         "value": int(found.value or 0),

@@ -21,6 +21,7 @@ from jobgrant.service.errors import ServiceError, not_found
 from jobgrant.service.grants.agreements.actions import issue_agreement
 from jobgrant.service.grants.applications import messages as application_messages
 from jobgrant.service.grants.applications import partners as partner_actions
+from jobgrant.service.grants.applications.training_dates import check_training_dates
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.core.budget_refusals import budget_refusal
 from jobgrant.service.grants.core.input import ReasonRule, checked_reason
@@ -232,6 +233,7 @@ def recommend_application(user: User, application: Application, note: str = "") 
     access.check_officer(user, application)
     with transaction.atomic():
         locked = _transition(user, application, "recommend", note)
+        check_training_dates(application)
         # Refused here, the whole transaction rolls back: the state change is not kept either.
         _refuse_if_ineligible(application, locked)
         application.recommended_by = user
@@ -249,6 +251,7 @@ def approve_application(user: User, application: Application, note: str = "") ->
     with transaction.atomic():
         locked = _transition(user, application, "approve", note)
         access.check_not_recommender(user, application)
+        check_training_dates(application)  # the agreement is dated from them: never a 500
         _refuse_if_ineligible(application, locked)
         application.decided_by = user
         _save(application)

@@ -23,6 +23,7 @@ from jobgrant.rules.money import AmountError, format_amount, parse_amount
 from jobgrant.rules.requests import COURSE_MAX, InvalidRequestError, has_control_characters
 from jobgrant.service.errors import ServiceError, bad_input, problem
 from jobgrant.service.grants.models.changes import ChangeKind
+from jobgrant.service.language import ENGLISH, FRENCH, long_date
 
 MAX_ENTRIES = 100  # trainees added, removed or replaced, or moves, in one change
 PROVIDER_MAX = COURSE_MAX
@@ -154,14 +155,21 @@ def _dates(
     if not p.found and end < start:
         p.add(
             "end_date" if "end_date" in fields else "start_date",
-            f"makes the training end ({end}) before it starts ({start})",
-            f"fait finir la formation ({end}) avant son début ({start})",
+            f"makes the training end ({_words(end, ENGLISH)}) before it starts "
+            f"({_words(start, ENGLISH)})",
+            f"fait finir la formation ({_words(end, FRENCH)}) avant son début "
+            f"({_words(start, FRENCH)})",
         )
     return [
         _change(f"training.{name}", current["training"][name], training[name])
         for name in ("start_date", "end_date")
         if training[name] != current["training"][name]
     ], {}
+
+
+def _words(iso: str, language: str) -> str:
+    """An ISO date of the request as a sentence writes it ("March 26, 2027", "26 mars 2027")."""
+    return long_date(dt.date.fromisoformat(iso), language)
 
 
 def _date(raw: object, path: str, p: _Problems) -> dt.date | None:

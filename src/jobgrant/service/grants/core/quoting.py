@@ -63,6 +63,21 @@ def employer_cap_may_apply(
     )
 
 
+LONGEST_TRAINING = "cjg.training.max_duration_days"
+
+
+def longest_training(program: Program, on: dt.date) -> int | None:
+    """The most days a training may last (first and last day counted) under the program's
+    policy in its jurisdiction on `on`; None where the policy sets no limit or is not a shipped
+    one (a scenario file's limit is checked by its quote)."""
+    library = default_library()
+    chosen = library.policies.get(program.policy)
+    if chosen is None:
+        return None
+    value = library.resolve(chosen, program.jurisdiction, None, on)[LONGEST_TRAINING].value
+    return None if value is None else int(value)
+
+
 def registered_employers(payload: dict[str, Any]) -> list[Employer]:
     """The employers named by business number, in order (422 naming each unknown one)."""
     entries = payload.get("employers")

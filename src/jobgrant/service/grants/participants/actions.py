@@ -39,6 +39,7 @@ from jobgrant.service.grants.participants.refusals import (
     link_refused,
 )
 from jobgrant.service.grants.participants.workflow import LIVE, target_of
+from jobgrant.service.language import local_day, long_date
 from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.refusals import refused
 from jobgrant.service.registry.identifiers import format_sin
@@ -58,6 +59,14 @@ CONTRADICTIONS: dict[str, tuple[str, frozenset[str]]] = {
         frozenset({EmploymentStatus.FULL_TIME, EmploymentStatus.PART_TIME}),
     ),
 }
+
+
+def _written(day: object, language: str) -> str:
+    """An ISO date of the request as a message writes it ("January 11, 2027"); "" for none."""
+    try:
+        return long_date(dt.date.fromisoformat(day), language) if isinstance(day, str) else ""
+    except ValueError:
+        return ""
 
 
 def link_lifetime() -> dt.timedelta:
@@ -205,8 +214,8 @@ def send_link(participant: Participant, kind: str, milestone: str) -> Invitation
             "link": links.page_link("web:participate", participant.language, token=token),
             "employer": employer.name if employer else "",
             "course": str(training.get("course") or ""),
-            "start_date": str(training.get("start_date") or ""),
-            "expires_on": timezone.localtime(invitation.expires_at).date().isoformat(),
+            "start_date": _written(training.get("start_date"), participant.language),
+            "expires_on": long_date(local_day(invitation.expires_at), participant.language),
             "reference": application.pk,
         },
     )

@@ -8,12 +8,16 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from babel.dates import format_datetime
 from django.utils.translation import gettext as _
 
 from jobgrant.service.choices import Jurisdiction
 from jobgrant.service.grants.core.quoting import policy_version
-from jobgrant.service.language import current_locale, in_language
+from jobgrant.service.language import (
+    TIME_ZONE_NAME,
+    current_language,
+    in_language,
+    long_moment,
+)
 from jobgrant.service.outcomes.report import cells
 from jobgrant.service.outcomes.report.summary import Summary, summary
 from jobgrant.service.outcomes.tables import Column, KpiReport, Row, Table
@@ -111,7 +115,7 @@ def view(report: KpiReport, made: dt.datetime) -> ReportView:
         title=_("Canada Job Grant: annual accountability report"),
         place=place_name(report.jurisdiction),
         fiscal_year=report.fiscal_year,
-        made=format_datetime(made, format="long", locale=current_locale()),
+        made=f"{long_moment(made, current_language())} ({TIME_ZONE_NAME})",
         rules_version=policy_version(),
         summary=summary(report),
         suppression_rule=suppression_rule(report),

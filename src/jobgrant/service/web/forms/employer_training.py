@@ -5,12 +5,15 @@ database (the start date is checked against the intakes, read through grants.quo
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from jobgrant.rules.batch import SETTINGS
 from jobgrant.rules.money import AmountError, format_amount, parse_amount
@@ -18,6 +21,8 @@ from jobgrant.rules.requests import COURSE_MAX
 from jobgrant.rules.requests import has_control_characters as kernel_refuses
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.core import quoting
+from jobgrant.service.grants.models.applications import Program
+from jobgrant.service.language import current_language, month_of_year
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms.employer import (
     MAX_TEXT,
@@ -33,21 +38,43 @@ PROVIDER_NAME_MAX = 200
 #: The training fields next to which eligibility reasons can appear.
 REASON_SLOTS = ("setting", "start_date", "end_date", "hours", "third_party")
 DATE_EXAMPLE = "2027-01-11"
+HOURS_A_DAY = 24
+
+
+ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 
 class IsoDateField(forms.Field):
-    """A date written YYYY-MM-DD, as the hint shows it in both languages."""
+    """A date written YYYY-MM-DD, as the hint shows it in both languages. A date in that form
+    that is not on the calendar is told what is allowed: the months, or the days of its month."""
 
     def to_python(self, value: Any) -> dt.date | None:
         typed = value.strip() if isinstance(value, str) else ""
         if not typed:
             return None
-        try:
-            if len(typed) == 10:
-                return dt.date.fromisoformat(typed)
-        except ValueError:
-            pass
-        raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        found = ISO_DATE.fullmatch(typed)
+        if found is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        year, month, day = (int(part) for part in found.groups())
+        if not 1 <= month <= 12:
+            raise forms.ValidationError(
+                _("%(field)s: %(typed)s has no month %(month)s; the months go from 01 to 12.")
+                % {"field": self.label, "typed": typed, "month": found[2]},
+                code="invalid",
+            )
+        days = calendar.monthrange(year, month)[1] if year else 31
+        if not year or not 1 <= day <= days:
+            raise forms.ValidationError(
+                _("%(field)s: %(typed)s is not a day of the calendar; %(month)s has %(days)s days.")
+                % {
+                    "field": self.label,
+                    "typed": typed,
+                    "month": month_of_year(year or 1, month, current_language()),
+                    "days": days,
+                },
+                code="invalid",
+            )
+        return dt.date(year, month, day)
 
 
 class HoursField(forms.Field):
@@ -176,26 +203,77 @@ class TrainingForm(forms.Form):
             self.add_error(
                 "end_date", _("The training end date must not be before its start date.")
             )
-        if start is not None:
-            self._check_intake(start)
+        hours = self.cleaned_data.get("hours")
+        if start is not None and end is not None and end >= start and hours is not None:
+            self._check_hours(hours, (end - start).days + 1)
+        if start is not None and start <= self.today:
+            self.add_error("start_date", self._past_start_message(start))
+        elif start is not None:
+            program = self._check_intake(start)
+            if program is not None and end is not None and end >= start:
+                self._check_length(program, start, end)
         return self.cleaned_data
 
-    def _check_intake(self, start: dt.date) -> None:
-        """An intake must be open for the start date; a date in the past is said to be one."""
+    def _check_hours(self, hours: int, days: int) -> None:
+        """No more hours than the days of training hold (24 a day): what is allowed is said."""
+        most = HOURS_A_DAY * days
+        if hours > most * 100:
+            self.add_error(
+                "hours",
+                ngettext(
+                    "Hours of training: a training of %(days)s day has at most %(most)s hours.",
+                    "Hours of training: a training of %(days)s days has at most %(most)s hours.",
+                    days,
+                )
+                % {"days": days, "most": most},
+            )
+
+    def _past_start_message(self, start: dt.date) -> str:
+        """Training must start after the application: the day after today at the earliest."""
+        values = {"date": longdate(start), "first": longdate(self.today + dt.timedelta(days=1))}
+        if start == self.today:
+            return (
+                _(
+                    "The training start date, %(date)s, is today: training must start after you "
+                    "apply, on %(first)s or later."
+                )
+                % values
+            )
+        return (
+            _(
+                "The training start date, %(date)s, is in the past: training must start after "
+                "you apply, on %(first)s or later."
+            )
+            % values
+        )
+
+    def _check_intake(self, start: dt.date) -> Program | None:
+        """An intake must be open for the start date: its program, or None (the error said)."""
         try:
             training = {"start_date": start.isoformat()}
-            quoting.program_for(
+            return quoting.program_for(
                 {"jurisdiction": self.jurisdiction, "training": training}, self.today
             )
         except ServiceError:
             self.add_error("start_date", self._no_intake_message(start))
+            return None
+
+    def _check_length(self, program: Program, start: dt.date, end: dt.date) -> None:
+        """No longer than the program's policy allows, said with the last day allowed."""
+        longest = quoting.longest_training(program, self.today)
+        if longest is None or (end - start).days + 1 <= longest:
+            return
+        last = start + dt.timedelta(days=longest - 1)
+        self.add_error(
+            "end_date",
+            _(
+                "Training may last at most %(days)s days, counting its first and last days: "
+                "starting on %(start)s, it must end by %(last)s."
+            )
+            % {"days": longest, "start": longdate(start), "last": longdate(last)},
+        )
 
     def _no_intake_message(self, start: dt.date) -> str:
-        if start < self.today:
-            return _(
-                "The training start date, %(date)s, is in the past: training must start after "
-                "you apply."
-            ) % {"date": longdate(start)}
         return _("No intake is open in %(jurisdiction)s for training that starts on %(date)s.") % {
             "jurisdiction": labels.jurisdiction_name(self.jurisdiction),
             "date": longdate(start),

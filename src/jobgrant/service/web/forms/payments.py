@@ -3,6 +3,7 @@ paying system's file, record a repayment, ask for or approve a write-off."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -16,20 +17,43 @@ from jobgrant.service.web.pages import set_choices
 MAX_FILE = 20 * 1024 * 1024
 
 
+#: A fiscal year as people write it: 2026-27, 2026-2027, with a dash or an en dash, spaced or not.
+FISCAL_YEAR = re.compile(r"(\d{4})\s*[-\u2013\u2014/]\s*(\d{2}|\d{4})")
+MAX_FISCAL_YEAR = 20  # characters: room for "2026 - 2027" and more, never cut in the browser
+
+
+class FiscalYearField(forms.CharField):
+    """A fiscal year typed in short or in full, cleaned to its short form ("2026-27"); anything
+    else is refused with what it must look like."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=MAX_FISCAL_YEAR, **kwargs)
+
+    def clean(self, value: Any) -> str:
+        typed = str(super().clean(value))
+        found = FISCAL_YEAR.fullmatch(typed)
+        start = int(found[1]) if found else 0
+        end = found[2] if found else ""
+        if found and (end == str(start + 1) or end == str(start + 1)[-2:]):
+            return f"{start}-{str(start + 1)[-2:]}"
+        raise forms.ValidationError(
+            gettext_lazy(
+                "%(typed)s is not a fiscal year: write the year it starts and the next, for "
+                "example 2026-27 or 2026-2027."
+            )
+            % {"typed": typed[:MAX_FISCAL_YEAR]}
+        )
+
+
 class BuildForm(forms.Form):
     jurisdiction = forms.ChoiceField(
         label=gettext_lazy("Jurisdiction"),
         error_messages={"required": gettext_lazy("Choose the jurisdiction to pay.")},
     )
-    fiscal_year = forms.RegexField(
+    fiscal_year = FiscalYearField(
         label=gettext_lazy("Fiscal year"),
-        help_text=gettext_lazy("Written 2026-27."),
-        regex=r"^\d{4}-\d{2}$",
-        max_length=7,
-        error_messages={
-            "required": gettext_lazy("Enter the fiscal year, written 2026-27."),
-            "invalid": gettext_lazy("Write the fiscal year as 2026-27."),
-        },
+        help_text=gettext_lazy("Written 2026-27 or 2026-2027."),
+        error_messages={"required": gettext_lazy("Enter the fiscal year, written 2026-27.")},
     )
 
     def __init__(self, data: Any = None, initial: dict[str, str] | None = None) -> None:

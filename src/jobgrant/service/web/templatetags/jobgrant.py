@@ -8,7 +8,7 @@ from babel.numbers import format_decimal
 from django import template
 
 from jobgrant.rules.money import format_money, parse_amount
-from jobgrant.service.language import current_language, current_locale, long_date
+from jobgrant.service.language import current_language, current_locale, local_day, long_date
 from jobgrant.service.web.labels import stream_label
 
 __all__ = ["longdate", "money", "number", "stream"]
@@ -39,8 +39,9 @@ def stream(code: str) -> str:
 
 @register.filter
 def longdate(value: dt.date | str | None) -> str:
-    """ "March 4, 2026" / "4 mars 2026" (ISO strings accepted)."""
+    """ "March 4, 2026" / "4 mars 2026" (ISO strings accepted); a moment is dated in Ottawa
+    time, as every page dates it."""
     if not value:
         return ""
-    day = dt.date.fromisoformat(value[:10]) if isinstance(value, str) else value
+    day = dt.date.fromisoformat(value[:10]) if isinstance(value, str) else local_day(value)
     return long_date(day, current_language())

@@ -42,7 +42,7 @@ CSV_INJECTION = ("=", "+", "-", "@")
 
 
 def _start_of(day: dt.date) -> dt.datetime:
-    """Midnight at the start of `day`, Toronto time (the page's dates are local)."""
+    """Midnight at the start of `day`, Ottawa time (the page's dates are local)."""
     return timezone.make_aware(dt.datetime.combine(day, dt.time.min))
 
 
@@ -111,7 +111,7 @@ def _csv_lines(found: QuerySet[AuditEntry]) -> Iterator[str]:
     yield "\ufeff" + csv_line(
         [
             _("Entry"),
-            _("When (Toronto time)"),
+            _("When (Ottawa time)"),
             _("Actor"),
             _("Action"),
             _("Object type"),

@@ -225,7 +225,9 @@ def apply_training(request: HttpRequest, user: User) -> HttpResponse:
         form = training_forms.TrainingForm(
             bound, initial=typed, jurisdiction=jurisdiction, today=today
         )
-    quote, _problems = steps.try_quote(found, found.trainees)
+    # The reasons are those of the training on file: beside what was just typed (a POST shown
+    # again with its errors) they would speak of other dates, so they are left to step 3.
+    quote = steps.try_quote(found, found.trainees)[0] if request.method == "GET" else None
     return page(
         request,
         "web/employer/apply_training.html",

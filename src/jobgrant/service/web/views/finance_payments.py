@@ -33,7 +33,7 @@ from jobgrant.service.grants.payments import export as payment_export
 from jobgrant.service.grants.payments import holds as payment_holds
 from jobgrant.service.grants.payments import recovery as recovery_actions
 from jobgrant.service.grants.payments.paid import expected_cents
-from jobgrant.service.language import localized
+from jobgrant.service.language import in_language, localized
 from jobgrant.service.refusals import message
 from jobgrant.service.web.forms.payments import (
     BuildForm,
@@ -96,7 +96,7 @@ def payments_page(request: HttpRequest, user: User) -> HttpResponse:
         try:
             batch = payment_batches.build_batch(user, form.cleaned_data)
         except ServiceError as error:
-            refusal = [("#id_jurisdiction", message(error))]
+            refusal = _refusal_of_fields(form, error)
         else:
             set_notice(request, "built")
             return redirect("web:finance-batch", batch_id=batch.pk)
@@ -110,6 +110,15 @@ def payments_page(request: HttpRequest, user: User) -> HttpResponse:
     }
     status = 422 if errors["error_links"] else 200
     return render(request, "web/finance/payments.html", context, status=status)
+
+
+def _refusal_of_fields(form: BuildForm, error: ServiceError) -> list[tuple[str, str]]:
+    """A refusal of the form's fields said beside each field it names; any other refusal is
+    linked to the jurisdiction, the first field."""
+    named = [p for p in error.problems if p.get("field") in form.fields]
+    for found in named:
+        form.add_error(found["field"], in_language(en=found["message_en"], fr=found["message_fr"]))
+    return [] if named else [("#id_jurisdiction", message(error))]
 
 
 def _batch_context(request: HttpRequest, user: User, batch: PaymentBatch) -> dict[str, Any]:
@@ -257,8 +266,6 @@ def _file_problems(error: ServiceError) -> str:
 
 
 def _problems(error: ServiceError) -> str:
-    from jobgrant.service.language import in_language
-
     return " ".join(in_language(en=p["message_en"], fr=p["message_fr"]) for p in error.problems)
 
 
