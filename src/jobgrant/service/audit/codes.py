@@ -2,7 +2,7 @@
 
 `chain.record` appends only an action and an object type listed here, so that no action reaches
 the trail without being declared; the auditor's page words each one
-(`web/audit_entries.py`), and a test walks these lists and fails on a code without its words
+(`web/audit_labels.py`), and a test walks these lists and fails on a code without its words
 in English and in French. A new action is added here, then worded there.
 
 A refusal is recorded as `refused.<name>`, where the name is the action's
