@@ -181,6 +181,20 @@ FIELD_LABELS: dict[str, Promise] = {
     "affiliations": gettext_lazy("Affiliated employers"),
     "active": gettext_lazy("Active"),
     "preferred_language": gettext_lazy("Preferred language"),
+    "administrator": gettext_lazy("Administrator"),
+    "administrators_told": gettext_lazy("Administrators told"),
+    "street_address": gettext_lazy("Street address"),
+    "city": gettext_lazy("City or town"),
+    "postal_code": gettext_lazy("Postal code"),
+    "snapshots": gettext_lazy("Indicator snapshots"),
+    "federal_lowered_cents": gettext_lazy("Federal share lowered by"),
+    "provincial_lowered_cents": gettext_lazy("Provincial or territorial share lowered by"),
+    "federal_overpaid_cents": gettext_lazy("Federal share overpaid"),
+    "provincial_overpaid_cents": gettext_lazy("Provincial or territorial share overpaid"),
+    "federal_released_cents": gettext_lazy("Federal share released"),
+    "provincial_released_cents": gettext_lazy("Provincial or territorial share released"),
+    "federal_moved_cents": gettext_lazy("Federal share moved"),
+    "provincial_moved_cents": gettext_lazy("Provincial or territorial share moved"),
 }
 #: The names of the shares inside a group of money ("figures": before and after).
 SHARE_LABELS: dict[str, Promise] = {
