@@ -17,8 +17,12 @@ from tests.service.grants.completion.test_completion_report import final_claim
 from tests.service.grants.outcome_helpers import after_training, ended_file, filled_report
 from tests.service.grants.payments.test_payments import build, paid_through
 
+from jobgrant.service.audit.models import AuditEntry
+from jobgrant.service.errors import ServiceError
+from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.completion import report as completion_actions
 from jobgrant.service.grants.models.agreements import Agreement, AgreementState, AgreementVersion
+from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.language import long_date
 
 pytestmark = pytest.mark.django_db
@@ -107,3 +111,8 @@ def test_a_completed_and_paid_file_says_so_keeps_its_claims_and_cannot_be_withdr
     client.force_login(EMPLOYER.get())
     answer: Any = client.get(f"/{language}/employer/applications/{application.pk}/withdraw/")
     assert answer.status_code == 302  # the page says it cannot be withdrawn
+    with pytest.raises(ServiceError) as refused:  # nor can the action, whoever calls it
+        actions.withdraw_application(EMPLOYER.get(), application, "Too late.")
+    assert (refused.value.status, refused.value.code) == (409, "FILE_COMPLETED")
+    assert Application.objects.get(pk=application.pk).state == "approved"
+    assert AuditEntry.objects.filter(action="refused.withdraw_application").exists()
