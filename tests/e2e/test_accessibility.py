@@ -118,13 +118,6 @@ def live_quote(web: Any) -> None:
     apply.wait_for_quote()
 
 
-def refused_approval(web: Any) -> None:
-    """Approving what one recommended: refused (separation of duties), the refusal explained."""
-    approval_confirmation(web)
-    click("#confirm-approve-button")(web)
-    web.page.locator("#refusal").wait_for()
-
-
 def approval_confirmation(web: Any) -> None:
     """Approving asks first: the confirmation page with the figures."""
     click("#approve-button")(web)
@@ -154,15 +147,17 @@ def officer_applications(make_body: Callable[..., dict[str, Any]]) -> dict[str, 
 
     employer = User.objects.get(username="demo-employer")
     officer = User.objects.get(username="demo-officer-on-1")
+    colleague = User.objects.get(username="demo-officer-on-2")
     made = []
-    for _ in range(2):
+    for _ in range(3):
         application = actions.create_application(employer, make_body())
         actions.submit_application(employer, application)
         made.append(application)
     actions.recommend_application(officer, made[1], "Meets the rules.")
+    actions.recommend_application(colleague, made[2], "Meets the rules.")
     # held by this officer: its review shows "Release", the other's "Assign to me"
     assign_application(officer, made[1], officer)
-    return {"submitted": made[0].pk, "recommended": made[1].pk}
+    return {"submitted": made[0].pk, "recommended": made[1].pk, "to_approve": made[2].pk}
 
 
 def an_administrator(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
@@ -436,11 +431,13 @@ CATALOGUE: tuple[Group, ...] = (
             Visit(
                 "web:officer-review",
                 kwargs=lambda made: {ID: made["recommended"]},
-                states=(
-                    ("confirmation of an approval", approval_confirmation),
-                    ("refusal: approving what one recommended", refused_approval),
-                ),
-                label="recommended by this officer",
+                label="recommended by this officer (no Approve: a second officer approves)",
+            ),
+            Visit(
+                "web:officer-review",
+                kwargs=lambda made: {ID: made["to_approve"]},
+                states=(("confirmation of an approval", approval_confirmation),),
+                label="recommended by a colleague",
             ),
         ),
         setup=officer_applications,

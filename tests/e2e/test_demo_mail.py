@@ -1,6 +1,6 @@
-"""The demonstration's mailbox (/demo/mail/) in Chromium: axe in both languages, with messages
-in both languages on it (checked here, not in test_accessibility's catalogue, because the page
-exists only with JOBGRANT_DEMO_MAIL on)."""
+"""The demonstration's mailbox (/demo/mail/) in Chromium: axe in both languages, at 1280 and
+390 px, with messages in both languages on it, their long links wrapped (checked here, not in
+test_accessibility's catalogue, because the page exists only with JOBGRANT_DEMO_MAIL on)."""
 
 from __future__ import annotations
 
@@ -19,13 +19,15 @@ def test_the_mailbox_passes_axe_with_messages_in_both_languages(
 
     settings.JOBGRANT_DEMO_MAIL = True
     employer = User.objects.get(username="demo-employer")
-    context = {"reference": "3", "employer": "Acme", "submitted_on": "x", "link": "http://x/"}
+    link = "http://127.0.0.1:8000/en/employer/applications/3/" + "a" * 120
+    context = {"reference": "3", "employer": "Acme", "submitted_on": "x", "link": link}
     with transaction.atomic():
-        for recipient, in_language in (("en@example.com", "en"), ("fr@example.com", "fr")):
+        for in_language in ("en", "fr"):  # both to the employer's own address
             enqueue(
                 "application_received",
                 subject=employer,
-                to=recipient,
+                milestone=in_language,
+                to=employer.email,
                 language=in_language,
                 context=context,
             )
@@ -35,3 +37,8 @@ def test_the_mailbox_passes_axe_with_messages_in_both_languages(
     web.assert_lang(language)
     web.assert_accessible(f"/{language}/demo/mail/")
     assert web.page.locator("section.jg-demo-message").count() == 2
+    assert web.page.locator("pre.jg-demo-body a").count() == 2  # links that can be followed
+    web.page.set_viewport_size({"width": 390, "height": 844})
+    web.settle()
+    assert web.page.evaluate("document.documentElement.scrollWidth") <= 390
+    web.assert_accessible(f"/{language}/demo/mail/ at 390 px")

@@ -168,7 +168,7 @@ def test_the_dashboard_lists_applications_made_and_those_as_partner(
     two = money(2000, "fr")
     assert re.findall(r'<td class="jg-num">([^<]*)</td>', first) == [two] * 3  # its own share
     assert "7\u00a0000,00" not in first
-    assert "Soumise" in first and "11 janvier 2027" in first
+    assert "Soumis" in first and "11 janvier 2027" in first
     assert 'id="no-applications"' in partner_page
 
 

@@ -118,6 +118,13 @@ WORDINGS: dict[str, Wording] = {
             "for analysts, finance, auditors and federal officers of no one jurisdiction."
         ),
     ),
+    "FILE_COMPLETED": Wording(
+        gettext_lazy("This application cannot be withdrawn"),
+        gettext_lazy(
+            "Its agreement is completed: the training took place and its claims were paid. "
+            "Nothing was changed."
+        ),
+    ),
     "NOT_ASSIGNED_TO_YOU": Wording(
         gettext_lazy("This application is not assigned to you"),
         gettext_lazy("Only the officer an application is assigned to can release it."),

@@ -343,6 +343,8 @@ _EMAIL_BACKENDS = {
 _email_backend = os.environ.get("JOBGRANT_EMAIL_BACKEND") or ("smtp" if PRODUCTION else "file")
 EMAIL_BACKEND = _EMAIL_BACKENDS.get(_email_backend, _email_backend)
 EMAIL_FILE_PATH = os.environ.get("JOBGRANT_MAIL_DIR", str(VAR_DIR / "mail"))
+if _email_backend == "file":  # the place the pages name exists before the first message
+    Path(EMAIL_FILE_PATH).mkdir(parents=True, exist_ok=True)
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")

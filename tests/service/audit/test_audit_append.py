@@ -39,7 +39,7 @@ def test_the_canonical_text_splits_around_the_sequence_number() -> None:
 def test_entries_appended_by_the_database_verify_in_python() -> None:
     with transaction.atomic():
         entries = [
-            record('Zoë "o\'neil"', "test.append", "t", i, summary)
+            record('Zoë "o\'neil"', "application.submit", "application", i, summary)
             for i, summary in enumerate(AWKWARD)
         ]
     head = AuditHead.objects.get(pk=1)

@@ -260,7 +260,7 @@ def test_the_database_refuses_to_delete_the_chain_head(db: None, chain: int) -> 
 
 def test_appending_still_works_with_the_guard_in_place(db: None, chain: int) -> None:
     with transaction.atomic():
-        appended = record(AUDITOR.username, "audit.check", "audit", 0, {"ok": True})
+        appended = record(AUDITOR.username, "kpis.refresh", "kpis", 0, {"ok": True})
     assert appended.sequence == chain + 1
     assert verify().ok
 

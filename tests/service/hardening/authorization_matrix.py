@@ -183,6 +183,14 @@ ACTIONS: tuple[Action, ...] = (
         DECIDES - {RECOMMENDER},  # separation of duties
         ("recommended",),
     ),
+    Action(
+        "assign",  # to the caller, as the officer's "Assign to me"
+        "api",
+        "post",
+        "/applications/{application}/assign",
+        DECIDES,
+        ("submitted", "federal submitted", "recommended"),
+    ),
     # --- Agreements ---
     Action(
         "read agreement",

@@ -134,7 +134,7 @@ HTTP_NETS = {"audit/actions.py", "api/refusal_audit.py", "web/pages.py", "not_fo
 def decorated_actions() -> list[tuple[str, Callable[..., Any]]]:
     """Every function of the service that `audited_refusals_of` wraps, by its module and name:
     the wrappers share one code object, which is how they are told from other functions."""
-    marker = audited_refusals_of("x")(lambda *args: None).__code__
+    marker = audited_refusals_of("application", action="get_visible")(lambda *args: None).__code__
     found = []
     for path in sorted(SERVICE.rglob("*.py")):
         if "audited_refusals_of(" not in path.read_text():

@@ -322,6 +322,24 @@ class Transitioned(Schema):
     state: str = Field(json_schema_extra={"enum": list(STATES)})
 
 
+class AssignBody(Schema):
+    to: str = Field(
+        "",
+        max_length=150,
+        description=(
+            "The username of the officer to give the file to: another officer who covers it "
+            "(the right government and jurisdiction, no tie to its employers). Empty or absent: "
+            "the caller takes it."
+        ),
+    )
+
+
+class Assigned(Schema):
+    id: int
+    state: str = Field(json_schema_extra={"enum": list(STATES)})
+    assigned_to: str | None = Field(description="The assigned officer's username; null: nobody.")
+
+
 # --- Ledger ---------------------------------------------------------------------------------
 
 

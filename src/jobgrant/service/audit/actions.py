@@ -20,8 +20,9 @@ from typing import ParamSpec, TypeVar
 from django.db import transaction
 
 from jobgrant.service.audit.chain import record
+from jobgrant.service.audit.codes import ANONYMOUS, OBJECT_TYPES, REFUSALS
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.observability.metrics import REFUSALS
+from jobgrant.service.observability.metrics import REFUSALS as REFUSALS_COUNTED
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -40,15 +41,19 @@ def audited_refusals_of(
     of a new application, say) for a `kind` with no id. The wrapped function is called through
     `__wrapped__`, so that a test may put a refusal in its place."""
 
+    if kind not in OBJECT_TYPES:
+        raise ValueError(f"object type {kind!r} is not declared in audit.codes.OBJECT_TYPES")
+
     def decorate(work: Callable[P, R]) -> Callable[P, R]:
         name = action or work.__name__
+        REFUSALS.add(name)  # worded on the auditor's page: a test walks them all
 
         @wraps(work)
         def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
             try:
                 return wrapper.__wrapped__(*args, **kwargs)
             except ServiceError as error:
-                actor = str(getattr(args[0], "username", "")) if args else ""
+                actor = actor_of(args[0] if args else None)
                 target = args[1] if len(args) > 1 else None
                 found_kind, target_id = _kind_and_id(target, kind)
                 record_refusal(actor, name, found_kind, target_id, error)
@@ -59,12 +64,21 @@ def audited_refusals_of(
     return decorate
 
 
+def actor_of(user: object) -> str:
+    """Who asked: a signed-in person's username; anyone else (not signed in, or a trainee's
+    link, whose first argument is the link's token) is the anonymous visitor."""
+    username = getattr(user, "username", "") if getattr(user, "is_authenticated", False) else ""
+    return str(username) or ANONYMOUS
+
+
 def _kind_and_id(target: object, kind: str) -> tuple[str, object]:
-    """What was asked for: a model instance, an id of a `kind`, or nothing we can name (the
-    body of a new application, say)."""
+    """What was asked for: a model instance (named by its model, when the trail has words for
+    it, else by `kind`), an id of a `kind`, or nothing we can name (the body of a new
+    application, say)."""
     meta = getattr(target, "_meta", None)
     if meta is not None:
-        return str(meta.model_name), getattr(target, "pk", "")
+        name = str(meta.model_name)
+        return (name if name in OBJECT_TYPES else kind), getattr(target, "pk", "")
     return kind, target if isinstance(target, int) else ""
 
 
@@ -77,8 +91,9 @@ def record_refusal(
     it again leaves it be."""
     if refusal.audited:
         return
+    actor = actor or ANONYMOUS
     summary = {"code": refusal.code, "status": refusal.status}
     with transaction.atomic():
         record(actor, f"refused.{action}", object_type, object_id, summary)
     refusal.audited = True
-    REFUSALS.labels(refusal.code, str(refusal.status)).inc()
+    REFUSALS_COUNTED.labels(refusal.code, str(refusal.status)).inc()

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from django.db import connection, transaction
 from django.utils import timezone
 
+from jobgrant.service.audit.codes import check
 from jobgrant.service.audit.models import AuditEntry, AuditHead
 from jobgrant.service.observability import request_id
 
@@ -59,7 +60,9 @@ def _fields(entry: AuditEntry) -> dict[str, Any]:
 def record(
     actor: str, action: str, obj_type: str, obj_id: object, summary: dict[str, Any]
 ) -> AuditEntry:
-    """Append an entry; must run inside the transaction of the change it records."""
+    """Append an entry; must run inside the transaction of the change it records. The actor is
+    always named, and the action and the object type are declared in `audit.codes`."""
+    check(actor, action, obj_type)
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit entries are written in the transaction of their change")
     entry = AuditEntry(

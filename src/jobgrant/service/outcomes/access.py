@@ -61,7 +61,7 @@ def read_annual_report(user: User, jurisdiction: str | None, fiscal_year: str) -
     return source.annual_report(jurisdiction, fiscal_year)
 
 
-@audited_refusals_of("refresh_kpis")
+@audited_refusals_of("kpis", action="refresh_kpis")
 def refresh_kpis(user: User, jurisdiction: str | None, fiscal_year: str) -> int:
     """An analyst's "Refresh now": hand the scope's stored cells to the worker to compute again
     (audited); how many jurisdictions. 403 (audited) for anyone else."""

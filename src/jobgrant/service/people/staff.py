@@ -103,7 +103,7 @@ def setup_user(token: str) -> User | None:
     """The new staff account a set-up link is for, if the link works and the account is still
     active and without a password."""
     user = account_links.holder(LinkPurpose.STAFF_SETUP, token)
-    return user if user is not None and _awaits_setup(user) else None
+    return user if user is not None and awaits_setup(user) else None
 
 
 def complete_setup(token: str, password: str, again: str) -> User:
@@ -134,7 +134,8 @@ def complete_setup(token: str, password: str, again: str) -> User:
     return user
 
 
-def _awaits_setup(user: User) -> bool:
+def awaits_setup(user: User) -> bool:
+    """An active staff account whose owner has not chosen a password yet (invited)."""
     return user.role in STAFF_ROLES and user.is_active and not user.has_usable_password()
 
 

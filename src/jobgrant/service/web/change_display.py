@@ -74,6 +74,11 @@ def diff_rows(diff: list[dict[str, Any]], names: dict[str, str]) -> list[dict[st
     return [_row(entry, names) for entry in diff]
 
 
+def field_label(path: str) -> str:
+    """What a changed field is, in words ("Training end date" for `training.end_date`)."""
+    return _row({"field": path}, {})["label"]
+
+
 def _row(entry: dict[str, Any], names: dict[str, str]) -> dict[str, str]:
     path, before, after = str(entry.get("field")), entry.get("before"), entry.get("after")
     fixed: dict[str, tuple[str, Callable[[Any], str]]] = {

@@ -23,6 +23,9 @@ from jobgrant.service.api.schemas import (
     ApplicationDetail,
     ApplicationOut,
     ApplicationPage,
+    AssignBody,
+    Assigned,
+    EmptyBody,
     Jurisdiction,
     NoteBody,
     Transitioned,
@@ -30,7 +33,7 @@ from jobgrant.service.api.schemas import (
 )
 from jobgrant.service.api.security import bearer, caller
 from jobgrant.service.api.visibility import actor_name, note_shown
-from jobgrant.service.grants.applications import actions, partner_view
+from jobgrant.service.grants.applications import actions, assignment, partner_view
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.applications import Application
 
@@ -45,6 +48,8 @@ OPERATIONS_ON_ONE = (
     "approve_application",
     "deny_application",
     "withdraw_application",
+    "assign_application",
+    "release_application",
 )
 
 
@@ -171,6 +176,59 @@ def withdraw_application(request: HttpRequest, application_id: ApplicationId) ->
         application_id,
         lambda u, a, b: actions.withdraw_application(u, a, text_field(b, "note")),
     )
+
+
+ASSIGNED = {200: Assigned, **problems(400, 401, 403, 404, 409, 422)}
+
+
+@router.post(
+    "/{application_id}/assign",
+    response=ASSIGNED,
+    openapi_extra=read_by_hand(AssignBody, required=False),
+)
+def assign_application(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
+    """Assign the file, as the officer's "Assign to me" does: to the caller, or to another
+    officer named by `to`, taken from whoever had it. Only an officer who covers the file may
+    (403), to an officer who covers it too (403 NOT_THEIR_FILE), while it is submitted,
+    recommended or approved (409 NOT_ASSIGNABLE)."""
+    user = caller(request)
+
+    def work() -> HttpResponse:
+        body = json_object(request)
+        named = text_field(body, "to", 150)
+        application = access.get_visible_application(
+            user, application_id, without=("quote", "explanation")
+        )
+        return json_response(_assigned(assignment.assign_by_username(user, application, named)))
+
+    return idempotent(request, user, work)
+
+
+@router.post(
+    "/{application_id}/release",
+    response=ASSIGNED,
+    openapi_extra=read_by_hand(EmptyBody, required=False),
+)
+def release_application(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
+    """Give back a file assigned to the caller, as the officer's "Release" does: it is then
+    assigned to nobody (409 NOT_ASSIGNED_TO_YOU if the caller does not hold it)."""
+    user = caller(request)
+
+    def work() -> HttpResponse:
+        json_object(request)
+        application = access.get_visible_application(
+            user, application_id, without=("quote", "explanation")
+        )
+        return json_response(_assigned(assignment.release_application(user, application)))
+
+    return idempotent(request, user, work)
+
+
+def _assigned(application: Application) -> dict[str, Any]:
+    found = Application.objects.select_related("assigned_to").only("state", "assigned_to__username")
+    fresh = found.get(pk=application.pk)
+    who = fresh.assigned_to.username if fresh.assigned_to else None
+    return {"id": fresh.pk, "state": fresh.state, "assigned_to": who}
 
 
 def _transition(request: HttpRequest, application_id: int, act: Transition) -> HttpResponse:

@@ -34,6 +34,7 @@ from jobgrant.service.grants.core.quoting import (
     run_quote,
 )
 from jobgrant.service.grants.core.workflow import IllegalTransition, target_of
+from jobgrant.service.grants.models.agreements import Agreement, AgreementState
 from jobgrant.service.grants.models.applications import (
     Application,
     ApplicationEmployer,
@@ -379,6 +380,11 @@ def withdraw_application(user: User, application: Application, note: str = "") -
     """The applicant withdraws; an approved application gives its commitments back."""
     access.check_applicant(user, application)
     with transaction.atomic():
+        if Agreement.objects.filter(
+            application_id=application.pk,
+            state__in=(AgreementState.COMPLETED, AgreementState.CLOSED),
+        ).exists():
+            raise refused(409, "FILE_COMPLETED")  # its money was paid: nothing to give back
         locked = _transition(user, application, "withdraw", note)
         if locked.before == State.APPROVED:
             for account, cents in _government_shares(application, locked.stream_code):

@@ -14,7 +14,7 @@ from django.utils import timezone
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
-from jobgrant.service.errors import ServiceError, not_found
+from jobgrant.service.errors import ServiceError, bad_input, not_found, problem
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.applications import Application, State
 from jobgrant.service.refusals import refused
@@ -61,6 +61,33 @@ def release_application(user: User, application: Application) -> Application:
         summary = {"state": locked.state, "from": user.username}
         record(user.username, "application.release", "application", application.pk, summary)
     return application
+
+
+@audited_refusals_of("application", action="assign_application")
+def assign_by_username(user: User, application: Application, username: str) -> Application:
+    """`assign_application` to the officer named `username` (the API's `to`): the caller
+    themself when it is empty or theirs. The caller's own refusals come first (the role, the
+    file's scope), then 422 naming `to` when no active officer has that name."""
+    access.require_role(user, Role.OFFICER)
+    access.check_officer(user, application)
+    return assign_application(user, application, _officer_named(user, username))
+
+
+def _officer_named(user: User, username: str) -> User:
+    if not username or username == user.username:
+        return user
+    found = User.objects.filter(username=username, role=Role.OFFICER, is_active=True).first()
+    if found is None:
+        raise bad_input(
+            [
+                problem(
+                    "to",
+                    "must be the username of an active program officer",
+                    "doit être le nom d'utilisateur d'un agent de programme actif",
+                )
+            ]
+        )
+    return found
 
 
 def _locked(application: Application) -> Application:

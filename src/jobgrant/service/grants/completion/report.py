@@ -118,6 +118,11 @@ def start_completion_report(application: Application, *, by: User) -> Completion
     return report
 
 
+def opens_on(agreement: Agreement) -> dt.date:
+    """The first day the completion report may be started: a week before the training ends."""
+    return training_end(agreement) - dt.timedelta(days=OPENS_DAYS_BEFORE_END)
+
+
 def _refuse_before_end(ended: dt.date) -> None:
     opens = ended - dt.timedelta(days=OPENS_DAYS_BEFORE_END)
     if timezone.localdate() < opens:

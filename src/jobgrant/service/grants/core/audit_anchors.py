@@ -81,3 +81,19 @@ def agreement_reasons() -> Iterator[str]:
 
 
 CHECKS = (history_notes, decision_reasons, change_texts, agreement_reasons)
+
+
+def anchored_text(object_type: str, object_id: str, sha256: str) -> str | None:
+    """The note an entry binds by its SHA-256 (`note_sha256`), for the auditor to read: an
+    application's history note, or a change request's note; None if none matches (edited, or
+    kept nowhere the trail can name)."""
+    if not object_id.isdigit():
+        return None
+    notes: list[str] = []
+    if object_type == "application":
+        notes = list(
+            StateChange.objects.filter(application_id=int(object_id)).values_list("note", flat=True)
+        )
+    elif object_type == "changerequest":
+        notes = list(ChangeRequest.objects.filter(pk=int(object_id)).values_list("note", flat=True))
+    return next((note for note in notes if note and digest(note) == sha256), None)

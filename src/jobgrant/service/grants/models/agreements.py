@@ -23,8 +23,9 @@ __all__ = ["CONFIRMATIONS", "Agreement", "AgreementState", "AgreementVersion"]
 class AgreementState(models.TextChoices):
     """An agreement's states (the transitions between them are in `agreement_workflow`).
 
-    This issue uses issued, accepted and the three ends of an offer (declined, expired,
-    withdrawn); active, completed, closed and cancelled are for the claims and outcomes to come.
+    An offer is issued, then accepted or ended (declined, expired, withdrawn); an accepted
+    agreement becomes active with its first claim and completed when its completion report is
+    in and its final claim paid; closed and cancelled are kept for the ends still to come.
     """
 
     ISSUED = "issued", pgettext_lazy("agreement state", "Offered, awaiting acceptance")

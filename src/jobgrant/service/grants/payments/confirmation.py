@@ -65,7 +65,7 @@ def import_confirmations(
     return _import(user, batch, content, filename)
 
 
-@audited_refusals_of("paymentbatch")
+@audited_refusals_of("paymentbatch", action="import_confirmations")
 def _import(user: User, batch: PaymentBatch, content: bytes, filename: str) -> Imported:
     """Match the paying system's file on document numbers: each reconciled payment disburses
     (and its set-offs recover) in this transaction; every other line is kept with its reason.

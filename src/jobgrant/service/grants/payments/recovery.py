@@ -232,7 +232,7 @@ def raise_by_hand(user: User, fields: dict[str, Any]) -> Receivable:
     return _raise_on(user, int(application_id), str(funder), cents, str(cause), reason)  # type: ignore[arg-type]
 
 
-@audited_refusals_of("application")
+@audited_refusals_of("application", action="raise_receivable")
 def _raise_on(
     user: User, application_id: int, funder: str, cents: int, cause: str, reason: str
 ) -> Receivable:

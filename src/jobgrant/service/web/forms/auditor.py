@@ -14,6 +14,9 @@ from jobgrant.service.web.pages import set_choices
 
 
 class TrailFilter(forms.Form):
+    """The dates are typed as their hint says (year-month-day), with no date picker beside it:
+    a browser's picker shows its own format, which the hint would contradict."""
+
     actor = forms.CharField(label=gettext_lazy("Actor (username)"), required=False, max_length=150)
     action = forms.ChoiceField(label=gettext_lazy("Action"), required=False)
     object_type = forms.ChoiceField(label=gettext_lazy("Object type"), required=False)
@@ -25,14 +28,14 @@ class TrailFilter(forms.Form):
         label=gettext_lazy("From (date)"),
         required=False,
         help_text=gettext_lazy("Year-month-day, for example 2026-11-29."),
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=forms.DateInput(format="%Y-%m-%d"),
         error_messages={"invalid": gettext_lazy("Enter a date like 2026-11-29.")},
     )
     until = forms.DateField(
         label=gettext_lazy("To (date)"),
         required=False,
         help_text=gettext_lazy("Year-month-day, for example 2026-11-29."),
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=forms.DateInput(format="%Y-%m-%d"),
         error_messages={"invalid": gettext_lazy("Enter a date like 2026-11-29.")},
     )
 

@@ -27,7 +27,12 @@ from django.views.decorators.http import require_GET, require_http_methods
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.web.audit_entries import action_label, details, object_type_label
+from jobgrant.service.web.audit_entries import (
+    action_label,
+    actor_label,
+    details,
+    object_type_label,
+)
 from jobgrant.service.web.forms.auditor import TrailFilter
 from jobgrant.service.web.pages import (
     auditor_required,
@@ -86,7 +91,7 @@ def _row(entry: AuditEntry) -> dict[str, Any]:
     return {
         "sequence": entry.sequence,
         "at": entry.at,
-        "actor": entry.actor,
+        "actor": actor_label(entry.actor),
         "action": entry.action,
         "action_label": action_label(entry.action),
         "object_type": object_type_label(entry.object_type),
@@ -125,7 +130,7 @@ def _csv_lines(found: QuerySet[AuditEntry]) -> Iterator[str]:
             [
                 str(entry.sequence),
                 timezone.localtime(entry.at).isoformat(timespec="seconds"),
-                entry.actor,
+                actor_label(entry.actor),
                 action_label(entry.action),
                 object_type_label(entry.object_type),
                 entry.object_id,

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -78,14 +79,25 @@ def _start(request: HttpRequest, user: User, application: Application, action: s
             refusal = [("#start-report", labels.service_message(error))]
         else:
             return redirect("web:employer-completion-report", application_id=application.pk)
+    opens = _opens_on(application)
     context = {
         "title": _("Completion report"),
         "application": application,
         "due_on": _due_on(application),
+        "opens_on": opens if opens and timezone.localdate() < opens else None,
         **_errors(refusal),
     }
     status = 409 if refusal else 200
     return render(request, "web/completion/report_start.html", context, status=status)
+
+
+def _opens_on(application: Application) -> Any:
+    """The first day the report may be started (a week before the training ends), or None."""
+    agreement = getattr(application, "agreement", None)
+    try:
+        return None if agreement is None else completion_actions.opens_on(agreement)
+    except ValueError:  # a schedule with no end date: the action's refusal says why
+        return None
 
 
 def _due_on(application: Application) -> Any:
@@ -299,9 +311,12 @@ def _render_employer_follow_up(
                 "errors": errors,
             }
         )
-    answered = FollowUp.objects.filter(
-        application=application, milestone=milestone, respondent="employer", state="responded"
-    ).count()
+    employer_rows = FollowUp.objects.filter(
+        application=application, milestone=milestone, respondent="employer"
+    ).select_related("participant")
+    given = [forms.answer_row(row) for row in employer_rows.order_by("participant__position")]
+    answered = sum(1 for row in given if row["answered"])
+    not_yet = [row.due_on for row in employer_rows if row.state == "due"]
     notice = take_notice(request)
     context = {
         "title": _("Your trainees %(months)s months after the training") % {"months": milestone},
@@ -310,6 +325,8 @@ def _render_employer_follow_up(
         "q": questions,
         "rows": rows,
         "answered": answered,
+        "given": [row for row in given if row["answered"]],
+        "opens_on": min(not_yet) if not_yet and not rows else None,
         "notice": _("Thank you: your answers were recorded.") if notice else "",
         **_errors(links),
     }

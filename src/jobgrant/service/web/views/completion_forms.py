@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from jobgrant.service.errors import ServiceError
@@ -19,10 +20,12 @@ from jobgrant.service.grants.models.completion import (
     LIKERT_ITEMS,
     CompletionReport,
     EmploymentType,
+    FollowUp,
     NotCompletedReason,
 )
 from jobgrant.service.grants.models.participants import Participant
 from jobgrant.service.language import current_language, in_language
+from jobgrant.service.web.templatetags.jobgrant import money
 
 TRAINEE_INPUTS = (
     "completed",
@@ -229,3 +232,21 @@ def rating_texts(report: CompletionReport) -> list[str]:
         f" — {rating.score} ({scale[rating.score]})"
         for rating in report.ratings.select_related("employer").order_by("employer_id", "item")
     ]
+
+
+def answer_row(row: FollowUp) -> dict[str, Any]:
+    """What the employer answered for one trainee, as the page shows it back."""
+
+    def yes_no(value: bool | None) -> str:
+        return "—" if value is None else (_("Yes") if value else _("No"))
+
+    wage = row.hourly_wage_cents
+    return {
+        "answered": row.state == "responded",
+        "who": _("Trainee %(n)s") % {"n": row.participant.position + 1},
+        "employed": yes_no(row.employed),
+        "same_employer": yes_no(row.same_employer),
+        "weekly_hours": "—" if row.weekly_hours is None else str(row.weekly_hours),
+        "hourly_wage": "—" if wage is None else money(wage),
+        "on": timezone.localtime(row.responded_at).date() if row.responded_at else None,
+    }

@@ -21,11 +21,11 @@ from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.applications import partners as partner_actions
 from jobgrant.service.grants.core import access
-from jobgrant.service.grants.core.workflow import TRANSITIONS
 from jobgrant.service.grants.models.applications import Application, FormDraft
 from jobgrant.service.grants.payments.paid import application_payments
 from jobgrant.service.language import localized
 from jobgrant.service.web import claim_display, labels
+from jobgrant.service.web.employer_stage import has_claims_page, may_withdraw, stage_of
 from jobgrant.service.web.forms import employer as forms
 from jobgrant.service.web.limits import limited
 from jobgrant.service.web.pages import (
@@ -36,8 +36,6 @@ from jobgrant.service.web.pages import (
     visible_or_404,
 )
 from jobgrant.service.web.views.employer_apply import DRAFT_KEY
-
-WITHDRAWABLE = TRANSITIONS["withdraw"].sources
 
 
 def notice_text(notice: dict[str, Any] | None) -> str:
@@ -79,7 +77,11 @@ def dashboard(request: HttpRequest, user: User) -> HttpResponse:
     """The applications of the organizations the user acts for: as applicant, and as partner;
     and the applications the user is still writing."""
     mine = set(access.employers_acted_for(user).values_list("pk", flat=True))
-    found = access.visible_applications(user).prefetch_related("employers__employer")
+    found = (
+        access.visible_applications(user)
+        .select_related("agreement", "completion_report")
+        .prefetch_related("employers__employer")
+    )
     led, partnered = [], []
     for application in found.order_by("-id"):
         links = list(application.employers.all())
@@ -140,6 +142,7 @@ def _row(application: Application, links: list[Any], own: set[str] | None) -> di
         "lead": links[0].employer if links else None,
         "partners": len(links) - 1,
         "state": labels.state_labels().get(application.state, application.state),
+        "stage": stage_of(application),
         "jurisdiction": labels.jurisdiction_name(application.jurisdiction),
         "start_date": (training or {}).get("start_date", ""),
         **figures,
@@ -212,6 +215,8 @@ def _detail_context(user: User, application: Application) -> dict[str, Any]:
         "title": _("Application %(number)s") % {"number": application.pk},
         "application": application,
         "state": labels.state_labels().get(application.state, application.state),
+        "stage": stage_of(application),
+        "claims_page": has_claims_page(application),
         "jurisdiction": labels.jurisdiction_name(application.jurisdiction),
         "delivery": labels.delivery_labels().get(application.delivery, application.delivery),
         "lead": lead.employer if lead else None,
@@ -223,7 +228,7 @@ def _detail_context(user: User, application: Application) -> dict[str, Any]:
         "hours_label": _hours(training.get("hours")),
         "trainees": _trainees(request_body, by_id, own),
         "history": _history(application),
-        "may_withdraw": is_applicant and application.state in WITHDRAWABLE,
+        "may_withdraw": is_applicant and may_withdraw(application),
         "waiting_partners": [
             {"employer": link.employer, "declined": link.consent.state == "declined"}
             for link in waiting

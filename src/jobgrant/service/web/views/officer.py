@@ -76,7 +76,13 @@ def _render_review(
 ) -> HttpResponse:
     user = request.user
     assert isinstance(user, User)
-    possible = [a for a in DECISIONS if application.state in TRANSITIONS[a].sources]
+    you_recommended = application.recommended_by_id == user.pk
+    possible = [
+        a
+        for a in DECISIONS
+        if application.state in TRANSITIONS[a].sources
+        and not (a == "approve" and you_recommended)  # a second officer approves
+    ]
     errors = deny_form if deny_form.errors else decision_form
     context = {
         "title": _("Application %(id)s") % {"id": application.pk},
@@ -100,7 +106,7 @@ def _render_review(
         ],
         "possible": possible,
         **_assignment(user, application),
-        "you_recommended": application.recommended_by_id == user.pk,
+        "you_recommended": you_recommended,
         "decision_form": decision_form,
         "deny_form": deny_form,
         "form": errors,

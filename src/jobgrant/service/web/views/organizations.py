@@ -9,9 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms as django_forms
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -32,6 +35,10 @@ from jobgrant.service.web.pages import (
     take_notice,
     visible_or_404,
 )
+from jobgrant.service.web.views import public_demo
+
+#: The address the registration's link went to, for the page that says where to look.
+SENT_TO_KEY = "jobgrant.register.sent_to"
 
 
 def _page(
@@ -78,27 +85,46 @@ def register(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if too_many := limited(request, "register"):  # per address (accounts/limits.py)
             return too_many
+        typed, started = form.typed(), timezone.now()
         try:
-            organizations.register_organization(form.typed(), language=current_language())
+            organizations.register_organization(typed, language=current_language())
         except ServiceError as error:
             first = forms.show_problems(form, error)
         else:
+            request.session[SENT_TO_KEY] = str(typed.get("email", "")).strip()
+            public_demo.remember_registered(request, request.session[SENT_TO_KEY], started)
             return redirect("web:register-sent")
     context = {"title": _("Register your organization"), "form": form}
     return _page(request, "web/organizations/register.html", context, [form], first)
 
 
 def register_sent(request: HttpRequest) -> HttpResponse:
-    return _done(
-        request,
-        _("Check your email"),
-        _(
-            "We sent a link to the address you gave. Open it to confirm the address: your "
-            "account can be used once it is confirmed. The link works for 3 days."
-        ),
-        reverse("web:sign-in"),
-        _("Sign in, once the address is confirmed"),
+    """Where to look: the address the link went to, and in the demonstration (no mail is
+    sent) the demonstration's mailbox, open to this browser for that address."""
+    address = str(request.session.get(SENT_TO_KEY, ""))
+    where = (
+        _("We sent a link to %(address)s.") % {"address": address}
+        if address
+        else _("We sent a link to the address you gave.")
     )
+    context = {
+        "title": _("Check your email"),
+        "text": where
+        + " "
+        + _(
+            "Open it to confirm the address: your account can be used once it is confirmed. "
+            "The link works for 3 days. If it is not in your inbox, look in your junk or spam "
+            "folder."
+        ),
+        "next_url": reverse("web:sign-in"),
+        "next_text": _("Sign in, once the address is confirmed"),
+        "demo_mail": (
+            reverse("web:demo-mail") + "?" + urlencode({"to": address})
+            if settings.JOBGRANT_DEMO_MAIL and address
+            else ""
+        ),
+    }
+    return render(request, "web/organizations/done.html", context)
 
 
 @require_http_methods(["GET", "POST"])

@@ -64,6 +64,7 @@ def staff_list(request: HttpRequest, user: User) -> HttpResponse:
             "account": a,
             "role": labels.label(roles, a.role),
             "jurisdiction": labels.jurisdiction_name(a.jurisdiction) if a.jurisdiction else "",
+            "invited": staff_actions.awaits_setup(a),
         }
         for a in staff_actions.staff_accounts()
     ]
