@@ -14,7 +14,7 @@ person waiting 0.5 to 1.0 s (uniform) after each answer before the next request:
 - 10 finance officers (demo-finance): the budgets page (2), the budgets through the API (1);
 - 10 analysts (demo-analyst): the KPIs page (2), the KPIs through the API (1).
 
-Every person of the crowd reads the pages in English or in French (alternately as they start).
+Every other person of each kind reads the pages (and the API's answers) in French.
 The employers are the `load-employer-N` accounts run.py made (several people per account); the
 files one person submits are recommended by the first officer, then approved by the second
 (the queues below, shared by the crowd in this one Locust process), and the approved ones are
@@ -49,7 +49,7 @@ FILES: dict[str, list[int]] = {account["username"]: [] for account in EMPLOYERS}
 APPROVED: dict[str, list[int]] = {account["username"]: [] for account in EMPLOYERS}
 OWNER: dict[int, str] = {}
 REVIEWED: deque[int] = deque(maxlen=200)  # files an officer may open
-_next_person = itertools.count()
+_next_person: dict[str, itertools.count[int]] = {}
 _next_key = itertools.count()
 
 
@@ -67,7 +67,8 @@ class Person(HttpUser):
     wait_time = between(0.5, 1.0)
 
     def on_start(self) -> None:
-        number = next(_next_person)
+        # Numbered within their kind: every other one of each kind reads in French.
+        number = next(_next_person.setdefault(type(self).__name__, itertools.count()))
         self.language = "fr" if number % 2 else "en"
         self.number = number
 

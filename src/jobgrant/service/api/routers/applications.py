@@ -150,6 +150,7 @@ def approve_application(request: HttpRequest, application_id: ApplicationId) -> 
         request,
         application_id,
         lambda u, a, b: actions.approve_application(u, a, text_field(b, "note")),
+        without=("explanation",),  # the agreement's terms are read from the stored quote
     )
 
 
@@ -173,18 +174,22 @@ def withdraw_application(request: HttpRequest, application_id: ApplicationId) ->
     )
 
 
-def _transition(request: HttpRequest, application_id: int, act: Transition) -> HttpResponse:
-    """Move the application once per Idempotency-Key; the answer is its new state."""
+def _transition(
+    request: HttpRequest,
+    application_id: int,
+    act: Transition,
+    without: tuple[str, ...] = ("quote", "explanation"),
+) -> HttpResponse:
+    """Move the application once per Idempotency-Key; the answer is its new state. The fields
+    in `without` are not read with the application (by default the stored quote and
+    explanation, which changing the state does not need)."""
     user = caller(request)
 
     def work() -> HttpResponse:
         body = json_object(request)
         for key in NoteBody.model_fields:  # each is text, whichever the transition reads
             text_field(body, key, NOTE_MAX)
-        # The stored quote and explanation are not needed to change the state.
-        application = access.get_visible_application(
-            user, application_id, without=("quote", "explanation")
-        )
+        application = access.get_visible_application(user, application_id, without=without)
         changed = act(user, application, body)
         return json_response({"id": changed.pk, "state": changed.state})
 
