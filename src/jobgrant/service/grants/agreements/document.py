@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,12 +74,13 @@ def _policy_of(library: PolicyLibrary, application: Application) -> Policy:
     """The application's policy: by its name, else as its program names it (a scenario file's
     path), else the default policy (its due dates are the shipped parameters'). The program is
     only read when the application's own name is not a policy (every approval asks)."""
-    for name in (
-        lambda: application.policy,
-        lambda: application.stream.program.policy,
-    ):
+    def named() -> Iterator[str]:
+        yield application.policy
+        yield application.stream.program.policy
+
+    for name in named():
         try:
-            return library.get(name())
+            return library.get(name)
         except (UnknownPolicyError, ParameterError):
             continue
     return library.get(DEFAULT_POLICY)
