@@ -74,6 +74,7 @@ def _policy_of(library: PolicyLibrary, application: Application) -> Policy:
     """The application's policy: by its name, else as its program names it (a scenario file's
     path), else the default policy (its due dates are the shipped parameters'). The program is
     only read when the application's own name is not a policy (every approval asks)."""
+
     def named() -> Iterator[str]:
         yield application.policy
         yield application.stream.program.policy
