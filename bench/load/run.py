@@ -7,9 +7,9 @@
 
 What it does, in order:
 1. A database of its own (--database, dropped first if it is there) on the PostgreSQL server
-   of JOBGRANT_BENCH_POSTGRES (default postgresql://postgres@127.0.0.1:5432; `make load` sets it
-   to the server of POSTGRES_URL), created from the
-   migrated template (migrated_template.py), loaded with the demonstration data and with
+   of JOBGRANT_BENCH_POSTGRES (default postgresql://postgres@127.0.0.1:5432; `make load` sets
+   it to the server of POSTGRES_URL), created from the migrated template
+   (migrated_template.py), loaded with the demonstration data and with
    --employers employer accounts (`load-employer-N`, each the administrator of an organization
    of its own, the demonstration password), and API tokens for the crowd's accounts (issued by
    the service's own action, so that no second-factor code is spent on them).
