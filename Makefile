@@ -273,3 +273,26 @@ $(PANGO):
 
 clean:
 	rm -rf .venv .tools .mypy_cache .ruff_cache .pytest_cache .import_linter_cache node_modules src/jobgrant/service/web/static/vendor
+
+# `make load` (bench/load/run.py, docs/benchmarks.md): a crowd of LOAD_USERS simulated people
+# (Locust, headless; bench/load/locustfile.py gives its weights) for LOAD_SECONDS against
+# `jobgrant serve` (4 workers) and `jobgrant worker` on a PostgreSQL database of its own
+# (LOAD_DATABASE on the server of POSTGRES_URL, made from the migrated template and dropped
+# afterwards); it prints the latencies per endpoint, the requests per second and the
+# server's CPU per request, then runs `jobgrant ledger verify` and `jobgrant audit verify`.
+# A benchmark: `make load-ci` is its small run, which fails on any failed request.
+LOAD_USERS ?= 100
+LOAD_SECONDS ?= 90
+LOAD_DATABASE ?= jobgrant_load
+LOAD_CI_USERS ?= 12
+LOAD_CI_SECONDS ?= 8
+LOAD := JOBGRANT_BENCH_POSTGRES=$(patsubst %/,%,$(dir $(POSTGRES_URL))) \
+	$(RUN) python bench/load/run.py --database $(LOAD_DATABASE)
+
+.PHONY: load load-ci
+load: .venv/.synced
+	$(LOAD) --users $(LOAD_USERS) --seconds $(LOAD_SECONDS)
+
+load-ci: .venv/.synced
+	$(LOAD) --users $(LOAD_CI_USERS) --seconds $(LOAD_CI_SECONDS) --spawn-rate $(LOAD_CI_USERS) \
+		--employers 4 --require-no-failures

@@ -30,7 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from approvals import application_body, database
+from approvals import BENCH_DATABASE, application_body, database
 
 
 def _median_p90(samples: list[float]) -> str:
@@ -104,7 +104,7 @@ def main() -> None:
     parser.add_argument("--approvals", type=int, default=200)
     parser.add_argument("--profile", help="write cProfile statistics of the approvals here")
     arguments = parser.parse_args()
-    with database(arguments.database, name="jobgrant_bench_cpu") as env:
+    with database(arguments.database, name=f"{BENCH_DATABASE}_cpu") as env:
         os.environ.update(env)
         run(arguments.approvals, arguments.profile)
 

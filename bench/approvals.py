@@ -146,7 +146,7 @@ def _process_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _postgres_backends(database_url: str) -> list[int]:
+def _postgres_backends(database_url: str, database: str = BENCH_DATABASE) -> list[int]:
     if not database_url.startswith("postgresql"):
         return []
     import psycopg
@@ -154,7 +154,7 @@ def _postgres_backends(database_url: str) -> list[int]:
     with psycopg.connect(f"{POSTGRES_SERVER}/postgres", autocommit=True) as connection:
         rows = connection.execute(
             "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-            (BENCH_DATABASE,),
+            (database,),
         ).fetchall()
     return [int(pid) for (pid,) in rows]
 

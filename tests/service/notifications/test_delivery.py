@@ -157,7 +157,9 @@ def test_the_sweep_hands_over_rows_whose_task_was_lost(settings: Any) -> None:
     from django_tasks_db.models import DBTaskResult
 
     settings.JOBGRANT_MESSAGE_SWEEP_SECONDS = 10
-    message = queued()  # inside the test's transaction its on-commit hand-over never runs
+    message = queued()
+    assert DBTaskResult.objects.filter(args_kwargs__args=[message.pk]).exists()
+    DBTaskResult.objects.all().delete()  # its task lost (deleted, say)
     assert sweep() == 0  # too recent: its task may simply not have run yet
     with later(message, seconds=11):
         assert sweep() == 1

@@ -2,8 +2,10 @@
 
 The row commits or rolls back with the event that caused it (a transactional outbox), so a
 message is never sent for something that did not happen, nor lost for something that did.
-When the transaction commits, the row is handed to the worker as a django-tasks task; the
-worker also sweeps for due rows whose hand-over was lost (a crash between the commit and it).
+The row is handed to the worker as a django-tasks task in the same transaction (the task's row
+commits with the message, where a hand-over after the commit was a transaction of its own for
+every approval and submit, and could be lost in a crash between the two); the worker also
+sweeps for due rows whose task is gone.
 """
 
 from __future__ import annotations
@@ -83,7 +85,7 @@ def enqueue(
     )
     if not rows.insert(message, unless_exists=_ONCE):
         return None
-    transaction.on_commit(lambda: _hand_over(message.pk), robust=True)
+    _hand_over(message.pk)
     return message
 
 
@@ -94,6 +96,7 @@ _ONCE = ("kind", "subject_type", "subject_id", "milestone", "recipient")
 
 
 def _hand_over(pk: int) -> None:
-    """Give the committed row to the worker (a django-tasks task). If this is lost, the worker's
-    sweep finds the row anyway."""
+    """Give the row to the worker (a django-tasks task, its row written in the message's
+    transaction: the worker sees both once they commit). If the task is lost, the worker's sweep
+    finds the row anyway."""
     deliver_message.enqueue(pk)

@@ -54,12 +54,20 @@ OPERATIONS_ON_ONE = (
 
 
 def application_json(
-    application: Application, *, detail: bool = False, viewer: User | None = None
+    application: Application,
+    *,
+    detail: bool = False,
+    viewer: User | None = None,
+    shares: dict[int, set[str] | None] | None = None,
 ) -> dict[str, Any]:
     """The application's answer; with `detail`, its history as `viewer` may read it. A
     consortium partner (`viewer` acting only for partners) gets its own share of the quote and
-    figures, and no explanation."""
-    own = partner_view.own_share(viewer, application) if viewer is not None else None
+    figures, and no explanation (`shares`: what partner_view.own_shares found for a whole
+    page of applications at once)."""
+    if shares is not None:
+        own = shares[application.pk]
+    else:
+        own = partner_view.own_share(viewer, application) if viewer is not None else None
     data: dict[str, Any] = {
         "id": application.pk,
         "state": application.state,
@@ -155,6 +163,7 @@ def approve_application(request: HttpRequest, application_id: ApplicationId) -> 
         request,
         application_id,
         lambda u, a, b: actions.approve_application(u, a, text_field(b, "note")),
+        without=("explanation",),  # the agreement's terms are read from the stored quote
     )
 
 
@@ -231,18 +240,22 @@ def _assigned(application: Application) -> dict[str, Any]:
     return {"id": fresh.pk, "state": fresh.state, "assigned_to": who}
 
 
-def _transition(request: HttpRequest, application_id: int, act: Transition) -> HttpResponse:
-    """Move the application once per Idempotency-Key; the answer is its new state."""
+def _transition(
+    request: HttpRequest,
+    application_id: int,
+    act: Transition,
+    without: tuple[str, ...] = ("quote", "explanation"),
+) -> HttpResponse:
+    """Move the application once per Idempotency-Key; the answer is its new state. The fields
+    in `without` are not read with the application (by default the stored quote and
+    explanation, which changing the state does not need)."""
     user = caller(request)
 
     def work() -> HttpResponse:
         body = json_object(request)
         for key in NoteBody.model_fields:  # each is text, whichever the transition reads
             text_field(body, key, NOTE_MAX)
-        # The stored quote and explanation are not needed to change the state.
-        application = access.get_visible_application(
-            user, application_id, without=("quote", "explanation")
-        )
+        application = access.get_visible_application(user, application_id, without=without)
         changed = act(user, application, body)
         return json_response({"id": changed.pk, "state": changed.state})
 
@@ -279,12 +292,13 @@ def list_applications(
         found = found.filter(state=state)
     if jurisdiction:
         found = found.filter(jurisdiction=jurisdiction)
-    page = found.order_by("id")[offset : offset + limit]
+    page = list(found.defer("explanation").order_by("id")[offset : offset + limit])
+    shares = partner_view.own_shares(user, page)  # for the whole page: no query per file
     return json_response(
         {
             "count": found.count(),
             "offset": offset,
             "limit": limit,
-            "items": [application_json(a, viewer=user) for a in page],
+            "items": [application_json(a, viewer=user, shares=shares) for a in page],
         }
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,20 +52,25 @@ class DueDates:
     parameters: list[dict[str, Any]]
 
 
-def parameter_of(name: str, application: Application, on: dt.date) -> Any:
-    """A parameter as the policy of the application sets it there on `on`: its value (None for
-    no limit), the date it took effect and the sources it cites."""
+def parameter_of(
+    name: str, application: Application, on: dt.date, policy: Policy | None = None
+) -> Any:
+    """A parameter as the policy of the application (`policy`, when the caller has read it) sets
+    it there on `on`: its value (None for no limit), the date it took effect and the sources it
+    cites."""
     library = default_library()
-    policy = _policy_of(library, application)
+    policy = policy or _policy_of(library, application)
     region = application.request.get("region") if isinstance(application.request, dict) else None
     layers = library.layers(policy, application.jurisdiction)
     return library._resolve_one(name, layers, application.jurisdiction, region, on)
 
 
-def _parameter(name: str, application: Application, on: dt.date) -> dict[str, Any]:
+def _parameter(
+    name: str, application: Application, on: dt.date, policy: Policy | None = None
+) -> dict[str, Any]:
     """A due-date parameter as the policy of the application sets it there on `on`, with the
     source it cites."""
-    found = parameter_of(name, application, on)
+    found = parameter_of(name, application, on, policy)
     return {
         "name": name,
         "value": int(found.value or 0),
@@ -75,8 +81,14 @@ def _parameter(name: str, application: Application, on: dt.date) -> dict[str, An
 
 def _policy_of(library: PolicyLibrary, application: Application) -> Policy:
     """The application's policy: by its name, else as its program names it (a scenario file's
-    path), else the default policy (its due dates are the shipped parameters')."""
-    for name in (application.policy, application.stream.program.policy):
+    path), else the default policy (its due dates are the shipped parameters'). The program is
+    only read when the application's own name is not a policy (every approval asks)."""
+
+    def named() -> Iterator[str]:
+        yield application.policy
+        yield application.stream.program.policy
+
+    for name in named():
         try:
             return library.get(name)
         except (UnknownPolicyError, ParameterError):
@@ -90,7 +102,8 @@ def due_dates(
     """accept_by = issue + N days; participants by start − N; first claim by start + N;
     completion report by end + N; each N read on the day of issue."""
     today = timezone.localtime(issued_at).date()
-    read = {key: _parameter(name, application, today) for key, name in PARAMETERS.items()}
+    policy = _policy_of(default_library(), application)
+    read = {key: _parameter(name, application, today, policy) for key, name in PARAMETERS.items()}
     start = dt.date.fromisoformat(schedule["start_date"])
     end = dt.date.fromisoformat(schedule["end_date"])
 

@@ -8,11 +8,12 @@ shares. The explanation tree (every trainee's computation) is left out for them.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Any
 
 from jobgrant.rules.money import format_amount, parse_amount
 from jobgrant.service.accounts.models import Membership, Role, User
-from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.applications import Application, ApplicationEmployer
 
 FIGURES = ("eligible_cost", "federal", "provincial", "employer", "in_kind")
 
@@ -20,10 +21,25 @@ FIGURES = ("eligible_cost", "federal", "provincial", "employer", "in_kind")
 def own_share(user: User, application: Application) -> set[str] | None:
     """The references (the quote's employer ids) of the partners `user` acts for, or None when
     `user` may see the whole application (staff, or the applicant's people)."""
+    return own_shares(user, [application])[application.pk]
+
+
+def own_shares(user: User, applications: list[Application]) -> dict[int, set[str] | None]:
+    """`own_share` of each application, in two queries whatever their number (a list's page)."""
     if user.role != Role.EMPLOYER:
-        return None
+        return dict.fromkeys((application.pk for application in applications), None)
     mine = set(Membership.objects.filter(user=user).values_list("employer_id", flat=True))
-    links = list(application.employers.order_by("position").values_list("employer_id", "reference"))
+    links: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for application_id, employer_id, reference in (
+        ApplicationEmployer.objects.filter(application_id__in=[a.pk for a in applications])
+        .order_by("application_id", "position")
+        .values_list("application_id", "employer_id", "reference")
+    ):
+        links[application_id].append((employer_id, reference))
+    return {application.pk: _own(mine, links[application.pk]) for application in applications}
+
+
+def _own(mine: set[int], links: list[tuple[int, str]]) -> set[str] | None:
     if links and links[0][0] in mine:
         return None
     return {reference for employer_id, reference in links if employer_id in mine}

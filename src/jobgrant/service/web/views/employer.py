@@ -77,9 +77,11 @@ def dashboard(request: HttpRequest, user: User) -> HttpResponse:
     """The applications of the organizations the user acts for: as applicant, and as partner;
     and the applications the user is still writing."""
     mine = set(access.employers_acted_for(user).values_list("pk", flat=True))
+    # Not the explanation (every trainee's computation, the largest column): no row shows it.
     found = (
         access.visible_applications(user)
         .select_related("agreement", "completion_report")
+        .defer("explanation")
         .prefetch_related("employers__employer")
     )
     led, partnered = [], []

@@ -121,7 +121,11 @@ def queue(request: HttpRequest, user: User) -> HttpResponse:
     found = filtered(user, chosen, today)
     counts = dict(found.order_by().values_list("state").annotate(n=Count("id", distinct=True)))
     sort = chosen["sort"] or "received"
-    rows = _with_columns(in_state(found, chosen["state"])).order_by(*_ordering(sort))
+    rows = (
+        _with_columns(in_state(found, chosen["state"]))
+        .defer("explanation")  # no row shows a file's computation
+        .order_by(*_ordering(sort))
+    )
     page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
     context = {
         "title": _("Applications to review"),
