@@ -36,6 +36,7 @@ from jobgrant.service.web.pages import (
     applicant_file_or_404,
     employer_required,
     set_notice,
+    switching_language,
     take_notice,
 )
 from jobgrant.service.web.views import completion_forms as forms
@@ -62,6 +63,8 @@ def completion_report(request: HttpRequest, user: User, application_id: int) -> 
         return _start(request, user, application, action)
     if report.state == ReportState.SUBMITTED:
         return _render_submitted(request, application, report)
+    if switching_language(request):  # what was typed, shown back in this language
+        return _render_form(request, application, report, _typed(request), {}, [])
     if action == "submit":
         return _submit(request, user, application, report)
     if action in ("save", "review"):
@@ -106,7 +109,7 @@ def _save(
     slots = completion_actions.reportable_slots(application)
     employers = completion_actions.employer_ids(application)
     trainees, ratings, feedback, order = forms.posted_report(request, slots, employers)
-    typed = {key: str(value) for key, value in request.POST.items() if key != "csrfmiddlewaretoken"}
+    typed = _typed(request)
     try:
         report = completion_actions.save_completion_report(
             report, trainees=trainees, ratings=ratings, feedback=feedback, by=user
@@ -128,6 +131,10 @@ def _save(
         set_notice(request, "report-saved")
         return redirect("web:employer-completion-report", application_id=application.pk)
     return _render_confirm(request, application, report)
+
+
+def _typed(request: HttpRequest) -> dict[str, str]:
+    return {key: str(value) for key, value in request.POST.items() if key != "csrfmiddlewaretoken"}
 
 
 def _render_form(

@@ -1,0 +1,104 @@
+"""The language button of a form (without JavaScript; tests/e2e/test_language_toggle.py presses
+the header's toggle): it posts what was typed to the same page in the other language, which
+shows it back, checks nothing and writes nothing. The wizard keeps its steps in the draft
+(tests/web/test_employer_drafts.py); here the trainee's participant form, the agreement's
+acceptance and its confirmation, and the completion report."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from tests.conftest import changes_audited
+from tests.participants import SIN, answers, approved_application, latest_link
+from tests.personas import EMPLOYER
+from tests.service.grants.agreement_helpers import approved
+from tests.service.grants.outcome_helpers import after_training, ended_file
+
+from jobgrant.service.accounts.models import User
+from jobgrant.service.grants.models.agreements import Agreement
+from jobgrant.service.grants.models.completion import TraineeOutcome
+from jobgrant.service.grants.models.participants import Participant
+from jobgrant.service.grants.participants import actions as participant_actions
+
+pytestmark = pytest.mark.django_db
+SWITCH = {"action": "switch-language"}
+
+
+def text(response: Any) -> str:
+    return html.unescape(response.content.decode())
+
+
+def signed_in() -> Client:
+    client = Client()
+    client.force_login(User.objects.get(username=EMPLOYER.username))
+    return client
+
+
+def test_the_participant_form_keeps_every_answer_but_the_sin_through_the_button(
+    demo: None,
+) -> None:
+    slot = participant_actions.invite_participant(
+        EMPLOYER.get(),
+        approved_application(),
+        {"trainee": 0, "email": "amelie@example.com", "language": "en"},
+    )
+    token = latest_link(slot)[1]
+    client = Client()
+    form = text(client.get(f"/en/participate/{token}/"))
+    assert f'formaction="/fr/participate/{token}/"' in form
+    entries = changes_audited()
+    typed = answers(street_address="12, rue King Est", consent="")
+    switched = client.post(f"/fr/participate/{token}/", {**typed, **SWITCH})
+    assert switched.status_code == 200
+    page = text(switched)
+    assert '<html lang="fr">' in page and "<gcds-error-summary" not in page
+    for name in ("given_name", "family_name", "date_of_birth", "street_address", "noc"):
+        assert f'value="{typed[name]}"' in page, name
+    assert 'value="ON" selected' in page
+    assert re.search(r'name="gender" value="woman"[^>]*checked', page)
+    assert SIN not in page and "n'est pas réaffiché" in page  # cleared, and the page says why
+    assert Participant.objects.get(pk=slot.pk).state == "invited"
+    assert changes_audited() == entries
+
+
+def test_the_acceptance_and_its_confirmation_keep_what_was_typed(demo: None) -> None:
+    agreement = approved()
+    client = signed_in()
+    path = f"/employer/applications/{agreement.application_id}/agreement/accept/"
+    form = text(client.get(f"/en{path}"))
+    assert f'formaction="/fr{path}"' in form
+    typed = {"signatory": "Ada Tremblay", "title": "Propriétaire", "cost_schedule": "yes"}
+    switched = client.post(f"/fr{path}", {**typed, **SWITCH})
+    assert switched.status_code == 200
+    page = text(switched)
+    assert '<html lang="fr">' in page and "<gcds-error-summary" not in page
+    assert 'value="Ada Tremblay"' in page and 'value="Propriétaire"' in page
+    assert 'id="id_cost_schedule" name="cost_schedule" value="yes" checked' in page
+    assert 'id="id_agreement" name="agreement" value="yes" checked' not in page
+    every = {**typed, "agreement": "yes", "general_terms": "yes", "confirm": "yes"}
+    confirming = client.post(f"/en{path}", {**every, **SWITCH})  # from the confirmation step
+    assert confirming.status_code == 200
+    assert 'id="confirm-signatory">Ada Tremblay<' in text(confirming)
+    assert Agreement.objects.get(pk=agreement.pk).state == "issued"
+
+
+def test_the_completion_report_keeps_what_was_typed(demo: None) -> None:
+    application, slots = ended_file()
+    path = f"/employer/applications/{application.pk}/completion-report/"
+    with after_training():
+        client = signed_in()
+        client.post(f"/en{path}", {"action": "start"})
+        form = text(client.get(f"/en{path}"))
+        assert f'formaction="/fr{path}"' in form
+        first = slots[0].pk
+        typed = {f"t{first}-noc": "72410", f"t{first}-hourly_wage_before": "24,50"}
+        switched = client.post(f"/fr{path}", {**typed, "feedback": "Très utile.", **SWITCH})
+    assert switched.status_code == 200
+    page = text(switched)
+    assert '<html lang="fr">' in page and "<gcds-error-summary" not in page
+    assert 'value="72410"' in page and 'value="24,50"' in page and "Très utile." in page
+    assert not TraineeOutcome.objects.exists()
