@@ -5,6 +5,7 @@ officer's view with the offer to raise a receivable for a trainee who did not co
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -188,3 +189,18 @@ def test_the_employer_answers_its_follow_up_page(demo: None) -> None:
     answered = FollowUp.objects.filter(respondent="employer", state=FollowUpState.RESPONDED)
     assert answered.count() == 2
     assert signed_in(OUTSIDER_EMPLOYER).get(path).status_code == 404
+
+
+def test_the_why_not_error_lists_the_reasons_in_words_not_codes(demo: None) -> None:
+    application, slots = ended_file()
+    employer = application.employers.first().employer_id
+    path = f"/fr/employer/applications/{application.pk}/completion-report/"
+    with after_training():
+        client = signed_in(EMPLOYER)
+        client.post(path, {"action": "start"})
+        typed = report_form(slots, employer, completed="no", not_completed_reason="")
+        bad = client.post(path, typed)
+    assert bad.status_code == 422
+    shown = text(bad)
+    assert "«\u00a0A cessé d'assister à la formation\u00a0»" in html.unescape(shown)
+    assert "left-employer, illness-or-family" not in shown  # the codes, as they were listed
