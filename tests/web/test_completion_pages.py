@@ -204,3 +204,16 @@ def test_the_why_not_error_lists_the_reasons_in_words_not_codes(demo: None) -> N
     shown = text(bad)
     assert "«\u00a0A cessé d'assister à la formation\u00a0»" in html.unescape(shown)
     assert "left-employer, illness-or-family" not in shown  # the codes, as they were listed
+
+
+def test_the_french_error_links_put_a_no_break_space_before_the_colon(demo: None) -> None:
+    application, slots = ended_file()
+    employer = application.employers.first().employer_id
+    path = f"/fr/employer/applications/{application.pk}/completion-report/"
+    with after_training():
+        client = signed_in(EMPLOYER)
+        client.post(path, {"action": "start"})
+        bad = client.post(path, report_form(slots, employer, noc="12"))
+    shown = html.unescape(text(bad))
+    assert "CNP 2021\u00a0: doit être" in shown or "\u00a0: doit être un groupe" in shown
+    assert not re.search(r"[^\s\u00a0\u202f]: doit être", shown)

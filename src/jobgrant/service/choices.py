@@ -64,6 +64,11 @@ _OF_IN_FRENCH = {
 }
 
 
+def jurisdiction_names(code: str) -> tuple[str, str]:
+    """(English, French) names of a province or territory, for a sentence in both languages."""
+    return _NAMES[code]
+
+
 def jurisdiction_of(code: str) -> tuple[str, str]:
     """(English, French) for "of <the province>" in a sentence: ("Nova Scotia", "de la
     Nouvelle-Écosse"), so that messages name it in words, never by its code."""

@@ -17,6 +17,7 @@ from jobgrant.rules.money import format_amount
 from jobgrant.rules.quote import quote
 from jobgrant.rules.requests import InvalidRequestError, parse_quote_request
 from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.choices import jurisdiction_names
 from jobgrant.service.errors import ServiceError, bad_input, problem
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.applications import (
@@ -167,9 +168,9 @@ def program_for(payload: dict[str, Any], received: dt.date) -> Program:
         raise ServiceError(
             422,
             "NO_OPEN_INTAKE",
-            f"No intake is open in {jurisdiction} for training in {year}.",
-            f"Aucune période de réception n'est ouverte ({jurisdiction}) "
-            f"pour une formation en {year}.",
+            f"No intake is open in {jurisdiction_names(jurisdiction)[0]} for training in {year}.",
+            f"Aucune période de réception n'est ouverte pour une formation en {year} "
+            f"({jurisdiction_names(jurisdiction)[1]}).",
             problems=[
                 problem(
                     "training.start_date",

@@ -26,7 +26,7 @@ from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.agreements import Agreement
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.grants.models.changes import ChangeKind, ChangeState
-from jobgrant.service.language import localized
+from jobgrant.service.language import labelled, localized
 from jobgrant.service.web import change_display as display
 from jobgrant.service.web.forms import changes as forms
 from jobgrant.service.web.pages import (
@@ -221,7 +221,7 @@ def _refused(
         label = str(form.fields[name].label) if name in form.fields else ""
         message = localized(found)
         form.add_error(
-            name if name in form.fields else None, f"{label}: {message}" if label else message
+            name if name in form.fields else None, labelled(label, message) if label else message
         )
     refusal = None if error.problems else refusals.shown(error)
     if refusal and error.code in ("CHANGE_NOT_ELIGIBLE",):
