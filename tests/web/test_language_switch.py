@@ -102,3 +102,34 @@ def test_the_completion_report_keeps_what_was_typed(demo: None) -> None:
     assert '<html lang="fr">' in page and "<gcds-error-summary" not in page
     assert 'value="72410"' in page and 'value="24,50"' in page and "Très utile." in page
     assert not TraineeOutcome.objects.exists()
+
+
+def test_the_registration_keeps_what_was_typed_but_the_passwords(demo: None) -> None:
+    from jobgrant.service.registry.models import Employer
+
+    form = text(Client().get("/en/register/"))
+    assert 'formaction="/fr/register/"' in form
+    typed = {"name": "Boulangerie Prairie", "city": "Saskatoon", "password": "secret-words-here"}
+    employers = Employer.objects.count()
+    switched = Client().post("/fr/register/", {**typed, **SWITCH})
+    assert switched.status_code == 200
+    page = text(switched)
+    assert 'value="Boulangerie Prairie"' in page and 'value="Saskatoon"' in page
+    assert "secret-words-here" not in page and "<gcds-error-summary" not in page
+    assert Employer.objects.count() == employers
+
+
+def test_the_staff_form_and_the_decline_keep_what_was_typed(demo: None) -> None:
+    from tests.personas import ADMIN
+
+    admin = Client()
+    admin.force_login(ADMIN.get())
+    switched = admin.post("/fr/staff/new/", {"username": "noor", "first_name": "Noor", **SWITCH})
+    assert switched.status_code == 200
+    assert 'value="noor"' in text(switched) and "<gcds-error-summary" not in text(switched)
+    assert not User.objects.filter(username="noor").exists()
+    agreement = approved()
+    path = f"/fr/employer/applications/{agreement.application_id}/agreement/decline/"
+    declined = signed_in().post(path, {"reason": "Le calendrier a changé.", **SWITCH})
+    assert declined.status_code == 200 and "Le calendrier a changé." in text(declined)
+    assert Agreement.objects.get(pk=agreement.pk).state == "issued"

@@ -183,7 +183,9 @@ def agreement_decline(request: HttpRequest, user: User, application_id: int) -> 
         return redirect("web:employer-agreement", application_id=application_id)
     form = ReasonForm(request.POST if request.method == "POST" else None)
     refusal: list[tuple[str, str]] = []
-    if form.is_valid():
+    if switching_language(request):  # what was typed, shown back in this language
+        form = typed_back(ReasonForm, request)
+    elif form.is_valid():
         try:
             agreement_actions.decline_agreement(user, agreement, form.cleaned_data["reason"])
         except ServiceError as error:
@@ -191,7 +193,7 @@ def agreement_decline(request: HttpRequest, user: User, application_id: int) -> 
         else:
             set_notice(request, "declined")
             return redirect("web:employer-agreement", application_id=application_id)
-    errors = error_context(form, first=refusal)
+    errors = error_context(form, first=refusal) if form.is_bound else error_context()
     status = 422 if errors["error_links"] else 200
     context["title"] = _("Decline the offer for application %(number)s") % {
         "number": application_id
