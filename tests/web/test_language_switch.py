@@ -133,3 +133,30 @@ def test_the_staff_form_and_the_decline_keep_what_was_typed(demo: None) -> None:
     declined = signed_in().post(path, {"reason": "Le calendrier a changé.", **SWITCH})
     assert declined.status_code == 200 and "Le calendrier a changé." in text(declined)
     assert Agreement.objects.get(pk=agreement.pk).state == "issued"
+
+
+def test_the_follow_ups_keep_what_was_typed(demo: None) -> None:
+    from tests.service.grants.outcome_helpers import at, submitted_report
+
+    from jobgrant.service.grants.completion import follow_ups as follow_up_actions
+    from jobgrant.service.grants.models.completion import FollowUp, FollowUpState
+    from jobgrant.service.notifications.models import Message
+
+    application, slots = submitted_report()
+    employer_path = f"/employer/applications/{application.pk}/follow-ups/3/"
+    with at(FollowUp.objects.first().due_on):
+        follow_up_actions.send_due_follow_ups()
+        body = Message.objects.filter(kind="follow_up_trainee").order_by("id").first().body
+        token = re.search(r"/follow-up/([0-9a-f]{64})/", body)[1]
+        trainee = Client()
+        assert f'formaction="/fr/follow-up/{token}/"' in text(
+            trainee.get(f"/en/follow-up/{token}/")
+        )
+        switched = trainee.post(f"/fr/follow-up/{token}/", {"weekly_hours": "38", **SWITCH})
+        client = signed_in()
+        typed = {f"p{slots[0].pk}-weekly_hours": "37", **SWITCH}
+        employer = client.post(f"/fr{employer_path}", typed)
+    assert switched.status_code == 200 and 'value="38"' in text(switched)
+    assert employer.status_code == 200 and 'value="37"' in text(employer)
+    assert "<gcds-error-summary" not in text(switched) + text(employer)
+    assert not FollowUp.objects.filter(state=FollowUpState.RESPONDED).exists()

@@ -31,6 +31,7 @@ from jobgrant.service.grants.models.completion import (
     Milestone,
     ReportState,
 )
+from jobgrant.service.language import labelled
 from jobgrant.service.web import labels
 from jobgrant.service.web.pages import (
     applicant_file_or_404,
@@ -252,7 +253,9 @@ def employer_follow_up(
     waiting = follow_ups.waiting_employer_rows(application, milestone)
     problems: dict[str, str] = {}
     refusal: list[tuple[str, str]] = []
-    if request.method == "POST":
+    if switching_language(request):
+        pass  # what was typed, shown back in this language
+    elif request.method == "POST":
         answers = {
             row.participant_id: forms.posted_answers(request, f"p{row.participant_id}-")
             for row in waiting
@@ -291,7 +294,7 @@ def _render_employer_follow_up(
         who = _("Trainee %(n)s") % {"n": slot.position + 1}
         errors = {field: problems.get(prefix + field, "") for field in forms.FOLLOW_UP_INPUTS}
         links += [
-            (f"#{forms.anchor(prefix + f)}", f"{who}, {questions[f]}: {m}")
+            (f"#{forms.anchor(prefix + f)}", labelled(f"{who}, {questions[f]}", m))
             for f, m in errors.items()
             if m
         ]
@@ -343,7 +346,9 @@ def trainee_follow_up(request: HttpRequest, token: str) -> HttpResponse:
             )
         return _link_refused(request, error)
     problems: dict[str, str] = {}
-    if request.method == "POST":
+    if switching_language(request):
+        pass  # what was typed, shown back in this language
+    elif request.method == "POST":
         try:
             follow_ups.answer_follow_up(token, forms.posted_answers(request))
         except ServiceError as error:
@@ -363,7 +368,7 @@ def trainee_follow_up(request: HttpRequest, token: str) -> HttpResponse:
         "closes_on": link.expires_at,
         "course": (follow_up.application.request.get("training") or {}).get("course", ""),
         **_errors(
-            [(f"#{forms.anchor(f)}", f"{questions.get(f, f)}: {m}") for f, m in problems.items()]
+            [(f"#{forms.anchor(f)}", labelled(questions.get(f, f), m)) for f, m in problems.items()]
         ),
     }
     status = 422 if problems else 200
