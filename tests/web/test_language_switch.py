@@ -160,3 +160,22 @@ def test_the_follow_ups_keep_what_was_typed(demo: None) -> None:
     assert employer.status_code == 200 and 'value="37"' in text(employer)
     assert "<gcds-error-summary" not in text(switched) + text(employer)
     assert not FollowUp.objects.filter(state=FollowUpState.RESPONDED).exists()
+
+
+def test_a_change_request_and_its_review_keep_what_was_typed(demo: None) -> None:
+    from tests.service.grants.change_helpers import accepted
+
+    from jobgrant.service.grants.models.changes import ChangeRequest
+
+    agreement = accepted()
+    client = signed_in()
+    path = f"/employer/applications/{agreement.application_id}/changes/new/dates/"
+    assert f'formaction="/fr{path}"' in text(client.get(f"/en{path}"))
+    typed = {"start_date": "2027-01-18", "end_date": "", "note": "La salle est réservée."}
+    form = client.post(f"/fr{path}", {**typed, **SWITCH})
+    assert form.status_code == 200 and 'value="2027-01-18"' in text(form)
+    assert "La salle est réservée." in text(form) and "<gcds-error-summary" not in text(form)
+    review = client.post(f"/fr{path}", {**typed, "confirm": "yes", **SWITCH})
+    assert review.status_code == 200 and 'id="change-diff"' in text(review)
+    assert "18 janvier 2027" in text(review)
+    assert not ChangeRequest.objects.exists()
