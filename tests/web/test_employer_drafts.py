@@ -127,7 +127,7 @@ def test_the_language_button_keeps_what_was_typed_even_unchecked(
     step = html.unescape(employer.get(f"/{lang}/employer/apply/training/").content.decode())
     assert f'formaction="/{other}/employer/apply/training/"' in step  # the button's target
     response = employer.post(
-        f"/{other}/employer/apply/training/", {**typed, "action": "switch-language"}
+        f"/{other}/employer/apply/training/", {**typed, "switch-language": "yes"}
     )
     assert response.status_code == 302
     assert response["Location"] == f"/{other}/employer/apply/training/"
@@ -146,7 +146,7 @@ def test_the_language_button_keeps_the_trainee_rows(employer: Client) -> None:
         "trainee-0-tuition": "900",
         "trainee-1-employer": bn,
         "trainee-1-tuition": "12,5",
-        "action": "switch-language",
+        "switch-language": "yes",
     }
     response = employer.post("/fr/employer/apply/trainees/", rows)
     assert response["Location"] == "/fr/employer/apply/trainees/"

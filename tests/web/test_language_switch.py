@@ -25,7 +25,7 @@ from jobgrant.service.grants.models.participants import Participant
 from jobgrant.service.grants.participants import actions as participant_actions
 
 pytestmark = pytest.mark.django_db
-SWITCH = {"action": "switch-language"}
+SWITCH = {"switch-language": "yes"}
 
 
 def text(response: Any) -> str:

@@ -36,7 +36,8 @@ View = Callable[Concatenate[HttpRequest, P], HttpResponse]
 
 # --- The language button of a form -------------------------------------------------------------
 
-#: The `action` of a form's language button (web/switch_language.html): it posts what was typed
+#: The name of a form's language button (web/switch_language.html), a name of its own so that
+#: no field or button of the form shares it: it posts what was typed
 #: to the same page in the other language, and the header's toggle presses it
 #: (static/web/language-toggle.js). The page answers with what was typed, checking nothing and
 #: writing nothing (a wizard step keeps it in its draft first).
@@ -46,7 +47,7 @@ FormType = TypeVar("FormType", bound=forms.BaseForm)
 
 def switching_language(request: HttpRequest) -> bool:
     """Whether this POST is a form's language button, not a submission."""
-    return request.method == "POST" and request.POST.get("action") == SWITCH_LANGUAGE
+    return request.method == "POST" and request.POST.get(SWITCH_LANGUAGE) == "yes"
 
 
 def typed_back(form_class: type[FormType], request: HttpRequest, **kwargs: Any) -> FormType:
