@@ -159,6 +159,7 @@ def test_the_trainee_answers_by_link_once_in_either_language(demo: None) -> None
         assert thanks.status_code == 200 and "ne sont pas affichées" in text(thanks)
         again = Client().get(f"/en/follow-up/{token}/")
     assert again.status_code == 410 and "already answered" in text(again)
+    assert "Nothing was recorded" not in text(again)  # the answers were recorded, once
     assert "déjà" in text(again)  # explained in the other language too
     assert FollowUp.objects.filter(state=FollowUpState.RESPONDED).count() == 1
     assert Client().get("/en/follow-up/" + "0" * 64 + "/").status_code == 404
