@@ -5,6 +5,7 @@ officer's view with the offer to raise a receivable for a trainee who did not co
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -158,6 +159,7 @@ def test_the_trainee_answers_by_link_once_in_either_language(demo: None) -> None
         assert thanks.status_code == 200 and "ne sont pas affichées" in text(thanks)
         again = Client().get(f"/en/follow-up/{token}/")
     assert again.status_code == 410 and "already answered" in text(again)
+    assert "Nothing was recorded" not in text(again)  # the answers were recorded, once
     assert "déjà" in text(again)  # explained in the other language too
     assert FollowUp.objects.filter(state=FollowUpState.RESPONDED).count() == 1
     assert Client().get("/en/follow-up/" + "0" * 64 + "/").status_code == 404
@@ -235,3 +237,31 @@ def test_the_receivable_offer_is_prefilled_per_funder_with_what_was_paid(demo: N
     assert 'id="raise-receivable-1-federal"' in page
     assert "raise-receivable-1-provincial" not in page
     assert re.search(r'id="amount-1-federal" name="amount" value="' + re.escape(expected), page)
+
+
+def test_the_why_not_error_lists_the_reasons_in_words_not_codes(demo: None) -> None:
+    application, slots = ended_file()
+    employer = application.employers.first().employer_id
+    path = f"/fr/employer/applications/{application.pk}/completion-report/"
+    with after_training():
+        client = signed_in(EMPLOYER)
+        client.post(path, {"action": "start"})
+        typed = report_form(slots, employer, completed="no", not_completed_reason="")
+        bad = client.post(path, typed)
+    assert bad.status_code == 422
+    shown = text(bad)
+    assert "«\u00a0A cessé d'assister à la formation\u00a0»" in html.unescape(shown)
+    assert "left-employer, illness-or-family" not in shown  # the codes, as they were listed
+
+
+def test_the_french_error_links_put_a_no_break_space_before_the_colon(demo: None) -> None:
+    application, slots = ended_file()
+    employer = application.employers.first().employer_id
+    path = f"/fr/employer/applications/{application.pk}/completion-report/"
+    with after_training():
+        client = signed_in(EMPLOYER)
+        client.post(path, {"action": "start"})
+        bad = client.post(path, report_form(slots, employer, noc="12"))
+    shown = html.unescape(text(bad))
+    assert "CNP 2021\u00a0: doit être" in shown or "\u00a0: doit être un groupe" in shown
+    assert not re.search(r"[^\s\u00a0\u202f]: doit être", shown)

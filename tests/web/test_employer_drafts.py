@@ -124,8 +124,10 @@ def test_the_language_button_keeps_what_was_typed_even_unchecked(
     organizations = {"lead": str(APPLICANT.get().pk), "partner-TOTAL_FORMS": "0", "action": "next"}
     employer.post(f"/{lang}/employer/apply/organizations/", organizations)
     typed = {**TRAINING, "hours": "douze", "provider_name": "Collège Boréal"}
+    step = html.unescape(employer.get(f"/{lang}/employer/apply/training/").content.decode())
+    assert f'formaction="/{other}/employer/apply/training/"' in step  # the button's target
     response = employer.post(
-        f"/{lang}/employer/apply/training/", {**typed, "action": "switch-language"}
+        f"/{other}/employer/apply/training/", {**typed, "switch-language": "yes"}
     )
     assert response.status_code == 302
     assert response["Location"] == f"/{other}/employer/apply/training/"
@@ -144,9 +146,9 @@ def test_the_language_button_keeps_the_trainee_rows(employer: Client) -> None:
         "trainee-0-tuition": "900",
         "trainee-1-employer": bn,
         "trainee-1-tuition": "12,5",
-        "action": "switch-language",
+        "switch-language": "yes",
     }
-    response = employer.post("/en/employer/apply/trainees/", rows)
+    response = employer.post("/fr/employer/apply/trainees/", rows)
     assert response["Location"] == "/fr/employer/apply/trainees/"
     page = employer.get(response["Location"]).content.decode()
     assert 'id="trainee-1-tuition" name="trainee-1-tuition" value="12,5"' in page

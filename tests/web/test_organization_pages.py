@@ -67,8 +67,12 @@ def test_registering_then_confirming_by_the_link(demo: None, language: str) -> N
 @pytest.mark.parametrize(
     ("language", "changes", "expected"),
     [
-        ("en", {"postal_code": "M5V 2T6"}, "Postal code: is not a postal code of SK"),
-        ("fr", {"postal_code": "M5V 2T6"}, "Code postal : n'est pas un code postal de SK"),
+        ("en", {"postal_code": "M5V 2T6"}, "Postal code: is not a postal code of Saskatchewan"),
+        (
+            "fr",
+            {"postal_code": "M5V 2T6"},
+            "Code postal : n'est pas un code postal de la Saskatchewan",
+        ),
         ("en", {"business_number": "123456789"}, "Business number: must be a 9-digit"),
         ("en", {"naics": "12"}, "Industry (NAICS code): must be a 6-digit"),
         ("fr", {"password_again": "x"}, "Tapez de nouveau le mot de passe : doit être le même"),

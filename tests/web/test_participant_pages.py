@@ -132,11 +132,26 @@ def test_bad_answers_are_named_in_french_and_nothing_is_written(demo: None) -> N
     assert page.status_code == 422
     shown = text(page)
     assert "gcds-error-summary" in shown
-    assert "Entrez votre numéro d'assurance sociale" in shown
+    assert "n'est pas un numéro d'assurance sociale valide" in shown
     assert "Tapez votre prénom et votre nom de famille" in shown
-    assert "123 456 789" not in shown  # the SIN typed is not shown back
+    assert "123 456 789" not in shown  # the SIN typed is not shown back, and the page says so
+    assert "le numéro tapé n'est pas réaffiché" in shown
     assert Participant.objects.get(pk=slot.pk).state == "invited"
     assert changes_audited() == entries
+
+
+def test_the_signature_hint_says_accents_and_capitals_do_not_matter(demo: None) -> None:
+    _, token = invited("en")
+    form = text(Client().get(f"/en/participate/{token}/"))
+    assert "Accents, capitals and extra spaces do not matter" in form
+
+
+def test_the_used_link_page_does_not_say_nothing_was_recorded(demo: None) -> None:
+    _, token = invited("en")
+    assert Client().post(f"/en/participate/{token}/", answers()).status_code == 302
+    again = text(Client().get(f"/en/participate/{token}/"))
+    assert "already received" in again
+    assert "Nothing was recorded" not in again
 
 
 def test_a_dead_link_says_why_in_both_languages_and_the_token_is_not_logged(

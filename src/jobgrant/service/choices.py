@@ -46,6 +46,34 @@ class Jurisdiction(models.TextChoices):
 
 JURISDICTION_CHOICES = Jurisdiction.choices
 
+#: A province's or territory's name as French writes it after "de" (with its article).
+_OF_IN_FRENCH = {
+    "NL": "de Terre-Neuve-et-Labrador",
+    "PE": "de l'Île-du-Prince-Édouard",
+    "NS": "de la Nouvelle-Écosse",
+    "NB": "du Nouveau-Brunswick",
+    "QC": "du Québec",
+    "ON": "de l'Ontario",
+    "MB": "du Manitoba",
+    "SK": "de la Saskatchewan",
+    "AB": "de l'Alberta",
+    "BC": "de la Colombie-Britannique",
+    "YT": "du Yukon",
+    "NT": "des Territoires du Nord-Ouest",
+    "NU": "du Nunavut",
+}
+
+
+def jurisdiction_names(code: str) -> tuple[str, str]:
+    """(English, French) names of a province or territory, for a sentence in both languages."""
+    return _NAMES[code]
+
+
+def jurisdiction_of(code: str) -> tuple[str, str]:
+    """(English, French) for "of <the province>" in a sentence: ("Nova Scotia", "de la
+    Nouvelle-Écosse"), so that messages name it in words, never by its code."""
+    return _NAMES[code][0], _OF_IN_FRENCH[code]
+
 
 class StreamCode(models.TextChoices):
     """The grant's streams (programs' streams and budget accounts). The code is stored (budget

@@ -41,6 +41,18 @@ def in_language(*, en: T, fr: T) -> T:
     return fr if current_language() == FRENCH else en
 
 
+def colon() -> str:
+    """The colon after a word, as the current language writes it: ":" in English, a no-break
+    space and ":" in French."""
+    return in_language(en=":", fr="\u00a0:")
+
+
+def labelled(label: object, text: object) -> str:
+    """ "Label: text" in the current language's typography (put together in code: a page's
+    error link, a legend)."""
+    return f"{label}{colon()} {text}"
+
+
 def localized(found: Mapping[str, object], name: str = "message") -> str:
     """The `name_en` or `name_fr` entry of a bilingual record (a kernel reason, a problem)."""
     return str(found.get(f"{name}_{current_language()}") or "")

@@ -353,3 +353,23 @@ def test_api_tokens_of_an_employer_keep_working_across_organizations(demo: None)
         "/api/v1/employers", headers={"Authorization": f"Bearer {token_for(EMPLOYER)}"}
     )
     assert sorted(e["name"] for e in answer.json()) == sorted([APPLICANT.name, PARTNER.name])
+
+
+def test_every_problem_of_a_registration_is_named_at_once(demo: None) -> None:
+    """The organization's fields and the person's are checked together: one answer names them
+    all, not the organization's first and the person's after they are fixed."""
+    bad = registration(business_number="123", first_name="", password_again="other")
+    with pytest.raises(ServiceError) as caught:
+        organizations.register_organization(bad, language="en")
+    fields = {p["field"] for p in caught.value.problems}
+    assert {"business_number", "first_name", "password_again"} <= fields
+
+
+def test_a_postal_code_of_another_province_names_the_province_in_words(demo: None) -> None:
+    with pytest.raises(ServiceError) as caught:
+        organizations.register_organization(
+            registration(jurisdiction="NS", postal_code="P3E 1A1"), language="en"
+        )
+    (found,) = [p for p in caught.value.problems if p["field"] == "postal_code"]
+    assert found["message_en"] == "is not a postal code of Nova Scotia"
+    assert found["message_fr"] == "n'est pas un code postal de la Nouvelle-Écosse"

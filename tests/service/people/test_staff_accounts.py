@@ -180,3 +180,14 @@ def test_other_roles_cannot_open_the_staff_pages(demo: None) -> None:
     client.force_login(OFFICER.get())
     assert client.get("/en/staff/").status_code == 403
     assert client.get(f"/en/staff/{OFFICER.get().pk}/").status_code == 403
+
+
+def test_every_problem_of_a_staff_account_is_named_at_once(demo: None) -> None:
+    """The identity, the role and the affiliations are checked together: one answer names them
+    all, and the role's problem names the roles in words."""
+    bad = officer_data(username="", email="nope", role="boss", affiliations=["999999999"])
+    with pytest.raises(ServiceError) as caught:
+        staff_actions.create_staff(ADMIN.get(), bad)
+    problems = {p["field"]: p["message_en"] for p in caught.value.problems}
+    assert {"username", "email", "role", "affiliations"} <= set(problems)
+    assert "finance, analyst" not in problems["role"]  # the codes, as the message listed them

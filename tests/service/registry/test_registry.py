@@ -222,7 +222,9 @@ def test_a_naics_code_outside_the_canadian_industries_of_2022_is_refused(
 def test_an_economic_region_of_another_jurisdiction_is_refused(nothing_written: None) -> None:
     with pytest.raises(ServiceError) as error:
         actions.register_employer(user(OFFICER.username), employer_data(region="2410"))
-    assert refusal(error)["region"]["message_en"] == "is not an economic region of ON"
+    region = refusal(error)["region"]  # named in words, not by the code ON
+    assert region["message_en"] == "is not an economic region of Ontario"
+    assert region["message_fr"] == "n'est pas une région économique de l'Ontario"
 
 
 def test_every_bad_field_of_an_employer_is_named_at_once(nothing_written: None) -> None:

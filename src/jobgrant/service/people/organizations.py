@@ -34,6 +34,7 @@ from jobgrant.service.accounts.models import (
 )
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
+from jobgrant.service.choices import jurisdiction_of
 from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
 from jobgrant.service.language import language_of, local_day, long_date
 from jobgrant.service.notifications.outbox import enqueue
@@ -57,7 +58,11 @@ def register_organization(data: dict[str, Any], *, language: str) -> User | None
     is confirmed by the link sent to it. A business number or an address registered already is
     not said here (None, and the same "check your email" answer): the people concerned are told
     by email (grants/registration_attempt_actions.py)."""
-    organization, person = _valid_organization(data), _valid_person(data)
+    problems: Problems = []
+    organization = _valid_organization(data, problems)
+    person = _valid_person(data, problems)
+    if problems:  # every field's problem at once, the organization's and the person's
+        raise bad_input(problems)
     if tell_of_attempt(organization, person, language):
         return None
     try:
@@ -82,9 +87,9 @@ ADDRESS_FIELDS = ("street_address", "city", "postal_code")
 PERSON_FIELDS = ("first_name", "last_name", "email", "password", "password_again")
 
 
-def _valid_organization(data: dict[str, Any]) -> dict[str, Any]:
+def _valid_organization(data: dict[str, Any], problems: Problems) -> dict[str, Any]:
+    """The organization's fields; their problems are added to `problems`."""
     fields: dict[str, Any] = {}
-    problems: Problems = []
     for key in ORGANIZATION_FIELDS:
         clean, en, fr = EMPLOYER_FIELDS[key]
         fields[key] = clean(data.get(key))
@@ -96,8 +101,6 @@ def _valid_organization(data: dict[str, Any]) -> dict[str, Any]:
             problems.append(_required(key, limit))
     fields["postal_code"] = normalize_postal_code(str(data.get("postal_code") or ""))
     problems += _postal_problems(fields["postal_code"], fields["jurisdiction"])
-    if problems:
-        raise bad_input(problems)
     return fields
 
 
@@ -111,18 +114,19 @@ def _postal_problems(postal: str | None, jurisdiction: str | None) -> Problems:
             )
         ]
     if jurisdiction and not postal_code_fits(postal, jurisdiction):
+        english, french = jurisdiction_of(jurisdiction)
         return [
             problem(
                 "postal_code",
-                f"is not a postal code of {jurisdiction}",
-                f"n'est pas un code postal de {jurisdiction}",
+                f"is not a postal code of {english}",
+                f"n'est pas un code postal {french}",
             )
         ]
     return []
 
 
-def _valid_person(data: dict[str, Any]) -> dict[str, Any]:
-    problems: Problems = []
+def _valid_person(data: dict[str, Any], problems: Problems) -> dict[str, Any]:
+    """The person's fields; their problems are added to `problems`."""
     person = {key: _text(data.get(key), MAX_NAME) for key in ("first_name", "last_name")}
     problems += [_required(key, MAX_NAME) for key, value in person.items() if not value]
     person["email"] = clean_email(data.get("email"))
@@ -135,8 +139,6 @@ def _valid_person(data: dict[str, Any]) -> dict[str, Any]:
             )
         )
     person["password"] = _password(data, person, problems)
-    if problems:
-        raise bad_input(problems)
     return person
 
 
@@ -429,7 +431,10 @@ def accept_invitation(
             "Cette invitation a été envoyée à une autre adresse courriel.",
         )
     if user is None:
-        person = _valid_person({**(data or {}), "email": invitation.email})
+        problems: Problems = []
+        person = _valid_person({**(data or {}), "email": invitation.email}, problems)
+        if problems:
+            raise bad_input(problems)
         _refuse_taken_email(person["email"])
     with transaction.atomic():
         locked = OrganizationInvitation.objects.select_for_update().get(pk=invitation.pk)

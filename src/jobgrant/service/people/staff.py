@@ -21,7 +21,7 @@ from jobgrant.service.accounts.models import LinkPurpose, Membership, Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
-from jobgrant.service.language import language_of
+from jobgrant.service.language import in_both_languages, language_of
 from jobgrant.service.links import page_link
 from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.people import account_links
@@ -42,8 +42,11 @@ def staff_accounts() -> list[User]:
 def create_staff(admin: User, data: dict[str, Any]) -> User:
     """A staff account with no password yet: a link to choose one is sent to its address."""
     require_administrator(admin)
-    fields, affiliations = _valid_account(data), _valid_affiliations(data)
-    username, email = _valid_identity(data)
+    problems: Problems = []  # every field's problem at once
+    username, email = _valid_identity(data, problems)
+    fields, affiliations = _valid_account(data, problems), _valid_affiliations(data, problems)
+    if problems:
+        raise bad_input(problems)
     with transaction.atomic():
         user = User(username=username, email=email, **fields)
         user.set_unusable_password()
@@ -59,7 +62,10 @@ def change_staff(admin: User, user: User, data: dict[str, Any]) -> User:
     """Change a staff account's role, jurisdiction, SIN permission and affiliations."""
     require_administrator(admin)
     _refuse_self(admin, user)
-    fields, affiliations = _valid_account(data), _valid_affiliations(data)
+    problems: Problems = []  # every field's problem at once
+    fields, affiliations = _valid_account(data, problems), _valid_affiliations(data, problems)
+    if problems:
+        raise bad_input(problems)
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         before = _summary(locked, list(locked.employers.all()))
@@ -168,8 +174,8 @@ def _refuse_self(admin: User, user: User) -> None:
         raise ServiceError(404, "NOT_FOUND", "No such staff account.", "Aucun compte de ce genre.")
 
 
-def _valid_identity(data: dict[str, Any]) -> tuple[str, str]:
-    problems: Problems = []
+def _valid_identity(data: dict[str, Any], problems: Problems) -> tuple[str, str]:
+    """The username and address; their problems are added to `problems`."""
     raw = data.get("username")
     username = raw.strip() if isinstance(raw, str) else ""
     if not (0 < len(username) <= 150) or not all(c.isalnum() or c in "@.+-_" for c in username):
@@ -187,20 +193,21 @@ def _valid_identity(data: dict[str, Any]) -> tuple[str, str]:
         problems.append(
             problem("email", "must be an email address", "doit être une adresse courriel")
         )
-    if problems:
-        raise bad_input(problems)
     return username, email
 
 
-def _valid_account(data: dict[str, Any]) -> dict[str, Any]:
-    problems: Problems = []
+def _valid_account(data: dict[str, Any], problems: Problems) -> dict[str, Any]:
+    """The account's role, jurisdiction and settings; their problems are added to `problems`."""
     role = data.get("role")
     if role not in STAFF_ROLES:
+        english, french = in_both_languages(
+            lambda: ", ".join(str(Role(code).label) for code in STAFF_ROLES)
+        )
         problems.append(
             problem(
                 "role",
-                "must be officer, finance, analyst or auditor",
-                "doit être officer, finance, analyst ou auditor",
+                f"must be one of: {english}",
+                f"doit être l'un de ces rôles\u00a0: {french}",
             )
         )
     jurisdiction = data.get("jurisdiction") or ""
@@ -221,8 +228,6 @@ def _valid_account(data: dict[str, Any]) -> dict[str, Any]:
                 "est obligatoire pour un agent provincial ou territorial",
             )
         )
-    if problems:
-        raise bad_input(problems)
     names = {key: str(data.get(key) or "").strip()[:150] for key in ("first_name", "last_name")}
     language = data.get("language") if data.get("language") in ("en", "fr") else "en"
     return {
@@ -235,19 +240,19 @@ def _valid_account(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _valid_affiliations(data: dict[str, Any]) -> list[Employer]:
+def _valid_affiliations(data: dict[str, Any], problems: Problems) -> list[Employer]:
+    """The employers named; the problems are added to `problems`."""
     raw = data.get("affiliations") or []
     if not isinstance(raw, list) or len(raw) > MAX_AFFILIATIONS:
-        raise bad_input(
-            [
-                problem(
-                    "affiliations",
-                    f"must list at most {MAX_AFFILIATIONS} business numbers",
-                    f"doit énumérer au plus {MAX_AFFILIATIONS} numéros d'entreprise",
-                )
-            ]
+        problems.append(
+            problem(
+                "affiliations",
+                f"must list at most {MAX_AFFILIATIONS} business numbers",
+                f"doit énumérer au plus {MAX_AFFILIATIONS} numéros d'entreprise",
+            )
         )
-    found, problems = [], []
+        return []
+    found: list[Employer] = []
     for typed in raw:
         bn = normalize_business_number(str(typed)) if str(typed).strip() else None
         employer = Employer.objects.filter(business_number=bn).first() if bn else None
@@ -261,8 +266,6 @@ def _valid_affiliations(data: dict[str, Any]) -> list[Employer]:
             )
         elif employer not in found:
             found.append(employer)
-    if problems:
-        raise bad_input(problems)
     return found
 
 

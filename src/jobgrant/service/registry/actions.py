@@ -17,6 +17,7 @@ from jobgrant.rules.codes import JURISDICTION_CODES, economic_regions
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
+from jobgrant.service.choices import jurisdiction_of
 from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
 from jobgrant.service.refusals import forbidden_for
 from jobgrant.service.registry.identifiers import (
@@ -143,11 +144,12 @@ def _region_problems(jurisdiction: str | None, region: str | None) -> Problems:
         return []
     if economic_regions()[region].jurisdiction == jurisdiction:
         return []
+    english, french = jurisdiction_of(jurisdiction)
     return [
         problem(
             "region",
-            f"is not an economic region of {jurisdiction}",
-            f"n'est pas une région économique de {jurisdiction}",
+            f"is not an economic region of {english}",
+            f"n'est pas une région économique {french}",
         )
     ]
 

@@ -34,6 +34,29 @@ Found = TypeVar("Found")
 View = Callable[Concatenate[HttpRequest, P], HttpResponse]
 
 
+# --- The language button of a form -------------------------------------------------------------
+
+#: The name of a form's language button (web/switch_language.html), a name of its own so that
+#: no field or button of the form shares it: it posts what was typed
+#: to the same page in the other language, and the header's toggle presses it
+#: (static/web/language-toggle.js). The page answers with what was typed, checking nothing and
+#: writing nothing (a wizard step keeps it in its draft first).
+SWITCH_LANGUAGE = "switch-language"
+FormType = TypeVar("FormType", bound=forms.BaseForm)
+
+
+def switching_language(request: HttpRequest) -> bool:
+    """Whether this POST is a form's language button, not a submission."""
+    return request.method == "POST" and request.POST.get(SWITCH_LANGUAGE) == "yes"
+
+
+def typed_back(form_class: type[FormType], request: HttpRequest, **kwargs: Any) -> FormType:
+    """An unbound `form_class` showing what the POST typed into it: the values, no error."""
+    posted = form_class(request.POST, request.FILES, **kwargs)
+    typed = {name: posted[name].data for name in posted.fields}
+    return form_class(initial=typed, **kwargs)
+
+
 def set_choices(form: forms.Form, name: str, choices: list[tuple[str, str]]) -> None:
     cast(forms.ChoiceField, form.fields[name]).choices = choices
 

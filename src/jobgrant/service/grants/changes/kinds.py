@@ -239,7 +239,7 @@ def _trainees(
         p.add(
             "add",
             "give trainees to add, remove or replace",
-            "donnez des stagiaires à ajouter, retirer ou remplacer",
+            "donnez des personnes en formation à ajouter, retirer ou remplacer",
         )
     touched: set[int] = set()
     removed: set[int] = set()
@@ -263,14 +263,14 @@ def _trainees(
                 p.add(
                     f"{path}.trainee",
                     "is the same as the trainee it replaces",
-                    "est identique au stagiaire remplacé",
+                    "est identique à la personne en formation remplacée",
                 )
             replaced[index] = (i, raw["trainee"])
     if len(before) - len(removed) + len(add) < 1 and not p.found:
         p.add(
             "remove",
             "would leave the agreement with no trainee",
-            "laisserait l'entente sans stagiaire",
+            "laisserait l'entente sans personne en formation",
         )
     if p.found:
         return [], {}
@@ -316,14 +316,14 @@ def _index(raw: object, path: str, count: int, touched: set[int], p: _Problems) 
         p.add(
             path,
             f"must be the index of one of the agreement's trainees, 0 to {count - 1}",
-            f"doit être l'indice d'un des stagiaires de l'entente, de 0 à {count - 1}",
+            f"doit être l'indice d'une des personnes en formation de l'entente, de 0 à {count - 1}",
         )
         return None
     if raw in touched:
         p.add(
             path,
             "names a trainee already changed in this request",
-            "nomme un stagiaire déjà changé dans cette demande",
+            "nomme une personne en formation déjà changée dans cette demande",
         )
         return None
     touched.add(raw)
@@ -404,7 +404,7 @@ def _line(raw: object, path: str, count: int, p: _Problems) -> tuple[int, str] |
         p.add(
             f"{path}.trainee",
             f"must be the index of one of the agreement's trainees, 0 to {count - 1}",
-            f"doit être l'indice d'un des stagiaires de l'entente, de 0 à {count - 1}",
+            f"doit être l'indice d'une des personnes en formation de l'entente, de 0 à {count - 1}",
         )
         ok = False
     if category not in COST_CATEGORIES:

@@ -12,8 +12,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import models
+
 from jobgrant.rules.money import AmountError, parse_amount
 from jobgrant.service.errors import bad_input, problem
+from jobgrant.service.language import in_both_languages
 from jobgrant.service.registry.noc import noc_unit_groups
 
 YES = ("yes", "true", "oui", "1")
@@ -59,11 +62,14 @@ class Checker:
         self.add(path, "must be answered yes or no", "doit recevoir la réponse oui ou non")
         return None
 
-    def choice(self, raw: object, choices: tuple[str, ...], path: str) -> str:
-        if isinstance(raw, str) and raw in choices:
+    def choice(self, raw: object, choices: type[models.TextChoices], path: str) -> str:
+        """One of `choices`; else a problem that names them in words (their labels), not codes."""
+        if isinstance(raw, str) and raw in choices.values:
             return raw
-        listed = ", ".join(choices)
-        self.add(path, f"must be one of: {listed}", f"doit être l'une des valeurs : {listed}")
+        english, french = in_both_languages(lambda: "\n".join(map(str, choices.labels)))
+        en = ", ".join(f"“{label}”" for label in english.split("\n"))
+        fr = ", ".join(f"«\u00a0{label}\u00a0»" for label in french.split("\n"))
+        self.add(path, f"must be one of: {en}", f"doit être l'un des choix suivants\u00a0: {fr}")
         return ""
 
     def noc(self, raw: object, path: str) -> str:

@@ -168,7 +168,7 @@ def _checked_trainee(
     if completed is False:
         reason = check.choice(
             answers.get("not_completed_reason"),
-            tuple(NotCompletedReason.values),
+            NotCompletedReason,
             f"{path}.not_completed_reason",
         )
     employed = check.yes_no(answers.get("employed_at_end"), f"{path}.employed_at_end")
@@ -190,7 +190,7 @@ def _checked_trainee(
             answers.get("with_this_employer"), f"{path}.with_this_employer"
         )
         fields["employment_type"] = check.choice(
-            answers.get("employment_type"), tuple(EmploymentType.values), f"{path}.employment_type"
+            answers.get("employment_type"), EmploymentType, f"{path}.employment_type"
         )
         fields["noc"] = check.noc(answers.get("noc"), f"{path}.noc")
         fields["hourly_wage_after_cents"] = check.wage(

@@ -11,12 +11,13 @@ from typing import Any
 
 from django.db.models import Sum
 
-from jobgrant.rules.codes import fiscal_year
+from jobgrant.rules.codes import JURISDICTION_CODES, fiscal_year
 from jobgrant.rules.evaluate import default_library
 from jobgrant.rules.money import format_amount
 from jobgrant.rules.quote import quote
 from jobgrant.rules.requests import InvalidRequestError, parse_quote_request
 from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.choices import jurisdiction_names
 from jobgrant.service.errors import ServiceError, bad_input, problem
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.applications import (
@@ -179,12 +180,13 @@ def program_for(payload: dict[str, Any], received: dt.date) -> Program:
         ).exists()
     )
     if program is None or not open_intake:
+        code = str(jurisdiction or "")
+        english, french = jurisdiction_names(code) if code in JURISDICTION_CODES else (code, code)
         raise ServiceError(
             422,
             "NO_OPEN_INTAKE",
-            f"No intake is open in {jurisdiction} for training in {year}.",
-            f"Aucune période de réception n'est ouverte ({jurisdiction}) "
-            f"pour une formation en {year}.",
+            f"No intake is open in {english} for training in {year}.",
+            f"Aucune période de réception n'est ouverte pour une formation en {year} ({french}).",
             problems=[
                 problem(
                     "training.start_date",

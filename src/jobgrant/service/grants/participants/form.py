@@ -23,6 +23,7 @@ from jobgrant.rules.money import AmountError, parse_amount
 from jobgrant.service.errors import bad_input, problem
 from jobgrant.service.grants.models.participants import (
     EMPLOYED_STATUSES,
+    PREFER_NOT,
     Education,
     EmploymentStatus,
     FirstLanguage,
@@ -46,6 +47,7 @@ YOUNGEST_AGE = 15
 OLDEST_BIRTH = dt.date(1900, 1, 1)
 MAX_WAGE_CENTS = 100_000  # $1,000.00 an hour
 MAX_WEEKLY_HOURS = 168
+SIN_DIGITS = 9
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 #: The fields the form has, in the order the page shows them.
 FIELDS = (
@@ -74,6 +76,8 @@ FIELDS = (
     "consent_name",
     "consent",
 )
+#: The equity and demographic questions: each may be left blank.
+VOLUNTARY = FIELDS[10:17]
 CHOICES: dict[str, type[models.TextChoices]] = {
     "indigenous": Indigenous,
     "disability": YesNoPrefer,
@@ -101,7 +105,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "sin": (
         "Enter your Social Insurance Number: 9 digits, as on your SIN letter.",
-        "Entrez votre numéro d'assurance sociale : 9 chiffres, comme sur votre lettre de NAS.",
+        "Entrez votre numéro d'assurance sociale\u00a0: 9 chiffres, comme sur votre lettre de NAS.",
+    ),
+    "sin_length": (
+        "A Social Insurance Number has 9 digits: you typed {count}. Check it against your SIN "
+        "letter.",
+        "Un numéro d'assurance sociale a 9 chiffres\u00a0: vous en avez tapé {count}. Vérifiez-le "
+        "sur votre lettre de NAS.",
+    ),
+    "sin_invalid": (
+        "The number you typed is not a valid Social Insurance Number: one of its digits is "
+        "probably wrong. Check each digit against your SIN letter.",
+        "Le numéro tapé n'est pas un numéro d'assurance sociale valide\u00a0: un de ses chiffres "
+        "est sans doute erroné. Vérifiez chaque chiffre sur votre lettre de NAS.",
     ),
     "contact_email": (
         "Enter your email address, like name@example.com.",
@@ -192,9 +208,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 
-def _problem(field: str, message: str | None = None) -> dict[str, str]:
+def _problem(field: str, message: str | None = None, **values: object) -> dict[str, str]:
     english, french = MESSAGES[message or field]
-    return problem(field, english, french)
+    return problem(field, english.format(**values), french.format(**values))
+
+
+def _sin_problem(raw: str) -> dict[str, str]:
+    """What is wrong with a SIN that `normalize_sin` refused: nothing typed, not 9 digits, or 9
+    digits that are no SIN (the check digit fails, or it begins with 0 or 8)."""
+    typed = re.sub(r"[\s-]", "", raw)
+    if not typed:
+        return _problem("sin")
+    if typed.isascii() and typed.isdigit() and len(typed) == SIN_DIGITS:
+        return _problem("sin", "sin_invalid")
+    if not typed.isascii() or not typed.isdigit():
+        return _problem("sin")
+    return _problem("sin", "sin_length", count=len(typed))
 
 
 def _text(limit: int, *, required: bool = True) -> Callable[[str], str | None]:
@@ -263,10 +292,13 @@ def _hours(raw: str) -> int | None:
 
 
 def same_name(typed: str, given: str, family: str) -> bool:
-    """The consent name matches: case, accents' composition and spacing aside."""
+    """The consent name matches: accents, case and spacing aside (the form says so)."""
 
     def folded(text: str) -> str:
-        return " ".join(unicodedata.normalize("NFC", text).casefold().split())
+        bare = "".join(
+            c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
+        )
+        return " ".join(bare.casefold().split())
 
     return bool(typed.strip()) and folded(typed) == folded(f"{given} {family}")
 
@@ -289,7 +321,7 @@ def check_answers(raw: Mapping[str, Any], *, today: dt.date) -> dict[str, Any]:
     take("date_of_birth", _birth_date(text["date_of_birth"], today))
     sin = normalize_sin(text["sin"].strip())
     if sin is None:
-        problems.append(_problem("sin"))
+        problems.append(_sin_problem(text["sin"]))
     take("contact_email", _email(text["contact_email"]))
     take("phone", _phone(text["phone"]))
     take("street_address", _text(ADDRESS_MAX)(text["street_address"]))
@@ -302,7 +334,7 @@ def check_answers(raw: Mapping[str, Any], *, today: dt.date) -> dict[str, Any]:
     else:
         take("postal_code", postal)
     for name, choices in CHOICES.items():
-        take(name, text[name] if text[name] in choices.values else None)
+        take(name, _choice(name, text[name], choices))
     problems += _employment(text, fields)
     take("receiving_ei", {"yes": True, "no": False}.get(text["receiving_ei"]))
     given, family = fields.get("given_name", ""), fields.get("family_name", "")
@@ -316,6 +348,14 @@ def check_answers(raw: Mapping[str, Any], *, today: dt.date) -> dict[str, Any]:
     if problems:
         raise bad_input(problems)
     return {**fields, **sin_fields(sin or "")}
+
+
+def _choice(name: str, typed: str, choices: type[models.TextChoices]) -> str | None:
+    """The chosen value; the equity questions are voluntary: one left blank is counted as
+    "Prefer not to say" (the reports group both as not known)."""
+    if not typed and name in VOLUNTARY:
+        return PREFER_NOT
+    return typed if typed in choices.values else None
 
 
 def _employment(text: dict[str, str], fields: dict[str, Any]) -> Problems:

@@ -128,7 +128,10 @@ class ParticipantForm(forms.Form):
     )
     consent_name = _text(
         gettext_lazy("Type your given name and family name"),
-        hint=gettext_lazy("As you entered them above: this is your signature."),
+        hint=gettext_lazy(
+            "As you entered them above: this is your signature. Accents, capitals and extra "
+            "spaces do not matter."
+        ),
         autocomplete="name",
     )
     consent = forms.CharField(

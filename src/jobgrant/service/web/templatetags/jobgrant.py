@@ -8,11 +8,24 @@ from babel.numbers import format_decimal
 from django import template
 
 from jobgrant.rules.money import format_money, parse_amount
-from jobgrant.service.language import current_language, current_locale, local_day, long_date
+from jobgrant.service.language import (
+    current_language,
+    current_locale,
+    labelled,
+    local_day,
+    long_date,
+)
 from jobgrant.service.web.labels import stream_label
 
-__all__ = ["longdate", "money", "number", "stream"]
+__all__ = ["labelled_filter", "longdate", "money", "number", "stream"]
 register = template.Library()
+
+
+@register.filter(name="labelled")
+def labelled_filter(label: object, text: object) -> str:
+    """{{ label|labelled:text }}: "label: text" in the page's typography (a no-break space
+    before the colon in French)."""
+    return labelled(label, text)
 
 
 @register.filter

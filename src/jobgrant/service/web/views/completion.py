@@ -32,11 +32,13 @@ from jobgrant.service.grants.models.completion import (
     Milestone,
     ReportState,
 )
+from jobgrant.service.language import labelled
 from jobgrant.service.web import labels
 from jobgrant.service.web.pages import (
     applicant_file_or_404,
     employer_required,
     set_notice,
+    switching_language,
     take_notice,
 )
 from jobgrant.service.web.views import completion_forms as forms
@@ -63,6 +65,8 @@ def completion_report(request: HttpRequest, user: User, application_id: int) -> 
         return _start(request, user, application, action)
     if report.state == ReportState.SUBMITTED:
         return _render_submitted(request, application, report)
+    if switching_language(request):  # what was typed, shown back in this language
+        return _render_form(request, application, report, _typed(request), {}, [])
     if action == "submit":
         return _submit(request, user, application, report)
     if action in ("save", "review"):
@@ -118,7 +122,7 @@ def _save(
     slots = completion_actions.reportable_slots(application)
     employers = completion_actions.employer_ids(application)
     trainees, ratings, feedback, order = forms.posted_report(request, slots, employers)
-    typed = {key: str(value) for key, value in request.POST.items() if key != "csrfmiddlewaretoken"}
+    typed = _typed(request)
     try:
         report = completion_actions.save_completion_report(
             report, trainees=trainees, ratings=ratings, feedback=feedback, by=user
@@ -140,6 +144,10 @@ def _save(
         set_notice(request, "report-saved")
         return redirect("web:employer-completion-report", application_id=application.pk)
     return _render_confirm(request, application, report)
+
+
+def _typed(request: HttpRequest) -> dict[str, str]:
+    return {key: str(value) for key, value in request.POST.items() if key != "csrfmiddlewaretoken"}
 
 
 def _render_form(
@@ -257,7 +265,9 @@ def employer_follow_up(
     waiting = follow_ups.waiting_employer_rows(application, milestone)
     problems: dict[str, str] = {}
     refusal: list[tuple[str, str]] = []
-    if request.method == "POST":
+    if switching_language(request):
+        pass  # what was typed, shown back in this language
+    elif request.method == "POST":
         answers = {
             row.participant_id: forms.posted_answers(request, f"p{row.participant_id}-")
             for row in waiting
@@ -296,7 +306,7 @@ def _render_employer_follow_up(
         who = _("Trainee %(n)s") % {"n": slot.position + 1}
         errors = {field: problems.get(prefix + field, "") for field in forms.FOLLOW_UP_INPUTS}
         links += [
-            (f"#{forms.anchor(prefix + f)}", f"{who}, {questions[f]}: {m}")
+            (f"#{forms.anchor(prefix + f)}", labelled(f"{who}, {questions[f]}", m))
             for f, m in errors.items()
             if m
         ]
@@ -353,7 +363,9 @@ def trainee_follow_up(request: HttpRequest, token: str) -> HttpResponse:
             )
         return _link_refused(request, error)
     problems: dict[str, str] = {}
-    if request.method == "POST":
+    if switching_language(request):
+        pass  # what was typed, shown back in this language
+    elif request.method == "POST":
         try:
             follow_ups.answer_follow_up(token, forms.posted_answers(request))
         except ServiceError as error:
@@ -373,7 +385,7 @@ def trainee_follow_up(request: HttpRequest, token: str) -> HttpResponse:
         "closes_on": link.expires_at,
         "course": (follow_up.application.request.get("training") or {}).get("course", ""),
         **_errors(
-            [(f"#{forms.anchor(f)}", f"{questions.get(f, f)}: {m}") for f, m in problems.items()]
+            [(f"#{forms.anchor(f)}", labelled(questions.get(f, f), m)) for f, m in problems.items()]
         ),
     }
     status = 422 if problems else 200

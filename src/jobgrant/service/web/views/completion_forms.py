@@ -24,7 +24,7 @@ from jobgrant.service.grants.models.completion import (
     NotCompletedReason,
 )
 from jobgrant.service.grants.models.participants import Participant
-from jobgrant.service.language import current_language, in_language
+from jobgrant.service.language import current_language, in_language, labelled
 from jobgrant.service.web.templatetags.jobgrant import money
 
 TRAINEE_INPUTS = (
@@ -128,7 +128,7 @@ def anchor(name: str) -> str:
 
 def error_links(problems: dict[str, str], labels: dict[str, str]) -> list[tuple[str, str]]:
     return [
-        (f"#{anchor(name)}", f"{labels.get(name, name)}: {message}")
+        (f"#{anchor(name)}", labelled(labels.get(name, name), message))
         for name, message in problems.items()
     ]
 
@@ -216,7 +216,7 @@ def missing_texts(missing: list[str], version: str, names: dict[int, str]) -> li
         else:
             employer, _dash, item = rest.partition("-")
             who = names.get(int(employer), "")
-            texts.append(f"{who}: {wording(version, 'ratings', item, language)}")
+            texts.append(labelled(who, wording(version, "ratings", item, language)))
     return texts
 
 
@@ -228,8 +228,8 @@ def rating_texts(report: CompletionReport) -> list[str]:
     }
     version = report.questions_version
     return [
-        f"{rating.employer.name}: {wording(version, 'ratings', rating.item, language)}"
-        f" — {rating.score} ({scale[rating.score]})"
+        labelled(rating.employer.name, wording(version, "ratings", rating.item, language))
+        + f" — {rating.score} ({scale[rating.score]})"
         for rating in report.ratings.select_related("employer").order_by("employer_id", "item")
     ]
 

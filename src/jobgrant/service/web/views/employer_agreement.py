@@ -31,7 +31,9 @@ from jobgrant.service.web.pages import (
     employer_required,
     error_context,
     set_notice,
+    switching_language,
     take_notice,
+    typed_back,
     visible_or_404,
 )
 
@@ -132,7 +134,12 @@ def agreement_accept(request: HttpRequest, user: User, application_id: int) -> H
         return redirect("web:employer-agreement", application_id=application_id)
     form = AcceptForm(request.POST if request.method == "POST" else None)
     refusal: list[tuple[str, str]] = []
-    if form.is_valid() and request.POST.get("confirm") == "yes":
+    if switching_language(request):  # the typed answers, shown back in this language
+        confirming = request.POST.get("confirm") == "yes" and form.is_valid()
+        if confirming:
+            return _accept_confirmation(request, context, form)
+        form = typed_back(AcceptForm, request)
+    elif form.is_valid() and request.POST.get("confirm") == "yes":
         data = form.cleaned_data
         try:
             agreement_actions.accept_agreement(
@@ -144,18 +151,24 @@ def agreement_accept(request: HttpRequest, user: User, application_id: int) -> H
             set_notice(request, "accepted")
             return redirect("web:employer-agreement", application_id=application_id)
     elif form.is_valid():
-        return render(
-            request,
-            "web/agreement/accept_confirm.html",
-            {**context, "form": form, "data": form.cleaned_data},
-        )
-    errors = error_context(form, first=refusal) if request.method == "POST" else error_context()
+        return _accept_confirmation(request, context, form)
+    errors = error_context(form, first=refusal) if form.is_bound else error_context()
     status = 422 if errors["error_links"] else 200
     context["title"] = _("Accept the agreement for application %(number)s") % {
         "number": application_id
     }
     return render(
         request, "web/agreement/accept.html", {**context, "form": form, **errors}, status=status
+    )
+
+
+def _accept_confirmation(
+    request: HttpRequest, context: dict[str, Any], form: AcceptForm
+) -> HttpResponse:
+    return render(
+        request,
+        "web/agreement/accept_confirm.html",
+        {**context, "form": form, "data": form.cleaned_data},
     )
 
 
@@ -170,7 +183,9 @@ def agreement_decline(request: HttpRequest, user: User, application_id: int) -> 
         return redirect("web:employer-agreement", application_id=application_id)
     form = ReasonForm(request.POST if request.method == "POST" else None)
     refusal: list[tuple[str, str]] = []
-    if form.is_valid():
+    if switching_language(request):  # what was typed, shown back in this language
+        form = typed_back(ReasonForm, request)
+    elif form.is_valid():
         try:
             agreement_actions.decline_agreement(user, agreement, form.cleaned_data["reason"])
         except ServiceError as error:
@@ -178,7 +193,7 @@ def agreement_decline(request: HttpRequest, user: User, application_id: int) -> 
         else:
             set_notice(request, "declined")
             return redirect("web:employer-agreement", application_id=application_id)
-    errors = error_context(form, first=refusal)
+    errors = error_context(form, first=refusal) if form.is_bound else error_context()
     status = 422 if errors["error_links"] else 200
     context["title"] = _("Decline the offer for application %(number)s") % {
         "number": application_id

@@ -15,7 +15,7 @@ from django import forms as django_forms
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse, translate_url
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -25,7 +25,6 @@ from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.applications import FormDraft
-from jobgrant.service.language import in_language
 from jobgrant.service.registry.identifiers import normalize_business_number
 from jobgrant.service.registry.models import Employer
 from jobgrant.service.web.forms import employer as shared
@@ -33,7 +32,7 @@ from jobgrant.service.web.forms import employer_apply as forms
 from jobgrant.service.web.forms import employer_trainees as trainee_forms
 from jobgrant.service.web.forms import employer_training as training_forms
 from jobgrant.service.web.forms.employer_draft import Checked, bind_draft
-from jobgrant.service.web.pages import employer_required, error_context
+from jobgrant.service.web.pages import employer_required, error_context, switching_language
 from jobgrant.service.web.views import employer_steps as steps
 
 DRAFT_KEY = "jobgrant.employer.draft"
@@ -43,7 +42,6 @@ STEP_URLS = {
     "trainees": "web:employer-apply-trainees",
     "review": "web:employer-apply-review",
 }
-SWITCH_LANGUAGE = "switch-language"
 
 
 # --- The draft being written ------------------------------------------------------------------
@@ -89,13 +87,12 @@ def gate(found: Checked, step: str) -> HttpResponse | None:
 def switched_language(
     request: HttpRequest, user: User, step: str, typed: Any
 ) -> HttpResponse | None:
-    """The language button of a step: keep what was typed (checked or not: it is the person's
-    draft) and open the same step in the other language."""
-    if request.POST.get("action") != SWITCH_LANGUAGE:
+    """The language button of a step (posted to the step in the other language): keep what was
+    typed (checked or not: it is the person's draft) and open the step in this language."""
+    if not switching_language(request):
         return None
     keep(request, user, step, typed)
-    other = in_language(en="fr", fr="en")
-    return redirect(translate_url(request.path, other))
+    return redirect(request.path)
 
 
 def edited_rows(

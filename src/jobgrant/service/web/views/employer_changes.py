@@ -26,7 +26,7 @@ from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.agreements import Agreement
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.grants.models.changes import ChangeKind, ChangeState
-from jobgrant.service.language import localized
+from jobgrant.service.language import labelled, localized
 from jobgrant.service.web import change_display as display
 from jobgrant.service.web.forms import changes as forms
 from jobgrant.service.web.pages import (
@@ -34,6 +34,7 @@ from jobgrant.service.web.pages import (
     error_context,
     not_found_is_404,
     set_notice,
+    switching_language,
     take_notice,
     visible_or_404,
 )
@@ -115,6 +116,16 @@ def change_new(request: HttpRequest, user: User, application_id: int, kind: str)
         return _no_agreement(request, application)
     current = change_actions.current_request(agreement)
     form = _form(kind, request.POST if request.method == "POST" else None, current, application)
+    if switching_language(request):  # what was typed, shown back in this language
+        if request.POST.get(CONFIRMED) != "yes" or not form.is_valid():
+            typed = {name: form[name].data for name in form.fields}
+            form = _form(kind, None, current, application, initial=typed)
+            return _render_form(request, application, kind, form)
+        try:  # from the review: the review again, nothing written
+            preview = change_actions.preview_change(user, agreement, kind, form.as_body())
+        except ServiceError as error:
+            return _refused(request, application, kind, form, error)
+        return _render_review(request, application, kind, form, preview)
     if request.method != "POST" or not form.is_valid():
         return _render_form(request, application, kind, form, status=_status(form))
     body = form.as_body()
@@ -135,18 +146,25 @@ def _status(form: forms.ChangeForm) -> int:
 
 
 def _form(
-    kind: str, data: Any, current: dict[str, Any], application: Application
+    kind: str,
+    data: Any,
+    current: dict[str, Any],
+    application: Application,
+    initial: dict[str, Any] | None = None,
 ) -> forms.ChangeForm:
     names = display.employer_names(application)
     if kind == ChangeKind.TRAINEES:
         employers = [(reference, name) for reference, name in names.items()]
         return forms.TraineesForm(
-            data, trainees=display.trainee_choices(current, names), employers=employers
+            data,
+            trainees=display.trainee_choices(current, names),
+            employers=employers,
+            initial=initial,
         )
     if kind == ChangeKind.COST_REALLOCATION:
         trainees = [(str(index), name) for index, name in display.trainee_names(current)]
-        return forms.CostsForm(data, lines=forms.line_choices(trainees))
-    return forms.FORMS[kind](data)
+        return forms.CostsForm(data, lines=forms.line_choices(trainees), initial=initial)
+    return forms.FORMS[kind](data, initial=initial)
 
 
 def _render_form(
@@ -221,7 +239,7 @@ def _refused(
         label = str(form.fields[name].label) if name in form.fields else ""
         message = localized(found)
         form.add_error(
-            name if name in form.fields else None, f"{label}: {message}" if label else message
+            name if name in form.fields else None, labelled(label, message) if label else message
         )
     refusal = None if error.problems else refusals.shown(error)
     if refusal and error.code in ("CHANGE_NOT_ELIGIBLE",):

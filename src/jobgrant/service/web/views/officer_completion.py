@@ -31,7 +31,7 @@ from jobgrant.service.grants.models.payments import Receivable, ReceivableCause
 from jobgrant.service.grants.participants.access import government_shares
 from jobgrant.service.grants.payments import recovery as recovery_actions
 from jobgrant.service.grants.payments.paid import paid_by_funder
-from jobgrant.service.language import in_language
+from jobgrant.service.language import in_language, labelled
 from jobgrant.service.ledger.models import Funder
 from jobgrant.service.web import labels
 from jobgrant.service.web.pages import officer_required, set_notice, take_notice, visible_or_404
@@ -142,7 +142,7 @@ def raise_not_completed(request: HttpRequest, user: User, application_id: int) -
         receivable = recovery_actions.raise_by_hand(user, fields)
     except ServiceError as error:
         problems = [
-            f"{p['field']}: {in_language(en=p['message_en'], fr=p['message_fr'])}"
+            labelled(p["field"], in_language(en=p["message_en"], fr=p["message_fr"]))
             for p in error.problems
         ]
         text = "; ".join(problems) if problems else labels.service_message(error)

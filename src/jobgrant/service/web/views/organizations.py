@@ -32,6 +32,7 @@ from jobgrant.service.web.pages import (
     employer_required,
     error_context,
     set_notice,
+    switching_language,
     take_notice,
     visible_or_404,
 )
@@ -82,7 +83,9 @@ def _bad_link(request: HttpRequest) -> HttpResponse:
 def register(request: HttpRequest) -> HttpResponse:
     form = forms.RegistrationForm(request.POST if request.method == "POST" else None)
     first: list[tuple[str, str]] = []
-    if request.method == "POST":
+    if switching_language(request):
+        pass  # what was typed, shown back in this language (the passwords are not)
+    elif request.method == "POST":
         if too_many := limited(request, "register"):  # per address (accounts/limits.py)
             return too_many
         typed, started = form.typed(), timezone.now()

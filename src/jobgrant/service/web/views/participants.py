@@ -43,6 +43,7 @@ from jobgrant.service.web.pages import (
     error_context,
     officer_required,
     set_notice,
+    switching_language,
     take_notice,
     visible_or_404,
 )
@@ -86,7 +87,9 @@ def participate(request: HttpRequest, token: str) -> HttpResponse:
         return _link_refused(request, error)
     participant = invitation.participant
     form = ParticipantForm(request.POST if request.method == "POST" else None)
-    if request.method == "POST":
+    if switching_language(request):
+        pass  # the typed answers, shown back in this language
+    elif request.method == "POST":
         typed = {name: request.POST.get(name, "") for name in FIELDS}
         try:
             participant_actions.submit_participant_form(token, typed)

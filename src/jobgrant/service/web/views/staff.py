@@ -22,6 +22,7 @@ from jobgrant.service.web.pages import (
     admin_required,
     error_context,
     set_notice,
+    switching_language,
     take_notice,
     visible_or_404,
 )
@@ -84,7 +85,9 @@ def staff_new(request: HttpRequest, user: User) -> HttpResponse:
         request.POST if request.method == "POST" else None, initial={"language": current_language()}
     )
     first: list[tuple[str, str]] = []
-    if request.method == "POST":
+    if switching_language(request):
+        pass  # what was typed, shown back in this language
+    elif request.method == "POST":
         try:
             created = staff_actions.create_staff(user, form.typed())
         except ServiceError as error:
@@ -123,7 +126,9 @@ def staff_edit(request: HttpRequest, user: User, user_id: int) -> HttpResponse:
         request.POST if request.method == "POST" else None, initial=initial, editing=True
     )
     first: list[tuple[str, str]] = []
-    if request.method == "POST":
+    if switching_language(request):
+        pass  # what was typed, shown back in this language
+    elif request.method == "POST":
         try:
             staff_actions.change_staff(user, account, form.typed())
         except ServiceError as error:
