@@ -8,7 +8,8 @@ export UV_PYTHON_DOWNLOADS := never
 
 .PHONY: run test check prebuilt seeded lint typecheck contracts migration-lint pytest pytest-sqlite \
 	pytest-postgres pytest-no-database test-durations live-runs fuzz-api fuzz bench format clean \
-	reliability-outbox reliability-outbox-ci t5-all reliability-ledger reliability-ledger-ci t2-all
+	reliability-outbox reliability-outbox-ci t5-all reliability-ledger reliability-ledger-ci t2-all \
+	reliability-restore reliability-restore-ci
 
 ASSETS := src/jobgrant/service/web/static/vendor/.done
 NUMBA_CACHE := src/jobgrant/rules/__pycache__/.precompiled
@@ -224,6 +225,19 @@ reliability-crash: .venv/.synced
 
 reliability-crash-ci: .venv/.synced
 	$(T4) --app-kills 2 --postgres-kills 1 --files 6 --seed 20261201 --timeout 1500
+
+# T6 (docs/reliability.md): a base backup (pg_basebackup) and the archived WAL restore a second
+# cluster to a moment chosen mid-traffic (approvals, claims, payments through the API): every write
+# acknowledged before it is there, none sent after it, `jobgrant ledger verify` and `jobgrant audit
+# verify` clean; prints the writes on each side, lost (0) and the restore's time. A PostgreSQL
+# cluster of its own with WAL archiving (initdb in a temporary directory, as T4).
+T6 := $(RUN) python tests/reliability/restore_pitr.py
+
+reliability-restore: .venv/.synced
+	$(T6) --before 30 --after 30
+
+reliability-restore-ci: .venv/.synced
+	$(T6) --before 6 --after 4 --seed 20261201
 
 format: .venv/.synced
 	$(RUN) ruff format .
