@@ -16,6 +16,8 @@ NUMBA_CACHE := src/jobgrant/rules/__pycache__/.precompiled
 CHROMIUM := /usr/bin/chromium
 # WeasyPrint (the agreement's PDF) needs Pango and HarfBuzz's subsetter; this file stands for them.
 PANGO := /usr/lib/x86_64-linux-gnu/libharfbuzz-subset.so.0
+# Debian's nginx, for the test of the shipped proxy configuration (tests/service/test_proxy_nginx.py).
+NGINX := /usr/sbin/nginx
 APT_INSTALL := sh -c 'sudo -n apt-get install -y "$$@" 2>/dev/null || apt-get install -y "$$@"' apt-get
 
 # The server and, beside it, the worker that delivers the outbox's messages (stopped with the
@@ -43,7 +45,8 @@ CLOCK := $(PYTHON) tests/stage_clock.py
 
 test:
 	@$(CLOCK) begin
-	@$(CLOCK) run install -- $(MAKE) --no-print-directory .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO)
+	@$(CLOCK) run install -- $(MAKE) --no-print-directory .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO) \
+		$(NGINX)
 	@$(CLOCK) run checks-and-builds -- $(MAKE) --no-print-directory -j3 --output-sync=target \
 		lint typecheck contracts migration-lint $(NUMBA_CACHE) prebuilt seeded
 	@$(MAKE) --no-print-directory -j$(TEST_LANES) --output-sync=target \
@@ -281,6 +284,13 @@ $(CHROMIUM):
 		echo "Chromium could not be installed: the browser tests will be skipped."; }
 
 # The libraries WeasyPrint loads (the agreement as a PDF), from Debian's packages as Chromium is.
+# nginx-light: the test runs its binary with a configuration of its own on free ports (any nginx
+# service the package starts is not used). In CI the proxy's test fails without it rather than skip.
+$(NGINX):
+	$(APT_INSTALL) nginx-light || { sudo -n apt-get update >/dev/null 2>&1 || apt-get update >/dev/null; \
+		$(APT_INSTALL) nginx-light; } || { [ -z "$$CI" ] && \
+		echo "nginx could not be installed: the proxy's test will be skipped."; }
+
 $(PANGO):
 	$(APT_INSTALL) libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 || { sudo -n apt-get update >/dev/null 2>&1 || apt-get update >/dev/null; \
 		$(APT_INSTALL) libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0; }
