@@ -238,6 +238,7 @@ T6 := $(RUN) python tests/reliability/restore_pitr.py
 
 reliability-restore: .venv/.synced
 	$(T6) --before 30 --after 30
+	$(T6) --before 6 --after 4 --control 3   # restored 3 s early: the check must find writes lost
 
 reliability-restore-ci: .venv/.synced
 	$(T6) --before 6 --after 4 --seed 20261201

@@ -367,7 +367,10 @@ def run(args: argparse.Namespace) -> int:
             server.stop()
             segment = cluster.archive_last_segment()
             cluster.stop()
-            target_text = dt.datetime.fromtimestamp(target, dt.UTC).isoformat(sep=" ")
+            # --control: restored to a moment before the target but checked against it, the run
+            # must find writes lost (the check is not one that passes whatever was restored).
+            restore_to = target - args.control
+            target_text = dt.datetime.fromtimestamp(restore_to, dt.UTC).isoformat(sep=" ")
             restore_began = time.monotonic()
             restored = restore(
                 root / "backups" / "base", root, cluster.archive, target_text, cluster.port
@@ -437,6 +440,12 @@ def report(
     payments = [f for f in history.money if str(f["number"]).startswith("payments")]
     if [f.get("done") for f in payments] != ["confirm", "confirm"]:
         failures.append(f"the two payment rounds did not finish: {payments}")
+    if args.control:
+        if verdict.lost:
+            print(f"T6 control: restored {args.control:g} s early, {len(verdict.lost)} lost: found")
+            return 0
+        print("T6 control FAILED: restored early, yet nothing found lost")
+        return 1
     if failures:
         print("T6 FAILED: " + "; ".join(failures))
         for log in ("server.log", "restored.log"):
@@ -455,6 +464,12 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=3)
     parser.add_argument("--server-workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=int(time.time()))
+    parser.add_argument(
+        "--control",
+        type=float,
+        default=0.0,
+        help="restore this many seconds before the target (checked against it): must find lost",
+    )
     parser.add_argument("--timeout", type=float, default=1500.0)
     args = parser.parse_args()
     sys.exit(run(args))
