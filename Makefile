@@ -8,13 +8,16 @@ export UV_PYTHON_DOWNLOADS := never
 
 .PHONY: run test check prebuilt seeded lint typecheck contracts migration-lint pytest pytest-sqlite \
 	pytest-postgres pytest-no-database test-durations live-runs fuzz-api fuzz bench format clean \
-	reliability-outbox reliability-outbox-ci t5-all reliability-ledger reliability-ledger-ci t2-all
+	reliability-outbox reliability-outbox-ci t5-all reliability-ledger reliability-ledger-ci t2-all \
+	reliability-restore reliability-restore-ci reliability-migrate
 
 ASSETS := src/jobgrant/service/web/static/vendor/.done
 NUMBA_CACHE := src/jobgrant/rules/__pycache__/.precompiled
 CHROMIUM := /usr/bin/chromium
 # WeasyPrint (the agreement's PDF) needs Pango and HarfBuzz's subsetter; this file stands for them.
 PANGO := /usr/lib/x86_64-linux-gnu/libharfbuzz-subset.so.0
+# Debian's nginx, for the test of the shipped proxy configuration (tests/service/test_proxy_nginx.py).
+NGINX := /usr/sbin/nginx
 APT_INSTALL := sh -c 'sudo -n apt-get install -y "$$@" 2>/dev/null || apt-get install -y "$$@"' apt-get
 
 # The server and, beside it, the worker that delivers the outbox's messages (stopped with the
@@ -42,7 +45,8 @@ CLOCK := $(PYTHON) tests/stage_clock.py
 
 test:
 	@$(CLOCK) begin
-	@$(CLOCK) run install -- $(MAKE) --no-print-directory .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO)
+	@$(CLOCK) run install -- $(MAKE) --no-print-directory .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO) \
+		$(NGINX)
 	@$(CLOCK) run checks-and-builds -- $(MAKE) --no-print-directory -j3 --output-sync=target \
 		lint typecheck contracts migration-lint $(NUMBA_CACHE) prebuilt seeded
 	@$(MAKE) --no-print-directory -j$(TEST_LANES) --output-sync=target \
@@ -225,6 +229,26 @@ reliability-crash: .venv/.synced
 reliability-crash-ci: .venv/.synced
 	$(T4) --app-kills 2 --postgres-kills 1 --files 6 --seed 20261201 --timeout 1500
 
+# T6 (docs/reliability.md): a base backup (pg_basebackup) and the archived WAL restore a second
+# cluster to a moment chosen mid-traffic (approvals, claims, payments through the API): every write
+# acknowledged before it is there, none sent after it, `jobgrant ledger verify` and `jobgrant audit
+# verify` clean; prints the writes on each side, lost (0) and the restore's time. A PostgreSQL
+# cluster of its own with WAL archiving (initdb in a temporary directory, as T4).
+T6 := $(RUN) python tests/reliability/restore_pitr.py
+
+reliability-restore: .venv/.synced
+	$(T6) --before 30 --after 30
+	$(T6) --before 6 --after 4 --control 3   # restored 3 s early: the check must find writes lost
+
+reliability-restore-ci: .venv/.synced
+	$(T6) --before 6 --after 4 --seed 20261201
+
+# The previous release's server (the commit before the newest migration, git archive) serves a crowd
+# on a PostgreSQL cluster of its own while this release's `jobgrant migrate` runs: 0 errors required
+# (docs/deployment.md, "Migrations that never stop the service").
+reliability-migrate: .venv/.synced
+	$(RUN) python tests/reliability/migrate_online.py --seed 20261201
+
 format: .venv/.synced
 	$(RUN) ruff format .
 	$(RUN) ruff check --fix .
@@ -267,6 +291,13 @@ $(CHROMIUM):
 		echo "Chromium could not be installed: the browser tests will be skipped."; }
 
 # The libraries WeasyPrint loads (the agreement as a PDF), from Debian's packages as Chromium is.
+# nginx-light: the test runs its binary with a configuration of its own on free ports (any nginx
+# service the package starts is not used). In CI the proxy's test fails without it rather than skip.
+$(NGINX):
+	$(APT_INSTALL) nginx-light || { sudo -n apt-get update >/dev/null 2>&1 || apt-get update >/dev/null; \
+		$(APT_INSTALL) nginx-light; } || { [ -z "$$CI" ] && \
+		echo "nginx could not be installed: the proxy's test will be skipped."; }
+
 $(PANGO):
 	$(APT_INSTALL) libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 || { sudo -n apt-get update >/dev/null 2>&1 || apt-get update >/dev/null; \
 		$(APT_INSTALL) libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0; }
