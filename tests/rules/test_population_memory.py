@@ -1,6 +1,6 @@
 """A whole population given to `evaluate` at once is evaluated a chunk of applications at a time
 into output columns made once: the same figures as one pass over the whole batch, in a fraction
-of the memory (issue 23: 3.7 times OpenFisca's memory on its own workload).
+of the memory (it took 3.7 times OpenFisca's memory on OpenFisca's own workload).
 
 The chunks are made tiny here, so that employers and applications straddle chunk boundaries and
 a failure mask or a money column changes from one chunk to the next.
