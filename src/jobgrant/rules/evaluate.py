@@ -10,6 +10,7 @@ into output columns made once, so that its peak memory is its outputs plus one c
 from __future__ import annotations
 
 import dataclasses
+import sys
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal, NamedTuple, cast
@@ -69,7 +70,17 @@ def evaluate(
     library = library or default_library()
     chosen = policy if isinstance(policy, Policy) else library.get(policy)
     table = table_for(library, chosen)
-    if engine == "auto" and not explain and len(batch.applications) > CHUNKED_FROM:
+    # A population a chunk at a time, unless the process has loaded Numba (it chose speed: the
+    # kernel benchmark, a program that forced the compiled passes): the compiled passes over
+    # the whole population are then about twice as fast as chunks (no per-chunk lookups and
+    # copies), in the memory they take. Loading Numba for one population would cost more time
+    # and memory than the passes save.
+    if (
+        engine == "auto"
+        and not explain
+        and len(batch.applications) > CHUNKED_FROM
+        and not (_use_compiled(batch, engine) and "numba" in sys.modules)
+    ):
         return _evaluate_in_chunks(batch, chosen, table, library)
     period = table.periods(batch.applications)
     delivery = table.delivery(batch.applications, period)
