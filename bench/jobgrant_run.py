@@ -1,10 +1,14 @@
-"""One jobgrant run of bench/simulate.py: `python bench/jobgrant_run.py DATA OUT`.
+"""One jobgrant run of bench/simulate.py: `python bench/jobgrant_run.py DATA OUT [--whole]`.
 
 Its own small program, as OpenFisca's is (openfisca_cjg/run.py), so that neither process
 imports what only the benchmark's driver needs. It reads the synthetic trainees the driver wrote
 in DATA (.npy columns) a chunk of applications at a time, evaluates each chunk under the 2013 and
 the 2014 split with `jobgrant.rules.population`, and writes the totals, a sample of trainees'
 shares and its peak memory to OUT (JSON).
+
+With --whole it does what OpenFisca's run does instead: every column read whole, and the whole
+population evaluated by one `evaluate` call per split (the kernel's entry point, which chunks a
+population itself), each evaluation summed and dropped before the next.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from jobgrant.rules.evaluate import evaluate
 from jobgrant.rules.population import (
     CHUNK_APPLICATIONS,
     OneTraineeColumns,
@@ -81,13 +86,39 @@ def main(data: Path, out: Path) -> None:
         rows = sample[(sample >= start) & (sample < start + CHUNK_APPLICATIONS)] - start
         for share, values in shares[split].items():
             values.extend(getattr(evaluation.trainees, share)[rows].tolist())
+    write_result(out, totals, shares)
+
+
+def main_whole(data: Path, out: Path) -> None:
+    """The population read whole and evaluated by one `evaluate` call per split."""
+    names = tuple(f.name for f in fields(OneTraineeColumns) if f.name != "wages_in_kind")
+    columns = OneTraineeColumns(
+        **{name: np.load(data / f"{COLUMN_FILES.get(name, name)}.npy") for name in names}
+    )
+    sample = np.load(data / "sample.npy")
+    splits = json.loads((data / "splits.json").read_text())
+    totals = {split: PopulationTotals() for split in splits}
+    shares: dict[str, dict[str, list[int]]] = {}
+    for split, (date, _) in splits.items():
+        evaluation = evaluate(one_trainee_applications(columns, np.datetime64(date)), POLICY)
+        totals[split].add(evaluation)
+        # the sampled rows' figures (`employer` over the whole population would be a column)
+        figures = [evaluation.trainees.at(int(row)) for row in sample]
+        shares[split] = {share: [f[share] for f in figures] for share in SHARES}
+        del evaluation  # as a user keeping the totals: the next split's figures replace it
+    write_result(out, totals, shares)
+
+
+def write_result(
+    out: Path, totals: dict[str, PopulationTotals], shares: dict[str, dict[str, list[int]]]
+) -> None:
     result: dict[str, object] = {
         split: {
             "totals": {share: totals[split].all_trainees[share] for share in SHARES},
             "sample": shares[split],
             "eligible": totals[split].eligible_applications,
         }
-        for split in splits
+        for split in totals
     }
     result["peak"] = peak_memory()
     out.write_text(json.dumps(result))
@@ -103,4 +134,4 @@ def peak_memory() -> int:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]), Path(sys.argv[2]))
+    (main_whole if "--whole" in sys.argv[3:] else main)(Path(sys.argv[1]), Path(sys.argv[2]))

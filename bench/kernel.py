@@ -10,9 +10,11 @@ median time of `evaluate` (no explanation), trainees per second, the peak memory
 allocates per trainee (tracemalloc: numpy reports its buffers, and the compiled passes allocate
 nothing themselves), and the ratio to a hand-written numpy version of the same formulas that
 reads a (jurisdiction x parameter) table for that date. `evaluate` picks its engine by size
-(the numpy formulas for an application, the compiled passes for a population); from that size
-the numpy formulas are timed too, for comparison. Both engines must produce the hand-written
-figures; the benchmark checks that before it times anything.
+(the numpy formulas for an application, the compiled passes for a population, since this
+process has loaded Numba: a process that has not evaluates a population a chunk at a time with
+the numpy formulas, ADR 0038); from that size the numpy formulas are timed too, for
+comparison. Both engines must produce the hand-written figures; the benchmark checks that
+before it times anything.
 
 Each N is timed twice. First as a one-off process, where glibc hands every large array back to
 the operating system when it is freed, so each evaluation pays again for mapping and zeroing

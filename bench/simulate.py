@@ -7,12 +7,17 @@ The workload is the simulator's commonest application: one trainee per applicati
 employer), all over the country, each trainee quoted under the 2013 split (application date
 2014-01-15: a third each, $5,000 caps) and under the 2014 split (2015-01-15: two thirds up to
 $10,000, no provincial share; no grant in Quebec) of the policy cjg-2014. The trainees are drawn
-once from a seed and written as .npy columns; each engine then runs in a process of its own,
+once from a seed and written as .npy columns, each in the narrowest integer type that holds its
+values (the same files for both engines); each engine then runs in a process of its own,
 which reads them, computes and writes its totals and a sample of trainees' shares:
 
-- jobgrant: `jobgrant.rules.population`: the columns read and evaluated a chunk of
-  applications at a time (`evaluate_in_chunks`, shares, totals and every eligibility check of
-  each application), summed, and dropped, so that the population is never whole in memory;
+- jobgrant, whole: every column read whole, and the whole population evaluated by one
+  `evaluate` call per split (shares, totals and every eligibility check of each application;
+  `evaluate` itself goes a chunk of applications at a time into output columns made once),
+  summed, and dropped before the next split: what OpenFisca's run does;
+- jobgrant, chunks: `jobgrant.rules.population`: the columns read and evaluated a chunk of
+  applications at a time (`evaluate_in_chunks`), summed, and dropped, so that the population
+  is never whole in memory (how the simulator runs);
 - OpenFisca: openfisca-core from PyPI, installed by this benchmark in its own virtual
   environment (.tools/openfisca-venv, never a dependency of jobgrant), running the small
   country package bench/openfisca_cjg (the same shares and caps, dated parameters; the shares
@@ -22,9 +27,10 @@ For each N it prints, for each engine, the median over the runs of the whole-pro
 (starting Python included), of its processor time (user + system: the machine is shared, and
 the processor time is less shaken by the others' load than the wall time) and of its peak
 memory (VmHWM, read by each process at its end), and the ratios jobgrant / OpenFisca, after
-checking that the two engines agree to the cent on the totals of each split and on every
+checking that the engines agree to the cent on the totals of each split and on every
 trainee of a sample. The runs alternate between the engines, so that a slow moment of the
-machine falls on both. If openfisca-core cannot be installed (no network), it says so and stops.
+machine falls on each. If openfisca-core cannot be installed (no network), it says so and stops;
+`--openfisca-up-to 6` leaves OpenFisca out of the larger populations (its memory grows with N).
 """
 
 from __future__ import annotations
@@ -46,7 +52,11 @@ from typing import Any
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-OPENFISCA_VENV = ROOT / ".tools" / "openfisca-venv"
+#: Where openfisca-core is installed (JOBGRANT_OPENFISCA_VENV: another place, e.g. outside a
+#: checkout whose .tools is shared).
+OPENFISCA_VENV = Path(
+    os.environ.get("JOBGRANT_OPENFISCA_VENV") or ROOT / ".tools" / "openfisca-venv"
+)
 JOBGRANT_RUN = ROOT / "bench" / "jobgrant_run.py"  # OpenFisca's: bench/openfisca_cjg/run.py
 OPENFISCA_REQUIREMENT = "openfisca-core==46.0.1"
 UV = ROOT / ".tools" / "bin" / "uv"
@@ -63,15 +73,15 @@ def write_trainees(n: int, seed: int, folder: Path) -> None:
         "jurisdiction": rng.integers(0, 13, n, dtype=np.int8),
         "status": rng.choice(np.array([0, 1, 2], np.int8), n, p=[0.7, 0.2, 0.1]),
         "tuition": rng.integers(0, 1_800_000, n, dtype=np.int32),
-        "student_fees": rng.integers(0, 20_000, n, dtype=np.int32),
+        "student_fees": rng.integers(0, 20_000, n, dtype=np.int32).astype(np.int16),
         "materials": rng.integers(0, 50_000, n, dtype=np.int32),
-        "exam_fees": rng.integers(0, 30_000, n, dtype=np.int32),
+        "exam_fees": rng.integers(0, 30_000, n, dtype=np.int32).astype(np.int16),
         # what only jobgrant reads: the employer and the training, for the eligibility checks
-        "employees": rng.integers(1, 500, n, dtype=np.int32),
+        "employees": rng.integers(1, 500, n, dtype=np.int32).astype(np.int16),
         "approved": rng.integers(0, 30_000_000, n, dtype=np.int32),  # cents already approved
         "lead_days": rng.integers(-5, 200, n, dtype=np.int16),  # application to start
         "duration_days": rng.integers(1, 400, n, dtype=np.int16),
-        "hours": rng.integers(1_000, 20_000, n, dtype=np.int32),  # hundredths of an hour
+        "hours": rng.integers(1_000, 20_000, n, dtype=np.int32).astype(np.int16),  # 1/100 h
         "setting": rng.integers(0, 3, n, dtype=np.int8),
         "third_party": rng.random(n) < 0.98,
         "sample": np.sort(rng.choice(n, min(SAMPLE, n), replace=False)),
@@ -134,22 +144,34 @@ def check_agreement(n: int, jobgrant: dict[str, Any], openfisca: dict[str, Any])
             raise SystemExit(f"N={n}, {split} split: the sampled trainees' shares differ")
 
 
-def bench(exponent: int, repeat: int, seed: int, python: Path) -> dict[str, float]:
+#: The runs of each N: jobgrant's whole population in one `evaluate` per split (what OpenFisca's
+#: run does), jobgrant's population read and evaluated a chunk at a time, and OpenFisca.
+ENGINES = ("jobgrant, whole", "jobgrant, chunks", "OpenFisca")
+
+
+def bench(exponent: int, repeat: int, seed: int, python: Path, openfisca: bool) -> None:
     n = 10**exponent
     with tempfile.TemporaryDirectory(prefix="jobgrant-simbench-") as folder:
         data = Path(folder)
         write_trainees(n, seed, data)
         out = data / "out.json"
         env = {**os.environ, "PYTHONPATH": str(ROOT / "bench")}
+        ours = [sys.executable, str(JOBGRANT_RUN), str(data), str(out)]
         commands = {
-            "jobgrant": ([sys.executable, str(JOBGRANT_RUN), str(data), str(out)], None),
+            "jobgrant, whole": ([*ours, "--whole"], None),
+            "jobgrant, chunks": (ours, None),
             "OpenFisca": ([str(python), "-m", "openfisca_cjg.run", str(data), str(out)], env),
         }
+        if not openfisca:
+            del commands["OpenFisca"]
         runs: dict[str, list[Run]] = {engine: [] for engine in commands}
         for _ in range(repeat):
             for engine, (command, environment) in commands.items():
                 runs[engine].append(run_child(command, out, environment))
-            check_agreement(n, runs["jobgrant"][-1].result, runs["OpenFisca"][-1].result)
+            last = {engine: rs[-1].result for engine, rs in runs.items()}
+            reference = last.get("OpenFisca", last["jobgrant, chunks"])
+            for engine in ("jobgrant, whole", "jobgrant, chunks"):
+                check_agreement(n, last[engine], reference)
     median = {
         engine: Run(
             statistics.median(r.wall for r in rs),
@@ -159,13 +181,13 @@ def bench(exponent: int, repeat: int, seed: int, python: Path) -> dict[str, floa
         )
         for engine, rs in runs.items()
     }
-    ours, theirs = median["jobgrant"], median["OpenFisca"]
-    print(
-        f"10^{exponent}  {_figures(ours)}   {_figures(theirs)}   {ours.wall / theirs.wall:5.2f}"
-        f" {ours.cpu / theirs.cpu:5.2f} {ours.peak / theirs.peak:6.2f}",
-        flush=True,
-    )
-    return {"wall": ours.wall / theirs.wall, "peak": ours.peak / theirs.peak}
+    theirs = median.get("OpenFisca")
+    for engine, run in median.items():
+        ratios = "(OpenFisca not run at this N)"
+        if theirs is not None:
+            wall, cpu, peak = run.wall / theirs.wall, run.cpu / theirs.cpu, run.peak / theirs.peak
+            ratios = f"{wall:5.2f} {cpu:5.2f} {peak:6.2f}"
+        print(f"10^{exponent}  {engine:17s} {_figures(run)}   {ratios}", flush=True)
 
 
 def _figures(run: Run) -> str:
@@ -177,6 +199,12 @@ def main() -> None:
     parser.add_argument("--exponents", type=int, nargs="+", default=[5, 6, 7])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2013)
+    parser.add_argument(
+        "--openfisca-up-to",
+        type=int,
+        default=7,
+        help="the largest exponent OpenFisca is run at (its memory grows with N)",
+    )
     args = parser.parse_args()
     python = openfisca_python()
     # Bytecode compiled beforehand for both engines' modules, as `make` and uv install it
@@ -199,13 +227,11 @@ def main() -> None:
     print(f"jobgrant against openfisca-core {version}, one trainee per application, {today}")
     print(f"both splits of {POLICY} per trainee; whole process, median of {args.repeat} runs")
     print(f"load average {os.getloadavg()[0]:.2f} (other work on the machine slows every figure)")
-    print("      jobgrant                       OpenFisca                      ratios")
-    print(
-        "N     wall     CPU      peak memory   wall     CPU      peak memory   wall  CPU   memory"
-    )
+    print("                          jobgrant / OpenFisca")
+    print("N     run               wall     CPU      peak memory   wall  CPU   memory")
     for exponent in args.exponents:
-        bench(exponent, args.repeat, args.seed, python)
-    print("the two engines agree to the cent on both splits' totals and on each sampled trainee")
+        bench(exponent, args.repeat, args.seed, python, exponent <= args.openfisca_up_to)
+    print("the runs agree to the cent on both splits' totals and on each sampled trainee")
 
 
 if __name__ == "__main__":

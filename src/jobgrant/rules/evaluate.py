@@ -2,22 +2,25 @@
 
 The live service (a batch of one application) and the simulator (millions of trainees) call
 the same function. Trainee formulas run chunk by chunk so their temporaries stay in the CPU
-cache and peak memory stays a small multiple of the outputs; nothing loops over rows.
+cache and peak memory stays a small multiple of the outputs; nothing loops over rows. A
+population (more than CHUNKED_FROM applications) is evaluated a chunk of applications at a time
+into output columns made once, so that its peak memory is its outputs plus one chunk's work.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import sys
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, cast
 
 import numpy as np
 
-from jobgrant.rules.batch import I64, Bool, ChunkedSegmentSums, QuoteBatch
+from jobgrant.rules.batch import I64, Bool, ChunkedSegmentSums, Ints, QuoteBatch
 from jobgrant.rules.evaluation import TOTAL_FIELDS, Evaluation, Totals, zeros_view
 from jobgrant.rules.formulas import eligibility
-from jobgrant.rules.formulas.key_rules import RuleColumns, rule_columns
+from jobgrant.rules.formulas.key_rules import RuleColumns, rule_columns, rule_columns_of_present
 from jobgrant.rules.formulas.shares import (
     ShareTerms,
     TraineeInputs,
@@ -28,10 +31,13 @@ from jobgrant.rules.formulas.shares import (
 )
 from jobgrant.rules.policies import DEFAULT_POLICY, Policy, PolicyLibrary
 from jobgrant.rules.reasons import REASONS_BY_CODE
-from jobgrant.rules.table import is_shared, table_for
+from jobgrant.rules.table import ParameterTable, is_shared, table_for
 from jobgrant.rules.trace import explain as trace_of
 
 CHUNK = 1 << 15
+#: Applications per chunk when "auto" evaluates a population a chunk at a time (the simulator's
+#: chunk: population.CHUNK_APPLICATIONS); batches with more applications than this are chunked.
+CHUNKED_FROM = 1 << 14
 Engine = Literal["auto", "numpy", "compiled"]
 #: From this many trainees, "auto" runs the compiled passes (a population, not an application).
 COMPILED_FROM = 1 << 18
@@ -64,6 +70,18 @@ def evaluate(
     library = library or default_library()
     chosen = policy if isinstance(policy, Policy) else library.get(policy)
     table = table_for(library, chosen)
+    # A population a chunk at a time, unless the process has loaded Numba (it chose speed: the
+    # kernel benchmark, a program that forced the compiled passes): the compiled passes over
+    # the whole population are then about twice as fast as chunks (no per-chunk lookups and
+    # copies), in the memory they take. Loading Numba for one population would cost more time
+    # and memory than the passes save.
+    if (
+        engine == "auto"
+        and not explain
+        and len(batch.applications) > CHUNKED_FROM
+        and not (_use_compiled(batch, engine) and "numba" in sys.modules)
+    ):
+        return _evaluate_in_chunks(batch, chosen, table, library)
     period = table.periods(batch.applications)
     delivery = table.delivery(batch.applications, period)
     key = table.keys(batch.applications, period, delivery)
@@ -76,6 +94,153 @@ def evaluate(
         return evaluation
     traces = [trace_of(evaluation, a) for a in range(len(batch.applications))]
     return dataclasses.replace(evaluation, traces=traces)
+
+
+def _evaluate_in_chunks(
+    batch: QuoteBatch, policy: Policy, table: ParameterTable, library: PolicyLibrary
+) -> Evaluation:
+    """The same Evaluation as one `evaluate` of the whole batch, computed CHUNKED_FROM
+    applications at a time (views of the batch's columns, never copies) and written into
+    columns made once: the temporaries of a chunk are reused from chunk to chunk instead of
+    being made for the whole population, and Numba is not loaded for a population of small
+    applications (its import alone takes more memory than a million trainees' figures).
+    Every rule is per application or within one, so cutting between applications changes
+    nothing (tests/rules/test_kernel_chunks.py)."""
+    from jobgrant.rules.population import chunks  # population imports this module
+
+    one_each = batch.one_trainee_each
+    sizes = {
+        "application": len(batch.applications),
+        "employer": len(batch.employers),
+        "trainee": len(batch.trainees),
+    }
+    trainees = _TotalsColumns(sizes["trainee"])
+    employers = trainees if one_each else _TotalsColumns(sizes["employer"])
+    applications = trainees if one_each else _TotalsColumns(sizes["application"])
+    unemployed = _MaskColumn(sizes["trainee"])
+    failures: dict[str, _MaskColumn] = {}
+    # the narrowest type that holds every key (they index the table's rows): int16 in practice
+    key_type = np.int16 if table.n_keys <= np.iinfo(np.int16).max else np.int64
+    key = cast(I64, np.empty(sizes["application"], dtype=key_type))
+    eligible = np.empty(sizes["application"], dtype=np.bool_)
+    delivery: _MaskColumn | None = None
+    present: list[I64] = []  # the keys present in each chunk
+    start = dict.fromkeys(sizes, 0)
+    for part in chunks(batch, CHUNKED_FROM):
+        ev = evaluate(part, policy, library=library)  # small enough to be evaluated whole
+        stop = {
+            "application": start["application"] + len(part.applications),
+            "employer": start["employer"] + len(part.employers),
+            "trainee": start["trainee"] + len(part.trainees),
+        }
+        rows = {level: slice(start[level], stop[level]) for level in sizes}
+        trainees.write(rows["trainee"], ev.trainees)
+        if not one_each:
+            employers.write(rows["employer"], ev.employers)
+            applications.write(rows["application"], ev.applications)
+        if ev.unemployed_rule is not None:
+            unemployed.write(rows["trainee"], ev.unemployed_rule)
+        for code, mask in ev.failures.items():
+            level = REASONS_BY_CODE[code].level
+            column = failures.setdefault(code, _MaskColumn(sizes[level]))
+            column.write(rows[level], mask)
+        key[rows["application"]] = ev.key
+        present.append(ev.rules.present)
+        if delivery is None:
+            delivery = _MaskColumn(sizes["application"], ev.delivery.dtype.type)
+        delivery.write(rows["application"], ev.delivery)
+        eligible[rows["application"]] = ev.eligible
+        start = stop
+        del ev  # the chunk's figures copied: its arrays are reused by the next chunk
+    assert delivery is not None  # more than CHUNKED_FROM applications: at least one chunk
+    return Evaluation(
+        batch,
+        policy,
+        table,
+        # from the chunks' keys: counting the whole key column would make an int64 copy of it
+        rule_columns_of_present(table, np.unique(np.concatenate(present)).astype(np.int64)),
+        key,
+        delivery.column(),
+        trainees.totals(),
+        employers.totals(),
+        applications.totals(),
+        unemployed.column() if unemployed.written else None,
+        {code: column.column() for code, column in failures.items()},
+        eligible,
+    )
+
+
+INT32 = np.iinfo(np.int32)
+
+
+class _TotalsColumns:
+    """Totals of a population written a chunk at a time. A column every chunk leaves zero
+    stays a view of one zero (no memory); the others are int32 cents while the values fit
+    ($21 million a row: every grant's shares, unless costs of that size are entered), half
+    the memory of int64, and become int64 at the first chunk that does not fit."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.columns: dict[str, Ints] = {}
+        self._totals: Totals | None = None
+
+    def write(self, rows: slice, totals: Totals) -> None:
+        for name in TOTAL_FIELDS:
+            values: I64 = getattr(totals, name)
+            column = self.columns.get(name)
+            if column is None:
+                if not values.any():  # zero so far (often a view of one zero): no memory
+                    continue
+                # zeros: pages not yet written cost nothing, and chunks before were zero
+                column = self.columns[name] = np.zeros(self.n, dtype=np.int32)
+            if column.dtype != np.int64 and len(values) and not _fits_int32(values):
+                column = self.columns[name] = column.astype(np.int64)
+            column[rows] = values
+
+    def totals(self) -> Totals:
+        if self._totals is None:  # one object when employers and applications are trainees
+            columns = (self.columns.get(name) for name in TOTAL_FIELDS)
+            self._totals = Totals(
+                *(zeros_view(self.n) if c is None else cast(I64, c) for c in columns)
+            )
+        return self._totals
+
+
+def _fits_int32(values: I64) -> bool:
+    return bool(INT32.min <= values.min() and values.max() <= INT32.max)
+
+
+class _MaskColumn:
+    """A failure mask (or another small-valued column: the delivery) written a chunk at a time:
+    while every row so far holds the same value (a rule no row fails, typically) it stays a
+    view of that value; it becomes an array only when the rows differ."""
+
+    def __init__(self, n: int, dtype: type[np.generic] = np.bool_) -> None:
+        self.n, self.dtype = n, dtype
+        self.flag: int | None = None  # the value of every row so far, while they share one
+        self.rows: np.ndarray | None = None
+        self.written = 0  # rows written so far
+
+    def write(self, rows: slice, mask: np.ndarray) -> None:
+        if not len(mask):
+            return
+        if self.rows is None:
+            flag = int(mask[0])
+            # one value for the chunk: a view of one value, or rows that all hold it
+            same = is_shared(mask) or not (mask.any() if flag == 0 else (mask != flag).any())
+            if same and self.flag in (None, flag):
+                self.flag, self.written = flag, rows.stop
+                return
+            self.rows = np.zeros(self.n, dtype=self.dtype)
+            if self.flag:  # the rows before held one value, which was not zero
+                self.rows[: self.written] = self.flag
+        self.rows[rows] = mask
+        self.written = rows.stop
+
+    def column(self) -> np.ndarray:
+        if self.rows is not None:
+            return self.rows
+        return np.broadcast_to(np.array(self.flag or 0, dtype=self.dtype), (self.n,))
 
 
 class Parts(NamedTuple):

@@ -231,5 +231,18 @@ def _sum(column: I64, where: Bool | None) -> int:
         return int(column[0]) * (len(column) if where is None else int(np.count_nonzero(where)))
     if where is None:
         return int(column.sum(dtype=np.int64))
-    # times 0 or 1, then summed: exact, and 35 times faster than numpy's sum(where=) (33 ns a row)
-    return int(np.multiply(column, where, dtype=np.int64).sum())
+    # times 0 or 1, then summed: exact, and 35 times faster than numpy's sum(where=) (33 ns a
+    # row); a block at a time into one buffer, not an int64 copy of a whole population's column
+    block = min(len(column), SUM_BLOCK)
+    products = np.empty(block, dtype=np.int64)
+    total = 0
+    for start in range(0, len(column), block):
+        part = slice(start, start + block)
+        size = len(column[part])
+        np.multiply(column[part], where[part], out=products[:size], dtype=np.int64)
+        total += int(products[:size].sum())
+    return total
+
+
+#: Rows multiplied and summed at a time by _sum (a 512 KiB buffer, reused).
+SUM_BLOCK = 1 << 16

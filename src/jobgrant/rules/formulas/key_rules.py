@@ -169,7 +169,12 @@ _BUILT: weakref.WeakKeyDictionary[ParameterTable, dict[bytes, RuleColumns]] = (
 def rule_columns(table: ParameterTable, keys: I64) -> RuleColumns:
     """Dense columns for the keys present in `keys` (other entries stay 0), built once per
     table and set of keys present (read-only: every batch with those keys shares them)."""
-    present = table.present(keys)
+    return rule_columns_of_present(table, table.present(keys))
+
+
+def rule_columns_of_present(table: ParameterTable, present: I64) -> RuleColumns:
+    """The same from the distinct keys present, in increasing order (as table.present gives
+    them): for a population whose keys are known chunk by chunk."""
     built = _BUILT.setdefault(table, {})
     rules = built.get(present.tobytes())
     if rules is None:
