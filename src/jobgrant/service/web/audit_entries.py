@@ -38,6 +38,10 @@ ACTION_LABELS: dict[str, Promise] = {
     "trainee.register": gettext_lazy("Trainee registered"),
     "trainee.view_sin": gettext_lazy("Social Insurance Number viewed in full"),
     "token.issue": gettext_lazy("API token issued"),
+    "user.email_change_requested": gettext_lazy("New email address asked for (link sent to it)"),
+    "user.email_change": gettext_lazy("Email address changed"),
+    "staff.deactivate": gettext_lazy("Staff account deactivated"),
+    "staff.reactivate": gettext_lazy("Staff account reactivated"),
 }
 # What a refused entry ("refused." + the action's name) says was attempted; a refused page
 # (open_page) or read (get_visible) included.
@@ -53,6 +57,7 @@ ATTEMPT_LABELS: dict[str, Promise] = {
     "employer.register": gettext_lazy("register an employer"),
     "trainee.register": gettext_lazy("register a trainee"),
     "trainee.view_sin": gettext_lazy("view a Social Insurance Number in full"),
+    "user.email_change": gettext_lazy("change an email address"),
     "get_visible": gettext_lazy("open an application"),
     "open_page": gettext_lazy("open a page"),
 }
@@ -89,6 +94,9 @@ FIELD_LABELS: dict[str, Promise] = {
     "region": gettext_lazy("Economic region"),
     "employer": gettext_lazy("Employer number"),
     "sin_recorded": gettext_lazy("SIN recorded"),
+    "tokens_revoked": gettext_lazy("API tokens revoked"),
+    "from_domain": gettext_lazy("Domain of the old address"),
+    "to_domain": gettext_lazy("Domain of the new address"),
 }
 REFUSAL_CODE_LABELS: dict[str, Promise] = {
     "SEPARATION_OF_DUTIES": gettext_lazy("separation of duties: the recommender cannot approve"),
@@ -101,6 +109,7 @@ REFUSAL_CODE_LABELS: dict[str, Promise] = {
     "ROLE_NOT_ALLOWED": gettext_lazy("the role does not allow it"),
     "SIN_VIEW_NOT_ALLOWED": gettext_lazy("no permission to view a SIN in full"),
     "NOT_FOUND": gettext_lazy("no such application, or not one the person may read"),
+    "EMAIL_TAKEN": gettext_lazy("another account uses this email address"),
 }
 
 # The details whose values are codes with labels.
