@@ -21,7 +21,7 @@ from django.db.models import Q
 
 from jobgrant.service import links
 from jobgrant.service.accounts.models import LinkPurpose, User
-from jobgrant.service.audit.actions import audited_refusals_of, record_refusal
+from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, problem
 from jobgrant.service.language import language_of
@@ -94,14 +94,13 @@ def confirm_email_change(token: str) -> User:
     found = account_links.holder_link(LinkPurpose.CHANGE_EMAIL, token)
     if found is None:
         raise account_links.not_working()
-    try:
-        return _change(token)
-    except ServiceError as refusal:  # the address was taken meanwhile: nothing is spent
-        record_refusal(found.user.username, ACTION, "user", found.user_id, refusal)
-        raise
+    return _change(found.user, found.user, token)
 
 
-def _change(token: str) -> User:
+@audited_refusals_of("user", action=ACTION)
+def _change(user: User, account: User, token: str) -> User:
+    """The change, by the account's owner (`user`) to their `account`: an address taken since
+    it was asked for is refused, and the link stays unspent."""
     with transaction.atomic():
         found = account_links.spend_link(LinkPurpose.CHANGE_EMAIL, token)
         if found is None:
