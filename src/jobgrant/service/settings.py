@@ -21,7 +21,8 @@ EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMA
 EMAIL_TIMEOUT, DEFAULT_FROM_EMAIL   the SMTP server messages are delivered to (Django's names)
 JOBGRANT_MESSAGE_*         the worker's delivery: MAX_ATTEMPTS, BACKOFF_SECONDS,
                            BACKOFF_CAP_SECONDS, LEASE_SECONDS, SWEEP_SECONDS
-                           (see notifications/delivery_actions.py)
+                           (see notifications/delivery_actions.py); BODY_DAYS (30): how long a
+                           sent message's body is kept (docs/security.md)
 JOBGRANT_DELIVERY          smtp (default: Django's email backend) | notify (GC Notify's API)
 JOBGRANT_NOTIFY_*          with notify: BASE_URL (default https://api.notification.canada.ca),
                            API_KEY (name-serviceid-secret), TEMPLATES (JSON, or @file: {"en":
@@ -354,6 +355,9 @@ JOBGRANT_MESSAGE_BACKOFF_CAP_SECONDS = float(
 # Longer than an SMTP conversation can last (EMAIL_TIMEOUT), so a live worker never loses its row.
 JOBGRANT_MESSAGE_LEASE_SECONDS = float(os.environ.get("JOBGRANT_MESSAGE_LEASE_SECONDS", "120"))
 JOBGRANT_MESSAGE_SWEEP_SECONDS = float(os.environ.get("JOBGRANT_MESSAGE_SWEEP_SECONDS", "15"))
+# How long the outbox keeps a sent message's body (its links already redacted at sending):
+# then the worker empties it (delivery_actions.prune_sent_bodies); the row itself stays.
+JOBGRANT_MESSAGE_BODY_DAYS = int(os.environ.get("JOBGRANT_MESSAGE_BODY_DAYS", "30"))
 # How the worker delivers a row: smtp (Django's email backend above) or notify (GC Notify's API,
 # notifications/notify_delivery.py; the JOBGRANT_NOTIFY_* values are checked when Django starts,
 # by notifications/notify_config.py, so a worker or a server with a bad one does not start).
