@@ -11,6 +11,8 @@ JOBGRANT_SIN_KEYS          key-id:base64-32-bytes[,...] for SIN encryption (the 
 JOBGRANT_SIN_INDEX_KEY     base64-32-bytes: the SIN blind index's HMAC key, which never rotates
                            with the encryption keys (a rotated index would let a SIN register
                            twice); required in production
+JOBGRANT_OTP_KEYS          key-id:base64-32-bytes[,...] sealing the authenticator apps' seeds (the
+                           first seals; `jobgrant otp rekey` seals every seed under it)
 JOBGRANT_ALLOWED_HOSTS     comma-separated (production)
 JOBGRANT_POLICY            the rules policy new programs use (default cjg-2013)
 JOBGRANT_BASE_URL          the service's public address, for links in messages (default
@@ -93,6 +95,11 @@ SIN_KEYS = _secret(
 )
 SIN_INDEX_KEY = _secret(
     "JOBGRANT_SIN_INDEX_KEY", "sin-index-key", base64.b64encode(secrets.token_bytes(32)).decode()
+)
+OTP_KEYS = _secret(
+    "JOBGRANT_OTP_KEYS",
+    "otp-keys",
+    "k1:" + base64.b64encode(secrets.token_bytes(32)).decode(),
 )
 DEBUG = False
 ALLOWED_HOSTS = (

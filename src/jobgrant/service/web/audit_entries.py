@@ -42,6 +42,7 @@ ACTION_LABELS: dict[str, Promise] = {
     "user.email_change": gettext_lazy("Email address changed"),
     "staff.deactivate": gettext_lazy("Staff account deactivated"),
     "staff.reactivate": gettext_lazy("Staff account reactivated"),
+    "otp.rekey": gettext_lazy("Authenticator seeds sealed under the current key"),
 }
 # What a refused entry ("refused." + the action's name) says was attempted; a refused page
 # (open_page) or read (get_visible) included.
@@ -69,6 +70,7 @@ OBJECT_TYPE_LABELS: dict[str, Promise] = {
     "employer": gettext_lazy("Employer"),
     "trainee": gettext_lazy("Trainee"),
     "page": gettext_lazy("Page"),
+    "totpdevice": gettext_lazy("Authenticator app"),
 }
 # The details' names, in the order they are shown.
 FIELD_LABELS: dict[str, Promise] = {
@@ -97,6 +99,8 @@ FIELD_LABELS: dict[str, Promise] = {
     "tokens_revoked": gettext_lazy("API tokens revoked"),
     "from_domain": gettext_lazy("Domain of the old address"),
     "to_domain": gettext_lazy("Domain of the new address"),
+    "rows": gettext_lazy("Rows"),
+    "key_id": gettext_lazy("Key"),
 }
 REFUSAL_CODE_LABELS: dict[str, Promise] = {
     "SEPARATION_OF_DUTIES": gettext_lazy("separation of duties: the recommender cannot approve"),
