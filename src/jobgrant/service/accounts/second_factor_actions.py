@@ -9,6 +9,7 @@ try, django-otp's throttling).
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import django_otp
 from django.db import transaction
@@ -57,11 +58,18 @@ def confirm_app(request: HttpRequest, user: User, code: str) -> list[str] | None
         TOTPDevice.objects.filter(user=user, confirmed=True).delete()
         device.confirmed = True
         device.save(update_fields=["confirmed"])
-        django_otp.login(request, device)
+        second_factor_passed(request, device)
         record(user.username, "second_factor.app_set_up", "user", user.pk, {"role": user.role})
         if recovery_device(user) is None:
             return _new_codes(user)
     return []
+
+
+def second_factor_passed(request: HttpRequest, device: Any) -> None:
+    """The session counts as verified by `device`, under a new session id: an id seen before
+    the second factor (after the password alone) opens nothing past it."""
+    django_otp.login(request, device)
+    request.session.cycle_key()
 
 
 def verify(request: HttpRequest, user: User, code: str) -> str:
@@ -70,11 +78,11 @@ def verify(request: HttpRequest, user: User, code: str) -> str:
     with transaction.atomic():
         device = app_device(user)
         if device is not None and usable(device) and device.verify_token(_digits(code)):
-            django_otp.login(request, device)
+            second_factor_passed(request, device)
             return "app"
         recovery = recovery_device(user)
         if recovery is not None and verify_code(recovery, code):
-            django_otp.login(request, recovery)
+            second_factor_passed(request, recovery)
             summary = {"codes_left": recovery.token_set.count()}
             record(user.username, "second_factor.recovery_code_used", "user", user.pk, summary)
             return "recovery"

@@ -436,13 +436,17 @@ def accept_invitation(
         if locked.accepted_at is not None:
             raise account_links.not_working()
         joining = user or _create_user(person, language=invitation.language, active=True)
-        Membership.objects.update_or_create(
+        membership, made = Membership.objects.get_or_create(
             user=joining,
             employer=invitation.employer,
             defaults={"role": invitation.role, "added_at": timezone.now()},
         )
+        if not made and invitation.role == OrganizationRole.ADMIN:  # never lowers a role
+            membership.role = OrganizationRole.ADMIN
+            membership.save(update_fields=["role"])
         locked.accepted_at, locked.accepted_by = timezone.now(), joining
         locked.save(update_fields=["accepted_at", "accepted_by"])
+        _revoke_open_invitations(invitation.employer, invitation.email)  # the others sent
         record(
             joining.username,
             "organization.join",
@@ -489,7 +493,21 @@ def remove_member(user: User, employer: Employer, membership_id: int) -> None:
             _keep_an_administrator(user, employer, membership, "organization.remove")
         summary = {"user": membership.user_id, "role": membership.role}
         membership.delete()
+        summary["invitations_revoked"] = _revoke_open_invitations(employer, membership.user.email)
         record(user.username, "organization.remove", "employer", employer.pk, summary)
+
+
+def _revoke_open_invitations(employer: Employer, email: str) -> int:
+    """Cancel the invitations to `email` still open for `employer`: an invitation sent before a
+    person joined or was removed never (re)admits them, nor changes the role they were given."""
+    if not email:
+        return 0
+    return OrganizationInvitation.objects.filter(
+        employer=employer,
+        email__iexact=email,
+        accepted_at__isnull=True,
+        revoked_at__isnull=True,
+    ).update(revoked_at=timezone.now())
 
 
 def _locked_membership(

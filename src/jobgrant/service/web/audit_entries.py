@@ -101,6 +101,7 @@ FIELD_LABELS: dict[str, Promise] = {
     "to_domain": gettext_lazy("Domain of the new address"),
     "rows": gettext_lazy("Rows"),
     "key_id": gettext_lazy("Key"),
+    "invitations_revoked": gettext_lazy("Invitations cancelled"),
 }
 REFUSAL_CODE_LABELS: dict[str, Promise] = {
     "SEPARATION_OF_DUTIES": gettext_lazy("separation of duties: the recommender cannot approve"),
