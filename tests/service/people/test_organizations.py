@@ -137,7 +137,7 @@ def test_a_registered_business_number_or_address_is_not_said_but_told_by_email(
     )
     asked = Message.objects.filter(kind="registration_organization_asked")
     assert admins and {m.recipient for m in asked} == {a.lower() for a in admins}
-    assert all("Ada Tremblay (ada@example.com)" in m.body for m in asked)
+    assert all("“Ada Tremblay” (ada@example.com)" in m.body for m in asked)
     owner = EMPLOYER.get()
     assert (
         organizations.register_organization(registration(email=owner.email), language="en") is None

@@ -36,7 +36,7 @@ from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
 from jobgrant.service.language import language_of
-from jobgrant.service.notifications.outbox import enqueue
+from jobgrant.service.notifications.outbox import enqueue, quoted
 from jobgrant.service.people import account_links
 from jobgrant.service.people.registration_attempts import account_with_email, tell_of_attempt
 from jobgrant.service.registry.actions import EMPLOYER_FIELDS
@@ -313,8 +313,8 @@ def invite_colleague(
             to=email,
             language=language,
             context={
-                "organization": employer.name,
-                "inviter": user.get_full_name() or user.username,
+                "organization": quoted(employer.name, language),
+                "inviter": quoted(user.get_full_name() or user.username, language),
                 "role": _role_label(role, language),
                 "link": link,
                 "expires_on": f"{invitation.expires_at:%Y-%m-%d}",

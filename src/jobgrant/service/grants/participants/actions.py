@@ -39,7 +39,7 @@ from jobgrant.service.grants.participants.refusals import (
     link_refused,
 )
 from jobgrant.service.grants.participants.workflow import LIVE, target_of
-from jobgrant.service.notifications.outbox import enqueue
+from jobgrant.service.notifications.outbox import enqueue, quoted
 from jobgrant.service.refusals import refused
 from jobgrant.service.registry.identifiers import format_sin
 from jobgrant.service.registry.models import Employer
@@ -195,6 +195,7 @@ def send_link(participant: Participant, kind: str, milestone: str) -> Invitation
     application = participant.application
     employer = _lead_employer(application)
     training = application.request.get("training") or {}
+    course = str(training.get("course") or "")
     enqueue(
         kind,
         subject=participant,
@@ -203,8 +204,8 @@ def send_link(participant: Participant, kind: str, milestone: str) -> Invitation
         language=participant.language,
         context={
             "link": links.page_link("web:participate", participant.language, token=token),
-            "employer": employer.name if employer else "",
-            "course": str(training.get("course") or ""),
+            "employer": quoted(employer.name, participant.language) if employer else "",
+            "course": quoted(course, participant.language) if course else "",
             "start_date": str(training.get("start_date") or ""),
             "expires_on": timezone.localtime(invitation.expires_at).date().isoformat(),
             "reference": application.pk,
