@@ -46,7 +46,13 @@ from jobgrant.service.grants.claims import access as claim_access
 from jobgrant.service.grants.claims import actions as claim_actions
 from jobgrant.service.grants.claims import assessment as claim_assessment
 from jobgrant.service.grants.claims.reasons import in_both
-from jobgrant.service.grants.claims.receipts import checked, max_bytes, max_files, receipt_response
+from jobgrant.service.grants.claims.receipts import (
+    checked,
+    download_name,
+    max_bytes,
+    max_files,
+    receipt_response,
+)
 from jobgrant.service.grants.claims.view import describe
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.claims import Claim, Receipt
@@ -135,7 +141,7 @@ def _cap_json(cap: dict[str, Any]) -> dict[str, Any]:
 def _receipt_json(receipt: Receipt) -> dict[str, Any]:
     return {
         "id": receipt.pk,
-        "name": receipt.original_name,
+        "name": download_name(receipt.original_name, receipt.content_type),
         "content_type": receipt.content_type,
         "size": receipt.size,
         "sha256": receipt.sha256,
