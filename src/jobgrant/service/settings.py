@@ -46,6 +46,7 @@ JOBGRANT_CLIENT_IP_PROXIES behind a proxy: how many proxies append to X-Forwarde
                            the address is REMOTE_ADDR); lockouts and rate limits count per address
 JOBGRANT_CACHE_URL         the cache the rate limits count in, shared by every server: db (default,
                            a table in the database) or redis://host:port/n
+JOBGRANT_PASSWORD_RESET_ANSWER_SECONDS  the least time the reset page takes (0.25)
 JOBGRANT_RATE_<NAME>       a rate limit, e.g. JOBGRANT_RATE_SIGN_IN=20/m (accounts/limits.py)
 """
 
@@ -362,6 +363,11 @@ JOBGRANT_MESSAGE_BACKOFF_CAP_SECONDS = float(
 # Longer than an SMTP conversation can last (EMAIL_TIMEOUT), so a live worker never loses its row.
 JOBGRANT_MESSAGE_LEASE_SECONDS = float(os.environ.get("JOBGRANT_MESSAGE_LEASE_SECONDS", "120"))
 JOBGRANT_MESSAGE_SWEEP_SECONDS = float(os.environ.get("JOBGRANT_MESSAGE_SWEEP_SECONDS", "15"))
+# The least time the password reset page takes to answer, known address or not (a known one
+# costs a link and a message, some milliseconds; the floor hides the difference).
+JOBGRANT_PASSWORD_RESET_ANSWER_SECONDS = float(
+    os.environ.get("JOBGRANT_PASSWORD_RESET_ANSWER_SECONDS", "0.25")
+)
 # How long the outbox keeps a sent message's body (its links already redacted at sending):
 # then the worker empties it (delivery_actions.prune_sent_bodies); the row itself stays.
 JOBGRANT_MESSAGE_BODY_DAYS = int(os.environ.get("JOBGRANT_MESSAGE_BODY_DAYS", "30"))
