@@ -62,8 +62,12 @@ def links_sent(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
             "language": "en",
         },
     )
+    from jobgrant.service.people import email_change
+
+    email_change.request_email_change(employer, "demo-employer.new@example.com")
     return {
         "token": token,
+        "email_change": _parts("email_change_confirm", "demo-employer.new@example.com")[-1],
         "invitation": _parts("organization_invitation", "bo@example.com")[-1],
         "setup_token": _parts("staff_account_setup", "e2e-officer@example.com")[-1],
     }
@@ -151,6 +155,16 @@ def org_groups(group: Any, visit: Any, click: Any, fill_and_click: Any) -> tuple
                     "web:account-setup",
                     kwargs=lambda made: {"token": made["setup_token"]},
                     error=fill_and_click({"#password": "short"}, "#set-password"),
+                ),
+                Visit(
+                    "web:account-email-confirm",
+                    kwargs=lambda made: {"token": made["email_change"]},
+                ),
+                Visit(
+                    "web:account-email-confirm",
+                    kwargs=lambda made: {"token": "1-x"},
+                    status=404,
+                    label="a link that does not work",
                 ),
             ),
             setup=links_sent,

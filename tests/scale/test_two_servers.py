@@ -103,6 +103,7 @@ def site(postgres_server: str) -> Iterator[Site]:
         "JOBGRANT_DATABASE_URL": f"{postgres_server}/{name}",
         "JOBGRANT_SECRET_KEY": secrets.token_urlsafe(50),
         "JOBGRANT_SIN_KEYS": f"k1:{sin_key}",
+        "JOBGRANT_OTP_KEYS": f"o1:{sin_key}",
         "JOBGRANT_SIN_INDEX_KEY": base64.b64encode(secrets.token_bytes(32)).decode(),
         "JOBGRANT_PROXY_SSL_HEADER": "X-Forwarded-Proto",
     }

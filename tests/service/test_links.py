@@ -114,6 +114,7 @@ LINK_PAGES = {
     "invitation": 404,
     "verify-email": 404,
     "account-setup": 404,
+    "account-email-confirm": 404,
     "password-reset-confirm": 200,  # the page that says the link does not work any more
 }
 

@@ -58,6 +58,7 @@ PUBLIC_ROUTES = {  # route -> what an anonymous GET answers
     "{lang}/register/verify/<str:token>/": 404,
     "{lang}/invitation/<str:token>/": 404,
     "{lang}/account/setup/<str:token>/": 404,
+    "{lang}/account/email/confirm/<str:token>/": 404,
 }
 PUBLIC_API_OPERATIONS = {("POST", "/api/v1/auth/token")}
 ANY_SIGNED_IN_PAGES = {

@@ -154,7 +154,7 @@ def test_a_receipt_is_served_as_an_attachment_only_to_those_who_may_read_the_cla
         receipt = Receipt.objects.get(claim=claim)
         mine = employer.get(f"/en/employer/claims/{claim.pk}/receipts/{receipt.pk}/")
         assert mine.status_code == 200 and mine["Content-Type"] == "image/png"
-        assert mine["Content-Disposition"] == 'attachment; filename="proof.pdf"'
+        assert mine["Content-Disposition"] == 'attachment; filename="proof.png"'  # its type
         assert mine["X-Content-Type-Options"] == "nosniff"
         assert b"".join(mine.streaming_content) == png_bytes()
         path = f"/en/officer/claims/{claim.pk}/receipts/{receipt.pk}/"

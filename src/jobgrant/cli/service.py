@@ -113,3 +113,12 @@ sin = typer.Typer(help="The Social Insurance Numbers held, encrypted.", no_args_
 def sin_rekey() -> None:
     """Re-encrypt every SIN under the first key of JOBGRANT_SIN_KEYS (after a rotation)."""
     raise typer.Exit(serving.rekey_sins())
+
+
+otp = typer.Typer(help="The second factor's secrets, sealed at rest.", no_args_is_help=True)
+
+
+@otp.command("rekey")
+def otp_rekey() -> None:
+    """Seal every authenticator seed under the first key of JOBGRANT_OTP_KEYS (after a rotation)."""
+    raise typer.Exit(serving.rekey_otp_seeds())

@@ -194,7 +194,8 @@ class _Reader:
         return raw.strip()
 
     def course(self, raw: object, path: str) -> str:
-        """A course or program's name: text of 1 to COURSE_MAX characters once trimmed."""
+        """A course or program's name, or a training provider's: text of 1 to COURSE_MAX
+        characters once trimmed, with no control character (a NUL included)."""
         if not isinstance(raw, str):
             self.problem(path, "not_text")
         elif not raw.strip():
@@ -327,7 +328,7 @@ def _training(r: _Reader, raw: object) -> dict[str, Any]:
         "end_date": end,
         "hours": r.field(training, "hours", "training", r.hours),
         "setting": r.field(training, "setting", "training", lambda v, p: r.choice(v, p, SETTINGS)),
-        "provider_name": r.field(provider, "name", "training.provider", r.text),
+        "provider_name": r.field(provider, "name", "training.provider", r.course),
         "course": r.field(training, "course", "training", r.course) or "",
         "third_party": r.field(provider, "third_party", "training.provider", r.boolean),
     }

@@ -224,6 +224,15 @@ def rekey_sins() -> int:
     return 0
 
 
+def rekey_otp_seeds() -> int:
+    """Seal every authenticator seed under the current key of JOBGRANT_OTP_KEYS."""
+    setup_django()
+    from jobgrant.service.accounts.sealed_secrets import seal_stored_secrets
+
+    print(f"{seal_stored_secrets()} authenticator seeds sealed under the current key")
+    return 0
+
+
 def verify_ledger() -> int:
     """Recompute every budget balance from its postings; name each difference (exit 1), or say
     how much was checked (exit 0)."""

@@ -23,6 +23,7 @@ LINK_PREFIXES = (
     "invitation",
     "register/verify",
     "account/setup",
+    "account/email/confirm",
     "password-reset",
 )
 _NOT_TOKENS = r"(?!(?:sent|done|set-password)/)"

@@ -10,6 +10,12 @@ from __future__ import annotations
 PERIODIC_JOBS: list[tuple[str, str, int]] = [
     # (name, "dotted.module:function", every_seconds)
     ("prune_task_results", "jobgrant.service.notifications.worker:prune_task_results", 86_400),
+    # Empties the bodies of messages sent more than JOBGRANT_MESSAGE_BODY_DAYS ago.
+    (
+        "prune_sent_bodies",
+        "jobgrant.service.notifications.delivery_actions:prune_sent_bodies",
+        3600,
+    ),
     (
         "participant_reminders",
         "jobgrant.service.grants.participants.reminders:send_participant_reminders",

@@ -11,6 +11,8 @@ JOBGRANT_SIN_KEYS          key-id:base64-32-bytes[,...] for SIN encryption (the 
 JOBGRANT_SIN_INDEX_KEY     base64-32-bytes: the SIN blind index's HMAC key, which never rotates
                            with the encryption keys (a rotated index would let a SIN register
                            twice); required in production
+JOBGRANT_OTP_KEYS          key-id:base64-32-bytes[,...] sealing the authenticator apps' seeds (the
+                           first seals; `jobgrant otp rekey` seals every seed under it)
 JOBGRANT_ALLOWED_HOSTS     comma-separated (production)
 JOBGRANT_POLICY            the rules policy new programs use (default cjg-2013)
 JOBGRANT_BASE_URL          the service's public address, for links in messages (default
@@ -21,7 +23,8 @@ EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMA
 EMAIL_TIMEOUT, DEFAULT_FROM_EMAIL   the SMTP server messages are delivered to (Django's names)
 JOBGRANT_MESSAGE_*         the worker's delivery: MAX_ATTEMPTS, BACKOFF_SECONDS,
                            BACKOFF_CAP_SECONDS, LEASE_SECONDS, SWEEP_SECONDS
-                           (see notifications/delivery_actions.py)
+                           (see notifications/delivery_actions.py); BODY_DAYS (30): how long a
+                           sent message's body is kept (docs/security.md)
 JOBGRANT_DELIVERY          smtp (default: Django's email backend) | notify (GC Notify's API)
 JOBGRANT_NOTIFY_*          with notify: BASE_URL (default https://api.notification.canada.ca),
                            API_KEY (name-serviceid-secret), TEMPLATES (JSON, or @file: {"en":
@@ -43,6 +46,7 @@ JOBGRANT_CLIENT_IP_PROXIES behind a proxy: how many proxies append to X-Forwarde
                            the address is REMOTE_ADDR); lockouts and rate limits count per address
 JOBGRANT_CACHE_URL         the cache the rate limits count in, shared by every server: db (default,
                            a table in the database) or redis://host:port/n
+JOBGRANT_PASSWORD_RESET_ANSWER_SECONDS  the least time the reset page takes (0.25)
 JOBGRANT_RATE_<NAME>       a rate limit, e.g. JOBGRANT_RATE_SIGN_IN=20/m (accounts/limits.py)
 JOBGRANT_METRICS_PORT      a server's metrics listener (Prometheus), apart from the service's
                            port; JOBGRANT_WORKER_METRICS_PORT a worker's; both on
@@ -95,6 +99,11 @@ SIN_KEYS = _secret(
 )
 SIN_INDEX_KEY = _secret(
     "JOBGRANT_SIN_INDEX_KEY", "sin-index-key", base64.b64encode(secrets.token_bytes(32)).decode()
+)
+OTP_KEYS = _secret(
+    "JOBGRANT_OTP_KEYS",
+    "otp-keys",
+    "k1:" + base64.b64encode(secrets.token_bytes(32)).decode(),
 )
 DEBUG = False
 ALLOWED_HOSTS = (
@@ -363,6 +372,14 @@ JOBGRANT_MESSAGE_BACKOFF_CAP_SECONDS = float(
 # Longer than an SMTP conversation can last (EMAIL_TIMEOUT), so a live worker never loses its row.
 JOBGRANT_MESSAGE_LEASE_SECONDS = float(os.environ.get("JOBGRANT_MESSAGE_LEASE_SECONDS", "120"))
 JOBGRANT_MESSAGE_SWEEP_SECONDS = float(os.environ.get("JOBGRANT_MESSAGE_SWEEP_SECONDS", "15"))
+# The least time the password reset page takes to answer, known address or not (a known one
+# costs a link and a message, some milliseconds; the floor hides the difference).
+JOBGRANT_PASSWORD_RESET_ANSWER_SECONDS = float(
+    os.environ.get("JOBGRANT_PASSWORD_RESET_ANSWER_SECONDS", "0.25")
+)
+# How long the outbox keeps a sent message's body (its links already redacted at sending):
+# then the worker empties it (delivery_actions.prune_sent_bodies); the row itself stays.
+JOBGRANT_MESSAGE_BODY_DAYS = int(os.environ.get("JOBGRANT_MESSAGE_BODY_DAYS", "30"))
 # How the worker delivers a row: smtp (Django's email backend above) or notify (GC Notify's API,
 # notifications/notify_delivery.py; the JOBGRANT_NOTIFY_* values are checked when Django starts,
 # by notifications/notify_config.py, so a worker or a server with a bad one does not start).

@@ -14,5 +14,6 @@ os.environ.setdefault("JOBGRANT_VAR_DIR", tempfile.mkdtemp(prefix="jobgrant-test
 os.environ.setdefault("JOBGRANT_SECRET_KEY", "test-only-secret-key-" + "x" * 40)
 os.environ.setdefault("JOBGRANT_SIN_KEYS", "t1:" + "dGVzdC1vbmx5LXNpbi1rZXktMzItYnl0ZXMtbG9uZyE=")
 os.environ.setdefault("JOBGRANT_SIN_INDEX_KEY", "dGVzdC1vbmx5LXNpbi1pbmRleC1rZXktMzItYnl0ZXM=")
+os.environ.setdefault("JOBGRANT_OTP_KEYS", "t1:" + "dGVzdC1vbmx5LW90cC1zZWFsaW5nLWtleS0zMmJ5dGU=")
 
 from jobgrant.service.settings import *  # noqa: F403

@@ -202,3 +202,18 @@ def test_the_account_page_lists_and_revokes_with_confirmation(as_user) -> None:
     assert done.status_code == 302 and not ApiToken.objects.filter(pk=token.pk).exists()
     other = sign_in(OFFICER)
     assert other.get(f"/en/account/tokens/{token.pk}/revoke/").status_code == 404
+
+
+def test_a_new_session_id_when_the_second_factor_passes(demo: None) -> None:
+    client = Client()
+    answer = client.post("/en/sign-in/", {"username": OFFICER.username, "password": PASSWORD})
+    assert answer.status_code == 302
+    after_password = client.cookies[settings.SESSION_COOKIE_NAME].value
+    answer = client.post("/en/sign-in/code/", {"code": totp_code(OFFICER.username)})
+    assert answer.status_code == 302
+    after_code = client.cookies[settings.SESSION_COOKIE_NAME].value
+    assert after_code != after_password
+    assert client.get(OFFICER_PAGE).status_code == 200
+    # The id the password step had opens nothing past the code step.
+    old = Client(headers={"Cookie": f"{settings.SESSION_COOKIE_NAME}={after_password}"})
+    assert old.get(OFFICER_PAGE).status_code == 302

@@ -50,9 +50,10 @@ RELATIONSHIPS = (
     ANONYMOUS,
 )
 
-#: Who may know that a file exists (the others get 404, as if it did not).
+#: Who may know that a file exists (the others get 404, as if it did not). Not the policy
+#: analyst: aggregates only.
 SEES_THE_FILE = frozenset(
-    {OWN, PARTNER, IN_SCOPE, ASSIGNED, AFFILIATED, RECOMMENDER, FINANCE, ANALYST, AUDITOR}
+    {OWN, PARTNER, IN_SCOPE, ASSIGNED, AFFILIATED, RECOMMENDER, FINANCE, AUDITOR}
 )
 #: Who may decide on a file: an officer who covers it with no tie to its employers.
 DECIDES = frozenset({IN_SCOPE, ASSIGNED, RECOMMENDER})

@@ -99,7 +99,8 @@ def test_the_session_cookie_is_http_only_and_same_site(demo) -> None:
 
 
 @pytest.mark.parametrize(
-    "missing", ["JOBGRANT_SECRET_KEY", "JOBGRANT_SIN_KEYS", "JOBGRANT_SIN_INDEX_KEY"]
+    "missing",
+    ["JOBGRANT_SECRET_KEY", "JOBGRANT_SIN_KEYS", "JOBGRANT_SIN_INDEX_KEY", "JOBGRANT_OTP_KEYS"],
 )
 def test_production_refuses_to_start_without_each_secret(missing: str, tmp_path) -> None:
     import base64
@@ -116,6 +117,7 @@ def test_production_refuses_to_start_without_each_secret(missing: str, tmp_path)
         "JOBGRANT_SECRET_KEY": secrets.token_urlsafe(50),
         "JOBGRANT_SIN_KEYS": f"k1:{key}",
         "JOBGRANT_SIN_INDEX_KEY": base64.b64encode(secrets.token_bytes(32)).decode(),
+        "JOBGRANT_OTP_KEYS": f"o1:{key}",
     }
     del env[missing]
     done = subprocess.run(

@@ -95,6 +95,22 @@ def test_training_ending_before_it_starts_is_refused_naming_the_end_date(
     assert Application.objects.count() == 0
 
 
+@pytest.mark.parametrize(
+    "name", ["M" * 201, "Mohawk\x00College", "Mohawk\x07College", "Mohawk\nCollege"]
+)
+def test_a_provider_name_too_long_or_with_control_characters_is_refused_naming_it(
+    as_user, make_body, name: str
+) -> None:
+    body = make_body()
+    body["training"]["provider"]["name"] = name
+    answer = as_user(EMPLOYER).post("/applications", body, key=f"provider-{len(name)}")
+    assert answer.status_code == 422
+    assert "training.provider.name" in {error["field"] for error in answer.json()["errors"]}
+    assert Application.objects.count() == 0
+    quoted = as_user(EMPLOYER).post("/quote", {**body, "policy": "cjg-2013"})
+    assert quoted.status_code in (400, 422), quoted.content
+
+
 def test_the_schema_says_the_limits(as_user) -> None:
     document = Client().get("/api/v1/openapi.json").json()
     schemas = document["components"]["schemas"]

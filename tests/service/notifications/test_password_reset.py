@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import time
 
 import pytest
 import time_machine
@@ -124,3 +125,17 @@ def test_changing_the_email_and_the_second_factor_ask_for_it_again(demo: None) -
     for page in ("/en/account/email/", "/en/account/recovery-codes/", "/en/sign-in/set-up/"):
         answer = client.get(page)
         assert answer.status_code == 302 and "/account/confirm/" in answer["Location"], page
+
+
+def test_a_known_and_an_unknown_address_take_the_same_least_time(demo: None, settings) -> None:
+    """Both answers wait for the same floor (JOBGRANT_PASSWORD_RESET_ANSWER_SECONDS), far above
+    the work a known address costs, so that the time does not say which addresses exist."""
+    assert settings.JOBGRANT_PASSWORD_RESET_ANSWER_SECONDS == 0.25
+    took = {}
+    for email in ("employer@example.com", "nobody@example.com"):
+        started = time.monotonic()
+        answer = Client().post("/en/password-reset/", {"email": email})
+        took[email] = time.monotonic() - started
+        assert answer.status_code == 302
+    assert all(seconds >= 0.25 for seconds in took.values()), took
+    assert Message.objects.filter(kind="password_reset").count() == 1

@@ -137,7 +137,7 @@ def test_a_registered_business_number_or_address_is_not_said_but_told_by_email(
     )
     asked = Message.objects.filter(kind="registration_organization_asked")
     assert admins and {m.recipient for m in asked} == {a.lower() for a in admins}
-    assert all("Ada Tremblay (ada@example.com)" in m.body for m in asked)
+    assert all("“Ada Tremblay” (ada@example.com)" in m.body for m in asked)
     owner = EMPLOYER.get()
     assert (
         organizations.register_organization(registration(email=owner.email), language="en") is None
@@ -228,6 +228,40 @@ def test_an_invited_colleague_makes_an_account_and_joins_with_the_role(demo: Non
     assert OrganizationInvitation.objects.get(accepted_by=joined).accepted_at is not None
     with pytest.raises(ServiceError):
         organizations.accept_invitation(token, user=joined)  # single use
+
+
+def test_a_removed_member_cannot_rejoin_with_an_invitation_sent_before(demo: None) -> None:
+    admin, employer = EMPLOYER.get(), APPLICANT.get()
+    colleague = PARTNER_EMPLOYER.get()
+    first = invite(admin, employer, colleague.email)
+    second = invite(admin, employer, colleague.email)
+    organizations.accept_invitation(first, user=colleague)
+    joined = Membership.objects.get(user=colleague, employer=employer)
+    organizations.remove_member(admin, employer, joined.pk)
+    with pytest.raises(ServiceError) as refused:
+        organizations.accept_invitation(second, user=colleague)
+    assert refused.value.code == "LINK_NOT_VALID"
+    assert not Membership.objects.filter(user=colleague, employer=employer).exists()
+    again = invite(admin, employer, colleague.email)  # an invitation sent after the removal works
+    organizations.accept_invitation(again, user=colleague)
+    assert Membership.objects.filter(user=colleague, employer=employer).exists()
+
+
+def test_two_invitations_never_leave_an_organization_without_an_administrator(
+    demo: None,
+) -> None:
+    admin, employer = PARTNER_EMPLOYER.get(), PARTNER.get()
+    Membership.objects.filter(employer=employer).exclude(user=admin).delete()
+    as_admin = invite(admin, employer, "bo@example.com", "admin")
+    as_member = invite(admin, employer, "bo@example.com", "member")
+    body = {"first_name": "Bo", "last_name": "Chen", "password": "a-long-enough-passphrase"}
+    bo = organizations.accept_invitation(
+        as_admin, data={**body, "password_again": body["password"]}
+    )
+    organizations.remove_member(admin, employer, Membership.objects.get(user=admin).pk)
+    with pytest.raises(ServiceError):  # the other invitation died when the first was used
+        organizations.accept_invitation(as_member, user=bo)
+    assert Membership.objects.get(user=bo, employer=employer).role == OrganizationRole.ADMIN
 
 
 def test_a_signed_in_user_joins_a_second_organization(demo: None) -> None:

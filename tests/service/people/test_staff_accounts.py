@@ -11,7 +11,7 @@ from django.test import Client
 from tests.conftest import application_body, token_for
 from tests.personas import ADMIN, APPLICANT, EMPLOYER, OFFICER
 
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import ApiToken, Role, User
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.applications import actions
@@ -134,7 +134,12 @@ def test_a_deactivated_officers_session_and_token_stop_working_at_once(demo: Non
     assert api.get("/api/v1/applications", headers=headers).status_code == 401
     assert not Client().login(username=OFFICER.username, password="persona-password")
     staff_actions.reactivate_staff(ADMIN.get(), officer)
-    assert api.get("/api/v1/applications", headers=headers).status_code == 200
+    # Reactivated, the account signs in afresh: the old session and token stay dead for good.
+    assert client.get("/en/officer/").status_code == 302
+    assert api.get("/api/v1/applications", headers=headers).status_code == 401
+    assert not ApiToken.objects.filter(user=officer).exists()
+    deactivation = AuditEntry.objects.get(object_id=str(officer.pk), action="staff.deactivate")
+    assert deactivation.summary["tokens_revoked"] == 1
     actions_seen = list(
         AuditEntry.objects.filter(object_id=str(officer.pk), action__startswith="staff.")
         .order_by("pk")

@@ -155,14 +155,5 @@ def reset_password(user: User, new_password: str) -> None:
         record(user.username, "user.password_reset", "user", user.pk, {"tokens_revoked": revoked})
 
 
-def change_email(user: User, email: str) -> None:
-    with transaction.atomic():
-        old = user.email
-        user.email = email
-        user.save(update_fields=["email"])
-        summary = {"from_domain": old.rpartition("@")[2], "to_domain": email.rpartition("@")[2]}
-        record(user.username, "user.email_change", "user", user.pk, summary)
-
-
 def token_days(requested: int | None) -> int:
     return min(requested or settings.API_TOKEN_DEFAULT_DAYS, settings.API_TOKEN_MAX_DAYS)

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy
 
 from jobgrant.service import links
@@ -43,6 +44,22 @@ class User(AbstractUser):  # type: ignore[django-manager-missing]  # Passkey: dj
     employers = models.ManyToManyField(
         "registry.Employer", blank=True, related_name="users", through="accounts.Membership"
     )
+    # Raised to end every session of the account for good (deactivation): a session remembers
+    # the hash it was signed in under, and the hash depends on this number.
+    session_epoch = models.PositiveIntegerField(default=0)
+
+    def _get_session_auth_hash(self, secret: str | None = None) -> str:
+        """Django's hash of the password (every session keeps it, and ends when it no longer
+        matches), with the session epoch mixed in once it was raised: sessions signed in
+        before that epoch never open anything again, even after a reactivation."""
+        if not self.session_epoch:
+            return str(super()._get_session_auth_hash(secret=secret))  # type: ignore[misc]
+        return salted_hmac(
+            "jobgrant.accounts.User.session_auth_hash",
+            f"{self.password}\n{self.session_epoch}",
+            secret=secret,
+            algorithm="sha256",
+        ).hexdigest()
 
 
 TOKEN_PREFIX_LENGTH = 8
@@ -124,6 +141,7 @@ class LinkPurpose(models.TextChoices):
     VERIFY_EMAIL = "verify_email", "confirm the email address"
     STAFF_SETUP = "staff_setup", "choose a new staff account's password"
     PASSWORD_RESET = "password_reset", "reset a forgotten password"
+    CHANGE_EMAIL = "change_email", "prove a new email address"
 
 
 class AccountLink(models.Model):
@@ -139,6 +157,8 @@ class AccountLink(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
     used_at = models.DateTimeField(null=True, blank=True)
+    # CHANGE_EMAIL: the address the link was sent to, which using it puts in force.
+    email = models.EmailField(max_length=254, blank=True, default="")
 
 
 from jobgrant.service.accounts.organization_models import *  # noqa: E402,F403

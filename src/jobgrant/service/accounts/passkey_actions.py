@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Any, Literal, cast
 from urllib.parse import urlsplit
 
-import django_otp
 import webauthn
 from django.conf import settings
 from django.db import transaction
@@ -36,6 +35,7 @@ from webauthn.helpers.structs import (
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.accounts.passkey_models import PASSKEY_NAME_MAX, Passkey
+from jobgrant.service.accounts.second_factor_actions import second_factor_passed
 from jobgrant.service.audit.chain import record
 
 log = logging.getLogger("jobgrant.security")
@@ -188,7 +188,7 @@ def sign_in_with_passkey(request: HttpRequest, user: User, answer: str) -> Passk
             passkey.sign_count = verified.new_sign_count
             passkey.last_used_at = timezone.now()
             passkey.save(update_fields=["sign_count", "last_used_at"])
-            django_otp.login(request, passkey)
+            second_factor_passed(request, passkey)
     except PasskeyRefusedError as refused:
         if refused.reason == "cloned" and refused.passkey is not None:
             _audit_possible_clone(user, refused.passkey)

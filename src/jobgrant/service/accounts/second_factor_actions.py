@@ -1,6 +1,7 @@
 """Changes to a person's second factor, each audited (never the secret nor a code).
 
-A code is checked here too, since checking one writes: the device records the time step it
+The secrets are stored sealed (sealed_secrets.py: the app's seed encrypted, recovery codes as
+digests). A code is checked here too, since checking one writes: the device records the time step it
 accepted (a code works once) and counts failures (each one doubles the wait before the next
 try, django-otp's throttling).
 """
@@ -8,6 +9,7 @@ try, django-otp's throttling).
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import django_otp
 from django.db import transaction
@@ -17,6 +19,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from jobgrant.service.accounts.models import STAFF_ROLES, User
 from jobgrant.service.accounts.passkey_models import Passkey
+from jobgrant.service.accounts.sealed_secrets import code_digest, verify_code
 from jobgrant.service.accounts.second_factor import (
     APP_DEVICE,
     RECOVERY_CODES,
@@ -55,11 +58,18 @@ def confirm_app(request: HttpRequest, user: User, code: str) -> list[str] | None
         TOTPDevice.objects.filter(user=user, confirmed=True).delete()
         device.confirmed = True
         device.save(update_fields=["confirmed"])
-        django_otp.login(request, device)
+        second_factor_passed(request, device)
         record(user.username, "second_factor.app_set_up", "user", user.pk, {"role": user.role})
         if recovery_device(user) is None:
             return _new_codes(user)
     return []
+
+
+def second_factor_passed(request: HttpRequest, device: Any) -> None:
+    """The session counts as verified by `device`, under a new session id: an id seen before
+    the second factor (after the password alone) opens nothing past it."""
+    django_otp.login(request, device)
+    request.session.cycle_key()
 
 
 def verify(request: HttpRequest, user: User, code: str) -> str:
@@ -68,11 +78,11 @@ def verify(request: HttpRequest, user: User, code: str) -> str:
     with transaction.atomic():
         device = app_device(user)
         if device is not None and usable(device) and device.verify_token(_digits(code)):
-            django_otp.login(request, device)
+            second_factor_passed(request, device)
             return "app"
         recovery = recovery_device(user)
-        if recovery is not None and recovery.verify_token(code.strip().lower()):
-            django_otp.login(request, recovery)
+        if recovery is not None and verify_code(recovery, code):
+            second_factor_passed(request, recovery)
             summary = {"codes_left": recovery.token_set.count()}
             record(user.username, "second_factor.recovery_code_used", "user", user.pk, summary)
             return "recovery"
@@ -87,7 +97,7 @@ def check_code(user: User, code: str) -> bool:
         if device is not None and usable(device) and device.verify_token(_digits(code)):
             return True
         recovery = recovery_device(user)
-        if recovery is not None and recovery.verify_token(code.strip().lower()):
+        if recovery is not None and verify_code(recovery, code):
             summary = {"codes_left": recovery.token_set.count()}
             record(user.username, "second_factor.recovery_code_used", "user", user.pk, summary)
             return True
@@ -128,7 +138,9 @@ def _new_codes(user: User) -> list[str]:
     device, _ = StaticDevice.objects.get_or_create(user=user, name=RECOVERY_DEVICE)
     device.token_set.all().delete()
     codes = [StaticToken.random_token() for _ in range(RECOVERY_CODES)]
-    StaticToken.objects.bulk_create(StaticToken(device=device, token=code) for code in codes)
+    StaticToken.objects.bulk_create(  # only their digests: the person sees them once
+        StaticToken(device=device, token=code_digest(code)) for code in codes
+    )
     record(
         user.username, "second_factor.recovery_codes_made", "user", user.pk, {"count": len(codes)}
     )

@@ -107,6 +107,7 @@ ACTIONS: frozenset[str] = frozenset(
         "user.password_reset",
         "user.password_reset_requested",
         "user.email_change",
+        "user.email_change_requested",
         "user.registration_attempted",
         "user.verify_email",
         "user.verification_resent",
@@ -130,6 +131,7 @@ ACTIONS: frozenset[str] = frozenset(
         "staff.change",
         "staff.deactivate",
         "staff.reactivate",
+        "otp.rekey",
         "staff.setup",
         # the demonstration history
         "demo.history_started",
@@ -141,6 +143,7 @@ ACTIONS: frozenset[str] = frozenset(
 OBJECT_TYPES: frozenset[str] = frozenset(
     {
         "application",
+        "totpdevice",
         "agreement",
         "budget",
         "changerequest",

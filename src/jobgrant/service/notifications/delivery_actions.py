@@ -34,6 +34,7 @@ from django_tasks import TaskResultStatus, task
 from django_tasks_db.models import DBTaskResult
 
 from jobgrant.service.audit.chain import record
+from jobgrant.service.log_redaction import redact
 from jobgrant.service.notifications.failures import Failure, smtp_failure
 from jobgrant.service.notifications.models import Message, MessageState
 from jobgrant.service.observability import request_id
@@ -112,7 +113,8 @@ def _deliver(message: Message) -> str:
     mine = Message.objects.filter(
         pk=message.pk, state=MessageState.SENDING, attempts=message.attempts
     )
-    if not mine.update(state=MessageState.SENT, sent_at=timezone.now(), lease_until=None):
+    sent = {"state": MessageState.SENT, "sent_at": timezone.now(), "lease_until": None}
+    if not mine.update(**sent, body=kept_body(message.body)):
         log.warning(
             "message %s: sent after its lease ran out (may reach the server twice)", message.pk
         )
@@ -124,6 +126,26 @@ def _deliver(message: Message) -> str:
         extra=_fields(message, "sent"),
     )
     return "sent"
+
+
+def kept_body(body: str) -> str:
+    """What the outbox keeps of a body once it is sent (or failed for good): every e-mailed
+    link's token redacted (log_redaction.redact: /password-reset/[redacted]/), so that a copy of
+    the database opens no form, invitation, set-up or reset. The demonstration's mailbox
+    (JOBGRANT_DEMO_MAIL, never in production) keeps its links: it is how a demonstration
+    follows them."""
+    return body if settings.JOBGRANT_DEMO_MAIL else redact(body)
+
+
+def prune_sent_bodies() -> int:
+    """A periodic job: empty the body of every message sent (or failed for good) more than
+    JOBGRANT_MESSAGE_BODY_DAYS ago; the row stays, the record of what was sent to whom and
+    when. Returns how many were emptied."""
+    cutoff = timezone.now() - dt.timedelta(days=settings.JOBGRANT_MESSAGE_BODY_DAYS)
+    old = Q(state=MessageState.SENT, sent_at__lt=cutoff) | Q(
+        state=MessageState.FAILED, created_at__lt=cutoff
+    )
+    return Message.objects.filter(old).exclude(body="").update(body="")
 
 
 def email_for(message: Message) -> EmailMessage:
@@ -205,7 +227,8 @@ def _failed(message: Message, error: Exception) -> str:
     )
     if failure.permanent or last:
         with transaction.atomic():
-            if mine.update(state=MessageState.FAILED, lease_until=None, last_error=described):
+            failed = {"state": MessageState.FAILED, "lease_until": None, "last_error": described}
+            if mine.update(**failed, body=kept_body(message.body)):
                 record(
                     "worker",
                     "message.failed",

@@ -10,6 +10,8 @@ sweeps for due rows whose task is gone.
 
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.db import models, transaction
 from django.template import Context, Engine, engines
@@ -22,6 +24,23 @@ from jobgrant.service.notifications.kinds import LANGUAGES, known_kinds
 from jobgrant.service.notifications.models import Message
 from jobgrant.service.observability import request_id
 from jobgrant.service.registry.identifiers import looks_like_sin
+
+#: What a mail program would turn into a link: an address with a scheme, one starting with
+#: www., or a bare domain name (letters, a dot, two letters or more), with its path.
+_LINK_LIKE = re.compile(
+    r"(?:[a-z][a-z0-9+.-]*://|www\.)\S*|\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b(?:/\S*)?",
+    re.IGNORECASE,
+)
+_QUOTES = {"en": ("“", "”"), "fr": ("« ", " »")}
+
+
+def quoted(text: str, language: str = "en") -> str:
+    """A name someone typed (a person's, an organization's), as a message to somebody else
+    shows it: anything a mail program would make a link of removed, spaces collapsed, between
+    quotation marks, so that it reads as what it is, a name typed by a registrant."""
+    plain = " ".join(_LINK_LIKE.sub(" ", str(text)).split())
+    opening, closing = _QUOTES.get(language, _QUOTES["en"])
+    return f"{opening}{plain}{closing}" if plain else f"{opening.strip()}{closing.strip()}"
 
 
 class OutboxError(ValueError):

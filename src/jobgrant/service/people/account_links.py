@@ -1,6 +1,7 @@
 """The links e-mailed to a person about their own account: confirming the address, choosing a
-new staff account's password, resetting a forgotten one. Made and opened one way, as every
-e-mailed link is (links.py): a random token in the link, an AccountLink row with its digest.
+new staff account's password, resetting a forgotten one, proving a new address. Made and opened
+one way, as every e-mailed link is (links.py): a random token in the link, an AccountLink row
+with its digest.
 
 A link works for its purpose only, until it expires, once: using it spends every other link of
 that person for the same purpose (a confirmation resent twice confirms once). It also stops
@@ -32,13 +33,14 @@ def lifetime(purpose: LinkPurpose) -> dt.timedelta:
     return dt.timedelta(days=ACCOUNT_LINK_DAYS)
 
 
-def issue(user: User, purpose: LinkPurpose) -> str:
+def issue(user: User, purpose: LinkPurpose, *, email: str = "") -> str:
     """A new link's token for `user` (the caller's transaction sends it). Links sent before
-    keep working until one of them is used."""
+    keep working until one of them is used. `email`: the address a change link puts in force."""
     token = links.new_token()
     AccountLink.objects.create(
         user=user,
         purpose=purpose,
+        email=email,
         digest=links.digest(token),
         account_stamp=_stamp(user),
         expires_at=timezone.now() + lifetime(purpose),
@@ -48,20 +50,31 @@ def issue(user: User, purpose: LinkPurpose) -> str:
 
 def holder(purpose: LinkPurpose, token: str) -> User | None:
     """The person a working link is for (nothing changes: a page may only be looking)."""
-    found = _working(AccountLink.objects.all(), purpose, token)
+    found = holder_link(purpose, token)
     return found.user if found is not None else None
+
+
+def holder_link(purpose: LinkPurpose, token: str) -> AccountLink | None:
+    """The working link itself (with its user), or None."""
+    return _working(AccountLink.objects.all(), purpose, token)
 
 
 def spend(purpose: LinkPurpose, token: str) -> User | None:
     """Use a working link, in the caller's transaction: the person it is for, with every link of
     theirs for `purpose` spent. None if the link does not work (used, expired, made up)."""
+    found = spend_link(purpose, token)
+    return found.user if found is not None else None
+
+
+def spend_link(purpose: LinkPurpose, token: str) -> AccountLink | None:
+    """As `spend`, the link itself (what it was sent for, as a change link's address)."""
     found = _working(AccountLink.objects.select_for_update(), purpose, token)
     if found is None:
         return None
     AccountLink.objects.filter(user=found.user, purpose=purpose, used_at__isnull=True).update(
         used_at=timezone.now()
     )
-    return found.user
+    return found
 
 
 def _working(rows: QuerySet[AccountLink], purpose: LinkPurpose, token: str) -> AccountLink | None:

@@ -37,7 +37,7 @@ from jobgrant.service.audit.chain import record
 from jobgrant.service.choices import jurisdiction_of
 from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
 from jobgrant.service.language import language_of, local_day, long_date
-from jobgrant.service.notifications.outbox import enqueue
+from jobgrant.service.notifications.outbox import enqueue, quoted
 from jobgrant.service.people import account_links
 from jobgrant.service.people.registration_attempts import account_with_email, tell_of_attempt
 from jobgrant.service.registry.actions import EMPLOYER_FIELDS
@@ -315,8 +315,8 @@ def invite_colleague(
             to=email,
             language=language,
             context={
-                "organization": employer.name,
-                "inviter": user.get_full_name() or user.username,
+                "organization": quoted(employer.name, language),
+                "inviter": quoted(user.get_full_name() or user.username, language),
                 "role": _role_label(role, language),
                 "link": link,
                 "expires_on": long_date(local_day(invitation.expires_at), language),
@@ -441,13 +441,17 @@ def accept_invitation(
         if locked.accepted_at is not None:
             raise account_links.not_working()
         joining = user or _create_user(person, language=invitation.language, active=True)
-        Membership.objects.update_or_create(
+        membership, made = Membership.objects.get_or_create(
             user=joining,
             employer=invitation.employer,
             defaults={"role": invitation.role, "added_at": timezone.now()},
         )
+        if not made and invitation.role == OrganizationRole.ADMIN:  # never lowers a role
+            membership.role = OrganizationRole.ADMIN
+            membership.save(update_fields=["role"])
         locked.accepted_at, locked.accepted_by = timezone.now(), joining
         locked.save(update_fields=["accepted_at", "accepted_by"])
+        _revoke_open_invitations(invitation.employer, invitation.email)  # the others sent
         record(
             joining.username,
             "organization.join",
@@ -494,7 +498,21 @@ def remove_member(user: User, employer: Employer, membership_id: int) -> None:
             _keep_an_administrator(user, employer, membership, "organization.remove")
         summary = {"user": membership.user_id, "role": membership.role}
         membership.delete()
+        summary["invitations_revoked"] = _revoke_open_invitations(employer, membership.user.email)
         record(user.username, "organization.remove", "employer", employer.pk, summary)
+
+
+def _revoke_open_invitations(employer: Employer, email: str) -> int:
+    """Cancel the invitations to `email` still open for `employer`: an invitation sent before a
+    person joined or was removed never (re)admits them, nor changes the role they were given."""
+    if not email:
+        return 0
+    return OrganizationInvitation.objects.filter(
+        employer=employer,
+        email__iexact=email,
+        accepted_at__isnull=True,
+        revoked_at__isnull=True,
+    ).update(revoked_at=timezone.now())
 
 
 def _locked_membership(

@@ -3,7 +3,8 @@
 The link (people/account_links.py) works for settings.PASSWORD_RESET_TIMEOUT (an hour), opens one
 reset, once, and stops working once the password is changed, by it or any other way. Asking for
 a reset says the same whether or not the address is known (the page cannot be used to find
-accounts); asking again sends another link and leaves the first one working.
+accounts), and takes the same least time (ask_for_reset); asking again sends another link and
+leaves the first one working.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import time
 
+from django.conf import settings
 from django.db import transaction
 
 from jobgrant.service.accounts import actions as account_actions
@@ -48,6 +50,16 @@ def send_password_reset(email: str, language: str) -> bool:
             user.username, "user.password_reset_requested", "user", user.pk, {"language": language}
         )
     return True
+
+
+def ask_for_reset(email: str, language: str) -> None:
+    """What the page does: the reset asked for (send_password_reset), answered after the same
+    least time whether or not the address is known (JOBGRANT_PASSWORD_RESET_ANSWER_SECONDS, far
+    above what the link and its message cost), so that the time says nothing of the address."""
+    started = time.monotonic()
+    send_password_reset(email, language)
+    floor = float(settings.JOBGRANT_PASSWORD_RESET_ANSWER_SECONDS)
+    time.sleep(max(0.0, floor - (time.monotonic() - started)))
 
 
 def _minutes_left() -> int:

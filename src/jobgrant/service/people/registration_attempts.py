@@ -26,7 +26,7 @@ from jobgrant.service.accounts.models import OrganizationRole, User
 from jobgrant.service.audit.chain import record
 from jobgrant.service.language import language_of
 from jobgrant.service.links import page_link
-from jobgrant.service.notifications.outbox import enqueue
+from jobgrant.service.notifications.outbox import enqueue, quoted
 from jobgrant.service.registry.models import Employer
 
 log = logging.getLogger("jobgrant.security")
@@ -101,7 +101,11 @@ def _tell_organization(employer: Employer, person: dict[str, Any], language: str
             milestone=_milestone(),
             to=admin.email or admin.username,
             language=admin_language,
-            context={"organization": employer.name, "name": asked_by, "email": person["email"]},
+            context={
+                "organization": quoted(employer.name, admin_language),
+                "name": quoted(asked_by, admin_language),
+                "email": person["email"],
+            },
         )
     enqueue(
         "registration_organization_exists",

@@ -6,8 +6,9 @@ Every change is one transaction with its audit entry (before and after). Nobody 
 own account's role, jurisdiction or affiliations, nor deactivates themselves, and the
 administrator role is not given here: nobody can grant themselves a role through these pages.
 A new account gets a single-use link (through the outbox) to choose its password; until then
-it has none. A deactivated user is refused by Django at once: every session they have stops
-being signed in at its next request, and their API tokens stop working.
+it has none. A deactivated user is refused by Django at once, and for good: every session they
+have ends (the account's session epoch is raised, so the sessions' hash never matches again) and
+every API token is deleted; a reactivated account signs in afresh and asks for new tokens.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 from django.db import transaction
 
 from jobgrant.rules.codes import JURISDICTION_CODES
-from jobgrant.service.accounts.models import LinkPurpose, Membership, Role, User
+from jobgrant.service.accounts.models import ApiToken, LinkPurpose, Membership, Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, forbidden, problem
@@ -96,9 +97,15 @@ def _set_active(admin: User, user: User, *, active: bool) -> User:
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         locked.is_active = active
-        locked.save(update_fields=["is_active"])  # post_save: this process forgets its tokens
+        summary: dict[str, Any] = {"role": locked.role}
+        if active:
+            locked.save(update_fields=["is_active"])
+        else:  # for good: a reactivated account signs in afresh and asks for new tokens
+            locked.session_epoch += 1
+            locked.save(update_fields=["is_active", "session_epoch"])
+            summary["tokens_revoked"] = ApiToken.objects.filter(user=locked).delete()[0]
         action = "staff.reactivate" if active else "staff.deactivate"
-        record(admin.username, action, "user", locked.pk, {"role": locked.role})
+        record(admin.username, action, "user", locked.pk, summary)
     return locked
 
 

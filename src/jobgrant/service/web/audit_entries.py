@@ -195,6 +195,7 @@ FIELD_LABELS: dict[str, Promise] = {
     "provincial_released_cents": gettext_lazy("Provincial or territorial share released"),
     "federal_moved_cents": gettext_lazy("Federal share moved"),
     "provincial_moved_cents": gettext_lazy("Provincial or territorial share moved"),
+    "invitations_revoked": gettext_lazy("Invitations cancelled"),
 }
 #: The names of the shares inside a group of money ("figures": before and after).
 SHARE_LABELS: dict[str, Promise] = {
@@ -215,6 +216,7 @@ REFUSAL_CODE_LABELS: dict[str, Promise] = {
     "ROLE_NOT_ALLOWED": gettext_lazy("the role does not allow it"),
     "SIN_VIEW_NOT_ALLOWED": gettext_lazy("no permission to view a SIN in full"),
     "NOT_FOUND": gettext_lazy("no such application, or not one the person may read"),
+    "EMAIL_TAKEN": gettext_lazy("another account uses this email address"),
 }
 
 # The state codes of each kind of object (an entry's "state", "before" and "after").

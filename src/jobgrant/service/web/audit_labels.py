@@ -55,6 +55,11 @@ ACTION_LABELS: dict[str, Promise] = {
     "claim.approve": gettext_lazy("Claim approved and certified"),
     "claim.supersede": gettext_lazy("Claim replaced by an amendment"),
     "claim.discard": gettext_lazy("Draft claim discarded"),
+    "user.email_change_requested": gettext_lazy("New email address asked for (link sent to it)"),
+    "user.email_change": gettext_lazy("Email address changed"),
+    "staff.deactivate": gettext_lazy("Staff account deactivated"),
+    "staff.reactivate": gettext_lazy("Staff account reactivated"),
+    "otp.rekey": gettext_lazy("Authenticator seeds sealed under the current key"),
     "receipt.upload": gettext_lazy("Receipt attached"),
     # payments
     "payment_batch.build": gettext_lazy("Payment batch built"),
@@ -96,7 +101,6 @@ ACTION_LABELS: dict[str, Promise] = {
     "user.password_change": gettext_lazy("Password changed"),
     "user.password_reset": gettext_lazy("Password reset"),
     "user.password_reset_requested": gettext_lazy("Password reset asked for"),
-    "user.email_change": gettext_lazy("Email address changed"),
     "user.registration_attempted": gettext_lazy("Registration tried again with a used address"),
     "user.verify_email": gettext_lazy("Email address confirmed"),
     "user.verification_resent": gettext_lazy("Confirmation message sent again"),
@@ -120,8 +124,6 @@ ACTION_LABELS: dict[str, Promise] = {
     "organization.remove": gettext_lazy("Colleague removed from the organization"),
     "staff.create": gettext_lazy("Staff account created"),
     "staff.change": gettext_lazy("Staff account changed"),
-    "staff.deactivate": gettext_lazy("Staff account deactivated"),
-    "staff.reactivate": gettext_lazy("Staff account reactivated"),
     "staff.setup": gettext_lazy("Staff account set up by its owner"),
     # the demonstration history
     "demo.history_started": gettext_lazy("Demonstration history started"),
@@ -165,6 +167,7 @@ ATTEMPT_LABELS: dict[str, Promise] = {
     "add_receipts": gettext_lazy("attach receipts"),
     "submit_claim": gettext_lazy("submit a claim"),
     "discard_claim": gettext_lazy("discard a draft claim"),
+    "user.email_change": gettext_lazy("change an email address"),
     "review_claim": gettext_lazy("take up a claim for assessment"),
     "return_claim": gettext_lazy("return a claim"),
     "deny_claim": gettext_lazy("deny a claim"),
@@ -245,6 +248,7 @@ ATTEMPT_LABELS: dict[str, Promise] = {
 REFUSED = gettext_lazy("Refused: %(attempt)s")
 OBJECT_TYPE_LABELS: dict[str, Promise] = {
     "application": gettext_lazy("Application"),
+    "totpdevice": gettext_lazy("Authenticator app"),
     "agreement": gettext_lazy("Agreement"),
     "budget": gettext_lazy("Budget"),
     "changerequest": gettext_lazy("Change request"),

@@ -16,7 +16,7 @@ from tests.service.grants.payment_helpers import (
     second_finance,
 )
 
-from jobgrant.service.accounts.models import User
+from jobgrant.service.accounts.models import Membership, User
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.models.payments import (
@@ -242,3 +242,26 @@ def test_a_batch_nobody_may_see_is_refused_under_the_name_the_audit_trail_always
     assert refused.value.status == 404
     entry = AuditEntry.objects.filter(action="refused.get_batch").get()
     assert (entry.object_type, entry.object_id) == ("paymentbatch", "999999")
+
+
+def test_a_finance_officer_affiliated_with_the_payee_neither_builds_nor_lifts_a_hold(
+    demo: None,
+) -> None:
+    application = accepted_file()
+    certified_claim(application, federal=100_000)
+    payee = application.employers.order_by("position").first()
+    assert payee is not None
+    affiliated = second_finance()
+    Membership.objects.create(user=affiliated, employer_id=payee.employer_id)
+    with pytest.raises(ServiceError) as refused:
+        payment_batches.build_batch(affiliated, POOL)
+    assert (refused.value.status, refused.value.code) == (403, "PAYEE_CONFLICT")
+    assert not PaymentBatch.objects.exists()
+    batch = build()
+    held = payment_holds.hold_payment(finance(), batch.requests.get().pk, "Bank details checked")
+    with pytest.raises(ServiceError) as refused:
+        payment_holds.lift_hold(affiliated, held.pk)
+    assert refused.value.code == "PAYEE_CONFLICT"
+    held.refresh_from_db()
+    assert held.state == RequestState.HELD
+    assert AuditEntry.objects.filter(action="refused.lift_hold", actor=affiliated.username).exists()

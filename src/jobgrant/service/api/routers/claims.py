@@ -50,6 +50,7 @@ from jobgrant.service.grants.claims import assessment as claim_assessment
 from jobgrant.service.grants.claims.reasons import in_both
 from jobgrant.service.grants.claims.receipts import (
     checked,
+    download_name,
     max_bytes,
     max_files,
     receipt_response,
@@ -161,7 +162,7 @@ def _cap_json(cap: dict[str, Any]) -> dict[str, Any]:
 def _receipt_json(receipt: Receipt) -> dict[str, Any]:
     return {
         "id": receipt.pk,
-        "name": receipt.original_name,
+        "name": download_name(receipt.original_name, receipt.content_type),
         "content_type": receipt.content_type,
         "size": receipt.size,
         "sha256": receipt.sha256,

@@ -20,7 +20,7 @@ from jobgrant.service.grants.models.applications import Application, Application
 from jobgrant.service.grants.models.partners import ConsentState, PartnerConsent
 from jobgrant.service.language import language_of
 from jobgrant.service.links import page_link
-from jobgrant.service.notifications.outbox import enqueue
+from jobgrant.service.notifications.outbox import enqueue, quoted
 
 
 def ask_partners(user: User, application: Application) -> None:
@@ -63,8 +63,8 @@ def _tell_partner(
             to=admin.email,
             language=language,
             context={
-                "lead": lead.employer.name if lead else "",
-                "partner": link.employer.name,
+                "lead": quoted(lead.employer.name, language) if lead else "",
+                "partner": quoted(link.employer.name, language),
                 "application": application.pk,
                 "link": address,
             },
@@ -160,7 +160,7 @@ def _tell_applicant(consent: PartnerConsent, application: Application) -> None:
         to=author.email,
         language=language,
         context={
-            "partner": consent.link.employer.name,
+            "partner": quoted(consent.link.employer.name, language),
             "application": application.pk,
             "accepted": 1 if consent.state == ConsentState.ACCEPTED else 0,
             "link": link,

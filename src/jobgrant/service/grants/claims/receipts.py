@@ -94,8 +94,17 @@ def shown_name(name: str | None) -> str:
 
 
 def _name(name: str, content_type: str) -> str:
-    """The uploaded name as shown and offered back: its last part, printable, bounded."""
-    return shown_name(name) or f"receipt{EXTENSIONS[content_type]}"
+    """The uploaded name as shown and offered back: its last part, printable, bounded, and
+    ending in the extension of the type found in its content (whatever it was uploaded as)."""
+    return download_name(shown_name(name) or "receipt", content_type)
+
+
+def download_name(name: str, content_type: str) -> str:
+    """`name` with its last extension replaced by the content type's (`.pdf`, `.png`, `.jpg`):
+    a receipt is offered as what its bytes are, never as what its name said."""
+    extension = EXTENSIONS[content_type]
+    stem = name.rsplit(".", 1)[0].strip() if "." in name else name.strip()
+    return (stem or "receipt")[: NAME_MAX - len(extension)] + extension
 
 
 def _too_large(field: str, limit: int) -> ServiceError:
@@ -111,7 +120,7 @@ def receipt_response(receipt: Receipt) -> FileResponse:
     response = FileResponse(
         receipt.file.open("rb"),
         as_attachment=True,
-        filename=receipt.original_name,
+        filename=download_name(receipt.original_name, receipt.content_type),
         content_type=receipt.content_type,
     )
     response["X-Content-Type-Options"] = "nosniff"

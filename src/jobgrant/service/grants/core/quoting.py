@@ -219,9 +219,50 @@ def quote_application(
     already approved for that employer); the back-office roles may quote for any registered one.
     Raises ServiceError: 422 naming each bad field, 403 for someone else's employer."""
     employers = checked_employers(payload)
-    if user.role == Role.EMPLOYER:
-        access.check_employer_may_act(user, employers[0])
-    return quote_checked(payload, employers, received, explain=explain)
+    if user.role != Role.EMPLOYER:
+        return quote_checked(payload, employers, received, explain=explain)
+    access.check_employer_may_act(user, employers[0])
+    quoted = quote_checked(payload, employers, received, explain=explain)
+    mine = set(access.employers_acted_for(user).values_list("pk", flat=True))
+    others = {
+        str(entry.get("id"))
+        for entry, employer in zip(payload["employers"], employers, strict=True)
+        if employer.pk not in mine
+    }
+    withhold_figures_of(quoted.result, others)
+    return quoted
+
+
+#: What the registry says of an employer that its partners may not learn from a quote.
+WITHHELD_INPUTS = ("employees", "approved_this_fiscal_year")
+WITHHELD = "withheld"
+
+
+def withhold_figures_of(result: dict[str, Any], employer_ids: set[str]) -> None:
+    """Blank, in the explanation, the registry's figures of the employers `employer_ids` (the
+    partners an employer names but does not act for): the inputs stay named, their value
+    "withheld"."""
+    if not employer_ids:
+        return
+    owner_of_trainee = [str(t.get("employer_id")) for t in result.get("trainees", [])]
+    owner_of_employer = [str(e.get("id")) for e in result.get("employers", [])]
+    for entry in result.get("explanation") or []:
+        owner = _owner(str(entry.get("target", "")), owner_of_trainee, owner_of_employer)
+        inputs = entry.get("inputs") or {}
+        if owner in employer_ids:
+            for key in WITHHELD_INPUTS:
+                if key in inputs:
+                    inputs[key] = WITHHELD
+
+
+def _owner(target: str, trainees: list[str], employers: list[str]) -> str | None:
+    """The employer an explained figure belongs to ("trainees[1].in_kind", "employers[0]...")."""
+    for prefix, owners in (("trainees[", trainees), ("employers[", employers)):
+        if target.startswith(prefix):
+            index = target[len(prefix) :].partition("]")[0]
+            if index.isdigit() and int(index) < len(owners):
+                return owners[int(index)]
+    return None
 
 
 def checked_employers(payload: Any) -> list[Employer]:

@@ -40,7 +40,7 @@ from jobgrant.service.grants.participants.refusals import (
 )
 from jobgrant.service.grants.participants.workflow import LIVE, target_of
 from jobgrant.service.language import local_day, long_date
-from jobgrant.service.notifications.outbox import enqueue
+from jobgrant.service.notifications.outbox import enqueue, quoted
 from jobgrant.service.refusals import refused
 from jobgrant.service.registry.identifiers import format_sin
 from jobgrant.service.registry.models import Employer
@@ -204,6 +204,7 @@ def send_link(participant: Participant, kind: str, milestone: str) -> Invitation
     application = participant.application
     employer = _lead_employer(application)
     training = application.request.get("training") or {}
+    course = str(training.get("course") or "")
     enqueue(
         kind,
         subject=participant,
@@ -212,8 +213,8 @@ def send_link(participant: Participant, kind: str, milestone: str) -> Invitation
         language=participant.language,
         context={
             "link": links.page_link("web:participate", participant.language, token=token),
-            "employer": employer.name if employer else "",
-            "course": str(training.get("course") or ""),
+            "employer": quoted(employer.name, participant.language) if employer else "",
+            "course": quoted(course, participant.language) if course else "",
             "start_date": _written(training.get("start_date"), participant.language),
             "expires_on": long_date(local_day(invitation.expires_at), participant.language),
             "reference": application.pk,

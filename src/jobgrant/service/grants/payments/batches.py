@@ -193,7 +193,8 @@ def _accounts(jurisdiction: str, year: str) -> dict[tuple[str, str], BudgetAccou
 @audited_refusals_of("paymentbatch")
 def build_batch(user: User, fields: dict[str, Any]) -> PaymentBatch:
     """A batch of every certified claim of a jurisdiction and fiscal year not on hold, one
-    payment request per claim and funder, open receivables of each payee set off against it."""
+    payment request per claim and funder, open receivables of each payee set off against it.
+    Never built by someone affiliated with an employer it would pay (PAYEE_CONFLICT)."""
     access.require_role(user, Role.FINANCE)
     jurisdiction, year = _checked_pool(fields)
     with transaction.atomic():
@@ -204,6 +205,9 @@ def build_batch(user: User, fields: dict[str, Any]) -> PaymentBatch:
             raise refused(
                 409, "NOTHING_TO_PAY", lambda: {"jurisdiction": jurisdiction, "year": year}
             )
+        payees = set(_payees(due.application_id for due in to_pay).values())
+        if user.employers.filter(pk__in=payees).exists():
+            raise forbidden_for("PAYEE_CONFLICT")
         _take_back([due for due in found if due.cents < 0], user)
         batch = _make_batch(user, counter, to_pay)
         record(

@@ -27,6 +27,7 @@ from jobgrant.service.grants.payments.refusals import (
     illegal_payment_transition,
     payment_not_found,
 )
+from jobgrant.service.refusals import forbidden_for
 
 _HOLD_REASON_WANTED = (
     f"is required (1 to {MAX_REASON} characters)",
@@ -67,7 +68,8 @@ def hold_payment(user: User, request_id: int, reason: object) -> PaymentRequest:
 
 @audited_refusals_of("paymentrequest")
 def lift_hold(user: User, request_id: int) -> PaymentRequest:
-    """The claim may be paid again: the next batch takes it (with a new document number)."""
+    """The claim may be paid again: the next batch takes it (with a new document number).
+    Never by someone affiliated with the payee (PAYEE_CONFLICT)."""
     access.require_role(user, Role.FINANCE)
     with transaction.atomic():
         request = _lock_request(request_id)
@@ -75,6 +77,8 @@ def lift_hold(user: User, request_id: int) -> PaymentRequest:
             raise illegal_payment_transition(
                 "lift", request.state, RequestState(request.state).label
             )
+        if user.employers.filter(pk=request.payee_id).exists():
+            raise forbidden_for("PAYEE_CONFLICT")
         PaymentRequest.objects.filter(pk=request.pk).update(state=RequestState.CANCELLED)
         record(
             user.username,

@@ -27,8 +27,8 @@ PAYMENT_WORDINGS: dict[str, Wording] = {
     "PAYEE_CONFLICT": Wording(
         gettext_lazy("You have a conflict of interest"),
         gettext_lazy(
-            "You are affiliated with an employer this batch pays, so you cannot authorize it. "
-            "Another finance officer must authorize it."
+            "You are affiliated with an employer this payment goes to, so you cannot build, "
+            "authorize or release it. Another finance officer must."
         ),
     ),
     "NOTHING_TO_PAY": Wording(

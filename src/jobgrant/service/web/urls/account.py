@@ -10,6 +10,7 @@ urlpatterns = [
     path("confirm/", account.confirm, name="account-confirm"),
     path("password/", account.change_password, name="account-password"),
     path("email/", account.change_email, name="account-email"),
+    path("email/confirm/<str:token>/", account.confirm_email, name="account-email-confirm"),
     path("recovery-codes/", account.new_recovery_codes, name="account-recovery-codes"),
     path("second-factor/off/", account.remove_second_factor, name="account-second-factor-off"),
     path("passkeys/add/", passkeys.add_passkey, name="account-passkey-add"),

@@ -23,7 +23,9 @@ from jobgrant.service.accounts.models import STAFF_ROLES, ApiToken, Role, User
 from jobgrant.service.accounts.passkey_actions import passkeys_of
 from jobgrant.service.accounts.second_factor import app_device, recovery_codes_left
 from jobgrant.service.errors import ServiceError
+from jobgrant.service.people import email_change
 from jobgrant.service.web.forms.account import EmailForm, NewPasswordForm, ReauthenticateForm
+from jobgrant.service.web.forms.organizations import show_problems
 from jobgrant.service.web.pages import (
     admin_required,
     employer_required,
@@ -36,7 +38,9 @@ from jobgrant.service.web.views.public_sign_in import CODES_KEY, next_page, with
 
 EVERY_ROLE = tuple(Role.values)
 NOTICES = {
-    "email-changed": _("Your email address is changed."),
+    "email-link-sent": _(
+        "We sent a link to the new address. Your address changes when you open it and confirm."
+    ),
     "password-changed": _("Your password is changed. Your API tokens were revoked."),
     "token-revoked": _("The token is revoked: it no longer opens the API."),
     "second-factor-removed": _("The second factor is turned off."),
@@ -106,13 +110,61 @@ def change_password(request: HttpRequest, user: User) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @reauthentication_required
 def change_email(request: HttpRequest, user: User) -> HttpResponse:
+    """The new address gets a link; it takes effect when the link is used (email_change)."""
     form = EmailForm(request.POST if request.method == "POST" else None)
+    first: list[tuple[str, str]] = []
     if form.is_valid():
-        actions.change_email(user, form.cleaned_data["email"])
-        set_notice(request, "email-changed")
-        return redirect("web:account")
+        try:
+            sent_to = email_change.request_email_change(user, form.cleaned_data["email"])
+        except ServiceError as error:
+            first = show_problems(form, error)
+        else:
+            set_notice(request, "email-link-sent", to=sent_to)
+            return redirect("web:account")
     context = {"title": _("Change your email address"), "form": form}
-    return render(request, "web/account/email.html", {**context, **error_context(form)})
+    errors = error_context(form, first=first)
+    status = 422 if errors["error_links"] else 200
+    return render(request, "web/account/email.html", {**context, **errors}, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
+    """The link sent to a new address: GET asks (mail scanners open links), POST confirms."""
+    address = email_change.pending_address(token)
+    if address is None:
+        return render(request, "web/account/email_link.html", _bad_link(), status=404)
+    if request.method == "POST":
+        try:
+            email_change.confirm_email_change(token)
+        except ServiceError as error:
+            if error.code != "EMAIL_TAKEN":
+                return render(request, "web/account/email_link.html", _bad_link(), status=404)
+            context: dict[str, Any] = {
+                "title": _("This address cannot be used"),
+                "text": _("Another account uses this email address now: nothing was changed."),
+            }
+            return render(request, "web/account/email_link.html", context, status=409)
+        context = {
+            "title": _("Your email address is changed"),
+            "text": _("Messages and password resets now go to %(address)s.") % {"address": address},
+        }
+        return render(request, "web/account/email_link.html", context)
+    context = {
+        "title": _("Confirm your new email address"),
+        "address": address,
+        "ask": True,
+    }
+    return render(request, "web/account/email_link.html", context)
+
+
+def _bad_link() -> dict[str, Any]:
+    return {
+        "title": _("This link does not work"),
+        "text": _(
+            "It was already used, it expired, or it is incomplete. Your address did not "
+            "change: ask for the change again from your account."
+        ),
+    }
 
 
 @user_required(*EVERY_ROLE)

@@ -174,7 +174,7 @@ def password_reset(request: HttpRequest) -> HttpResponse:
             request, "password_reset", value=f"email:{email}"
         ):
             return too_many
-        password_reset_actions.send_password_reset(email, current_language())
+        password_reset_actions.ask_for_reset(email, current_language())
         return redirect("web:password-reset-sent")
     context = {"title": _("Reset your password"), "form": form}
     return render(request, "web/password_reset.html", {**context, **error_context(form)})
