@@ -6,7 +6,7 @@ RUN := $(UV) run --frozen --no-sync
 export UV_PYTHON := $(PYTHON)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: run test check prebuilt seeded lint typecheck contracts migration-lint pytest pytest-sqlite \
+.PHONY: live-runs-postgres run test check prebuilt seeded lint typecheck contracts migration-lint pytest pytest-sqlite \
 	pytest-postgres pytest-no-database test-durations live-runs fuzz-api fuzz bench format clean \
 	reliability-outbox reliability-outbox-ci t5-all reliability-ledger reliability-ledger-ci t2-all \
 	reliability-restore reliability-restore-ci reliability-migrate
@@ -35,12 +35,14 @@ run: .venv/.synced $(ASSETS) $(PANGO)
 #    (django-migration-linter, docs/deployment.md), the kernel's Numba
 #    cache, `prebuilt` (static files, migrated databases) and `seeded` (the tests' seeded
 #    databases, tests/seeded.py);
-# 3. three lanes side by side (TEST_LANES=1 runs them one after the other), each stage's output
+# 3. four lanes side by side (TEST_LANES=1 runs them one after the other), each stage's output
 #    printed whole when it ends (--output-sync): the SQLite set, the PostgreSQL set (then
-#    tests/scale), and the live runs one after another (Schemathesis, T5, T2, T4), which spend
-#    most of their time waiting on servers, SMTP refusals and killed processes.
+#    tests/scale), and two lanes of live runs one after another, which spend most of their time
+#    waiting on servers, SMTP refusals and killed processes: Schemathesis, T5 and T2; then T4,
+#    T6 (a point-in-time restore), the previous release's servers during `jobgrant migrate`, and
+#    `make load-ci` (a small crowd).
 # docs/testing.md says which tests run in which set, and why.
-TEST_LANES ?= 3
+TEST_LANES ?= 4
 CLOCK := $(PYTHON) tests/stage_clock.py
 
 test:
@@ -50,7 +52,7 @@ test:
 	@$(CLOCK) run checks-and-builds -- $(MAKE) --no-print-directory -j3 --output-sync=target \
 		lint typecheck contracts migration-lint $(NUMBA_CACHE) prebuilt seeded
 	@$(MAKE) --no-print-directory -j$(TEST_LANES) --output-sync=target \
-		timed-pytest-sqlite timed-pytest-postgres timed-live-runs
+		timed-pytest-sqlite timed-pytest-postgres live-runs live-runs-postgres
 	@$(CLOCK) report
 
 timed-%:
@@ -60,7 +62,12 @@ live-runs:
 	@$(CLOCK) run fuzz-api -- $(MAKE) --no-print-directory fuzz-api
 	@$(CLOCK) run reliability-outbox-ci -- $(MAKE) --no-print-directory reliability-outbox-ci
 	@$(CLOCK) run reliability-ledger-ci -- $(MAKE) --no-print-directory reliability-ledger-ci
+
+live-runs-postgres:
 	@$(CLOCK) run reliability-crash-ci -- $(MAKE) --no-print-directory reliability-crash-ci
+	@$(CLOCK) run reliability-restore-ci -- $(MAKE) --no-print-directory reliability-restore-ci
+	@$(CLOCK) run reliability-migrate -- $(MAKE) --no-print-directory reliability-migrate
+	@$(CLOCK) run load-ci -- $(MAKE) --no-print-directory load-ci
 
 # The fast inner loop (docs/testing.md): lint, types, contracts and the tests that touch no
 # database, side by side.
