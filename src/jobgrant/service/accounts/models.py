@@ -46,7 +46,8 @@ class User(AbstractUser):  # type: ignore[django-manager-missing]  # Passkey: dj
     )
     # Raised to end every session of the account for good (deactivation): a session remembers
     # the hash it was signed in under, and the hash depends on this number.
-    session_epoch = models.PositiveIntegerField(default=0)
+    # A default in the database too: servers of the release before insert users without it.
+    session_epoch = models.PositiveIntegerField(default=0, db_default=0)
 
     def _get_session_auth_hash(self, secret: str | None = None) -> str:
         """Django's hash of the password (every session keeps it, and ends when it no longer
@@ -158,7 +159,8 @@ class AccountLink(models.Model):
     expires_at = models.DateTimeField()
     used_at = models.DateTimeField(null=True, blank=True)
     # CHANGE_EMAIL: the address the link was sent to, which using it puts in force.
-    email = models.EmailField(max_length=254, blank=True, default="")
+    # A default in the database too: servers of the release before insert links without it.
+    email = models.EmailField(max_length=254, blank=True, default="", db_default="")
 
 
 from jobgrant.service.accounts.organization_models import *  # noqa: E402,F403

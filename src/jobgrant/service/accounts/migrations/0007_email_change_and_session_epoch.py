@@ -13,12 +13,12 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='accountlink',
             name='email',
-            field=models.EmailField(blank=True, default='', max_length=254),
+            field=models.EmailField(blank=True, db_default='', default='', max_length=254),
         ),
         migrations.AddField(
             model_name='user',
             name='session_epoch',
-            field=models.PositiveIntegerField(default=0),
+            field=models.PositiveIntegerField(db_default=0, default=0),
         ),
         migrations.AlterField(
             model_name='accountlink',
