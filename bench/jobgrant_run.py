@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
+from jobgrant.rules.chunks import CHUNK_APPLICATIONS
 from jobgrant.rules.evaluate import evaluate
 from jobgrant.rules.population import (
-    CHUNK_APPLICATIONS,
     OneTraineeColumns,
     PopulationTotals,
     evaluate_in_chunks,

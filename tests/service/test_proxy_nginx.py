@@ -125,6 +125,7 @@ def production(var: Path) -> dict[str, str]:
         JOBGRANT_SECRET_KEY=secrets.token_urlsafe(50),
         JOBGRANT_SIN_KEYS=f"k1:{key}",
         JOBGRANT_SIN_INDEX_KEY=base64.b64encode(secrets.token_bytes(32)).decode(),
+        JOBGRANT_OTP_KEYS="k1:" + base64.b64encode(secrets.token_bytes(32)).decode(),
         JOBGRANT_ALLOWED_HOSTS=f"{HOST},127.0.0.1",
         JOBGRANT_PROXY_SSL_HEADER="X-Forwarded-Proto",
         JOBGRANT_BASE_URL=f"https://{HOST}",

@@ -59,11 +59,13 @@ PUBLIC_ROUTES = {  # route -> what an anonymous GET answers
     "{lang}/invitation/<str:token>/": 404,
     "{lang}/account/setup/<str:token>/": 404,
     "{lang}/account/email/confirm/<str:token>/": 404,
+    # The demonstration's mailbox: off (404) unless JOBGRANT_DEMO_MAIL; then a visitor sees only
+    # the messages to the address they registered with in that browser (docs/guide/running.md).
+    "{lang}/demo/mail/": 404,
 }
 PUBLIC_API_OPERATIONS = {("POST", "/api/v1/auth/token")}
 ANY_SIGNED_IN_PAGES = {
     "{lang}/home/",
-    "{lang}/demo/mail/",
     # One's own account (the last two: an employer's, an administrator's).
     "{lang}/account/",
     "{lang}/account/confirm/",

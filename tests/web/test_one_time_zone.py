@@ -94,8 +94,10 @@ def test_the_officers_claims_queue_dates_an_evening_claim_on_its_ottawa_day(demo
         employer.post(f"/en/employer/applications/{application.pk}/claims/")
         claim = Claim.objects.get(application=application)
         files = [SimpleUploadedFile("invoice.pdf", pdf_bytes(), "application/pdf")]
-        employer.post(f"/en/employer/claims/{claim.pk}/receipts/", {"file": files})
-        employer.post(f"/en/employer/claims/{claim.pk}/submit/", {"confirm": "yes"})
+        saved = employer.post(f"/en/employer/claims/{claim.pk}/", {"file": files})  # its one form
+        assert saved.status_code == 302
+        done = employer.post(f"/en/employer/claims/{claim.pk}/submit/", {"confirm": "yes"})
+        assert done.status_code == 302
         # Submitted at 8:30 p.m. in Ottawa on January 31: February 1 in UTC.
         evening = dt.datetime(2027, 2, 1, 1, 30, tzinfo=dt.UTC)
         Claim.objects.filter(pk=claim.pk).update(submitted_at=evening)

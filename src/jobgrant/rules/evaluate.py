@@ -18,6 +18,7 @@ from typing import Literal, NamedTuple, cast
 import numpy as np
 
 from jobgrant.rules.batch import I64, Bool, ChunkedSegmentSums, Ints, QuoteBatch
+from jobgrant.rules.chunks import chunks
 from jobgrant.rules.evaluation import TOTAL_FIELDS, Evaluation, Totals, zeros_view
 from jobgrant.rules.formulas import eligibility
 from jobgrant.rules.formulas.key_rules import RuleColumns, rule_columns, rule_columns_of_present
@@ -36,7 +37,7 @@ from jobgrant.rules.trace import explain as trace_of
 
 CHUNK = 1 << 15
 #: Applications per chunk when "auto" evaluates a population a chunk at a time (the simulator's
-#: chunk: population.CHUNK_APPLICATIONS); batches with more applications than this are chunked.
+#: chunk: chunks.CHUNK_APPLICATIONS); batches with more applications than this are chunked.
 CHUNKED_FROM = 1 << 14
 Engine = Literal["auto", "numpy", "compiled"]
 #: From this many trainees, "auto" runs the compiled passes (a population, not an application).
@@ -106,8 +107,6 @@ def _evaluate_in_chunks(
     applications (its import alone takes more memory than a million trainees' figures).
     Every rule is per application or within one, so cutting between applications changes
     nothing (tests/rules/test_kernel_chunks.py)."""
-    from jobgrant.rules.population import chunks  # population imports this module
-
     one_each = batch.one_trainee_each
     sizes = {
         "application": len(batch.applications),

@@ -17,8 +17,9 @@ import numpy.typing as npt
 
 from jobgrant.funding.years import FIRST_YEAR
 from jobgrant.rules.batch import QuoteBatch
+from jobgrant.rules.chunks import chunks
 from jobgrant.rules.codes import JURISDICTION_CODES
-from jobgrant.rules.population import chunks, evaluate_in_chunks
+from jobgrant.rules.population import evaluate_in_chunks
 from jobgrant.simulation.applications import draw_applications
 from jobgrant.simulation.derive import SIZE_CLASSES, sectors
 from jobgrant.simulation.scenario import Scenario, first_day

@@ -25,7 +25,12 @@ from jobgrant.service.grants.models.applications import Application, FormDraft
 from jobgrant.service.grants.payments.paid import application_payments
 from jobgrant.service.language import localized
 from jobgrant.service.web import claim_display, labels
-from jobgrant.service.web.employer_stage import has_claims_page, may_withdraw, stage_of
+from jobgrant.service.web.employer_stage import (
+    STAGE_PREFETCH,
+    has_claims_page,
+    may_withdraw,
+    stage_of,
+)
 from jobgrant.service.web.forms import employer as forms
 from jobgrant.service.web.limits import limited
 from jobgrant.service.web.pages import (
@@ -82,7 +87,7 @@ def dashboard(request: HttpRequest, user: User) -> HttpResponse:
         access.visible_applications(user)
         .select_related("agreement", "completion_report")
         .defer("explanation")
-        .prefetch_related("employers__employer")
+        .prefetch_related("employers__employer", *STAGE_PREFETCH)
     )
     led, partnered = [], []
     for application in found.order_by("-id"):

@@ -258,11 +258,9 @@ def batch_confirm(request: HttpRequest, user: User, batch_id: int) -> HttpRespon
 
 
 def _file_problems(error: ServiceError) -> str:
-    """The problems of the confirmation file, each a sentence about the file (the service
-    words them as what the file is or lacks: "is empty", "must start with…")."""
-    return " ".join(
-        _("The confirmation file %(problem)s.") % {"problem": localized(p)} for p in error.problems
-    )
+    """Each problem of the confirmation file as a sentence ("is empty", "must start with…")."""
+    sentence = _("The confirmation file %(problem)s.")
+    return " ".join(sentence % {"problem": localized(p)} for p in error.problems)
 
 
 def _problems(error: ServiceError) -> str:

@@ -26,4 +26,7 @@ window.addEventListener("resize", () => {
   pending = requestAnimationFrame(mark);
 });
 document.addEventListener("htmx:afterSettle", mark);
+// The fonts and images arrive after the script runs, and a table may widen with them.
+window.addEventListener("load", mark);
+document.fonts.ready.then(mark);
 mark();
