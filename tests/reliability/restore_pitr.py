@@ -67,7 +67,12 @@ class ArchivingCluster(t4.Cluster):
         self.configure(
             wal_level="replica",
             archive_mode="on",
-            archive_command=f"test ! -f {archive}/%f && cp %p {archive}/%f",
+            # Copied under a temporary name, then renamed: a segment is never seen half-copied
+            # (a restore reading one stops with "has wrong size").
+            archive_command=(
+                f"test ! -f {archive}/%f && cp %p {archive}/%f.partial"
+                f" && mv {archive}/%f.partial {archive}/%f"
+            ),
             archive_timeout="60",
         )
 
