@@ -17,13 +17,13 @@ from jobgrant.rules.batch import (
     one_trainee_structure,
     rows_from_offsets,
 )
+from jobgrant.rules.chunks import chunks
 from jobgrant.rules.evaluate import Engine, evaluate
 from jobgrant.rules.evaluation import Evaluation
 from jobgrant.rules.population import (
     MONEY,
     OneTraineeColumns,
     PopulationTotals,
-    chunks,
     evaluate_in_chunks,
     one_trainee_applications,
 )

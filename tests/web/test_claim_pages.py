@@ -390,7 +390,7 @@ def test_a_paid_claim_says_it_was_paid_on_the_claim_and_the_application(demo) ->
     assert all(document in page for document in documents)
     assert "November 30, 2026" in page and "$1,000.00" in page and "$200.00" in page
     french = text(client.get(f"/fr/employer/claims/{claim.pk}/"))
-    assert "L'argent approuvé est payé : 1\u00a0200,00\u00a0$" in french
+    assert "L'argent approuvé est payé\u00a0: 1\u00a0200,00\u00a0$" in french
     assert "30 novembre 2026" in french
     detail = text(client.get(f"/en/employer/applications/{application.pk}/"))
     assert 'id="payments"' in detail and all(document in detail for document in documents)
