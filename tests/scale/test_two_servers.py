@@ -464,7 +464,8 @@ def _assert_retries_replay_on_the_other_server(site: Site, outcome: Race) -> Non
 
 def sign_in(form_from: Server, post_to: Server) -> str:
     """Sign the officer in with the form of one server posted to another (through the proxy, as
-    HTTPS); the session cookie it answers with."""
+    HTTPS), the second factor on the first; the session cookie the second factor answers with
+    (the session id is renewed when it passes)."""
     status, headers, page = request(form_from, "GET", "/en/sign-in/")
     assert status == 200
     csrf_cookie = _cookie(headers, "csrftoken")
@@ -503,7 +504,7 @@ def sign_in(form_from: Server, post_to: Server) -> str:
         },
     )
     assert status == 302, "the second factor posted to the first server was refused"
-    return session
+    return _cookie(headers, "sessionid")  # a new session id once the second factor passes
 
 
 def test_signed_in_on_one_server_is_signed_in_on_the_other(
