@@ -42,7 +42,6 @@ TODAY = dt.date(2026, 11, 29)
 NOW = dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.UTC)
 #: Where PostgreSQL keeps the seeded rows to refill each table from.
 SNAPSHOT_SCHEMA = "seeded"
-KEPT = 4
 
 
 def digest() -> str:
@@ -80,57 +79,34 @@ def seed_here() -> None:
 
 def sqlite_seeded(build: Path) -> Path:
     """The seeded SQLite file of the current digest, built now (in a process of its own) if
-    missing. Processes take turns on a lock; the file is renamed into place once finished."""
-    from jobgrant.service.migrated_template import sqlite_template
-    from jobgrant.service.static_files import locked
+    missing, as the migrated template is (migrated_template.built_once)."""
+    from jobgrant.service.migrated_template import built_once, sqlite_template
 
-    directory = build / "seeded"
-    done = directory / f"{digest()}.sqlite3"
-    if done.exists():
-        return done
-    directory.mkdir(parents=True, exist_ok=True)
-    with locked(directory / ".lock"):
-        if done.exists():
-            return done
-        _remove_old(directory)
-        building = directory / f"{done.stem}.building.sqlite3"
+    def make(building: Path) -> None:
         shutil.copyfile(sqlite_template(build / "migrated"), building)
-        _seed_in_a_process(f"sqlite:///{building}")
-        _single_file(building)
-        building.rename(done)
-    return done
+        _in_a_process(f"sqlite:///{building}", "--seed-here")
+
+    return built_once(build / "seeded", digest(), make)
 
 
 def start_seeded(database: Path, build: Path) -> None:
     """Make `database` (a test process's SQLite file, not yet opened) a copy of the seeded one."""
-    partial = database.with_name(database.name + ".copying")
-    shutil.copyfile(sqlite_seeded(build), partial)
-    for leftover in ("-wal", "-shm", "-journal"):
-        database.with_name(database.name + leftover).unlink(missing_ok=True)
-    partial.rename(database)
+    from jobgrant.service.migrated_template import copy_into_place
+
+    copy_into_place(sqlite_seeded(build), database)
 
 
 def sqlite_history(build: Path) -> Path:
     """The seeded SQLite file with the whole demonstration history loaded (as `make run`'s
     worker loads it, at the tests' moment), built now if missing, for the KPI and report tests
     that read it: about 53 s of CPU once per digest rather than in the test."""
-    from jobgrant.service.static_files import locked
+    from jobgrant.service.migrated_template import built_once
 
-    directory = build / "history"
-    done = directory / f"{digest()}.sqlite3"
-    if done.exists():
-        return done
-    directory.mkdir(parents=True, exist_ok=True)
-    with locked(directory / ".lock"):
-        if done.exists():
-            return done
-        _remove_old(directory)
-        building = directory / f"{done.stem}.building.sqlite3"
+    def make(building: Path) -> None:
         shutil.copyfile(sqlite_seeded(build), building)
         _in_a_process(f"sqlite:///{building}", "--history-here")
-        _single_file(building)
-        building.rename(done)
-    return done
+
+    return built_once(build / "history", digest(), make)
 
 
 def load_history(connection: Any) -> None:
@@ -157,24 +133,6 @@ def restore_sqlite(connection: Any, seeded_file: Path) -> None:
         source.close()
 
 
-def _single_file(database: Path) -> None:
-    connection = sqlite3.connect(database)
-    try:
-        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    finally:
-        connection.close()
-    for leftover in ("-wal", "-shm"):
-        database.with_name(database.name + leftover).unlink(missing_ok=True)
-
-
-def _remove_old(directory: Path) -> None:
-    for unfinished in directory.glob("*.building.sqlite3*"):
-        unfinished.unlink(missing_ok=True)
-    finished = sorted(directory.glob("*.sqlite3"), key=lambda p: p.stat().st_mtime, reverse=True)
-    for old in finished[KEPT:]:
-        old.unlink(missing_ok=True)
-
-
 # --- PostgreSQL: a template database -------------------------------------------------------
 
 
@@ -189,6 +147,7 @@ def postgres_seeded(settings_dict: dict[str, object]) -> str:
         _maintenance_url,
         _url,
         _wait_until_unused,
+        drop_old_databases,
         postgres_template,
     )
 
@@ -197,7 +156,7 @@ def postgres_seeded(settings_dict: dict[str, object]) -> str:
         server.execute("SELECT pg_advisory_lock(hashtext(%s))", [name])
         if _database_exists(server, name):
             return name
-        _drop_old_postgres(server, f"{settings_dict['NAME']}_seeded_")
+        drop_old_databases(server, f"{settings_dict['NAME']}_seeded_")
         migrated = postgres_template(settings_dict)
         building = f"{name}_building"
         server.execute(
@@ -205,7 +164,7 @@ def postgres_seeded(settings_dict: dict[str, object]) -> str:
                 sql.Identifier(building), sql.Identifier(str(migrated))
             )
         )
-        _seed_in_a_process(_url(settings_dict, building))
+        _in_a_process(_url(settings_dict, building), "--seed-here")
         _wait_until_unused(server, building)
         server.execute(
             sql.SQL("ALTER DATABASE {} RENAME TO {}").format(
@@ -213,26 +172,6 @@ def postgres_seeded(settings_dict: dict[str, object]) -> str:
             )
         )
     return name
-
-
-def _drop_old_postgres(server: Any, prefix: str) -> None:
-    import contextlib
-
-    import psycopg
-    from psycopg import sql
-
-    found = [
-        database
-        for (database,) in server.execute(
-            "SELECT datname FROM pg_database WHERE starts_with(datname, %s) ORDER BY oid DESC",
-            [prefix],
-        ).fetchall()
-    ]
-    unfinished = [database for database in found if database.endswith("_building")]
-    finished = [database for database in found if database not in unfinished]
-    for old in unfinished + finished[KEPT:]:
-        with contextlib.suppress(psycopg.errors.ObjectInUse):
-            server.execute(sql.SQL("DROP DATABASE {}").format(sql.Identifier(old)))
 
 
 def keep_snapshot(connection: Any) -> None:
@@ -271,10 +210,6 @@ def _tables(connection: Any) -> list[str]:
 
 
 # --- Both ----------------------------------------------------------------------------------
-
-
-def _seed_in_a_process(database_url: str) -> None:
-    _in_a_process(database_url, "--seed-here")
 
 
 def _in_a_process(database_url: str, what: str) -> None:

@@ -25,6 +25,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from jobgrant.service.static_files import installed_version, locked
@@ -68,21 +69,30 @@ def start_from_template(database: Path) -> bool:
 
     if settings.JOBGRANT_BUILD_DIR is None or not _is_fresh(database):
         return False
-    template = sqlite_template(Path(settings.JOBGRANT_BUILD_DIR) / "migrated")
+    copy_into_place(sqlite_template(Path(settings.JOBGRANT_BUILD_DIR) / "migrated"), database)
+    return True
+
+
+def copy_into_place(source: Path, database: Path) -> None:
+    """`database` (not yet opened) becomes a copy of the single-file SQLite `source`."""
     partial = database.with_name(database.name + ".copying")
-    shutil.copyfile(template, partial)
+    shutil.copyfile(source, partial)
     for leftover in ("-wal", "-shm", "-journal"):  # of an empty database: nothing in them
         database.with_name(database.name + leftover).unlink(missing_ok=True)
     partial.rename(database)
-    return True
 
 
 def sqlite_template(directory: Path) -> Path:
     """The migrated SQLite file of the current digest, migrated now (in a process of its own,
-    its database URL the template's) if it is not there yet. Processes starting at once take
-    turns on a lock; the file is renamed into place only once migrated, so a process killed
-    half-way leaves nothing that looks finished."""
-    done = directory / f"{digest()}.sqlite3"
+    its database URL the template's) if it is not there yet."""
+    return built_once(directory, digest(), lambda building: _migrate(f"sqlite:///{building}"))
+
+
+def built_once(directory: Path, name: str, make: Callable[[Path], None]) -> Path:
+    """`directory/name.sqlite3`, made by `make(file)` if it is not there yet. Processes starting
+    at once take turns on a lock; the file is renamed into place only once made (its write-ahead
+    log folded in), so a process killed half-way leaves nothing that looks finished."""
+    done = directory / f"{name}.sqlite3"
     if done.exists():
         return done
     directory.mkdir(parents=True, exist_ok=True)
@@ -90,8 +100,8 @@ def sqlite_template(directory: Path) -> Path:
         if done.exists():
             return done
         _remove_old(directory)
-        building = directory / f"{done.stem}.building.sqlite3"
-        _migrate(f"sqlite:///{building}")
+        building = directory / f"{name}.building.sqlite3"
+        make(building)
         _single_file(building)
         building.rename(done)
     return done
@@ -144,10 +154,25 @@ def _make_postgres_template(server: object, settings_dict: dict[str, object], na
 
     assert isinstance(server, psycopg.Connection)
     building = f"{name}_building"
-    prefix = f"{settings_dict['NAME']}_migrated_"
-    # Those left half-built, and other digests' but the newest KEPT_TEMPLATES (another checkout
-    # of the same database name may be creating its tests' databases from one); one in use is
-    # left for later.
+    drop_old_databases(server, f"{settings_dict['NAME']}_migrated_")
+    server.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(building)))
+    _migrate(_url(settings_dict, building))
+    _wait_until_unused(server, building)
+    server.execute(
+        sql.SQL("ALTER DATABASE {} RENAME TO {}").format(
+            sql.Identifier(building), sql.Identifier(name)
+        )
+    )
+
+
+def drop_old_databases(server: object, prefix: str) -> None:
+    """The databases named `prefix…` left half-built, and all but the newest KEPT_TEMPLATES
+    finished ones (another checkout of the same database name may be creating its tests'
+    databases from one); one in use is left for later."""
+    import psycopg
+    from psycopg import sql
+
+    assert isinstance(server, psycopg.Connection)
     found = [
         database
         for (database,) in server.execute(
@@ -160,14 +185,6 @@ def _make_postgres_template(server: object, settings_dict: dict[str, object], na
     for old in unfinished + finished[KEPT_TEMPLATES:]:
         with contextlib.suppress(psycopg.errors.ObjectInUse):
             server.execute(sql.SQL("DROP DATABASE {}").format(sql.Identifier(old)))
-    server.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(building)))
-    _migrate(_url(settings_dict, building))
-    _wait_until_unused(server, building)
-    server.execute(
-        sql.SQL("ALTER DATABASE {} RENAME TO {}").format(
-            sql.Identifier(building), sql.Identifier(name)
-        )
-    )
 
 
 def _wait_until_unused(server: object, name: str) -> None:
