@@ -55,7 +55,6 @@ class DatabaseCollector(Collector):
 
 
 def _outbox(now: dt.datetime) -> list[Metric]:
-    from django.db.models import Count, Min
 
     from jobgrant.service.notifications.models import Message, MessageState
 
@@ -67,14 +66,32 @@ def _outbox(now: dt.datetime) -> list[Metric]:
         "Age of the oldest outbox message in a state still to be delivered",
         labels=["state"],
     )
-    counted = Message.objects.values("state").annotate(n=Count("pk"), first=Min("created_at"))
-    rows: dict[str, dict[str, Any]] = {str(row["state"]): dict(row) for row in counted}
-    for state in MessageState.values:
-        row = rows.get(state, {})
-        depth.add_metric([state], row.get("n", 0))
-        if state in IN_FLIGHT:
-            oldest.add_metric([state], _age(now, row.get("first")))
+    _count_and_age_by_state(
+        Message.objects, "created_at", MessageState.values, IN_FLIGHT, now, depth, oldest
+    )
     return [depth, oldest]
+
+
+def _count_and_age_by_state(
+    rows: Any,
+    stamp: str,
+    states: Any,
+    still_open: Any,
+    now: dt.datetime,
+    count: GaugeMetricFamily,
+    age: GaugeMetricFamily,
+) -> None:
+    """Each state's count into `count`, and for the states still open the age of the oldest
+    row (by its `stamp`) into `age`: one grouped query."""
+    from django.db.models import Count, Min
+
+    counted = rows.values("state").annotate(n=Count("pk"), first=Min(stamp))
+    found: dict[str, dict[str, Any]] = {str(row["state"]): dict(row) for row in counted}
+    for state in states:
+        row = found.get(state, {})
+        count.add_metric([state], row.get("n", 0))
+        if state in still_open:
+            age.add_metric([state], _age(now, row.get("first")))
 
 
 def _tasks(now: dt.datetime) -> list[Metric]:
@@ -112,7 +129,6 @@ def _tasks(now: dt.datetime) -> list[Metric]:
 
 
 def _payment_batches(now: dt.datetime) -> list[Metric]:
-    from django.db.models import Count, Min
 
     from jobgrant.service.grants.models.payments import BatchState, PaymentBatch
 
@@ -124,13 +140,9 @@ def _payment_batches(now: dt.datetime) -> list[Metric]:
         "Age of the oldest payment batch not yet reconciled, by state (since it was built)",
         labels=["state"],
     )
-    counted = PaymentBatch.objects.values("state").annotate(n=Count("pk"), first=Min("built_at"))
-    rows: dict[str, dict[str, Any]] = {str(row["state"]): dict(row) for row in counted}
-    for state in BatchState.values:
-        row = rows.get(state, {})
-        batches.add_metric([state], row.get("n", 0))
-        if state in OPEN_BATCHES:
-            oldest.add_metric([state], _age(now, row.get("first")))
+    _count_and_age_by_state(
+        PaymentBatch.objects, "built_at", BatchState.values, OPEN_BATCHES, now, batches, oldest
+    )
     return [batches, oldest]
 
 
