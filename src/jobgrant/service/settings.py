@@ -186,7 +186,7 @@ MIDDLEWARE = [
     "jobgrant.service.security_headers.SecurityHeaders",  # Permissions-Policy, API no-store
     "csp.middleware.CSPMiddleware",  # Content-Security-Policy (below)
     "jobgrant.service.api.body_limit.ApiBodyLimit",  # 413 problem+json before any body is read
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "jobgrant.service.static_serving.StaticFilesMiddleware",  # WhiteNoise, its walk kept
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
