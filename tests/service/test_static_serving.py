@@ -18,5 +18,5 @@ def test_each_client_serves_the_files_the_first_walk_found() -> None:
     second = Client().get("/static/web/app.css")
     assert second.status_code == 200
     assert len(StaticFilesMiddleware._found) == 1, "the second client walked the files again"
-    assert b"".join(second.streaming_content) == b"".join(first.streaming_content)
+    assert second.getvalue() == first.getvalue()
     assert second["Cache-Control"] == first["Cache-Control"]

@@ -16,15 +16,15 @@ from django.conf import settings
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 
-class StaticFilesMiddleware(WhiteNoiseMiddleware):
+class StaticFilesMiddleware(WhiteNoiseMiddleware):  # type: ignore[misc]  # untyped
     _found: ClassVar[dict[tuple[Any, ...], dict[str, Any]]] = {}
 
     def add_files_from_finders(self) -> None:
         key = (self.static_prefix, *whitenoise_settings())
         found = self._found.get(key)
         if found is None:
-            before = self.files
-            self.files = {}
+            before: dict[str, Any] = self.files
+            self.files: dict[str, Any] = {}
             super().add_files_from_finders()
             found, self.files = self.files, before
             self._found[key] = found
