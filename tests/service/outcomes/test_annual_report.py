@@ -15,6 +15,7 @@ import pypdfium2 as pdfium  # type: ignore[import-untyped]
 import pytest
 from django.test import Client
 from django.utils import translation
+from tests.built_once import built_bytes
 from tests.personas import ANALYST, EMPLOYER, OFFICER
 from tests.service.outcomes.report_fixtures import national, ontario, widest
 
@@ -51,16 +52,29 @@ def shown_texts(report: KpiReport, language: str) -> list[str]:
     return [t for t in texts if t]
 
 
+REPORTS = {
+    "on": ontario,
+    "ca": national,
+    "on-widest": lambda: widest("ON"),
+    "ca-widest": lambda: widest(None),
+}
+
+
 @pytest.fixture(scope="module")
 def pdf_files() -> dict[tuple[str, str], bytes]:
+    """The eight PDFs, made once per run and content (tests/built_once.py), not per process."""
     return {
-        (name, language): report_pdf(make(), language, MADE)
-        for name, make in (
-            ("on", ontario),
-            ("ca", national),
-            ("on-widest", lambda: widest("ON")),
-            ("ca-widest", lambda: widest(None)),
+        (name, language): built_bytes(
+            "annual-report-pdfs",
+            f"{name}-{language}.pdf",
+            lambda make=make, language=language: report_pdf(make(), language, MADE),
+            tests=(
+                "tests/service/outcomes/report_fixtures.py",
+                "tests/service/outcomes/test_annual_report.py",
+            ),
+            packages=("weasyprint", "pydyf", "matplotlib"),
         )
+        for name, make in REPORTS.items()
         for language in ("en", "fr")
     }
 
