@@ -76,6 +76,36 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+def _served_by_the_service(application: Any) -> Any:
+    """The live server's static handler: none, so that the service's own WhiteNoise answers."""
+    return application
+
+
+@pytest.fixture(scope="session")
+def live_server(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """pytest-django's live server, with the static files served as the service serves them:
+    by WhiteNoise, with a Cache-Control max-age, so that Chromium asks once per test for each
+    file rather than on every page (Django's static handler sends none: a page of the catalogue
+    asked for 17 files again each time, 666 requests for 40 pages, all answered in the test's
+    own process). The max-age is a year, not the 60 s of the tests' settings, because the
+    server's clock is frozen days before the files' dates: a 60-second answer is stale at once.
+    Only this server's middleware, made as it starts, has it."""
+    from django.test import override_settings
+    from pytest_django.live_server_helper import LiveServer
+
+    address = (
+        request.config.getvalue("liveserver")
+        or os.getenv("DJANGO_LIVE_TEST_SERVER_ADDRESS")
+        or "localhost"
+    )
+    server = LiveServer(address, start=False)
+    server.thread.static_handler = _served_by_the_service
+    with override_settings(WHITENOISE_MAX_AGE=365 * 24 * 3600):
+        server.start()
+    yield server
+    server.stop()
+
+
 @pytest.fixture
 def site(live_server: Any, transactional_db: None) -> str:
     """The live server's address, with the demonstration data seeded (each test starts afresh:
