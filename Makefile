@@ -248,7 +248,7 @@ reliability-restore: .venv/.synced
 	$(T6) --before 6 --after 4 --control 3   # restored 3 s early: the check must find writes lost
 
 reliability-restore-ci: .venv/.synced
-	$(T6) --before 6 --after 4 --seed 20261201
+	$(T6) --before 6 --after 4 --seed 20261201 --restore-timeout 60
 
 # The previous release's server (the commit before the newest migration, git archive) serves a crowd
 # on a PostgreSQL cluster of its own while this release's `jobgrant migrate` runs: 0 errors required
