@@ -248,13 +248,14 @@ reliability-restore: .venv/.synced
 	$(T6) --before 6 --after 4 --control 3   # restored 3 s early: the check must find writes lost
 
 reliability-restore-ci: .venv/.synced
-	$(T6) --before 6 --after 4 --seed 20261201
+	$(T6) --before 6 --after 4 --seed 20261201 --restore-timeout 60
 
 # The previous release's server (the commit before the newest migration, git archive) serves a crowd
 # on a PostgreSQL cluster of its own while this release's `jobgrant migrate` runs: 0 errors required
-# (docs/deployment.md, "Migrations that never stop the service").
+# (docs/deployment.md, "Migrations that never stop the service"); then, --control, a migration
+# renaming a column the old server reads, under the same crowd: the check must see requests fail.
 reliability-migrate: .venv/.synced
-	$(RUN) python tests/reliability/migrate_online.py --seed 20261201
+	$(RUN) python tests/reliability/migrate_online.py --seed 20261201 --control
 
 format: .venv/.synced
 	$(RUN) ruff format .

@@ -342,7 +342,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 _ELSEWHERE = pytest.StashKey[tuple[str, int]]()
 #: Tests that start servers or commands on databases of their own, or a browser.
-STARTS_PROCESSES = ("tests/cli/", "tests/e2e/", "tests/scale/")
+STARTS_PROCESSES = ("tests/cli/", "tests/e2e/", "tests/scale/", "tests/reliability/")
 
 
 def _only_without_database(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -15,6 +15,13 @@ new migrations under it; the crowd goes on for a few seconds after. Required: th
 succeeds, and the old server answered every request as it should: 0 server errors, 0 requests
 without an answer, 0 refusals. Then a server of this release starts with `--no-migrate` on the
 migrated database and answers /readyz.
+
+With --control (run by `make reliability-migrate` after the check), the drill is then shown to
+catch a migration that breaks the previous release: the same crowd goes on against the old server
+while a copy of this release with one more migration, which renames a column of grant
+applications that the old code reads (`RunSQL`, as a careless rename would), is migrated under
+it. That round must FAIL the same checks (server errors counted): the run exits 0 only if it
+does.
 """
 
 from __future__ import annotations
@@ -28,6 +35,8 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 # T4's cluster, server, client and steps (this script's directory is on sys.path[0]).
@@ -112,6 +121,143 @@ def reader(
                 errors[f"{path} {type(error).__name__}"] += 1
 
 
+#: The control's breaking migration: a column every query on grant applications selects.
+BROKEN_TABLE, BROKEN_COLUMN = "grants_application", "decision_reason"
+
+
+def with_breaking_migration(into: Path) -> Path:
+    """A copy of this release's sources with one more migration, after the newest of `grants`,
+    renaming a column the previous release's code reads (and this release's too)."""
+    from django.db import connection, connections
+    from django.db.migrations.loader import MigrationLoader
+
+    leaf = max(n for app, n in MigrationLoader(connection).graph.leaf_nodes() if app == "grants")
+    connections.close_all()
+    shutil.copytree(ROOT / "src", into, ignore=shutil.ignore_patterns("__pycache__"))
+    (into / "jobgrant" / "service" / "grants" / "migrations" / "9999_control_rename.py").write_text(
+        "from django.db import migrations\n\n\n"
+        "class Migration(migrations.Migration):\n"
+        f"    dependencies = [('grants', {leaf!r})]\n"
+        "    operations = [\n"
+        "        migrations.RunSQL(\n"
+        f"            'ALTER TABLE {BROKEN_TABLE} RENAME COLUMN {BROKEN_COLUMN} TO renamed',\n"
+        f"            'ALTER TABLE {BROKEN_TABLE} RENAME COLUMN renamed TO {BROKEN_COLUMN}',\n"
+        "        )\n"
+        "    ]\n"
+    )
+    return into
+
+
+@dataclass
+class Round:
+    """One round of traffic against a server: writers walking files, readers reading."""
+
+    history: t4.History
+    errors: Counter[str]
+    reads: Counter[str]
+    threads: list[threading.Thread]
+    more: threading.Event
+    stop: threading.Event
+
+    @classmethod
+    def start(
+        cls,
+        args: argparse.Namespace,
+        base: str,
+        tokens: dict[str, str],
+        employers: list[str],
+        numbers: Iterator[int],
+        until: float,
+        run: str,
+    ) -> Round:
+        history, errors, reads = t4.History(), Counter[str](), Counter[str]()
+        more, stop = threading.Event(), threading.Event()
+        more.set()
+        threads = [
+            threading.Thread(
+                target=t4.client_thread,
+                args=(t4.Client(base, tokens, history, run), numbers, employers, more, until),
+            )
+            for _ in range(args.clients)
+        ] + [
+            threading.Thread(target=reader, args=(base, tokens[t4.EMPLOYER], errors, reads, stop))
+            for _ in range(args.readers)
+        ]
+        for thread in threads:
+            thread.start()
+        return cls(history, errors, reads, threads, more, stop)
+
+    def finish(self) -> None:
+        self.more.clear()
+        self.stop.set()
+        for thread in self.threads:
+            thread.join()
+
+    def failures(self) -> list[str]:
+        """What the check refuses in this round's traffic."""
+        history = self.history
+        refused = [f["refused"] for f in history.files if "refused" in f]
+        unfinished = [f for f in history.files if "unfinished" in f]
+        found = []
+        if sum(history.unknown.values()) or self.errors:
+            found.append(
+                f"requests failed: {sum(history.unknown.values()) + sum(self.errors.values())} "
+                f"{dict(history.unknown)} {dict(self.errors)}"
+            )
+        if refused or history.crashes or unfinished:
+            found.append(
+                f"refused {refused[:3]}, crashes {history.crashes[:3]}, "
+                f"unfinished {len(unfinished)}"
+            )
+        if not history.count() or not self.reads:
+            found.append("no traffic")
+        return found
+
+
+def control(
+    args: argparse.Namespace,
+    root: Path,
+    env: dict[str, str],
+    old: t4.Server,
+    tokens: dict[str, str],
+    employers: list[str],
+    numbers: Iterator[int],
+) -> int:
+    """The breaking migration under the old server: the check must fail."""
+    broken_src = with_breaking_migration(root / "broken" / "src")
+    began = time.monotonic()
+    # The writers retry a request without an answer until this moment (the readers go on until
+    # the end): what keeps the round short once requests fail.
+    traffic = Round.start(
+        args, old.base, tokens, employers, numbers, began + 2 * args.after + 10, f"{args.seed}c"
+    )
+    time.sleep(args.after)
+    migrated = subprocess.run(
+        [str(t4.JOBGRANT), "migrate"],
+        env={**env, "PYTHONPATH": str(broken_src)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    time.sleep(args.after)
+    traffic.finish()
+    failures = traffic.failures()
+    print(
+        f"Control: a migration renaming {BROKEN_TABLE}.{BROKEN_COLUMN} under the previous "
+        f"release's server: exit {migrated.returncode}; {traffic.history.count()} acknowledged "
+        f"writes, {sum(traffic.reads.values())} reads {dict(traffic.reads)}; found: {failures}; "
+        f"{time.monotonic() - began:.1f} s"
+    )
+    if migrated.returncode != 0:
+        print(f"control FAILED: the breaking migration did not apply: {migrated.stderr[-1000:]}")
+        return 1
+    if not any(failure.startswith("requests failed") for failure in failures):
+        print("control FAILED: a migration that breaks the old servers, and no request failed")
+        return 1
+    print("control: the breaking migration is caught (requests failed)")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     began = time.monotonic()
     until = began + args.timeout
@@ -140,34 +286,9 @@ def run(args: argparse.Namespace) -> int:
             t4.setup_django(new_env)
             employers = t4.make_employers(max(1, args.clients * 2))
             tokens = t4.issue_tokens(old.base)
-            history = t4.History()
-            more = threading.Event()
-            more.set()
             numbers = iter(range(100_000))
-            clients = [
-                threading.Thread(
-                    target=t4.client_thread,
-                    args=(
-                        t4.Client(old.base, tokens, history, str(args.seed)),
-                        numbers,
-                        employers,
-                        more,
-                        until,
-                    ),
-                )
-                for _ in range(args.clients)
-            ]
-            errors: Counter[str] = Counter()
-            reads: Counter[str] = Counter()
-            stop = threading.Event()
-            readers = [
-                threading.Thread(
-                    target=reader, args=(old.base, tokens[t4.EMPLOYER], errors, reads, stop)
-                )
-                for _ in range(args.readers)
-            ]
-            for thread in [*clients, *readers]:
-                thread.start()
+            traffic = Round.start(args, old.base, tokens, employers, numbers, until, str(args.seed))
+            history, errors, reads = traffic.history, traffic.errors, traffic.reads
             time.sleep(args.before)
             to_apply = pending()
             migrate_began = time.monotonic()
@@ -182,17 +303,13 @@ def run(args: argparse.Namespace) -> int:
             answers_during = history.count()
             left = pending()
             time.sleep(args.after)
-            more.clear()
-            stop.set()
-            for thread in [*clients, *readers]:
-                thread.join()
+            traffic.finish()
             answered = history.count()
             new = t4.Server(new_env, root / "new-server.log", workers=1)
             new.starts = 1  # --no-migrate: the database is migrated already
             new.start()
             ready = requests.get(new.base + "/readyz", timeout=30).status_code
             refused = [f["refused"] for f in history.files if "refused" in f]
-            unfinished = [f for f in history.files if "unfinished" in f]
             unknown = sum(history.unknown.values())
             print(
                 f"Migration under the previous release's server, PostgreSQL (a cluster of its "
@@ -209,24 +326,21 @@ def run(args: argparse.Namespace) -> int:
                 f"  elapsed {time.monotonic() - began:.1f} s; load average "
                 f"{os.getloadavg()[0]:.1f}"
             )
-            failures = []
+            failures = traffic.failures()
             if not to_apply or left:
                 failures.append(f"migrations to apply {to_apply}, left after {left}")
             if migrated.returncode != 0:
                 failures.append(f"migrate failed: {migrated.stderr[-1000:]}")
-            if unknown or errors:
-                failures.append("requests failed")
-            if refused or history.crashes or unfinished:
-                failures.append(f"refused {refused[:3]}, crashes {history.crashes[:3]}")
             if ready != 200:
                 failures.append(f"/readyz {ready} after the migration")
-            if not answered or not reads:
-                failures.append("no traffic")
             if failures:
                 print("FAILED: " + "; ".join(failures))
                 print((root / "old-server.log").read_text(errors="replace")[-3000:])
                 return 1
             print("passed")
+            if args.control:
+                new.stop()
+                return control(args, root, env, old, tokens, employers, numbers)
             return 0
         finally:
             for server in (old, new):
@@ -244,6 +358,11 @@ def main() -> None:
     parser.add_argument("--readers", type=int, default=2)
     parser.add_argument("--server-workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=int(time.time()))
+    parser.add_argument(
+        "--control",
+        action="store_true",
+        help="then a migration that breaks the old servers: the check must fail on it",
+    )
     parser.add_argument("--timeout", type=float, default=1500.0)
     args = parser.parse_args()
     sys.exit(run(args))

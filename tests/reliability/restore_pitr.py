@@ -37,6 +37,7 @@ import argparse
 import datetime as dt
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -74,6 +75,9 @@ class ArchivingCluster(t4.Cluster):
                 f" && mv {archive}/%f.partial {archive}/%f"
             ),
             archive_timeout="60",
+            # The base backup's label says when it began in this zone (backup_started), and the
+            # log speaks the recovery target's.
+            log_timezone="UTC",
         )
 
     def configure(self, **settings: str) -> None:
@@ -111,24 +115,89 @@ class ArchivingCluster(t4.Cluster):
         )
 
     def archive_last_segment(self, timeout: float = 120) -> str:
-        """Switch to a new WAL segment and wait until the one it closed is in the archive."""
+        """Switch to a new WAL segment and wait until the one it closed is in the archive; fail
+        at once, with the log's last lines, when the archiver reports it failed on it."""
         closed = self.sql("SELECT pg_walfile_name(pg_switch_wal())")
         deadline = time.monotonic() + timeout
         while not (self.archive / closed).exists():
+            if self.sql("SELECT last_failed_wal FROM pg_stat_archiver") == closed:
+                raise RestoreFailedError(
+                    f"archive_command failed on WAL segment {closed}", self.log
+                )
             if time.monotonic() > deadline:
-                raise RuntimeError(f"WAL segment {closed} was not archived in {timeout} s")
+                raise RestoreFailedError(
+                    f"WAL segment {closed} was not archived in {timeout} s", self.log
+                )
             time.sleep(0.2)
         return str(closed)
 
 
-def restore(backup: Path, root: Path, archive: Path, target: str, port: int) -> t4.Cluster:
+class RestoreFailedError(RuntimeError):
+    """A restore (or the archiving it needs) failed: the message ends with the PostgreSQL log's
+    last lines, which say why (`requested recovery stop point is before consistent recovery
+    point`, `recovery ended before configured recovery target was reached`, a restore_command
+    that could not find a segment...)."""
+
+    def __init__(self, what: str, log: Path | None = None, lines: int = 25) -> None:
+        if log is not None:
+            what += f"; the last lines of {log.name}:\n{log_tail(log, lines)}"
+        super().__init__(what)
+
+
+def log_tail(log: Path, lines: int = 25) -> str:
+    try:
+        return "\n".join(log.read_text(errors="replace").splitlines()[-lines:])
+    except FileNotFoundError:
+        return "(no log)"
+
+
+def running(cluster: t4.Cluster) -> bool:
+    """Whether the cluster's postmaster is alive (its pid file is removed when it stops)."""
+    try:
+        pid = int((cluster.data / "postmaster.pid").read_text().split()[0])
+    except (FileNotFoundError, IndexError, ValueError):
+        return False
+    return t4._alive(pid)
+
+
+def backup_started(backup: Path) -> float | None:
+    """When the base backup began (its backup_label's START TIME, to the second), if the label
+    gives it in UTC (the archiving cluster logs in UTC)."""
+    for line in (backup / "backup_label").read_text().splitlines():
+        if line.startswith("START TIME: "):
+            stamp, _, zone = line.removeprefix("START TIME: ").strip().rpartition(" ")
+            if zone in ("UTC", "GMT"):
+                began = dt.datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S").replace(tzinfo=dt.UTC)
+                return began.timestamp()
+    return None
+
+
+def restore(
+    backup: Path, root: Path, archive: Path, target: str, port: int, timeout: float = 120
+) -> t4.Cluster:
     """A second cluster from the base backup, replaying the archive up to `target`, promoted
-    there, on `port` (the first cluster's, which is stopped: the same URL reaches it)."""
+    there, on `port` (the first cluster's, which is stopped: the same URL reaches it). Started
+    once, not retried: a restore that cannot start (a target before the backup was consistent,
+    a segment missing before that) raises RestoreFailedError at once, as does a target before
+    the base backup began, which PostgreSQL does not refuse: with no commit between the backup's
+    start and its end it restores the backup as it is, later than the target."""
+    began = backup_started(backup)
+    if began is not None and dt.datetime.fromisoformat(target).timestamp() < began:
+        at = dt.datetime.fromtimestamp(began, dt.UTC).isoformat(sep=" ")
+        raise RestoreFailedError(
+            f"the recovery target {target} is before the base backup began ({at}): restore "
+            "from a base backup taken before the target"
+        )
     restored = t4.Cluster.__new__(t4.Cluster)
     restored.bin = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"))[-1].parent
     restored.data, restored.port, restored.restarts = root / "restored", port, 0
     restored.log = root / "restored.log"
     shutil.copytree(backup, restored.data)
+    # The first cluster's socket lock files (its sockets were in its data directory, and
+    # pg_basebackup copies them): on the same port, PostgreSQL would refuse to start while that
+    # cluster's postmaster is not yet reaped ("lock file ... already exists").
+    for lock in restored.data.glob(".s.PGSQL.*.lock"):
+        lock.unlink()
     restored.log.touch()
     if os.geteuid() == 0:
         for path in [restored.log, restored.data, *restored.data.rglob("*")]:
@@ -144,25 +213,52 @@ def restore(backup: Path, root: Path, archive: Path, target: str, port: int) -> 
     (restored.data / "recovery.signal").touch()
     if os.geteuid() == 0:
         shutil.chown(restored.data / "recovery.signal", "postgres", "postgres")
-    restored.start()
+    options = f"-p {port} -k {restored.data} -c listen_addresses=127.0.0.1"
+    # -w: until it accepts connections (once consistent, still replaying) or its postmaster
+    # exits; -t: at most `timeout` seconds.
+    command = [str(restored.bin / "pg_ctl"), "-D", str(restored.data), "-o", options]
+    command += ["-w", "-t", str(max(1, round(timeout))), "-l", str(restored.log), "start"]
+    started = subprocess.run(t4.as_postgres(command), capture_output=True, text=True, check=False)
+    if started.returncode != 0:
+        said = (started.stderr or started.stdout).strip()
+        raise RestoreFailedError(
+            f"the restored cluster did not start (pg_ctl: {said or started.returncode})",
+            restored.log,
+        )
     return restored
 
 
-def wait_promoted(cluster: t4.Cluster, timeout: float = 600) -> None:
+def wait_promoted(cluster: t4.Cluster, timeout: float = 120) -> None:
+    """Until the restored cluster is promoted (out of recovery). Raises RestoreFailedError as soon
+    as its postmaster is gone (recovery stopped with a FATAL), or after `timeout` seconds with
+    how far it replayed."""
     import psycopg
 
     url = cluster.url.rsplit("/", 1)[0] + "/postgres"
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    replayed = "nothing replayed yet"
+    while True:
+        if not running(cluster):
+            raise RestoreFailedError(
+                "the restored cluster stopped before it was promoted", cluster.log
+            )
         try:
-            with psycopg.connect(url, autocommit=True) as db:
-                row = db.execute("SELECT pg_is_in_recovery()").fetchone()
+            with psycopg.connect(url, autocommit=True, connect_timeout=5) as db:
+                row = db.execute(
+                    "SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn(),"
+                    " pg_last_xact_replay_timestamp()"
+                ).fetchone()
                 if row is not None and not row[0]:
                     return
+                if row is not None:
+                    replayed = f"replayed up to {row[1]}, its last commit at {row[2]}"
         except psycopg.OperationalError:
             pass
+        if time.monotonic() > deadline:
+            raise RestoreFailedError(
+                f"the restored cluster was not promoted in {timeout:g} s ({replayed})", cluster.log
+            )
         time.sleep(0.2)
-    raise RuntimeError(f"the restored cluster was not promoted in {timeout} s")
 
 
 # --- The traffic, every acknowledged answer with its moments -------------------------------
@@ -378,9 +474,14 @@ def run(args: argparse.Namespace) -> int:
             target_text = dt.datetime.fromtimestamp(restore_to, dt.UTC).isoformat(sep=" ")
             restore_began = time.monotonic()
             restored = restore(
-                root / "backups" / "base", root, cluster.archive, target_text, cluster.port
+                root / "backups" / "base",
+                root,
+                cluster.archive,
+                target_text,
+                cluster.port,
+                args.restore_timeout,
             )
-            wait_promoted(restored)
+            wait_promoted(restored, args.restore_timeout)
             restore_seconds = time.monotonic() - restore_began
             verdict = check(log, history, target, env)
             archived = len([p for p in cluster.archive.iterdir() if len(p.name) == 24])
@@ -474,6 +575,13 @@ def main() -> None:
         type=float,
         default=0.0,
         help="restore this many seconds before the target (checked against it): must find lost",
+    )
+    parser.add_argument(
+        "--restore-timeout",
+        type=float,
+        default=120.0,
+        help="seconds the restored cluster has to start and be promoted (it fails at once if "
+        "PostgreSQL stops, with its log's last lines)",
     )
     parser.add_argument("--timeout", type=float, default=1500.0)
     args = parser.parse_args()

@@ -7,9 +7,12 @@ It reads the SQL PostgreSQL would run, so it runs in the PostgreSQL pass (skippe
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 from django.conf import settings
-from tests.migration_lint import lint, reasons
+from tests.migration_lint import ROOT, lint, reasons
 
 pytestmark = [
     pytest.mark.django_db,
@@ -53,3 +56,56 @@ def test_an_allowance_needs_a_reason_and_a_migration() -> None:
 def test_the_services_migrations_pass_with_the_allowed_list() -> None:
     outcome = lint(reasons())
     assert outcome.ok, (outcome.refused, outcome.problems)
+
+
+#: Two migrations a developer might write next, after registry's newest: an index built while
+#: the table is locked, and a column dropped that the servers of the release before still read.
+NEW_MIGRATIONS = {
+    "0098_employer_city_index": """
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    dependencies = [("registry", "{leaf}")]
+    operations = [
+        migrations.AddIndex(
+            "employer", models.Index(fields=["city"], name="registry_employer_city_idx")
+        )
+    ]
+""",
+    "0099_drop_employer_naics": """
+from django.db import migrations
+
+
+class Migration(migrations.Migration):
+    dependencies = [("registry", "0098_employer_city_index")]
+    operations = [migrations.RemoveField("employer", "naics")]
+""",
+}
+
+
+def test_a_new_locking_or_breaking_migration_not_listed_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The registry's migrations as they are, and two new ones on disk (a copy of its migrations
+    package, put in its place by MIGRATION_MODULES): the check refuses both with the list as it
+    is in the repository, and lets them through once they are listed with a reason."""
+    from django.test import override_settings
+
+    source = ROOT / "src" / "jobgrant" / "service" / "registry" / "migrations"
+    package = tmp_path / "registry_next_migrations"
+    shutil.copytree(source, package, ignore=shutil.ignore_patterns("__pycache__"))
+    leaf = max(p.stem for p in source.glob("0*.py"))
+    for name, text in NEW_MIGRATIONS.items():
+        (package / f"{name}.py").write_text(text.replace("{leaf}", leaf))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    new = {f"registry.{name}" for name in NEW_MIGRATIONS}
+    with override_settings(MIGRATION_MODULES={"registry": "registry_next_migrations"}):
+        outcome = lint(reasons(), apps=["registry"])
+        assert set(outcome.refused) == new
+        assert not outcome.ok and outcome.problems == []
+        listed = lint(
+            {**reasons(), **dict.fromkeys(new, "run while the old servers are stopped")},
+            apps=["registry"],
+        )
+        assert listed.ok and listed.refused == [] and new <= set(listed.allowed)

@@ -117,6 +117,28 @@ def certificate(directory: Path) -> None:
     )
 
 
+def test_the_access_log_masks_the_tokens_of_every_link_the_service_redacts() -> None:
+    """The shipped log_format logs no $request (it holds the tokens), and its maps mask the same
+    links as the service's own logs (log_redaction.LINK_PREFIXES, the same pages excepted)."""
+    from jobgrant.service import log_redaction
+
+    text = SHIPPED.read_text()
+    log_format = text[text.index("log_format jobgrant") :].split(";", 1)[0]
+    assert "$request " not in log_format and '$request"' not in log_format
+    assert "$jobgrant_logged_uri" in log_format
+    # Each of the three maps: the same link prefixes (in the path, "/" or "%2F" between words),
+    # and the same pages that are not tokens (the password reset's "sent", "done"...).
+    alternations = re.findall(r"\(\?:(participate\|[^\n]*?)\)\(\?:/\|%2F\)", text)
+    assert len(alternations) == 3, alternations
+    for alternation in alternations:
+        names = alternation.replace("(?:/|%2F)", "/").split("|")
+        assert sorted(names) == sorted(log_redaction.LINK_PREFIXES), names
+    not_tokens = re.fullmatch(r"\(\?!\(\?:([a-z|-]+)\)/\)", log_redaction._NOT_TOKENS)
+    assert not_tokens is not None
+    exception = f"(?!(?:{not_tokens.group(1)})(?:/|%2F)|\\[redacted\\])"
+    assert text.count(exception) == 3, exception
+
+
 def production(var: Path) -> dict[str, str]:
     key = base64.b64encode(secrets.token_bytes(32)).decode()
     return environment(
@@ -257,6 +279,27 @@ def test_the_shipped_nginx_configuration_in_front_of_two_servers(tmp_path: Path)
                 timeout=30,
             )
             assert big.status_code == 413
+
+            # The access log holds no token of an e-mailed link, in the path or in a query.
+            tokens = [secrets.token_urlsafe(24) for _ in range(5)]
+            addresses = [
+                f"/en/participate/{tokens[0]}/",
+                f"/fr/follow-up/{tokens[1]}/?next=/en/register/verify/{tokens[2]}/",
+                f"/en/sign-in/?next=/en/invitation/{tokens[3]}/",
+                f"/en/sign-in/?next=%2Fen%2Faccount%2Fsetup%2F{tokens[4]}%2F",
+                "/en/password-reset/sent/",
+            ]
+            for address in addresses:
+                assert browser.get(base + address, timeout=30).status_code < 500
+            lines = (proxy / "access.log").read_text().splitlines()
+            for token in tokens:
+                assert not [line for line in lines if token in line], token
+            logged = "\n".join(lines)
+            assert '"GET /en/participate/[redacted]/ HTTP/' in logged
+            assert "/fr/follow-up/[redacted]/?next=/en/register/verify/[redacted]/ HTTP" in logged
+            assert "/en/sign-in/?next=/en/invitation/[redacted]/ HTTP" in logged
+            assert "?next=%2Fen%2Faccount%2Fsetup%2F[redacted]%2F HTTP" in logged
+            assert '"GET /en/password-reset/sent/ HTTP/' in logged  # not a token: as it is
 
             health = browser.get(f"{base}/healthz", timeout=30)
             assert (health.status_code, health.json()) == (200, {"status": "ok"})

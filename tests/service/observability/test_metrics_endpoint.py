@@ -10,6 +10,7 @@ with its labels.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -53,6 +54,56 @@ WORKER_FAMILIES = {
     "jobgrant_worker_deliveries": {"kind", "outcome"},
     "jobgrant_worker_task_lag_seconds": {"task"},
 }
+
+
+DEPLOYMENT = Path(__file__).resolve().parents[3] / "docs" / "deployment.md"
+
+
+def documented() -> dict[str, tuple[str, set[str]]]:
+    """The metrics table of docs/deployment.md: each family (a counter's name without its
+    `_total`, as the parser gives it) with who serves it ("server" or "worker") and its
+    labels (the names in backquotes outside parentheses)."""
+    section = DEPLOYMENT.read_text().split("\n## Metrics\n", 1)[1].split("\n## ", 1)[0]
+    found: dict[str, tuple[str, set[str]]] = {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        named = re.match(r"`(jobgrant_[a-z_]+)`(.*)", cells[0]) if len(cells) == 3 else None
+        if named is None:
+            continue
+        name = named.group(1).removesuffix("_total")
+        labels = set(re.findall(r"`([a-z_]+)`", re.sub(r"\([^)]*\)", "", cells[1])))
+        found[name] = ("worker" if "(worker" in named.group(2) else "server", labels)
+    return found
+
+
+def served_as_documented(found: dict[str, list[dict[str, object]]], who: str) -> None:
+    """Every jobgrant family the listener serves samples of is in the table, with its labels,
+    and every one the table gives this kind of process is served (declared: a counter nothing
+    has counted yet has no sample). A family declared in the process but never counted there
+    may be served without a sample (the server's, imported by a worker); a counter's `_created`
+    gauge (prometheus-client's, in the classic text format) goes with its counter."""
+    table = {name: labels for name, (by, labels) in documented().items() if by == who}
+    declared = {
+        name: samples
+        for name, samples in found.items()
+        if name.startswith("jobgrant_") and not name.endswith("_created")
+    }
+    counted = {name for name, samples in declared.items() if samples}
+    assert counted <= set(table), f"served, not in docs/deployment.md: {counted - set(table)}"
+    assert set(table) <= set(declared), (
+        f"in docs/deployment.md, not served: {set(table) - set(declared)}"
+    )
+    for name in counted:
+        labels = labels_of(declared[name])
+        assert labels <= table[name], f"{name}: labels {labels}, documented {table[name]}"
+
+
+def test_the_documented_table_is_read() -> None:
+    table = documented()
+    assert table["jobgrant_http_responses"] == ("server", {"route", "method", "status"})
+    assert table["jobgrant_lockouts"] == ("server", {"via"})
+    assert table["jobgrant_database_up"] == ("server", set())
+    assert table["jobgrant_worker_deliveries"] == ("worker", {"kind", "outcome"})
 
 
 def families(port: int) -> dict[str, list[dict[str, object]]]:
@@ -127,6 +178,7 @@ def test_the_server_serves_its_metrics_on_their_own_port_only(
     batches = {s["labels"]["state"] for s in found["jobgrant_payment_batches"]}  # type: ignore[index]
     assert batches == {"built", "authorized", "exported", "reconciled"}
     assert found["jobgrant_database_up"][0]["value"] == 1
+    served_as_documented(found, "server")
 
 
 def test_the_access_log_is_json_with_the_request_id(server: tuple[Process, int]) -> None:
@@ -164,3 +216,4 @@ def test_the_worker_serves_its_own_metrics(var: Path) -> None:
     assert [s["labels"] for s in beats] == [{"worker": "metrics-w1"}]
     jobs = {s["labels"]["job"] for s in found["jobgrant_worker_periodic_job_runs"]}  # type: ignore[index]
     assert jobs, "the periodic jobs run at the worker's first turn"
+    served_as_documented(found, "worker")
