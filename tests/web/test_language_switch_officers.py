@@ -1,0 +1,127 @@
+"""The language button on the officers' and the finance officers' forms (without JavaScript;
+tests/e2e/test_language_toggle.py presses the header's toggle): it posts what was typed to the
+same form's address in the other language, whose page shows it back, checking nothing and
+writing nothing (ADR 0039)."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from tests.conftest import changes_audited
+from tests.personas import OFFICER, SECOND_OFFICER
+
+from jobgrant.service.accounts.models import User
+from jobgrant.service.grants.models.applications import Application, StateChange
+
+pytestmark = pytest.mark.django_db
+SWITCH = {"switch-language": "yes"}
+
+
+def text(response: Any) -> str:
+    return html.unescape(response.content.decode())
+
+
+def signed_in(username: str) -> Client:
+    client = Client()
+    client.force_login(User.objects.get(username=username))
+    return client
+
+
+def switched_page(response: Any) -> str:
+    """A page answered to the language button: French, no error, the header's toggle leading
+    to a page that answers a GET."""
+    assert response.status_code == 200
+    page = text(response)
+    assert '<html lang="fr">' in page and "<gcds-error-summary" not in page
+    return page
+
+
+def test_the_officers_decision_and_denial_keep_what_was_typed(demo: None) -> None:
+    from tests.service.grants.agreement_helpers import recommended
+
+    application = recommended()
+    client = signed_in(SECOND_OFFICER.username)
+    review = text(client.get(f"/en/officer/applications/{application.pk}/"))
+    decide = f"/officer/applications/{application.pk}/decision/"
+    assert (
+        f'id="switch-language-decision" class="jg-link-button" formaction="/fr{decide}"' in review
+    )
+    assert f'id="switch-language-deny" class="jg-link-button" formaction="/fr{decide}"' in review
+    entries, history = changes_audited(), StateChange.objects.count()
+    page = switched_page(client.post(f"/fr{decide}", {"note": "Dossier complet.", **SWITCH}))
+    assert re.search(r'<textarea name="note"[^>]*>\s*Dossier complet.</textarea>', page)
+    assert f'lang-href="/en/officer/applications/{application.pk}/"' in page
+    page = switched_page(client.post(f"/fr{decide}", {"reason": "Hors du programme.", **SWITCH}))
+    assert re.search(r'<textarea name="reason"[^>]*>\s*Hors du programme.</textarea>', page)
+    confirm = {"action": "deny", "confirm": "yes", "reason": "Hors du programme."}
+    page = switched_page(client.post(f"/fr{decide}", {**confirm, **SWITCH}))
+    assert 'id="confirm-deny-button"' in page and 'id="confirm-reason">Hors du programme.' in page
+    assert Application.objects.get(pk=application.pk).state == "recommended"
+    assert changes_audited() == entries and StateChange.objects.count() == history
+
+
+def test_the_claims_certification_keeps_the_lowered_lines_and_the_reasons(demo: None) -> None:
+    from tests.service.grants.claim_helpers import during_training
+    from tests.web.test_claim_pages import ready, submitted_claim
+
+    from jobgrant.service.grants.models.claims import Claim, ClaimState
+
+    application = ready()
+    with during_training():
+        claim = submitted_claim(application)
+        line = claim.lines.order_by("id").first()
+        client = signed_in(OFFICER.username)
+        page = text(client.get(f"/en/officer/claims/{claim.pk}/"))
+        decide = f"/officer/claims/{claim.pk}/decision/"
+        for key in ("approve", "return", "deny"):
+            assert (
+                f'id="switch-language-{key}" class="jg-link-button" formaction="/fr{decide}"'
+                in page
+            )
+        entries = changes_audited()
+        typed = {
+            "action": "approve",
+            f"approve-amount-{line.pk}": "10,00",
+            f"approve-reason-{line.pk}": "Reçu partiel.",
+            "approve-reason": "Voir les lignes.",
+        }
+        page = switched_page(client.post(f"/fr{decide}", {**typed, **SWITCH}))
+        assert 'value="10,00"' in page and 'value="Reçu partiel."' in page
+        assert "Voir les lignes.</textarea>" in page
+        assert f'lang-href="/en/officer/claims/{claim.pk}/"' in page
+        back = {"action": "return", "return-reason": "Il manque un reçu."}
+        page = switched_page(client.post(f"/fr{decide}", {**back, **SWITCH}))
+        assert "Il manque un reçu.</textarea>" in page
+        confirming = {"action": "deny", "deny-reason": "Hors délai.", "confirm": "yes"}
+        page = switched_page(client.post(f"/fr{decide}", {**confirming, **SWITCH}))
+        assert 'id="confirm-reason">Hors délai.' in page
+        assert 'name="switch-language" value="yes">' not in page  # not carried as a hidden field
+    assert Claim.objects.get(pk=claim.pk).state == ClaimState.SUBMITTED
+    assert changes_audited() == entries
+
+
+def test_the_officers_decision_on_a_change_request_keeps_its_reason(demo: None) -> None:
+    from tests.service.grants.change_helpers import accepted
+    from tests.web.test_change_pages import provider_change
+
+    from jobgrant.service.grants.models.changes import ChangeRequest
+
+    change = provider_change(accepted())
+    client = signed_in(OFFICER.username)
+    decide = f"/officer/changes/{change.pk}/decision/"
+    page = text(client.get(f"/en/officer/changes/{change.pk}/"))
+    for key in ("approve", "deny"):
+        assert f'id="switch-language-{key}" class="jg-link-button" formaction="/fr{decide}"' in page
+    entries = changes_audited()
+    typed = {"action": "deny", "deny-reason": "Pas le même cours."}
+    page = switched_page(client.post(f"/fr{decide}", {**typed, **SWITCH}))
+    assert "Pas le même cours.</textarea>" in page
+    assert f'lang-href="/en/officer/changes/{change.pk}/"' in page
+    page = switched_page(client.post(f"/fr{decide}", {**typed, "confirm": "yes", **SWITCH}))
+    assert 'id="confirm-deny-button"' in page and 'id="confirm-reason">Pas le même cours.' in page
+    assert ChangeRequest.objects.get(pk=change.pk).state == "submitted"
+    assert changes_audited() == entries
