@@ -31,6 +31,13 @@ def signed_in(username: str) -> Client:
     return client
 
 
+def button(key: str, action: str) -> str:
+    """A form's language button (its key, when the page has several), posting to `action` in
+    French."""
+    named = f"switch-language-{key}" if key else "switch-language"
+    return f'id="{named}" class="jg-link-button" formaction="/fr{action}"'
+
+
 def switched_page(response: Any) -> str:
     """A page answered to the language button: French, no error, the header's toggle leading
     to a page that answers a GET."""
@@ -47,10 +54,8 @@ def test_the_officers_decision_and_denial_keep_what_was_typed(demo: None) -> Non
     client = signed_in(SECOND_OFFICER.username)
     review = text(client.get(f"/en/officer/applications/{application.pk}/"))
     decide = f"/officer/applications/{application.pk}/decision/"
-    assert (
-        f'id="switch-language-decision" class="jg-link-button" formaction="/fr{decide}"' in review
-    )
-    assert f'id="switch-language-deny" class="jg-link-button" formaction="/fr{decide}"' in review
+    assert button("decision", decide) in review
+    assert button("deny", decide) in review
     entries, history = changes_audited(), StateChange.objects.count()
     page = switched_page(client.post(f"/fr{decide}", {"note": "Dossier complet.", **SWITCH}))
     assert re.search(r'<textarea name="note"[^>]*>\s*Dossier complet.</textarea>', page)
@@ -115,7 +120,7 @@ def test_the_officers_decision_on_a_change_request_keeps_its_reason(demo: None) 
     decide = f"/officer/changes/{change.pk}/decision/"
     page = text(client.get(f"/en/officer/changes/{change.pk}/"))
     for key in ("approve", "deny"):
-        assert f'id="switch-language-{key}" class="jg-link-button" formaction="/fr{decide}"' in page
+        assert button(key, decide) in page
     entries = changes_audited()
     typed = {"action": "deny", "deny-reason": "Pas le même cours."}
     page = switched_page(client.post(f"/fr{decide}", {**typed, **SWITCH}))
@@ -125,3 +130,45 @@ def test_the_officers_decision_on_a_change_request_keeps_its_reason(demo: None) 
     assert 'id="confirm-deny-button"' in page and 'id="confirm-reason">Pas le même cours.' in page
     assert ChangeRequest.objects.get(pk=change.pk).state == "submitted"
     assert changes_audited() == entries
+
+
+def test_a_receivables_form_on_the_outcomes_keeps_its_amount_and_reason(demo: None) -> None:
+    from tests.service.grants.claim_helpers import assign
+    from tests.service.grants.outcome_helpers import after_training, ended_file
+    from tests.service.grants.payment_helpers import certified_claim
+    from tests.service.grants.payments.test_payments import build, paid_through
+    from tests.web.test_completion_pages import reported_dropout
+
+    from jobgrant.service.grants.models.payments import Receivable
+
+    application, slots = ended_file()
+    assign(application)
+    certified_claim(application, federal=100_000)
+    paid_through(build())
+    with after_training():
+        reported_dropout(application, slots)
+        client = signed_in(OFFICER.username)
+        outcomes = f"/officer/applications/{application.pk}/outcomes/"
+        page = text(client.get(f"/en{outcomes}"))
+        action = f"/officer/applications/{application.pk}/outcomes/receivable/"
+        assert button("1-federal", action) in page
+        typed = {"trainee": "1", "funder": "federal", "amount": "12,34", "reason": "Abandon."}
+        page = switched_page(client.post(f"/fr{action}", {**typed, **SWITCH}))
+    assert 'id="amount-1-federal" name="amount" value="12,34"' in page
+    assert re.search(r'id="reason-1-federal" name="reason" rows="2">Abandon.</textarea>', page)
+    assert f'lang-href="/en{outcomes}"' in page
+    assert not Receivable.objects.exists()
+
+
+def test_the_officers_withdrawal_of_an_offer_keeps_its_reason(demo: None) -> None:
+    from tests.service.grants.agreement_helpers import approved
+
+    from jobgrant.service.grants.models.agreements import Agreement
+
+    agreement = approved()
+    path = f"/officer/applications/{agreement.application_id}/agreement/withdraw/"
+    client = signed_in(OFFICER.username)
+    assert button("", path) in text(client.get(f"/en{path}"))
+    page = switched_page(client.post(f"/fr{path}", {"reason": "Budget épuisé.", **SWITCH}))
+    assert "Budget épuisé.</textarea>" in page
+    assert Agreement.objects.get(pk=agreement.pk).state == "issued"
