@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from tests.conftest import changes_audited
-from tests.personas import OFFICER, SECOND_OFFICER
+from tests.personas import FINANCE, OFFICER, SECOND_OFFICER
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.grants.models.applications import Application, StateChange
@@ -172,3 +172,83 @@ def test_the_officers_withdrawal_of_an_offer_keeps_its_reason(demo: None) -> Non
     page = switched_page(client.post(f"/fr{path}", {"reason": "Budget épuisé.", **SWITCH}))
     assert "Budget épuisé.</textarea>" in page
     assert Agreement.objects.get(pk=agreement.pk).state == "issued"
+
+
+def test_the_finance_officers_batch_forms_keep_what_was_typed(demo: None) -> None:
+    """The build form, a hold (its payment and reason), and the confirmation file: a file
+    cannot be shown back, so the page names it to choose again."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from tests.service.grants.payment_helpers import accepted_file, certified_claim, second_finance
+    from tests.service.grants.payments.test_payments import build
+
+    from jobgrant.service.grants.models.payments import (
+        ConfirmationImport,
+        PaymentBatch,
+        PaymentRequest,
+    )
+    from jobgrant.service.grants.payments import batches as payment_batches
+    from jobgrant.service.grants.payments import export as payment_export
+
+    application = accepted_file()
+    certified_claim(application, federal=10_000)
+    client = signed_in(FINANCE.username)
+    assert button("", "/finance/payments/") in text(client.get("/en/finance/payments/"))
+    typed = {"jurisdiction": "ON", "fiscal_year": "2027-28"}
+    page = switched_page(client.post("/fr/finance/payments/", {**typed, **SWITCH}))
+    assert 'value="2027-28"' in page and re.search(r'<option value="ON"[^>]*selected', page)
+    assert not PaymentBatch.objects.exists()
+    batch = build()
+    payment = PaymentRequest.objects.get(batch=batch)
+    hold = f"/finance/payments/{batch.pk}/hold/"
+    assert button("hold", hold) in text(client.get(f"/en/finance/payments/{batch.pk}/"))
+    held = {"payment": str(payment.pk), "reason": "Adresse à vérifier."}
+    page = switched_page(client.post(f"/fr{hold}", {**held, **SWITCH}))
+    assert re.search(rf'<option value="{payment.pk}"[^>]*selected', page)
+    assert "Adresse à vérifier.</textarea>" in page
+    assert f'lang-href="/en/finance/payments/{batch.pk}/"' in page
+    assert PaymentRequest.objects.get(pk=payment.pk).state == "batched"
+    payment_batches.authorize_batch(second_finance(), batch)
+    payment_export.export_batch(FINANCE.get(), batch)
+    confirm = f"/finance/payments/{batch.pk}/confirmations/"
+    assert button("confirm", confirm) in text(client.get(f"/en/finance/payments/{batch.pk}/"))
+    upload = SimpleUploadedFile("paiements-confirmés.csv", b"x\r\n", "text/csv")
+    page = switched_page(client.post(f"/fr{confirm}", {"file": upload, **SWITCH}))
+    assert 'id="files-not-kept"' in page and "paiements-confirmés.csv" in page
+    assert "choisissez-le de nouveau" in page
+    assert not ConfirmationImport.objects.exists()
+
+
+def test_a_receivables_repayment_and_write_off_keep_what_was_typed(demo: None) -> None:
+    from tests.service.grants.payment_helpers import accepted_file, certified_claim
+    from tests.service.grants.payments.test_payments import build, paid_through
+
+    from jobgrant.service.grants.models.payments import Receivable
+    from jobgrant.service.grants.payments import recovery as recovery_actions
+
+    application = accepted_file()
+    certified_claim(application, federal=300_000)
+    paid_through(build())
+    receivable = recovery_actions.raise_by_hand(
+        OFFICER.get(),
+        {
+            "application": application.pk,
+            "funder": "federal",
+            "cause": "ineligible_cost",
+            "amount": "500.00",
+            "reason": "The exam fee was paid twice.",
+        },
+    )
+    client = signed_in(FINANCE.username)
+    base = f"/finance/receivables/{receivable.pk}/"
+    page = text(client.get(f"/en{base}"))
+    assert button("repay", f"{base}repayments/") in page
+    assert button("write-off", f"{base}write-off/") in page
+    typed = {"amount": "200,00", "received_on": "2026-11-29", "reference": "C1"}
+    page = switched_page(client.post(f"/fr{base}repayments/", {**typed, **SWITCH}))
+    assert 'value="200,00"' in page and 'value="2026-11-29"' in page and 'value="C1"' in page
+    assert f'lang-href="/en{base}"' in page
+    page = switched_page(client.post(f"/fr{base}write-off/", {"reason": "Faillite.", **SWITCH}))
+    assert "Faillite.</textarea>" in page
+    receivable.refresh_from_db()
+    assert receivable.recovered_cents == 0 and receivable.write_off_requested_by_id is None
+    assert Receivable.objects.count() == 1
