@@ -56,3 +56,59 @@ def test_the_employers_withdrawal_keeps_its_reason(demo: None, make_body: Any) -
     assert "Projet reporté.</textarea>" in page
     assert Application.objects.get(pk=application.pk).state == "submitted"
     assert changes_audited() == entries
+
+
+def reauthenticated(user: User) -> Client:
+    import time
+
+    from jobgrant.service.accounts.actions import REAUTHENTICATED_AT
+
+    client = Client()
+    client.force_login(user)
+    session = client.session
+    session[REAUTHENTICATED_AT] = int(time.time())
+    session.save()
+    return client
+
+
+def test_the_email_and_password_changes_keep_the_address_but_never_a_password(
+    demo: None,
+) -> None:
+    from jobgrant.service.notifications.models import Message
+
+    user = EMPLOYER.get()
+    client = reauthenticated(user)
+    assert button("/account/email/") in text(client.get("/en/account/email/"))
+    assert button("/account/password/") in text(client.get("/en/account/password/"))
+    entries, messages = changes_audited(), Message.objects.count()
+    typed = {"email": "nouvelle@example.com"}
+    page = switched_page(client.post("/fr/account/email/", {**typed, **SWITCH}))
+    assert 'value="nouvelle@example.com"' in page
+    secret = {"new_password": "un-long-secret-42", "again": "un-long-secret-42"}
+    page = switched_page(client.post("/fr/account/password/", {**secret, **SWITCH}))
+    assert "un-long-secret-42" not in page and 'id="passwords-not-kept"' in page
+    user.refresh_from_db()
+    assert user.check_password("un-long-secret-42") is False
+    assert changes_audited() == entries and Message.objects.count() == messages
+
+
+def test_the_password_reset_request_and_its_new_password_form(demo: None) -> None:
+    from jobgrant.service.notifications.models import Message
+    from jobgrant.service.people.password_reset import reset_link
+
+    client = Client()
+    assert button("/password-reset/") in text(client.get("/en/password-reset/"))
+    messages = Message.objects.count()
+    typed = {"email": "employer@example.com"}
+    page = switched_page(client.post("/fr/password-reset/", {**typed, **SWITCH}))
+    assert 'value="employer@example.com"' in page
+    assert Message.objects.count() == messages
+    user = EMPLOYER.get()
+    link = reset_link(user, "en")
+    form_page = client.get(client.get(link)["Location"])
+    assert button("/password-reset/set-password/") in text(form_page)
+    secret = {"new_password": "un-long-secret-42", "again": "un-long-secret-42"}
+    page = switched_page(client.post("/fr/password-reset/set-password/", {**secret, **SWITCH}))
+    assert "un-long-secret-42" not in page and 'id="passwords-not-kept"' in page
+    user.refresh_from_db()
+    assert user.check_password("un-long-secret-42") is False
