@@ -5,6 +5,7 @@ written, and a password is never shown back (ADR 0039)."""
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 import pytest
@@ -112,3 +113,48 @@ def test_the_password_reset_request_and_its_new_password_form(demo: None) -> Non
     assert "un-long-secret-42" not in page and 'id="passwords-not-kept"' in page
     user.refresh_from_db()
     assert user.check_password("un-long-secret-42") is False
+
+
+def test_the_invitation_forms_keep_what_was_typed(demo: None) -> None:
+    """Inviting a colleague, and the invited person's account form (its passwords never shown
+    back)."""
+    from tests.personas import APPLICANT
+    from tests.service.people.test_organizations import invite
+
+    from jobgrant.service.accounts.organization_models import OrganizationInvitation as Invitation
+
+    employer = APPLICANT.get()
+    client = signed_in()
+    path = f"/employer/organizations/{employer.pk}/"
+    assert button(path) in text(client.get(f"/en{path}"))
+    invitations = Invitation.objects.count()
+    typed = {"email": "collegue@example.com", "role": "admin", "language": "fr"}
+    page = switched_page(client.post(f"/fr{path}", {**typed, **SWITCH}))
+    assert 'value="collegue@example.com"' in page
+    assert re.search(r'<option value="admin"[^>]*selected', page)
+    assert Invitation.objects.count() == invitations
+    token = invite(EMPLOYER.get(), employer, "nouvelle@example.com")
+    visitor = Client()
+    assert button(f"/invitation/{token}/") in text(visitor.get(f"/en/invitation/{token}/"))
+    account = {"first_name": "Noémie", "last_name": "Roy", "password": "un-long-secret-42"}
+    page = switched_page(visitor.post(f"/fr/invitation/{token}/", {**account, **SWITCH}))
+    assert 'value="Noémie"' in page and 'value="Roy"' in page
+    assert "un-long-secret-42" not in page
+    assert not User.objects.filter(email="nouvelle@example.com").exists()
+
+
+def test_the_trainees_invitation_keeps_what_was_typed(demo: None) -> None:
+    from tests.participants import approved_application
+
+    from jobgrant.service.grants.models.participants import Participant
+
+    application = approved_application()
+    path = f"/employer/applications/{application.pk}/trainees/"
+    client = signed_in()
+    assert button(path) in text(client.get(f"/en{path}"))
+    typed = {"trainee": "1", "email": "amelie@example.com", "language": "fr"}
+    page = switched_page(client.post(f"/fr{path}", {**typed, **SWITCH}))
+    assert 'value="amelie@example.com"' in page
+    assert re.search(r'<option value="1"[^>]*selected', page)
+    assert re.search(r'value="fr"[^>]*checked', page)
+    assert not Participant.objects.filter(email="amelie@example.com").exists()
