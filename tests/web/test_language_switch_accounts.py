@@ -158,3 +158,38 @@ def test_the_trainees_invitation_keeps_what_was_typed(demo: None) -> None:
     assert re.search(r'<option value="1"[^>]*selected', page)
     assert re.search(r'value="fr"[^>]*checked', page)
     assert not Participant.objects.filter(email="amelie@example.com").exists()
+
+
+def test_the_claim_keeps_its_amounts_and_names_the_files_to_choose_again(demo: None) -> None:
+    """The employer's claim: the amounts typed are shown back; a chosen receipt cannot be, so
+    the page names it. After an error, the header's toggle leads to the claim's page (issue
+    23: it led to an empty 405 page), and the language button keeps what was typed."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from tests.service.grants.claim_helpers import during_training, pdf_bytes
+    from tests.web.test_claim_pages import ready, started, typed
+
+    from jobgrant.service.grants.models.claims import Receipt
+
+    application = ready()
+    with during_training():
+        client = signed_in()
+        claim = started(client, application)
+        path = f"/employer/claims/{claim.pk}/"
+        assert button(path) in text(client.get(f"/en{path}"))
+        amounts = typed(client, claim)
+        first = sorted(amounts)[0]
+        amounts[first] = "123,45"
+        receipt = SimpleUploadedFile("facture-mai.pdf", pdf_bytes(), "application/pdf")
+        sent = {**amounts, "file": [receipt], "then": "submit", **SWITCH}
+        page = switched_page(client.post(f"/fr{path}", sent))
+        assert f'name="{first}" value="123,45"' in page
+        assert 'id="files-not-kept"' in page and "facture-mai.pdf" in page
+        bad = client.post(f"/en{path}", {**amounts, first: "douze", "then": "stay"})
+        assert bad.status_code == 422
+        toggle = re.search(r'lang-href="([^"]+)"', text(bad))
+        assert toggle and toggle.group(1) == f"/fr{path}"
+        assert client.get(toggle.group(1)).status_code == 200
+        assert button(path) in text(bad)
+    claim.refresh_from_db()
+    assert not Receipt.objects.filter(claim=claim).exists()
+    assert claim.state == "draft" and not claim.lines.filter(claimed_cents=12_345).exists()

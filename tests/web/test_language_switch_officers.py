@@ -252,3 +252,17 @@ def test_a_receivables_repayment_and_write_off_keep_what_was_typed(demo: None) -
     receivable.refresh_from_db()
     assert receivable.recovered_cents == 0 and receivable.write_off_requested_by_id is None
     assert Receivable.objects.count() == 1
+
+
+def test_the_analysts_simulation_form_keeps_what_was_typed(demo: None) -> None:
+    from tests.personas import ANALYST
+
+    from jobgrant.service.analysis.models import SimulationRun
+
+    client = signed_in(ANALYST.username)
+    assert button("", "/analyst/simulations/") in text(client.get("/en/analyst/simulations/"))
+    typed = {"scenario": "budget-2013", "draws": "37", "seed": "4242"}
+    page = switched_page(client.post("/fr/analyst/simulations/", {**typed, **SWITCH}))
+    assert 'value="37"' in page and 'value="4242"' in page
+    assert re.search(r'<option value="budget-2013"[^>]*selected', page)
+    assert not SimulationRun.objects.exists()
