@@ -62,7 +62,8 @@ def shown_back(form: FormType) -> FormType:
     """`form`, bound to what the POST typed, shown back without being checked (for a form
     whose fields are built from its arguments, where typed_back cannot pass them): no error,
     and not to be saved."""
-    form._errors = ErrorDict()
+    # Django checks a bound form when its errors are first read, unless they are already set.
+    setattr(form, "_errors", ErrorDict())  # noqa: B010 (django-stubs do not declare it)
     return form
 
 

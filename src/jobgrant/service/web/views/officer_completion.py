@@ -83,7 +83,7 @@ def _offers(application: Application, report: CompletionReport | None) -> list[d
     left = paid_by_funder(application)
     for funder, cents in receivables.values_list("funder", "amount_cents"):
         left[funder] = left.get(funder, 0) - cents
-    offers = []
+    offers: list[dict[str, Any]] = []
     for outcome in completion_actions.non_completers(report):
         position = outcome.participant.position
         reason = NotCompletedReason(outcome.not_completed_reason).label
@@ -126,11 +126,10 @@ def _render_outcomes(
     amount and reason), shown back in that form after the language button."""
     report = CompletionReport.objects.filter(application=application).first()
     offers = _offers(application, report)
-    for offer in offers if typed else []:
+    for offer in offers:
         for form in offer["forms"]:
-            if str(offer["number"]) == typed.get("trainee") and form["funder"] == typed.get(
-                "funder"
-            ):
+            chosen = (str(offer["number"]), form["funder"])
+            if typed and chosen == (typed.get("trainee"), typed.get("funder")):
                 form["amount"], form["reason"] = typed["amount"], typed["reason"]
     notice = take_notice(request)
     context = {
