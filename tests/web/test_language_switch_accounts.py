@@ -162,8 +162,8 @@ def test_the_trainees_invitation_keeps_what_was_typed(demo: None) -> None:
 
 def test_the_claim_keeps_its_amounts_and_names_the_files_to_choose_again(demo: None) -> None:
     """The employer's claim: the amounts typed are shown back; a chosen receipt cannot be, so
-    the page names it. After an error, the header's toggle leads to the claim's page (issue
-    23: it led to an empty 405 page), and the language button keeps what was typed."""
+    the page names it. After an error, the header's toggle leads to the claim's page (it once
+    led to an empty 405 page), and the language button keeps what was typed."""
     from django.core.files.uploadedfile import SimpleUploadedFile
     from tests.service.grants.claim_helpers import during_training, pdf_bytes
     from tests.web.test_claim_pages import ready, started, typed
