@@ -1,6 +1,7 @@
 """The header's language toggle keeps what was typed, in Chromium, on every form that has the
 language button (web/switch_language.html; the wizard's steps are in test_flows.py): the
-trainee's participant form, the agreement's acceptance and the completion report. Each is typed
+trainee's participant form, the agreement's acceptance, the completion report and the officer's
+decision (a page of several forms: the toggle keeps the one typed into). Each is typed
 into, the toggle is pressed, and the page in the other language shows every value typed (the
 SIN aside: it is never shown back, and the page says so)."""
 
@@ -10,7 +11,7 @@ from typing import Any
 
 import time_machine
 from tests.e2e.outcome_catalogue import AFTER_TRAINING, _confirmed_file
-from tests.e2e.test_accessibility import an_agreement_offered
+from tests.e2e.test_accessibility import an_agreement_offered, officer_applications
 from tests.e2e.test_participants_flow import ANSWERS, CHOICES, approved, link_in_outbox
 from tests.participants import OTHER_SIN
 
@@ -95,3 +96,21 @@ def test_the_completion_report_keeps_the_outcomes_through_the_toggle(
     assert page.input_value(f"#t{slot.pk}-hourly_wage_before") == "24.50"
     assert page.input_value("#feedback") == "Useful training."
     web.assert_accessible("the completion report after the toggle")
+
+
+def test_the_officers_denial_keeps_its_reason_through_the_toggle(web: Any, make_body: Any) -> None:
+    """The review has two forms (recommend or approve with a note, deny with a reason): the
+    header's toggle presses the language button of the one typed into."""
+    application_id = officer_applications(make_body)["to_approve"]
+    page = web.page
+    web.sign_in("demo-officer-on-1", "en")
+    web.goto(f"/en/officer/applications/{application_id}/")
+    page.fill("#id_reason", "Outside the program's rules.")
+    toggle(web, "fr")
+    assert page.input_value("#id_reason") == "Outside the program's rules."
+    assert page.input_value("#id_note") == ""
+    assert page.locator("gcds-error-summary").count() == 0  # switching is not submitting
+    assert page.url.endswith(f"/fr/officer/applications/{application_id}/decision/")
+    toggle(web, "en")  # and back, from the page the button answered
+    assert page.input_value("#id_reason") == "Outside the program's rules."
+    web.assert_accessible("the officer's review after the toggle")

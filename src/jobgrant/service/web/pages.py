@@ -15,6 +15,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 from django import forms
 from django.contrib.auth.views import redirect_to_login
+from django.forms.utils import ErrorDict
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
@@ -55,6 +56,21 @@ def typed_back(form_class: type[FormType], request: HttpRequest, **kwargs: Any) 
     posted = form_class(request.POST, request.FILES, **kwargs)
     typed = {name: posted[name].data for name in posted.fields}
     return form_class(initial=typed, **kwargs)
+
+
+def shown_back(form: FormType) -> FormType:
+    """`form`, bound to what the POST typed, shown back without being checked (for a form
+    whose fields are built from its arguments, where typed_back cannot pass them): no error,
+    and not to be saved."""
+    # Django checks a bound form when its errors are first read, unless they are already set.
+    setattr(form, "_errors", ErrorDict())  # noqa: B010 (django-stubs do not declare it)
+    return form
+
+
+def files_not_kept(request: HttpRequest) -> list[str]:
+    """The names of the files a language button's POST carried: a page cannot choose a file
+    again for its user, so the page says which to choose again (web/files_not_kept.html)."""
+    return [upload.name or "" for name in request.FILES for upload in request.FILES.getlist(name)]
 
 
 def set_choices(form: forms.Form, name: str, choices: list[tuple[str, str]]) -> None:

@@ -6,18 +6,22 @@ import datetime as dt
 
 from babel.numbers import format_decimal
 from django import template
+from django.urls import translate_url
 
 from jobgrant.rules.money import format_money, parse_amount
 from jobgrant.service.language import (
+    ENGLISH,
+    FRENCH,
     current_language,
     current_locale,
+    in_language,
     labelled,
     local_day,
     long_date,
 )
 from jobgrant.service.web.labels import stream_label
 
-__all__ = ["labelled_filter", "longdate", "money", "number", "stream"]
+__all__ = ["in_other_language", "labelled_filter", "longdate", "money", "number", "stream"]
 register = template.Library()
 
 
@@ -58,3 +62,10 @@ def longdate(value: dt.date | str | None) -> str:
         return ""
     day = dt.date.fromisoformat(value[:10]) if isinstance(value, str) else local_day(value)
     return long_date(day, current_language())
+
+
+@register.filter
+def in_other_language(path: str) -> str:
+    """The same address in the other official language (a form's action, for its language
+    button: web/switch_language.html)."""
+    return translate_url(str(path), in_language(en=FRENCH, fr=ENGLISH))

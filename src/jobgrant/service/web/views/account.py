@@ -31,7 +31,9 @@ from jobgrant.service.web.pages import (
     employer_required,
     error_context,
     set_notice,
+    switching_language,
     take_notice,
+    typed_back,
     user_required,
 )
 from jobgrant.service.web.views.public_sign_in import CODES_KEY, next_page, with_next
@@ -97,12 +99,15 @@ def confirm(request: HttpRequest, user: User) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @reauthentication_required
 def change_password(request: HttpRequest, user: User) -> HttpResponse:
-    form = NewPasswordForm(user, request.POST if request.method == "POST" else None)
+    switching = switching_language(request)  # a password is never shown back
+    form = NewPasswordForm(
+        user, request.POST if request.method == "POST" and not switching else None
+    )
     if form.is_valid():
         actions.change_password(request, user, form.cleaned_data["new_password"])
         set_notice(request, "password-changed")
         return redirect("web:account")
-    context = {"title": _("Change your password"), "form": form}
+    context = {"title": _("Change your password"), "form": form, "passwords_not_kept": switching}
     return render(request, "web/account/password.html", {**context, **error_context(form)})
 
 
@@ -113,7 +118,9 @@ def change_email(request: HttpRequest, user: User) -> HttpResponse:
     """The new address gets a link; it takes effect when the link is used (email_change)."""
     form = EmailForm(request.POST if request.method == "POST" else None)
     first: list[tuple[str, str]] = []
-    if form.is_valid():
+    if switching_language(request):  # what was typed, shown back in this language
+        form = typed_back(EmailForm, request)
+    elif form.is_valid():
         try:
             sent_to = email_change.request_email_change(user, form.cleaned_data["email"])
         except ServiceError as error:
@@ -122,7 +129,7 @@ def change_email(request: HttpRequest, user: User) -> HttpResponse:
             set_notice(request, "email-link-sent", to=sent_to)
             return redirect("web:account")
     context = {"title": _("Change your email address"), "form": form}
-    errors = error_context(form, first=first)
+    errors = error_context(form, first=first) if form.is_bound else error_context()
     status = 422 if errors["error_links"] else 200
     return render(request, "web/account/email.html", {**context, **errors}, status=status)
 

@@ -30,7 +30,12 @@ from jobgrant.service.analysis.scenarios import simulation_scenarios
 from jobgrant.service.language import current_language, current_locale, long_date
 from jobgrant.service.web.forms.simulation import INITIAL, SimulationForm
 from jobgrant.service.web.labels import jurisdiction_name
-from jobgrant.service.web.pages import analyst_required, error_context
+from jobgrant.service.web.pages import (
+    analyst_required,
+    error_context,
+    shown_back,
+    switching_language,
+)
 from jobgrant.simulation.derive import SIZE_CLASSES
 from jobgrant.simulation.montecarlo import Results
 from jobgrant.simulation.output import draws_table, exhaustion_date, summary_table
@@ -46,7 +51,9 @@ def simulations(request: HttpRequest, user: User) -> HttpResponse:
     scenarios = simulation_scenarios()
     form = SimulationForm(request.POST if request.method == "POST" else None, scenarios)
     context: dict[str, Any] = {"title": _("Simulate take-up and budgets"), "form": form}
-    if request.method == "POST":
+    if switching_language(request):  # what was typed, shown back in this language
+        context["form"] = shown_back(form)
+    elif request.method == "POST":
         if form.is_valid():
             try:
                 run = actions.request_run(user, form.request())

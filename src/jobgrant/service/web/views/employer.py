@@ -37,7 +37,9 @@ from jobgrant.service.web.pages import (
     employer_required,
     error_context,
     set_notice,
+    switching_language,
     take_notice,
+    typed_back,
     visible_or_404,
 )
 from jobgrant.service.web.views.employer_apply import DRAFT_KEY
@@ -318,7 +320,9 @@ def application_withdraw(request: HttpRequest, user: User, application_id: int) 
         return redirect("web:employer-application", application_id=application.pk)
     form = forms.WithdrawForm(request.POST if request.method == "POST" else None)
     refusal: list[tuple[str, str]] = []
-    if form.is_valid():
+    if switching_language(request):  # what was typed, shown back in this language
+        form = typed_back(forms.WithdrawForm, request)
+    elif form.is_valid():
         try:
             actions.withdraw_application(user, application, form.cleaned_data["note"])
         except ServiceError as error:
@@ -329,6 +333,6 @@ def application_withdraw(request: HttpRequest, user: User, application_id: int) 
     context = _detail_context(user, application)
     context["title"] = _("Withdraw application %(number)s") % {"number": application.pk}
     context["form"] = form
-    errors = error_context(form, first=refusal)
+    errors = error_context(form, first=refusal) if form.is_bound else error_context()
     status = 422 if errors["error_links"] else 200
     return render(request, "web/employer/withdraw.html", {**context, **errors}, status=status)

@@ -40,9 +40,12 @@ from jobgrant.service.web.forms.claims import ClaimLinesForm, ReceiptsForm, cate
 from jobgrant.service.web.pages import (
     employer_required,
     error_context,
+    files_not_kept,
     not_found_is_404,
     set_notice,
     shown_as,
+    shown_back,
+    switching_language,
     take_notice,
     visible_or_404,
 )
@@ -132,6 +135,7 @@ def _render(
     receipts_form: ReceiptsForm | None = None,
     refusal: dict[str, str] | None = None,
     status: int = 200,
+    files: list[str] | None = None,
 ) -> HttpResponse:
     editable = claim.state in claim_actions.EDITABLE
     shown_as(request, reverse("web:employer-claim", args=[claim.pk]))  # the toggle after an error
@@ -150,6 +154,7 @@ def _render(
         "form": lines_form,
         "receipts_form": upload_form,
         "max_files": max_files(),
+        "files_not_kept": files or [],
         "refusal": refusal,
         "notice": display.notice(take_notice(request), claim),
         **display.decorated(shown),
@@ -198,6 +203,8 @@ def _save(request: HttpRequest, user: User, claim: Claim) -> HttpResponse:
     refused is named, and the valid files sent with it are attached."""
     form = ClaimLinesForm(request.POST, _rows(claim), final=claim.is_final)
     receipts_form = ReceiptsForm(request.POST)  # the files are checked one by one below
+    if switching_language(request):  # the amounts shown back; the files chosen named
+        return _render(request, claim, form=shown_back(form), files=files_not_kept(request))
     receipts_form.is_valid()
     uploads = request.FILES.getlist("file")
     if not form.is_valid():

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -45,9 +46,14 @@ from jobgrant.service.web.forms.payments import (
 from jobgrant.service.web.labels import FUNDER_LABELS, label
 from jobgrant.service.web.pages import (
     error_context,
+    files_not_kept,
     finance_required,
     set_notice,
+    shown_as,
+    shown_back,
+    switching_language,
     take_notice,
+    typed_back,
     visible_or_404,
 )
 
@@ -92,7 +98,9 @@ def payments_page(request: HttpRequest, user: User) -> HttpResponse:
     initial = {"fiscal_year": fiscal_year(timezone.localdate())}
     form = BuildForm(request.POST if request.method == "POST" else None, initial=initial)
     refusal: list[tuple[str, str]] = []
-    if request.method == "POST" and form.is_valid():
+    if switching_language(request):  # what was typed, shown back in this language
+        form = typed_back(BuildForm, request)
+    elif request.method == "POST" and form.is_valid():
         try:
             batch = payment_batches.build_batch(user, form.cleaned_data)
         except ServiceError as error:
@@ -100,7 +108,7 @@ def payments_page(request: HttpRequest, user: User) -> HttpResponse:
         else:
             set_notice(request, "built")
             return redirect("web:finance-batch", batch_id=batch.pk)
-    errors = error_context(form, first=refusal)
+    errors = error_context(form, first=refusal) if form.is_bound else error_context()
     context = {
         "title": _("Payments"),
         "form": form,
@@ -159,9 +167,13 @@ def batch_page(request: HttpRequest, user: User, batch_id: int) -> HttpResponse:
 @require_POST
 def batch_hold(request: HttpRequest, user: User, batch_id: int) -> HttpResponse:
     batch = payment_access.get_visible_batch(user, batch_id)
+    shown_as(request, reverse("web:finance-batch", args=[batch.pk]))  # the toggle after an error
     context = _batch_context(request, user, batch)
     form = HoldForm(request.POST, choices=context["hold_choices"])
     refusal: list[tuple[str, str]] = []
+    if switching_language(request):  # what was typed, shown back in this language
+        context.update(hold_form=shown_back(form), confirmation_form=ConfirmationForm())
+        return render(request, "web/finance/batch.html", context)
     if form.is_valid():
         try:
             payment_holds.hold_payment(
@@ -234,8 +246,17 @@ def batch_confirm(request: HttpRequest, user: User, batch_id: int) -> HttpRespon
     """Import the paying system's file; the page of what it did (or the batch's page with the
     refusal)."""
     batch = payment_access.get_visible_batch(user, batch_id)
+    shown_as(request, reverse("web:finance-batch", args=[batch.pk]))  # the toggle after an error
     form = ConfirmationForm(request.POST, request.FILES)
     refusal: list[tuple[str, str]] = []
+    if switching_language(request):  # a file cannot be shown back: the page names it
+        context = _batch_context(request, user, batch)
+        context.update(
+            hold_form=HoldForm(choices=context["hold_choices"]),
+            confirmation_form=ConfirmationForm(),
+            files_not_kept=files_not_kept(request),
+        )
+        return render(request, "web/finance/batch.html", context)
     if form.is_valid():
         uploaded = form.cleaned_data["file"]
         try:
@@ -363,8 +384,11 @@ def receivable_page(request: HttpRequest, user: User, receivable_id: int) -> Htt
 @require_POST
 def receivable_repay(request: HttpRequest, user: User, receivable_id: int) -> HttpResponse:
     receivable = visible_or_404(payment_access.get_visible_receivable, user, receivable_id)
+    shown_as(request, reverse("web:finance-receivable", args=[receivable.pk]))
     form = RepaymentForm(request.POST)
     refusal: list[tuple[str, str]] = []
+    if switching_language(request):  # what was typed, shown back in this language
+        return _show_receivable(request, user, receivable, repayment=shown_back(form))
     if form.is_valid():
         try:
             recovery_actions.record_repayment(user, receivable, form.cleaned_data)
@@ -383,8 +407,11 @@ def receivable_write_off(request: HttpRequest, user: User, receivable_id: int) -
     """The first finance officer asks (a reason is required); a second approves."""
     receivable = visible_or_404(payment_access.get_visible_receivable, user, receivable_id)
     asking = receivable.write_off_requested_by_id is None
+    shown_as(request, reverse("web:finance-receivable", args=[receivable.pk]))
     form = WriteOffForm(request.POST)
     refusal: list[tuple[str, str]] = []
+    if switching_language(request):  # what was typed, shown back in this language
+        return _show_receivable(request, user, receivable, write_off=shown_back(form))
     if not asking or form.is_valid():
         fields = form.cleaned_data if asking else {}
         try:

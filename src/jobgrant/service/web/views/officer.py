@@ -42,7 +42,10 @@ from jobgrant.service.web.pages import (
     not_found_is_404,
     officer_required,
     set_notice,
+    shown_as,
+    switching_language,
     take_notice,
+    typed_back,
     visible_or_404,
 )
 
@@ -187,6 +190,8 @@ def decide(request: HttpRequest, user: User, application_id: int) -> HttpRespons
     decision_form = DecisionForm(None if is_deny else request.POST)
     deny_form = DenyForm(request.POST if is_deny else None)
     form: forms.Form = deny_form if is_deny else decision_form
+    if switching_language(request):  # what was typed, shown back in this language
+        return _switched(request, application, action)
     if action not in DECISIONS:
         unknown = {
             "title": _("Choose a decision"),
@@ -233,6 +238,19 @@ def assign(request: HttpRequest, user: User, application_id: int) -> HttpRespons
         return _refused(request, application, choice, error, blank)
     set_notice(request, choice, application=application.pk)
     return redirect(reverse("web:officer-review", args=[application.pk]))
+
+
+def _switched(request: HttpRequest, application: Application, action: str) -> HttpResponse:
+    """The review (or the confirmation step) in the other language, with what was typed."""
+    shown_as(request, reverse("web:officer-review", args=[application.pk]))
+    if action in TO_CONFIRM and request.POST.get(CONFIRMED) == "yes":
+        form: forms.Form = (DenyForm if action == "deny" else DecisionForm)(request.POST)
+        if form.is_valid():
+            return _render_confirmation(request, application, action, form.cleaned_data)
+    denying = "reason" in request.POST  # the deny form's field; the other form has a note
+    decision_form = DecisionForm() if denying else typed_back(DecisionForm, request)
+    deny_form = typed_back(DenyForm, request) if denying else DenyForm()
+    return _render_review(request, application, decision_form, deny_form)
 
 
 def _needs_confirmation(request: HttpRequest, application: Application, action: str) -> bool:

@@ -20,7 +20,13 @@ from jobgrant.service.grants.agreements.access import visible_agreements
 from jobgrant.service.grants.models.agreements import AgreementState, AgreementVersion
 from jobgrant.service.refusals import message
 from jobgrant.service.web.forms.agreement import ReasonForm
-from jobgrant.service.web.pages import error_context, officer_required, set_notice
+from jobgrant.service.web.pages import (
+    error_context,
+    officer_required,
+    set_notice,
+    switching_language,
+    typed_back,
+)
 from jobgrant.service.web.views.employer_agreement import (
     page_context,
     pdf_response,
@@ -97,7 +103,9 @@ def offer_withdraw(request: HttpRequest, user: User, application_id: int) -> Htt
         return redirect("web:officer-agreement", application_id=application_id)
     form = ReasonForm(request.POST if request.method == "POST" else None)
     refusal: list[tuple[str, str]] = []
-    if form.is_valid():
+    if switching_language(request):  # what was typed, shown back in this language
+        form = typed_back(ReasonForm, request)
+    elif form.is_valid():
         try:
             agreement_actions.withdraw_offer(user, agreement, form.cleaned_data["reason"])
         except ServiceError as error:
@@ -105,7 +113,7 @@ def offer_withdraw(request: HttpRequest, user: User, application_id: int) -> Htt
         else:
             set_notice(request, "withdrawn-offer")
             return redirect("web:officer-agreement", application_id=application_id)
-    errors = error_context(form, first=refusal)
+    errors = error_context(form, first=refusal) if form.is_bound else error_context()
     status = 422 if errors["error_links"] else 200
     context["title"] = _("Withdraw the offer for application %(number)s") % {
         "number": application_id

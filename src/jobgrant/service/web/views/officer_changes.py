@@ -14,6 +14,7 @@ from typing import Any
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -32,6 +33,9 @@ from jobgrant.service.web.pages import (
     not_found_is_404,
     officer_required,
     set_notice,
+    shown_as,
+    shown_back,
+    switching_language,
     take_notice,
     visible_or_404,
 )
@@ -137,6 +141,13 @@ def decide(request: HttpRequest, user: User, change_id: int) -> HttpResponse:
     approve_form = ChangeDecisionForm(None if deny else request.POST)
     deny_form = ChangeDecisionForm(request.POST if deny else None, deny=True)
     form = deny_form if deny else approve_form
+    if switching_language(request) and action in DECISIONS:  # what was typed, shown back
+        shown_as(request, reverse("web:officer-change", args=[change.pk]))
+        if request.POST.get(CONFIRMED) == "yes" and form.is_valid():
+            reason = str(form.cleaned_data["reason"]).strip()
+            return _render_confirmation(request, change, action, reason, form)
+        shown_back(form)
+        return _render_review(request, change, approve_form, deny_form)
     if action not in DECISIONS:
         unknown = {
             "title": _("Choose a decision"),

@@ -28,11 +28,14 @@ from jobgrant.service.language import localized
 from jobgrant.service.web import claim_display as display
 from jobgrant.service.web.forms.claims import ApprovalForm, ReasonForm
 from jobgrant.service.web.pages import (
+    SWITCH_LANGUAGE,
     error_context,
     not_found_is_404,
     officer_required,
     set_notice,
     shown_as,
+    shown_back,
+    switching_language,
     take_notice,
     visible_or_404,
 )
@@ -132,6 +135,11 @@ def decide(request: HttpRequest, user: User, claim_id: int) -> HttpResponse:
         "return_form": forms["return"],
         "deny_form": forms["deny"],
     }
+    if switching_language(request):  # what was typed, shown back in this language
+        if request.POST.get("confirm") == "yes" and form.is_valid():
+            return _confirm(request, claim, action, form)
+        shown_back(form)
+        return _render(request, user, claim, **kwargs)
     if not form.is_valid():
         return _render(request, user, claim, status=422, **kwargs)
     if request.POST.get("confirm") != "yes":
@@ -173,7 +181,9 @@ def _confirm(request: HttpRequest, claim: Claim, action: str, form: Any) -> Http
         "claim": claim,
         "action": action,
         "posted": [
-            (key, value) for key, value in request.POST.items() if key != "csrfmiddlewaretoken"
+            (key, value)
+            for key, value in request.POST.items()
+            if key not in ("csrfmiddlewaretoken", SWITCH_LANGUAGE)
         ],
         "approving": action == "approve",
         "lines": form.lines if action == "approve" else [],

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -34,7 +35,14 @@ from jobgrant.service.grants.payments.paid import paid_by_funder
 from jobgrant.service.language import in_language, labelled
 from jobgrant.service.ledger.models import Funder
 from jobgrant.service.web import labels
-from jobgrant.service.web.pages import officer_required, set_notice, take_notice, visible_or_404
+from jobgrant.service.web.pages import (
+    officer_required,
+    set_notice,
+    shown_as,
+    switching_language,
+    take_notice,
+    visible_or_404,
+)
 from jobgrant.service.web.views.completion_forms import rating_texts
 
 
@@ -75,7 +83,7 @@ def _offers(application: Application, report: CompletionReport | None) -> list[d
     left = paid_by_funder(application)
     for funder, cents in receivables.values_list("funder", "amount_cents"):
         left[funder] = left.get(funder, 0) - cents
-    offers = []
+    offers: list[dict[str, Any]] = []
     for outcome in completion_actions.non_completers(report):
         position = outcome.participant.position
         reason = NotCompletedReason(outcome.not_completed_reason).label
@@ -100,14 +108,29 @@ def _offers(application: Application, report: CompletionReport | None) -> list[d
                 % {"n": position + 1, "reason": reason},
             }
         )
+        for form in offers[-1]["forms"]:
+            form["reason"] = offers[-1]["text"]  # what the reason starts with
     return offers
 
 
 @require_GET
 @officer_required
 def outcomes(request: HttpRequest, user: User, application_id: int) -> HttpResponse:
-    application = _officer_application(user, application_id)
+    return _render_outcomes(request, _officer_application(user, application_id))
+
+
+def _render_outcomes(
+    request: HttpRequest, application: Application, typed: dict[str, str] | None = None
+) -> HttpResponse:
+    """The outcomes page; `typed`: what a receivable's form had typed (its trainee, funder,
+    amount and reason), shown back in that form after the language button."""
     report = CompletionReport.objects.filter(application=application).first()
+    offers = _offers(application, report)
+    for offer in offers:
+        for form in offer["forms"]:
+            chosen = (str(offer["number"]), form["funder"])
+            if typed and chosen == (typed.get("trainee"), typed.get("funder")):
+                form["amount"], form["reason"] = typed["amount"], typed["reason"]
     notice = take_notice(request)
     context = {
         "title": _("Outcomes of application %(n)s") % {"n": application.pk},
@@ -117,7 +140,7 @@ def outcomes(request: HttpRequest, user: User, application_id: int) -> HttpRespo
         "ratings": rating_texts(report) if report else [],
         "follow_ups": _follow_up_rows(application),
         "states": [str(label) for label in FollowUpState.labels],
-        "offers": _offers(application, report),
+        "offers": offers,
         "notice": str(notice.get("text", "")) if notice else "",
         "error_links": [],
         "error_links_json": "{}",
@@ -131,6 +154,10 @@ def raise_not_completed(request: HttpRequest, user: User, application_id: int) -
     """The offer taken: a receivable for a trainee who did not complete (the officer's amount,
     funder and reason, checked by the recovery action)."""
     application = _officer_application(user, application_id)
+    if switching_language(request):  # what was typed, shown back in this language
+        shown_as(request, reverse("web:officer-outcomes", args=[application.pk]))
+        keys = ("trainee", "funder", "amount", "reason")
+        return _render_outcomes(request, application, {k: request.POST.get(k, "") for k in keys})
     fields = {
         "application": application.pk,
         "cause": ReceivableCause.NOT_COMPLETED,

@@ -165,7 +165,9 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     has_account = user is None and User.objects.filter(email__iexact=found.email).exists()
     form = forms.NewAccountForm(request.POST if request.method == "POST" and user is None else None)
     first: list[tuple[str, str]] = []
-    if request.method == "POST" and not has_account:
+    if switching_language(request):
+        pass  # what was typed, shown back in this language (the passwords are not)
+    elif request.method == "POST" and not has_account:
         try:
             organizations.accept_invitation(token, user=user, data=None if user else form.typed())
         except ServiceError as error:
@@ -245,7 +247,9 @@ def organization_members(request: HttpRequest, user: User, employer_id: int) -> 
         initial={"role": "member", "language": current_language()},
     )
     first: list[tuple[str, str]] = []
-    if request.method == "POST":
+    if switching_language(request):
+        pass  # what was typed, shown back in this language
+    elif request.method == "POST":
         typed = form.typed()
         try:
             organizations.invite_colleague(user, employer, typed)

@@ -43,6 +43,7 @@ from jobgrant.service.web.pages import (
     error_context,
     officer_required,
     set_notice,
+    shown_back,
     switching_language,
     take_notice,
     visible_or_404,
@@ -189,7 +190,9 @@ def trainees(request: HttpRequest, user: User, application_id: int) -> HttpRespo
     ]
     form = InviteForm(request.POST if request.method == "POST" else None, trainees=choices)
     refusal: list[tuple[str, str]] = []
-    if request.method == "POST" and form.is_valid():
+    if switching_language(request):  # what was typed, shown back in this language
+        form = shown_back(form)
+    elif request.method == "POST" and form.is_valid():
         body = {**form.cleaned_data, "trainee": int(form.cleaned_data["trainee"])}
         try:
             participant_actions.invite_participant(user, application, body)

@@ -33,7 +33,7 @@ from jobgrant.service.web.forms.account import (
     SetupForm,
 )
 from jobgrant.service.web.limits import limited
-from jobgrant.service.web.pages import error_context
+from jobgrant.service.web.pages import error_context, switching_language, typed_back
 
 CODES_KEY = "jobgrant.recovery_codes"  # shown once, on the page after they are made
 
@@ -168,7 +168,9 @@ def recovery_codes(request: HttpRequest) -> HttpResponse:
 def password_reset(request: HttpRequest) -> HttpResponse:
     """Ask for a reset link by email; the answer is the same whether the address is known."""
     form = ResetRequestForm(request.POST if request.method == "POST" else None)
-    if form.is_valid():
+    if switching_language(request):  # what was typed, shown back in this language
+        form = typed_back(ResetRequestForm, request)
+    elif form.is_valid():
         email = form.cleaned_data["email"].strip().lower()
         if too_many := limited(request, "password_reset") or limited(
             request, "password_reset", value=f"email:{email}"
@@ -205,7 +207,10 @@ def password_reset_confirm(request: HttpRequest, token: str) -> HttpResponse:
     user = password_reset_actions.reset_user(token)
     if user is None:
         return _reset_page(request, None)
-    form = NewPasswordForm(user, request.POST if request.method == "POST" else None)
+    switching = switching_language(request)  # a password is never shown back
+    form = NewPasswordForm(
+        user, request.POST if request.method == "POST" and not switching else None
+    )
     if form.is_valid():
         try:
             password_reset_actions.reset_password(token, form.cleaned_data["new_password"])
@@ -213,12 +218,19 @@ def password_reset_confirm(request: HttpRequest, token: str) -> HttpResponse:
             return _reset_page(request, None)
         del request.session[RESET_TOKEN_KEY]
         return redirect("web:password-reset-done")
-    return _reset_page(request, form)
+    return _reset_page(request, form, passwords_not_kept=switching)
 
 
-def _reset_page(request: HttpRequest, form: NewPasswordForm | None) -> HttpResponse:
+def _reset_page(
+    request: HttpRequest, form: NewPasswordForm | None, *, passwords_not_kept: bool = False
+) -> HttpResponse:
     """The form, or (no form) the page that says the link does not work."""
-    context = {"title": _("Choose a new password"), "validlink": form is not None, "form": form}
+    context = {
+        "title": _("Choose a new password"),
+        "validlink": form is not None,
+        "form": form,
+        "passwords_not_kept": passwords_not_kept,
+    }
     errors = error_context(form) if form is not None else {}
     return render(request, "web/password_reset_confirm.html", {**context, **errors})
 
