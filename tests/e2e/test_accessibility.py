@@ -683,7 +683,7 @@ def test_every_page_passes_axe_empty_and_in_error(
 ) -> None:
     made = group.setup(make_body)
     if group.user:
-        web.sign_in(group.user, language)
+        web.sign_in_through_django(group.user, language)
     results: list[Result] = []
 
     def check(result: Result) -> None:
