@@ -744,7 +744,7 @@ def test_the_employer_pages_reflow_at_390_px(
     the review and an application: no sideways scrolling, and axe finds nothing."""
     made = employer_applications(make_body)
     web.page.set_viewport_size(NARROW)
-    web.sign_in("demo-employer", language)
+    web.sign_in_through_django("demo-employer", language)
     results: list[Result] = []
 
     def check(name: str) -> None:

@@ -30,7 +30,7 @@ def figures(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_report_page_with_its_tables_and_plots_passes_axe(
     web: Any, figures: None, language: str
 ) -> None:
-    web.sign_in("demo-analyst", language)
+    web.sign_in_through_django("demo-analyst", language)
     problems = []
     for place in ("ON", "CA"):
         web.goto(f"/{language}/reports/annual/?jurisdiction={place}&fiscal_year=2015-16")

@@ -70,7 +70,7 @@ def figures(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_no_hidden_text_shows_and_no_table_is_cut_at_1280_and_390_px(
     web: Any, figures: None, language: str
 ) -> None:
-    web.sign_in("demo-analyst", language)
+    web.sign_in_through_django("demo-analyst", language)
     pages = (
         f"/{language}/analyst/kpis/?fiscal_year=2026-27&jurisdiction=",
         f"/{language}/reports/annual/?jurisdiction=CA&fiscal_year=2015-16",
