@@ -8,6 +8,7 @@ import functools
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy
@@ -48,6 +49,15 @@ class User(AbstractUser):  # type: ignore[django-manager-missing]  # Passkey: dj
     # the hash it was signed in under, and the hash depends on this number.
     # A default in the database too: servers of the release before insert users without it.
     session_epoch = models.PositiveIntegerField(default=0, db_default=0)
+
+    class Meta(AbstractUser.Meta):
+        constraints = [
+            # One account per address, whatever its case (the code checks first, with a clear
+            # error; this is what holds when two requests race). Blank addresses aside.
+            models.UniqueConstraint(
+                Lower("email"), condition=~models.Q(email=""), name="one_account_per_email"
+            )
+        ]
 
     def _get_session_auth_hash(self, secret: str | None = None) -> str:
         """Django's hash of the password (every session keeps it, and ends when it no longer
