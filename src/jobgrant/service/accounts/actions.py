@@ -135,23 +135,23 @@ def recently_reauthenticated(request: HttpRequest) -> bool:
 
 
 def change_password(request: HttpRequest, user: User, new_password: str) -> None:
-    """The session stays signed in; every other session of the user ends (their session hash
-    no longer matches), and so do the user's API tokens."""
+    """The session stays signed in; every other session of the user ends, and so do the
+    user's API tokens, for good (the account's session epoch is raised: User.end_every_session)."""
     with transaction.atomic():
         user.set_password(new_password)
         user.save(update_fields=["password"])
-        revoked = ApiToken.objects.filter(user=user).delete()[0]
+        revoked = user.end_every_session()
         record(user.username, "user.password_change", "user", user.pk, {"tokens_revoked": revoked})
-    update_session_auth_hash(request, user)
+    update_session_auth_hash(request, user)  # under the new password and epoch
 
 
 def reset_password(user: User, new_password: str) -> None:
-    """A new password through a reset link: every session of the user ends (their session
-    hash no longer matches) and so do their API tokens."""
+    """A new password through a reset link: every session of the user ends, and so do their
+    API tokens, for good (as above)."""
     with transaction.atomic():
         user.set_password(new_password)
         user.save(update_fields=["password"])
-        revoked = ApiToken.objects.filter(user=user).delete()[0]
+        revoked = user.end_every_session()
         record(user.username, "user.password_reset", "user", user.pk, {"tokens_revoked": revoked})
 
 

@@ -8,7 +8,9 @@ administrator role is not given here: nobody can grant themselves a role through
 A new account gets a single-use link (through the outbox) to choose its password; until then
 it has none. A deactivated user is refused by Django at once, and for good: every session they
 have ends (the account's session epoch is raised, so the sessions' hash never matches again) and
-every API token is deleted; a reactivated account signs in afresh and asks for new tokens.
+every API token is deleted, and one issued in a request racing the deactivation was issued under
+the old epoch, so it never opens anything either (User.save, ApiToken.user_for); a reactivated
+account signs in afresh and asks for new tokens.
 """
 
 from __future__ import annotations
@@ -103,12 +105,9 @@ def _set_active(admin: User, user: User, *, active: bool) -> User:
         locked = User.objects.select_for_update().get(pk=user.pk)
         locked.is_active = active
         summary: dict[str, Any] = {"role": locked.role}
-        if active:
-            locked.save(update_fields=["is_active"])
-        else:  # for good: a reactivated account signs in afresh and asks for new tokens
-            locked.session_epoch += 1
-            locked.save(update_fields=["is_active", "session_epoch"])
-            summary["tokens_revoked"] = ApiToken.objects.filter(user=locked).delete()[0]
+        if not active:  # for good: a reactivated account signs in afresh, asks for new tokens
+            summary["tokens_revoked"] = ApiToken.objects.filter(user=locked).count()
+        locked.save(update_fields=["is_active"])  # deactivated: User.save ends them all
         action = "staff.reactivate" if active else "staff.deactivate"
         record(admin.username, action, "user", locked.pk, summary)
     return locked
