@@ -485,7 +485,7 @@ JOBGRANT_RATES = {
         "password_reset": "5/h",  # reset requests per address, and per email address
         "register": "10/h",  # registrations per address
         "submit": "30/h",  # applications created or submitted per user (page or API)
-        "second_factor": "10/m",  # codes typed per signed-in person
+        "second_factor": "10/m",  # codes typed per account and address
     }.items()
 }
 PRODUCTION_RATES = dict(JOBGRANT_RATES)  # the figures outside the test suite (see below)
@@ -501,6 +501,14 @@ API_TOKEN_MAX_DAYS = 90
 OTP_TOTP_ISSUER = "Canada Job Grant"
 # No drift learning: a code is accepted for its 30-second step and one either side, once.
 OTP_TOTP_SYNC = False
+# Wrong codes are counted per account and address, and per account and browser, not per account
+# alone (accounts/second_factor_limits.py): django-otp's throttling, one count per device whose
+# wait doubles at each failure, let anyone with the password keep the owner out. It is off.
+OTP_TOTP_THROTTLE_FACTOR = 0
+OTP_STATIC_THROTTLE_FACTOR = 0
+SECOND_FACTOR_WINDOW_MINUTES = 15
+SECOND_FACTOR_FAILURE_LIMIT = 10  # per account and address, and per account and browser
+SECOND_FACTOR_ACCOUNT_LIMIT = 30  # per account: the backstop, for browsers that never passed it
 if ENVIRONMENT == "test":
     # Still Argon2, at the smallest cost, so that the test suite does not spend its time hashing.
     PASSWORD_HASHERS = ["jobgrant.service.accounts.hashers.QuickArgon2PasswordHasher"]

@@ -31,6 +31,13 @@ def test_the_documented_figures() -> None:
     assert settings.AXES_FAILURE_LIMIT == 10
     assert settings.AXES_COOLOFF_TIME * 60 == 15
     assert settings.AXES_LOCKOUT_PARAMETERS == ["username", "ip_address"]
+    # The second factor's wrong codes (accounts/second_factor_limits.py): 10 in 15 minutes per
+    # account and address and per account and browser, 30 per account as the backstop for
+    # browsers that never passed it; django-otp's account-wide throttling off.
+    assert settings.SECOND_FACTOR_WINDOW_MINUTES == 15
+    assert settings.SECOND_FACTOR_FAILURE_LIMIT == 10
+    assert settings.SECOND_FACTOR_ACCOUNT_LIMIT == 30
+    assert settings.OTP_TOTP_THROTTLE_FACTOR == settings.OTP_STATIC_THROTTLE_FACTOR == 0
 
 
 def test_fifty_wrong_passwords_then_the_right_one_on_the_api(

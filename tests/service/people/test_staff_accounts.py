@@ -75,6 +75,7 @@ def test_an_administrator_creates_an_officer_who_chooses_a_password_by_the_link(
         ({"affiliations": ["123456789"]}, "affiliations"),
         ({"username": "officer-on"}, "username"),  # taken
         ({"email": "nope"}, "email"),
+        ({"email": "Officer-ON@Example.com"}, "email"),  # another account's, in other case
     ],
 )
 def test_bad_staff_input_is_named(demo: None, changes: dict[str, object], field: str) -> None:

@@ -68,14 +68,14 @@ def token_for_credentials(
         )
     method = "password"
     if needs_second_factor(user):
-        _second_factor_for_token(user, code)
+        _second_factor_for_token(request, user, code)
         method = "password+code"
     with transaction.atomic():  # the sign-in on the API and its token: both or neither
         record_sign_in(request, user, method)
         return _issue(user, client, days)
 
 
-def _second_factor_for_token(user: User, code: str) -> None:
+def _second_factor_for_token(request: HttpRequest, user: User, code: str) -> None:
     if user.role in STAFF_ROLES and app_device(user) is None:
         raise ServiceError(
             403,
@@ -90,7 +90,7 @@ def _second_factor_for_token(user: User, code: str) -> None:
             "This account needs the code from its authenticator app (field otp).",
             "Ce compte exige le code de son application d'authentification (champ otp).",
         )
-    if not check_code(user, code):
+    if not check_code(user, code, request):
         raise ServiceError(
             401,
             "BAD_SECOND_FACTOR",
@@ -123,7 +123,11 @@ def reauthenticate(request: HttpRequest, user: User, password: str, code: str) -
     checked = authenticate(request, username=user.username, password=password)
     if checked is None or checked.pk != user.pk:
         return False
-    if needs_second_factor(user) and app_device(user) is not None and not check_code(user, code):
+    if (
+        needs_second_factor(user)
+        and app_device(user) is not None
+        and not check_code(user, code, request)
+    ):
         return False
     request.session[REAUTHENTICATED_AT] = int(time.time())
     return True
@@ -135,23 +139,23 @@ def recently_reauthenticated(request: HttpRequest) -> bool:
 
 
 def change_password(request: HttpRequest, user: User, new_password: str) -> None:
-    """The session stays signed in; every other session of the user ends (their session hash
-    no longer matches), and so do the user's API tokens."""
+    """The session stays signed in; every other session of the user ends, and so do the
+    user's API tokens, for good (the account's session epoch is raised: User.end_every_session)."""
     with transaction.atomic():
         user.set_password(new_password)
         user.save(update_fields=["password"])
-        revoked = ApiToken.objects.filter(user=user).delete()[0]
+        revoked = user.end_every_session()
         record(user.username, "user.password_change", "user", user.pk, {"tokens_revoked": revoked})
-    update_session_auth_hash(request, user)
+    update_session_auth_hash(request, user)  # under the new password and epoch
 
 
 def reset_password(user: User, new_password: str) -> None:
-    """A new password through a reset link: every session of the user ends (their session
-    hash no longer matches) and so do their API tokens."""
+    """A new password through a reset link: every session of the user ends, and so do their
+    API tokens, for good (as above)."""
     with transaction.atomic():
         user.set_password(new_password)
         user.save(update_fields=["password"])
-        revoked = ApiToken.objects.filter(user=user).delete()[0]
+        revoked = user.end_every_session()
         record(user.username, "user.password_reset", "user", user.pk, {"tokens_revoked": revoked})
 
 

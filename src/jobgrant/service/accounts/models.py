@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy
@@ -44,10 +46,46 @@ class User(AbstractUser):  # type: ignore[django-manager-missing]  # Passkey: dj
     employers = models.ManyToManyField(
         "registry.Employer", blank=True, related_name="users", through="accounts.Membership"
     )
-    # Raised to end every session of the account for good (deactivation): a session remembers
-    # the hash it was signed in under, and the hash depends on this number.
+    # Raised to end every session and API token of the account for good (deactivation, a new
+    # password): a session remembers the hash it was signed in under, and the hash depends on
+    # this number; a token remembers the number it was issued under, and must match it.
     # A default in the database too: servers of the release before insert users without it.
     session_epoch = models.PositiveIntegerField(default=0, db_default=0)
+
+    class Meta(AbstractUser.Meta):
+        constraints = [
+            # One account per address, whatever its case (the code checks first, with a clear
+            # error; this is what holds when two requests race). Blank addresses aside.
+            models.UniqueConstraint(
+                Lower("email"), condition=~models.Q(email=""), name="one_account_per_email"
+            )
+        ]
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """An account deactivated, whichever way it is saved (the staff pages, a shell), ends
+        every session and token it had, for good: its epoch is raised and its tokens deleted,
+        so a reactivation revives none of them. (A queryset's update() is not a save: use
+        end_every_session() after one.)"""
+        fields = kwargs.get("update_fields")
+        if self._being_deactivated(fields):
+            self.session_epoch += 1
+            if fields is not None:
+                kwargs["update_fields"] = {*fields, "session_epoch"}
+            ApiToken.objects.filter(user=self).delete()
+        super().save(*args, **kwargs)
+
+    def _being_deactivated(self, fields: Any) -> bool:
+        """Saved inactive (with is_active among the fields saved) while the row is active."""
+        if not self.pk or self.is_active or (fields is not None and "is_active" not in fields):
+            return False
+        return bool(type(self).objects.filter(pk=self.pk, is_active=True).exists())
+
+    def end_every_session(self) -> int:
+        """End every session and API token of the account for good (the caller saves nothing
+        else); how many tokens were deleted."""
+        type(self).objects.filter(pk=self.pk).update(session_epoch=models.F("session_epoch") + 1)
+        self.refresh_from_db(fields=["session_epoch"])
+        return int(ApiToken.objects.filter(user=self).delete()[0])
 
     def _get_session_auth_hash(self, secret: str | None = None) -> str:
         """Django's hash of the password (every session keeps it, and ends when it no longer
@@ -84,6 +122,11 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
     last_used_at = models.DateTimeField(null=True, blank=True)
+    # The user's session epoch when the token was issued: once the epoch is raised (deactivation,
+    # a new password) the token opens nothing again, even if it was issued in a request that
+    # raced the deletion of the user's tokens. Null: issued by a server of the release before
+    # (such a token is deleted at a deactivation or a new password, as it always was).
+    epoch = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -108,6 +151,7 @@ class ApiToken(models.Model):
         cls.objects.filter(user=user, name=name).delete()
         row = cls.objects.create(
             user=user,
+            epoch=user.session_epoch,  # as loaded when the password was checked: never newer
             name=name,
             prefix=token[:TOKEN_PREFIX_LENGTH],
             digest=links.digest(token),
@@ -133,6 +177,7 @@ def _user_for_sql() -> str:
         f'SELECT {columns} FROM "{User._meta.db_table}" u'
         f' JOIN "{ApiToken._meta.db_table}" t ON t."user_id" = u."id"'
         ' WHERE t."digest" = %s AND t."expires_at" > %s AND u."is_active"'
+        ' AND (t."epoch" = u."session_epoch" OR t."epoch" IS NULL)'
     )
 
 

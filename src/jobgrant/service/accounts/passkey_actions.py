@@ -33,6 +33,7 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
+from jobgrant.service.accounts import second_factor_limits
 from jobgrant.service.accounts.models import User
 from jobgrant.service.accounts.passkey_models import PASSKEY_NAME_MAX, Passkey
 from jobgrant.service.accounts.second_factor_actions import second_factor_passed
@@ -189,6 +190,7 @@ def sign_in_with_passkey(request: HttpRequest, user: User, answer: str) -> Passk
             passkey.last_used_at = timezone.now()
             passkey.save(update_fields=["sign_count", "last_used_at"])
             second_factor_passed(request, passkey)
+            second_factor_limits.passed(request, user)
     except PasskeyRefusedError as refused:
         if refused.reason == "cloned" and refused.passkey is not None:
             _audit_possible_clone(user, refused.passkey)

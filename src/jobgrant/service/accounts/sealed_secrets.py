@@ -3,8 +3,9 @@ kept as keyed digests. django-otp stores both in clear; a copy of the database (
 replica, a leaked dump) would then generate every staff member's codes.
 
 - **Seeds** (django-otp's `TOTPDevice.key`, hexadecimal) are sealed with AES-256-GCM under
-  `JOBGRANT_OTP_KEYS` (`key-id:base64-32-bytes[,...]`, like the SIN keys: the first seals, the
-  others still open what they sealed) and stored as `enc:<key id>:<base64url(nonce + sealed)>`.
+  `JOBGRANT_OTP_KEYS` (`key-id:base64-32-bytes[,...]`, read like the SIN keys by
+  service/key_rings.py: the first seals, the others still open what they sealed) and stored as
+  `enc:<key id>:<base64url(nonce + sealed)>`.
   The model is django-otp's own: a device is sealed as it is saved and opened as it is loaded
   (the signal receivers below), so django-otp's code, the pages and the tests read `key` as the
   hexadecimal seed it always was. A seed still stored in clear (from before) is read as it is and
@@ -22,7 +23,6 @@ import binascii
 import hashlib
 import hmac
 import os
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -35,27 +35,17 @@ from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from jobgrant.service.audit.chain import record
+from jobgrant.service.key_rings import KeyRing, parse_key_ring
 
 SEALED = "enc:"
 AAD = b"jobgrant-totp-seed"
 COLUMN = 80  # django-otp's TOTPDevice.key
-
-
-@dataclass(frozen=True)
-class KeyRing:
-    current: str
-    keys: dict[str, bytes]
+KEY_ID_MAX = 8  # so that a sealed seed fits in it
 
 
 @cache
 def _ring() -> KeyRing:
-    pairs = [item.split(":", 1) for item in settings.OTP_KEYS.split(",") if item]
-    keys = {key_id: base64.b64decode(secret) for key_id, secret in pairs}
-    if not keys or any(len(k) != 32 for k in keys.values()):
-        raise ValueError("JOBGRANT_OTP_KEYS must hold 32-byte keys")
-    if any(not key_id.isalnum() or len(key_id) > 8 for key_id in keys):
-        raise ValueError("JOBGRANT_OTP_KEYS' key ids must be 1 to 8 letters or digits")
-    return KeyRing(pairs[0][0], keys)
+    return parse_key_ring(settings.OTP_KEYS, "JOBGRANT_OTP_KEYS", id_max=KEY_ID_MAX)
 
 
 def forget_keys() -> None:

@@ -2,8 +2,8 @@
 
 The secrets are stored sealed (sealed_secrets.py: the app's seed encrypted, recovery codes as
 digests). A code is checked here too, since checking one writes: the device records the time step it
-accepted (a code works once) and counts failures (each one doubles the wait before the next
-try, django-otp's throttling).
+accepted (a code works once), and a wrong code is counted per account and address and per
+account and browser (second_factor_limits.py; django-otp's account-wide throttling is off).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from django.http import HttpRequest
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from jobgrant.service.accounts import second_factor_limits
 from jobgrant.service.accounts.models import STAFF_ROLES, User
 from jobgrant.service.accounts.passkey_models import Passkey
 from jobgrant.service.accounts.sealed_secrets import code_digest, verify_code
@@ -74,24 +75,31 @@ def second_factor_passed(request: HttpRequest, device: Any) -> None:
 
 def verify(request: HttpRequest, user: User, code: str) -> str:
     """A code typed at sign-in: from the app, else one of the recovery codes. Which one
-    passed ("app", "recovery"), or "" when none did."""
+    passed ("app", "recovery"), or "" when none did. 429 SECOND_FACTOR_LOCKED when too many
+    wrong codes came from this address or browser (second_factor_limits.py)."""
+    second_factor_limits.refuse(request, user)
     with transaction.atomic():
         device = app_device(user)
         if device is not None and usable(device) and device.verify_token(_digits(code)):
             second_factor_passed(request, device)
+            second_factor_limits.passed(request, user)
             return "app"
         recovery = recovery_device(user)
         if recovery is not None and verify_code(recovery, code):
             second_factor_passed(request, recovery)
+            second_factor_limits.passed(request, user)
             summary = {"codes_left": recovery.token_set.count()}
             record(user.username, "second_factor.recovery_code_used", "user", user.pk, summary)
             return "recovery"
+    second_factor_limits.failed(request, user)
     log.warning("second factor refused for user %s", user.pk)
     return ""
 
 
-def check_code(user: User, code: str) -> bool:
-    """The same check without a session (the API's token operation, re-authentication)."""
+def check_code(user: User, code: str, request: HttpRequest | None = None) -> bool:
+    """The same check without a session (the API's token operation, re-authentication);
+    counted like verify's when the request is given."""
+    second_factor_limits.refuse(request, user)
     with transaction.atomic():
         device = app_device(user)
         if device is not None and usable(device) and device.verify_token(_digits(code)):
@@ -101,6 +109,7 @@ def check_code(user: User, code: str) -> bool:
             summary = {"codes_left": recovery.token_set.count()}
             record(user.username, "second_factor.recovery_code_used", "user", user.pk, summary)
             return True
+    second_factor_limits.failed(request, user)
     return False
 
 

@@ -16,7 +16,7 @@ The change stops every other link sent to the account (their stamp holds the add
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 
 from jobgrant.service import links
@@ -113,7 +113,11 @@ def _change(user: User, account: User, token: str) -> User:
             user.username = new
             fields.append("username")
         user.email = new
-        user.save(update_fields=fields)
+        try:
+            with transaction.atomic():  # the database's own check, should a request race this one
+                user.save(update_fields=fields)
+        except IntegrityError:
+            raise email_taken() from None
         language = language_of(user)
         enqueue(
             "email_changed",
@@ -141,17 +145,19 @@ def masked(email: str) -> str:
 def _refuse_taken(email: str, user: User) -> None:
     others = User.objects.filter(Q(email__iexact=email) | Q(username__iexact=email))
     if others.exclude(pk=user.pk).exists():
-        raise ServiceError(
-            409,
-            "EMAIL_TAKEN",
-            "Another account uses this email address: each address belongs to one account.",
-            "Un autre compte utilise cette adresse courriel : chaque adresse appartient à un "
-            "seul compte.",
-            problems=[
-                problem(
-                    "email",
-                    "is used by another account",
-                    "est utilisée par un autre compte",
-                )
-            ],
-        )
+        raise email_taken()
+
+
+def email_taken() -> ServiceError:
+    return ServiceError(
+        409,
+        "EMAIL_TAKEN",
+        "Another account uses this email address: each address belongs to one account.",
+        "Un autre compte utilise cette adresse courriel : chaque adresse appartient à un "
+        "seul compte.",
+        problems=[taken_problem()],
+    )
+
+
+def taken_problem() -> dict[str, str]:
+    return problem("email", "is used by another account", "est utilisée par un autre compte")

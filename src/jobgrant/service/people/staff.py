@@ -8,14 +8,17 @@ administrator role is not given here: nobody can grant themselves a role through
 A new account gets a single-use link (through the outbox) to choose its password; until then
 it has none. A deactivated user is refused by Django at once, and for good: every session they
 have ends (the account's session epoch is raised, so the sessions' hash never matches again) and
-every API token is deleted; a reactivated account signs in afresh and asks for new tokens.
+every API token is deleted, and one issued in a request racing the deactivation was issued under
+the old epoch, so it never opens anything either (User.save, ApiToken.user_for); a reactivated
+account signs in afresh and asks for new tokens.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Q
 
 from jobgrant.rules.codes import JURISDICTION_CODES
 from jobgrant.service.accounts.models import ApiToken, LinkPurpose, Membership, Role, User
@@ -27,6 +30,7 @@ from jobgrant.service.links import page_link
 from jobgrant.service.notifications.outbox import enqueue
 from jobgrant.service.people import account_links
 from jobgrant.service.people.access import STAFF_ROLES, require_administrator
+from jobgrant.service.people.email_change import taken_problem
 from jobgrant.service.people.organizations import clean_email, password_problems
 from jobgrant.service.registry.identifiers import normalize_business_number
 from jobgrant.service.registry.models import Employer
@@ -48,13 +52,16 @@ def create_staff(admin: User, data: dict[str, Any]) -> User:
     fields, affiliations = _valid_account(data, problems), _valid_affiliations(data, problems)
     if problems:
         raise bad_input(problems)
-    with transaction.atomic():
-        user = User(username=username, email=email, **fields)
-        user.set_unusable_password()
-        user.save()
-        _set_affiliations(user, affiliations)
-        _send_setup_link(user)
-        record(admin.username, "staff.create", "user", user.pk, _summary(user, affiliations))
+    try:
+        with transaction.atomic():
+            user = User(username=username, email=email, **fields)
+            user.set_unusable_password()
+            user.save()
+            _set_affiliations(user, affiliations)
+            _send_setup_link(user)
+            record(admin.username, "staff.create", "user", user.pk, _summary(user, affiliations))
+    except IntegrityError:  # the name or the address taken a moment ago, by another request
+        raise bad_input(_taken(username, email)) from None
     return user
 
 
@@ -98,12 +105,9 @@ def _set_active(admin: User, user: User, *, active: bool) -> User:
         locked = User.objects.select_for_update().get(pk=user.pk)
         locked.is_active = active
         summary: dict[str, Any] = {"role": locked.role}
-        if active:
-            locked.save(update_fields=["is_active"])
-        else:  # for good: a reactivated account signs in afresh and asks for new tokens
-            locked.session_epoch += 1
-            locked.save(update_fields=["is_active", "session_epoch"])
-            summary["tokens_revoked"] = ApiToken.objects.filter(user=locked).delete()[0]
+        if not active:  # for good: a reactivated account signs in afresh, asks for new tokens
+            summary["tokens_revoked"] = ApiToken.objects.filter(user=locked).count()
+        locked.save(update_fields=["is_active"])  # deactivated: User.save ends them all
         action = "staff.reactivate" if active else "staff.deactivate"
         record(admin.username, action, "user", locked.pk, summary)
     return locked
@@ -185,7 +189,8 @@ def _valid_identity(data: dict[str, Any], problems: Problems) -> tuple[str, str]
     """The username and address; their problems are added to `problems`."""
     raw = data.get("username")
     username = raw.strip() if isinstance(raw, str) else ""
-    if not (0 < len(username) <= 150) or not all(c.isalnum() or c in "@.+-_" for c in username):
+    well_formed = 0 < len(username) <= 150 and all(c.isalnum() or c in "@.+-_" for c in username)
+    if not well_formed:
         problems.append(
             problem(
                 "username",
@@ -193,14 +198,23 @@ def _valid_identity(data: dict[str, Any], problems: Problems) -> tuple[str, str]
                 "doit compter de 1 à 150 lettres, chiffres ou @ . + - _",
             )
         )
-    elif User.objects.filter(username__iexact=username).exists():
-        problems.append(problem("username", "is already taken", "est déjà pris"))
     email = clean_email(data.get("email"))
     if not email:
         problems.append(
             problem("email", "must be an email address", "doit être une adresse courriel")
         )
+    problems += _taken(username if well_formed else "", email)
     return username, email
+
+
+def _taken(username: str, email: str) -> Problems:
+    """The username's and the address's problems if another account has them (any case)."""
+    found: Problems = []
+    if username and User.objects.filter(username__iexact=username).exists():
+        found.append(problem("username", "is already taken", "est déjà pris"))
+    if email and User.objects.filter(Q(email__iexact=email) | Q(username__iexact=email)).exists():
+        found.append(taken_problem())
+    return found
 
 
 def _valid_account(data: dict[str, Any], problems: Problems) -> dict[str, Any]:

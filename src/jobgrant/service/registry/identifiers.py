@@ -12,7 +12,6 @@ import hashlib
 import hmac
 import os
 import re
-from dataclasses import dataclass
 from functools import cache
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -20,6 +19,8 @@ from django.conf import settings
 from stdnum import luhn
 from stdnum.ca import bn, sin
 from stdnum.exceptions import ValidationError
+
+from jobgrant.service.key_rings import KeyRing, parse_key_ring
 
 
 def normalize_business_number(raw: str) -> str | None:
@@ -91,19 +92,12 @@ def looks_like_sin(value: object) -> bool:
     )
 
 
-@dataclass(frozen=True)
-class SinKeys:
-    current: str
-    keys: dict[str, bytes]
+SIN_KEY_ID_MAX = 16  # the key id column of the rows holding a SIN
 
 
 @cache
-def _keys() -> SinKeys:
-    pairs = [item.split(":", 1) for item in settings.SIN_KEYS.split(",") if item]
-    keys = {key_id: base64.b64decode(secret) for key_id, secret in pairs}
-    if not keys or any(len(k) != 32 for k in keys.values()):
-        raise ValueError("JOBGRANT_SIN_KEYS must hold 32-byte keys")
-    return SinKeys(pairs[0][0], keys)
+def _keys() -> KeyRing:
+    return parse_key_ring(settings.SIN_KEYS, "JOBGRANT_SIN_KEYS", id_max=SIN_KEY_ID_MAX)
 
 
 def encrypt_sin(value: str) -> tuple[str, bytes]:

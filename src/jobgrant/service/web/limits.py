@@ -6,8 +6,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from jobgrant.service.accounts.limits import exceeded
+from jobgrant.service.accounts.limits import client_ip, exceeded
 from jobgrant.service.accounts.models import User
+from jobgrant.service.errors import ServiceError
 
 
 def limited(
@@ -22,5 +23,24 @@ def limited(
     minutes = max(1, (wait + 59) // 60)
     context = {"title": _("Too many requests"), "minutes": minutes}
     response = render(request, "web/rate_limited.html", context, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
+def per_account_and_address(request: HttpRequest, user: User) -> str:
+    """The key of a limit counted per account and address (the second factor's codes): someone
+    typing codes for the account elsewhere does not use up its owner's."""
+    return f"user:{user.pk}:address:{client_ip(request)}"
+
+
+def second_factor_locked(request: HttpRequest, error: ServiceError) -> HttpResponse:
+    """The 429 page of too many wrong codes from here (SECOND_FACTOR_LOCKED); another error
+    goes on up."""
+    if error.code != "SECOND_FACTOR_LOCKED":
+        raise error
+    wait = int(str(error.extra.get("retry_after", 60)))
+    minutes = max(1, (wait + 59) // 60)
+    context = {"title": _("Too many wrong codes"), "minutes": minutes}
+    response = render(request, "web/second_factor_locked.html", context, status=429)
     response["Retry-After"] = str(wait)
     return response

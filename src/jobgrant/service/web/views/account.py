@@ -26,6 +26,7 @@ from jobgrant.service.errors import ServiceError
 from jobgrant.service.people import email_change
 from jobgrant.service.web.forms.account import EmailForm, NewPasswordForm, ReauthenticateForm
 from jobgrant.service.web.forms.organizations import show_problems
+from jobgrant.service.web.limits import second_factor_locked
 from jobgrant.service.web.pages import (
     admin_required,
     employer_required,
@@ -83,7 +84,11 @@ def confirm(request: HttpRequest, user: User) -> HttpResponse:
     form = ReauthenticateForm(request.POST if request.method == "POST" else None)
     if form.is_valid():
         data = form.cleaned_data
-        if actions.reauthenticate(request, user, data["password"], data["code"]):
+        try:
+            confirmed = actions.reauthenticate(request, user, data["password"], data["code"])
+        except ServiceError as error:
+            return second_factor_locked(request, error)
+        if confirmed:
             return redirect(next_page(request))
         form.add_error("password", _("The password or the code is wrong."))
     context = {

@@ -18,8 +18,9 @@ from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.accounts.passkey_actions import PasskeyRefusedError
 from jobgrant.service.accounts.passkey_models import Passkey
 from jobgrant.service.accounts.second_factor import app_device, is_verified, needs_second_factor
+from jobgrant.service.accounts.second_factor_limits import remember_device
 from jobgrant.service.web.forms.account import CodeForm, PasskeyAnswerForm, PasskeyForm
-from jobgrant.service.web.limits import limited
+from jobgrant.service.web.limits import limited, per_account_and_address
 from jobgrant.service.web.pages import error_context, set_notice, user_required
 from jobgrant.service.web.views.account import reauthentication_required
 from jobgrant.service.web.views.public_sign_in import REFUSED, code_page, next_page, signed_in
@@ -75,7 +76,8 @@ def sign_in_with_passkey(request: HttpRequest) -> HttpResponse:
         return redirect("web:sign-in")
     if not needs_second_factor(user) or is_verified(request):
         return redirect(next_page(request))
-    if too_many := limited(request, "second_factor", user):
+    here = per_account_and_address(request, user)
+    if too_many := limited(request, "second_factor", value=here):
         return too_many
     form = PasskeyAnswerForm(request.POST)
     form.is_valid()
@@ -84,4 +86,4 @@ def sign_in_with_passkey(request: HttpRequest) -> HttpResponse:
     except PasskeyRefusedError as refused:
         return code_page(request, user, CodeForm(), passkey_error=str(REFUSED[refused.reason]))
     sign_in_actions.record_sign_in(request, user, "passkey")
-    return redirect(next_page(request))
+    return remember_device(request, redirect(next_page(request)))

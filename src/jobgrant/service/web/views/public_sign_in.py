@@ -23,6 +23,7 @@ from jobgrant.service.accounts import actions as account_actions
 from jobgrant.service.accounts import passkey_actions, second_factor_actions, sign_in_actions
 from jobgrant.service.accounts.models import User
 from jobgrant.service.accounts.second_factor import app_device, is_verified, needs_second_factor
+from jobgrant.service.accounts.second_factor_limits import remember_device
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.language import current_language
 from jobgrant.service.people import password_reset as password_reset_actions
@@ -32,7 +33,7 @@ from jobgrant.service.web.forms.account import (
     ResetRequestForm,
     SetupForm,
 )
-from jobgrant.service.web.limits import limited
+from jobgrant.service.web.limits import limited, per_account_and_address, second_factor_locked
 from jobgrant.service.web.pages import error_context, switching_language, typed_back
 
 CODES_KEY = "jobgrant.recovery_codes"  # shown once, on the page after they are made
@@ -65,10 +66,19 @@ def second_factor(request: HttpRequest) -> HttpResponse:
     if app_device(user) is None:
         return redirect(with_next("sign-in/set-up/", next_page(request)))
     form = CodeForm(request.POST if request.method == "POST" else None)
+    return remember_device(request, _code_step(request, user, form))
+
+
+def _code_step(request: HttpRequest, user: User, form: CodeForm) -> HttpResponse:
     if form.is_valid():
-        if too_many := limited(request, "second_factor", user):
+        here = per_account_and_address(request, user)
+        if too_many := limited(request, "second_factor", value=here):
             return too_many
-        if method := second_factor_actions.verify(request, user, form.cleaned_data["code"]):
+        try:
+            method = second_factor_actions.verify(request, user, form.cleaned_data["code"])
+        except ServiceError as error:
+            return second_factor_locked(request, error)
+        if method:
             sign_in_actions.record_sign_in(request, user, method)
             return redirect(next_page(request))
         form.add_error("code", _("This code is wrong or was already used. Try the next one."))
