@@ -141,3 +141,49 @@ def test_the_officer_sees_the_offer_expiring_and_withdraws_it_with_a_reason(demo
     assert Agreement.objects.get(pk=agreement.pk).state == "withdrawn"
     accepted_queue = client.get("/en/officer/agreements/?state=withdrawn").content.decode()
     assert f"/en/officer/applications/{agreement.application_id}/agreement/" in accepted_queue
+
+
+@pytest.mark.parametrize(
+    ("typed", "language", "shown"),
+    [
+        ("120.00", "en", "120"),
+        ("120.00", "fr", "120"),
+        ("7.50", "en", "7.5"),
+        ("7.50", "fr", "7,5"),
+    ],
+)
+def test_the_hours_are_written_as_the_language_writes_them(demo, typed, language, shown) -> None:
+    """The wizard stores hours as "120.00": the document writes "120", and "7,5" in French."""
+    training = {
+        "setting": "off-site",
+        "start_date": "2027-01-11",
+        "end_date": "2027-03-26",
+        "hours": typed,
+        "provider": {"name": "Mohawk College", "third_party": True},
+    }
+    agreement = approved(training=training)
+    text = signed_in(EMPLOYER.username).get(url(agreement, language=language)).content.decode()
+    hours = "Hours of training" if language == "en" else "Heures de formation"
+    assert f"<dt>{hours}</dt><dd>{shown}</dd>" in text
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_cost_tables_are_the_services_tables_each_in_its_scrolling_box(demo, language) -> None:
+    """Styled as the other tables (jg-table) and each in a box that scrolls it, named by its
+    caption, so that a narrow window scrolls the table, not the page; the stored text, hashed
+    and accepted, is not changed."""
+    agreement = approved()
+    text = (
+        signed_in(OFFICER.username)
+        .get(url(agreement, language=language, section="officer"))
+        .content.decode()
+    )
+    for table in ("agreement-cost-lines", "agreement-shares"):
+        box = (
+            f'<div class="jg-scroll" role="region" tabindex="0" aria-labelledby="{table}-caption">'
+            f'<table id="{table}" class="jg-table jg-table--wraps">\n<caption id="{table}-caption">'
+        )
+        assert box in text
+    assert text.count("</table></div>") == 2
+    version = AgreementVersion.objects.get(agreement=agreement)
+    assert 'class="jg-table' not in version.content_en + version.content_fr

@@ -276,7 +276,10 @@ def test_the_live_quote_places_reasons_next_to_their_fields(employer: Client) ->
     trainee = page[page.index('id="reason-trainee-1"') :]
     assert "Trainee 2 has no eligible training costs." in trainee[:300]
     assert page[page.index('id="reason-trainee-0"') :].index("</div>") < 80  # nothing to say
-    assert "Not eligible as entered." in page
+    # said once, in the status line beside the grant's figures (the live region), not twice
+    assert page.count("Not eligible as entered.") == 1
+    status = page[page.index('id="quote-status"') :]
+    assert status.index("Not eligible as entered.") < status.index("</p>")
 
 
 def test_an_employer_over_its_cap_is_flagged_on_its_row(employer: Client) -> None:

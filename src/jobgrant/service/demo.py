@@ -10,8 +10,11 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import time_machine
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.db import transaction
@@ -207,6 +210,10 @@ def seed_ready_to_claim(today: dt.date | None = None) -> list[int]:
     accepted, both trainees invited and confirmed through their form, and the file assigned to
     demo-officer-on-1, who assesses its claims. Returns their ids.
 
+    Each step runs with the clock on its own day (READY_STEPS, between the application and the
+    training's start), so the file's history tells the same story as "applied for 50 days ago";
+    the messages they queue are left to the worker, as today's are.
+
     Apart from `seed` (which the tests load before each test), for `jobgrant serve` and the
     tests that want such files: each file costs an approval and four form submissions."""
     from jobgrant.service.grants.agreements import actions as agreement_actions
@@ -221,36 +228,79 @@ def seed_ready_to_claim(today: dt.date | None = None) -> list[int]:
     approver = User.objects.get(username="demo-officer-on-2")
     acme = employer.employers.get(business_number=business_number("10000000"))
     ids = []
+    applied = today - TODAY_DEFAULT_OFFSET
+    on = _ready_moments(applied)
     for number, tuition in enumerate(READY_TUITIONS):
         body = _ready_body(acme.business_number, tuition, today)
-        applied = today - TODAY_DEFAULT_OFFSET
-        application = actions.create_application(employer, body, today=applied)
-        actions.submit_application(employer, application)
-        actions.recommend_application(recommender, application, "Ready-to-claim demo file.")
-        actions.approve_application(approver, application, "Ready-to-claim demo file.")
-        agreement = Agreement.objects.get(application=application)
-        agreement_actions.accept_agreement(
-            employer,
-            agreement,
-            "Ada Tremblay",
-            "Owner",
-            ["agreement", "cost_schedule", "general_terms"],
-        )
+        with _clock_at(on["apply"]):
+            application = actions.create_application(employer, body, today=applied)
+            actions.submit_application(employer, application)
+        with _clock_at(on["recommend"]):
+            actions.recommend_application(recommender, application, "Ready-to-claim demo file.")
+        with _clock_at(on["approve"]):
+            actions.approve_application(approver, application, "Ready-to-claim demo file.")
+        with _clock_at(on["accept"]):
+            agreement_actions.accept_agreement(
+                employer,
+                Agreement.objects.get(application=application),
+                "Ada Tremblay",
+                "Owner",
+                ["agreement", "cost_schedule", "general_terms"],
+            )
         for position, trainee in enumerate(READY_TRAINEES):
             invite = {
                 "trainee": position,
                 "email": f"trainee-{number}-{position}@example.com",
                 "language": "en",
             }
-            participant = participant_actions.invite_participant(employer, application, invite)
+            with _clock_at(on["invite"]):
+                participant = participant_actions.invite_participant(employer, application, invite)
             answers = _answers(trainee) | {"sin": _demo_sin(number, position)}
-            participant_actions.submit_participant_form(
-                _link_token(participant.pk), answers, today=today
-            )
+            with _clock_at(on["forms"]):
+                participant_actions.submit_participant_form(
+                    _link_token(participant.pk), answers, today=on["forms"].date()
+                )
         # The officer who will assess the claims (s.34): assigned to the file.
-        assignment_actions.assign_application(recommender, application, recommender)
+        with _clock_at(on["assign"]):
+            assignment_actions.assign_application(recommender, application, recommender)
         ids.append(application.pk)
     return ids
+
+
+def _ready_moments(applied: dt.date) -> dict[str, dt.datetime]:
+    """When each step of a ready file happens, in Ontario's time: the officers on working days,
+    everything within three weeks of the application, long before the training starts (30 days
+    after it) and the trainees' forms before they are due (5 days before the start). Times of
+    day that are not the demonstration history's (walk.WORK_HOUR, on the hour), so that the
+    history never takes these files' messages for its own."""
+
+    def working(day: dt.date) -> dt.date:
+        while day.weekday() >= 5:
+            day += dt.timedelta(days=1)
+        return day
+
+    recommend = working(applied + dt.timedelta(days=3))
+    approve = working(recommend + dt.timedelta(days=2))
+    accept = approve + dt.timedelta(days=1)
+    forms = accept + dt.timedelta(days=2)
+    days = {
+        "apply": (applied, dt.time(9, 40)),
+        "recommend": (recommend, dt.time(10, 20)),
+        "approve": (approve, dt.time(14, 10)),
+        "accept": (accept, dt.time(11, 5)),
+        "invite": (accept, dt.time(11, 25)),
+        "forms": (forms, dt.time(19, 35)),
+        "assign": (working(forms + dt.timedelta(days=1)), dt.time(9, 50)),
+    }
+    zone = timezone.get_default_timezone()
+    return {step: dt.datetime.combine(day, at, tzinfo=zone) for step, (day, at) in days.items()}
+
+
+@contextmanager
+def _clock_at(moment: dt.datetime) -> Iterator[None]:
+    """The clock stands at `moment` (as the demonstration history moves it)."""
+    with time_machine.travel(moment, tick=False):
+        yield
 
 
 def _ready_body(business_number: str, tuition: str, today: dt.date) -> dict[str, object]:

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import io
 import re
+from typing import Any
 
 import pypdf
 import pytest
+from django.utils import translation
 from tests.service.grants.agreement_helpers import approved
 
+from jobgrant.service.grants.agreements.html import _words
 from jobgrant.service.grants.agreements.pdf import (
     RemoteFetchError,
     agreement_pdf,
@@ -68,3 +71,62 @@ def test_the_pdf_fetches_nothing_but_its_own_fonts() -> None:
     for address in ("https://fonts.googleapis.com/css", "file:///etc/passwd", "http://127.0.0.1/"):
         with pytest.raises(RemoteFetchError):
             refuse_unless_local(address)
+
+
+#: What heads what follows it (the document's section headings, tables' captions, terms).
+HEADS = (
+    *("parties", "training", "costs", "dates_heading", "terms"),
+    *("costs_caption", "shares_caption"),
+    *("course", "provider", "where", "dates", "hours"),
+    *("accept_by", "participants_by", "first_claim_by", "completion_report_by"),
+)
+#: Below this height (points from the page's foot) is the footer: the fingerprint and the page
+#: number, printed on every page.
+FOOTER_TOP = 60
+
+
+def last_lines(pdf: bytes) -> list[str]:
+    """The lowest line of text above the footer on each page but the last (pypdf reads the
+    text in drawing order, not in reading order: the positions say which line is lowest)."""
+    lowest = []
+    pages = pypdf.PdfReader(io.BytesIO(pdf)).pages
+    for page in pages[:-1]:
+        lines: dict[float, str] = {}
+
+        def seen(text: str, cm: Any, tm: Any, font: Any, size: Any, lines: Any = lines) -> None:
+            y = round(cm[5] + tm[5] * cm[3], 0) if cm else round(tm[5], 0)
+            if text.strip() and y > FOOTER_TOP:
+                lines[y] = lines.get(y, "") + text
+
+        page.extract_text(visitor_text=seen)
+        lowest.append(" ".join(lines[min(lines)].split()))
+    return lowest
+
+
+def _trainees(count: int) -> list[dict[str, Any]]:
+    costs = {
+        "tuition": "1000.00",
+        "student_fees": "0.00",
+        "materials": "10.00",
+        "exam_fees": "5.00",
+    }
+    return [{"employer_id": "acme", "status": "existing-employee", "costs": costs}] * count
+
+
+def test_no_heading_caption_or_term_is_left_alone_at_a_pages_foot(demo) -> None:
+    """Files of 1 to 8 trainees move every heading, table caption and term (dt) across the
+    pages' feet, in both languages: none of them is ever the last line of a page, away from
+    what it heads."""
+    heads = {}
+    for language in ("en", "fr"):
+        with translation.override(language):
+            words = _words(language)
+        heads[language] = {words[key] for key in HEADS}
+    found = []
+    for count in range(1, 9):
+        version = AgreementVersion.objects.get(agreement=approved(trainees=_trainees(count)))
+        for language, alone in heads.items():
+            for line in last_lines(agreement_pdf(version, language)):
+                if any(line == head or line.endswith(" " + head) for head in alone):
+                    found.append(f"{count} trainee(s), {language}: {line!r}")
+    assert not found, f"left alone at a page's foot: {found}"

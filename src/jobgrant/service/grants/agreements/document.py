@@ -17,14 +17,16 @@ import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from babel.dates import format_datetime
+from babel.numbers import format_decimal
 from django.db import connection
 from django.utils import timezone, translation
 
 from jobgrant.rules.evaluate import default_library
-from jobgrant.rules.money import format_money, parse_amount
+from jobgrant.rules.money import AmountError, format_money, parse_amount
 from jobgrant.rules.parameters import ParameterError
 from jobgrant.rules.policies import DEFAULT_POLICY, Policy, PolicyLibrary, UnknownPolicyError
 from jobgrant.service.choices import CostCategory, Setting, TraineeStatus
@@ -189,6 +191,7 @@ def _document_context(
         return format_money(cents, language)
 
     schedule = dict(version.schedule)
+    schedule["hours"] = hours_text(schedule.get("hours", ""), language)
     return {
         "language": language,
         "number": application.pk,
@@ -239,6 +242,17 @@ def _document_context(
         "policy": version.policy,
         "policy_version": version.policy_version,
     }
+
+
+def hours_text(raw: object, language: str) -> str:
+    """Hours as the language writes them: a whole number without decimals ("120", not
+    "120.00"), a fraction with the language's decimal sign ("7.5", "7,5"). What is not a number
+    of hours is written as it is."""
+    try:
+        hundredths = parse_amount(raw if isinstance(raw, str | int) else str(raw))
+    except AmountError:
+        return str(raw)
+    return format_decimal(Decimal(hundredths) / 100, locale=LOCALES[language])
 
 
 def render_document(

@@ -8,6 +8,7 @@ accepted), never rendered again.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -66,7 +67,9 @@ def page_context(user: User, agreement: Agreement) -> dict[str, Any]:
         "agreement": agreement,
         "version": version,
         "state": AgreementState(agreement.state).label,
-        "document": mark_safe(in_language(en=version.content_en, fr=version.content_fr)),
+        "document": mark_safe(
+            scrolling_tables(in_language(en=version.content_en, fr=version.content_fr))
+        ),
         "may_answer": is_applicant and is_open,
         "may_withdraw": user.role == Role.OFFICER
         and agreement.state == AgreementState.ISSUED
@@ -78,6 +81,28 @@ def page_context(user: User, agreement: Agreement) -> dict[str, Any]:
         if user.role == Role.EMPLOYER
         else "web:officer-review",
     }
+
+
+_CAPTIONED_TABLE = re.compile(r'<table id="([a-z0-9-]+)">\n<caption>')
+
+
+def scrolling_tables(document: str) -> str:
+    """The stored document as the page shows it: each table styled as the service's tables
+    and inside its own scrolling box, named by its caption, so that a narrow window scrolls the
+    table and not the page (WCAG 1.4.10). Only the markup around the tables changes, never the
+    text that was hashed and accepted; a document whose tables are not all written as the
+    agreement's writer writes them is shown as it is."""
+    if len(_CAPTIONED_TABLE.findall(document)) != document.count("<table"):
+        return document
+
+    def boxed(table: re.Match[str]) -> str:
+        name = table[1]
+        return (
+            f'<div class="jg-scroll" role="region" tabindex="0" aria-labelledby="{name}-caption">'
+            f'<table id="{name}" class="jg-table jg-table--wraps">\n<caption id="{name}-caption">'
+        )
+
+    return _CAPTIONED_TABLE.sub(boxed, document).replace("</table>", "</table></div>")
 
 
 def _is_applicant(user: User, agreement: Agreement) -> bool:
