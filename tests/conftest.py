@@ -10,6 +10,7 @@ import io
 import json
 import logging
 import os
+import resource
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -389,6 +390,30 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 _RECORDED: dict[str, float] = {}
+
+
+def _cpu_seconds() -> float:
+    """This process's CPU time and that of the processes it started and waited for."""
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Any:
+    """With JOBGRANT_RECORD_CPU naming a directory, each test's CPU seconds (set-up, call and
+    tear-down, the browser and servers it waited for included) are written there, a file per
+    test process: where a set's CPU goes, whatever else the machine is doing."""
+    directory = os.environ.get("JOBGRANT_RECORD_CPU")
+    started = _cpu_seconds() if directory else 0.0
+    yield
+    if directory:
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        line = json.dumps({"test": item.nodeid, "cpu": round(_cpu_seconds() - started, 3)})
+        with open(Path(directory) / f"cpu-{worker}-{os.getpid()}.jsonl", "a") as out:
+            out.write(line + "\n")
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
