@@ -23,7 +23,7 @@ import schemathesis
 from django.conf import settings
 from django.http import HttpResponse
 from django.test import Client, TransactionTestCase
-from tests import seeded
+from tests import canonical, seeded
 from tests.personas import APPLICANT, CLOCK, Persona, totp_code
 
 from jobgrant.service.accounts.models import ApiToken, User
@@ -76,6 +76,28 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
 @pytest.fixture
 def demo(db: None) -> None:
     seeded.seed_here()  # a no-op: the database is the seeded one, put back after each test
+
+
+@pytest.fixture
+def canonical_file(db: None) -> Callable[[str], Any]:
+    """The canonical file of a stage (tests/canonical.py: approved, accepted, claimable,
+    certified, paid, completed), put into the test's database: `canonical_file("paid")` is
+    its Application. One stage a test. Without a seeded database (no build directory) the
+    file is made here, by the same actions."""
+    from django.db import connection
+
+    from jobgrant.service.grants.models.applications import Application
+
+    def put(stage: str) -> Any:
+        assert not asked, f"one canonical file a test (asked {asked[0]!r}, then {stage!r})"
+        asked.append(stage)
+        if SEEDED:
+            return Application.objects.get(pk=seeded.put_canonical(connection, stage))
+        canonical.build(stage)
+        return Application.objects.latest("pk")
+
+    asked: list[str] = []
+    return put
 
 
 def _back_to_seeded(self: TransactionTestCase) -> None:

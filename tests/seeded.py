@@ -16,6 +16,12 @@ It is named by a digest of the migrated template's digest (the service's code an
 the rest of the package (the rules, the funding model), the scenarios, the personas and the
 tests' date: any change of those is a new seeded database, never a stale one.
 
+The canonical files (tests/canonical.py: one file at each stage, approved to completed) are
+made in the seeding process too, each on the seeded rows alone by the service's actions; the rows
+each added or changed are kept aside in the seeded database (PostgreSQL: the schema `canonical`;
+SQLite: tables named `canonical__<stage>__<table>`), the tables put back to the seeded rows, and a
+test that asks for a stage has them put into its database (`put_canonical`).
+
 The same for the demonstration history (`var/build/history/`): the seeded SQLite file with the
 whole history loaded, which the KPI test over it copies in (on SQLite, the engine of `make run`).
 
@@ -42,13 +48,20 @@ TODAY = dt.date(2026, 11, 29)
 NOW = dt.datetime(2026, 11, 29, 15, 0, tzinfo=dt.UTC)
 #: Where PostgreSQL keeps the seeded rows to refill each table from.
 SNAPSHOT_SCHEMA = "seeded"
+#: Where the canonical files' rows are kept: a PostgreSQL schema; on SQLite, a table prefix.
+CANONICAL = "canonical"
+#: The stage's receipts' bytes (the receipts' storage is each test process's own).
+FILES_TABLE = "receipt_files"
 
 
 def digest() -> str:
     from jobgrant.service.migrated_template import digest as migrated_digest
 
     hashed = hashlib.sha256(f"{migrated_digest()} {TODAY.isoformat()}".encode())
+    from tests.canonical import SOURCES
+
     sources = [ROOT / "tests" / "personas.py", ROOT / "tests" / "seeded.py"]
+    sources += [ROOT / source for source in SOURCES]  # the canonical files' makers
     sources += sorted((ROOT / "scenarios").rglob("*.yaml"))
     package = ROOT / "src" / "jobgrant"
     sources += sorted(
@@ -201,12 +214,183 @@ def restore_postgres(connection: Any) -> None:
 
 
 def _tables(connection: Any) -> list[str]:
+    """The service's tables (not the canonical files' rows kept aside, nor the migrations')."""
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
-            " AND tablename <> 'django_migrations' ORDER BY tablename"
-        )
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+                " AND tablename <> 'django_migrations' ORDER BY tablename"
+            )
+        else:
+            cursor.execute(
+                "SELECT name FROM main.sqlite_master WHERE type = 'table'"
+                " AND name <> 'django_migrations' AND substr(name, 1, 7) <> 'sqlite_'"
+                " AND substr(name, 1, %s) <> %s ORDER BY name",
+                [len(CANONICAL) + 2, f"{CANONICAL}__"],
+            )
         return [table for (table,) in cursor.fetchall()]
+
+
+# --- The canonical files (tests/canonical.py) ----------------------------------------------------
+
+
+def make_canonical(connection: Any) -> None:
+    """In the seeding process, once the database is seeded: each stage's file made by the
+    service's actions, the rows it added or changed kept aside (`keep_canonical`), then the
+    tables put back to the seeded rows, their id sequences left past the file's ids (so that
+    a test's own rows never take a canonical file's ids, and the next stage starts there)."""
+    from tests import canonical
+
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            before = SNAPSHOT_SCHEMA
+            cursor.execute(f"CREATE SCHEMA {CANONICAL}")
+        else:  # the seeded rows, in a copy attached beside the database being built
+            before = "before_canonical"
+            snapshot = Path(f"{connection.settings_dict['NAME']}.before-canonical")
+            copy = sqlite3.connect(snapshot)
+            connection.ensure_connection()
+            connection.connection.backup(copy)
+            copy.close()
+            cursor.execute(f"ATTACH DATABASE %s AS {before}", [str(snapshot)])
+        cursor.execute(_ddl(connection, "manifest", "stage text, tbl text, pk text, n integer"))
+    tables = _tables(connection)
+    for stage in canonical.STAGES:
+        canonical.build(stage)
+        keep_canonical(connection, stage, tables, before)
+        _put_back(connection, tables, before)
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute(f"DETACH DATABASE {before}")
+        snapshot.unlink()
+
+
+def _kept(connection: Any, name: str) -> str:
+    """Where the canonical rows named `name` are kept."""
+    if connection.vendor == "postgresql":
+        return f'{CANONICAL}."{name}"'
+    return f'main."{CANONICAL}__{name}"'
+
+
+def _ddl(connection: Any, name: str, columns: str) -> str:
+    return f"CREATE TABLE {_kept(connection, name)} ({columns})"
+
+
+def _main(connection: Any, table: str) -> str:
+    return f'{"public" if connection.vendor == "postgresql" else "main"}."{table}"'
+
+
+def keep_canonical(connection: Any, stage: str, tables: list[str], before: str) -> None:
+    """The rows the stage's file added or changed, table by table, kept aside as
+    `<stage>__<table>` and listed in the manifest; and its receipts' bytes. A file that removed
+    a seeded row could not be put back by adding rows: refused."""
+    from django.core.files.storage import storages
+
+    from jobgrant.service.grants.models.claims import Receipt
+
+    with connection.cursor() as cursor:
+        for position, table in enumerate(tables):
+            pk = connection.introspection.get_primary_key_column(cursor, table)
+            old, new = f'{before}."{table}"', _main(connection, table)
+            cursor.execute(f"SELECT count(*) FROM {old} WHERE {pk} NOT IN (SELECT {pk} FROM {new})")
+            (removed,) = cursor.fetchone()
+            if removed:
+                raise RuntimeError(f"the {stage} file removed {removed} seeded rows of {table}")
+            kept = _kept(connection, f"{stage}__{table}")
+            cursor.execute(f"CREATE TABLE {kept} AS SELECT * FROM {new} EXCEPT SELECT * FROM {old}")
+            cursor.execute(f"SELECT count(*) FROM {kept}")
+            if cursor.fetchone()[0] == 0:
+                cursor.execute(f"DROP TABLE {kept}")
+                continue
+            cursor.execute(
+                f"INSERT INTO {_kept(connection, 'manifest')} VALUES (%s, %s, %s, %s)",
+                [stage, table, pk, position],
+            )
+        cursor.execute(_ddl(connection, f"{stage}__{FILES_TABLE}", "name text, content bytea"))
+        storage = storages["receipts"]
+        for receipt in Receipt.objects.all():
+            with storage.open(receipt.file.name) as opened:
+                content = opened.read()
+            cursor.execute(
+                f"INSERT INTO {_kept(connection, f'{stage}__{FILES_TABLE}')} VALUES (%s, %s)",
+                [receipt.file.name, content],
+            )
+
+
+def _put_back(connection: Any, tables: list[str], before: str) -> None:
+    """Every table back to the seeded rows (`before`), the triggers off meanwhile; the id
+    sequences stay where they are."""
+    from django.db import transaction
+
+    from jobgrant.service.audit import append_only
+
+    if connection.vendor == "postgresql":
+        restore_postgres(connection)
+        return
+    with connection.cursor() as cursor:
+        # SQLite's count of deferred foreign-key violations is not brought back down by every
+        # parent row put back, so the keys are off for this (it works outside a transaction).
+        cursor.execute("PRAGMA foreign_keys = OFF")
+        with transaction.atomic(using=connection.alias):
+            append_only.uninstall(connection)
+            for table in tables:
+                cursor.execute(f'DELETE FROM main."{table}"')
+                cursor.execute(f'INSERT INTO main."{table}" SELECT * FROM {before}."{table}"')
+            append_only.install(connection)
+            cursor.execute("PRAGMA main.foreign_key_check")
+            if cursor.fetchall():
+                raise RuntimeError("the seeded rows put back break a foreign key")
+        cursor.execute("PRAGMA foreign_keys = ON")
+
+
+_MANIFESTS: dict[tuple[str, str], list[tuple[str, str]]] = {}
+
+
+def put_canonical(connection: Any, stage: str) -> int:
+    """Put the canonical file of `stage` into the test's database, in a transaction (the test's
+    own when it has one: rolled back with it; a transactional test's database is put back to
+    the seeded one afterwards anyway): its rows added, the seeded rows it changed replaced, the
+    triggers off meanwhile (the audit head moves to the file's last entry); its receipts into
+    the receipts' storage. The file's application id."""
+    from django.core.files.base import ContentFile
+    from django.core.files.storage import storages
+    from django.db import transaction
+
+    from jobgrant.service.audit import append_only
+
+    key = (connection.alias, stage)
+    if key not in _MANIFESTS:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT tbl, pk FROM {_kept(connection, 'manifest')} WHERE stage = %s ORDER BY n",
+                [stage],
+            )
+            _MANIFESTS[key] = [(table, pk) for table, pk in cursor.fetchall()]
+    if not _MANIFESTS[key]:
+        raise LookupError(f"no canonical file of the stage {stage!r} in the seeded database")
+    postgresql = connection.vendor == "postgresql"
+    with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
+        if postgresql:
+            cursor.execute("SET LOCAL session_replication_role = replica")
+        else:
+            append_only.uninstall(connection)
+        for table, pk in _MANIFESTS[key]:
+            kept, main = _kept(connection, f"{stage}__{table}"), _main(connection, table)
+            cursor.execute(f"DELETE FROM {main} WHERE {pk} IN (SELECT {pk} FROM {kept})")
+            cursor.execute(f"INSERT INTO {main} SELECT * FROM {kept}")
+        if postgresql:
+            cursor.execute("SET LOCAL session_replication_role = origin")
+        else:
+            append_only.install(connection)
+        cursor.execute(f"SELECT name, content FROM {_kept(connection, f'{stage}__{FILES_TABLE}')}")
+        files = cursor.fetchall()
+        cursor.execute(f"SELECT id FROM {_kept(connection, f'{stage}__grants_application')}")
+        (application_id,) = cursor.fetchone()
+    storage = storages["receipts"]
+    for name, content in files:
+        if not storage.exists(name):
+            assert storage.save(name, ContentFile(bytes(content))) == name
+    return int(application_id)
 
 
 # --- Both ----------------------------------------------------------------------------------
@@ -234,6 +418,7 @@ def _seed_and_keep() -> None:
     seed_here()
     if connection.vendor == "postgresql":
         keep_snapshot(connection)
+    make_canonical(connection)
     connection.close()
 
 
