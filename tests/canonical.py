@@ -5,7 +5,8 @@ and only read it, or change it in their own transaction (rolled back at their en
 file through the actions to that stage costs 0.1 to 1 s of CPU a test, and the same for every
 test that needs it. So each stage's file is made once, when the seeded database is built
 (tests/seeded.py), by the service's own actions as the personas take them, exactly as the
-helpers of tests/service/grants/*_helpers.py make them (the same bodies, people and clock):
+helpers of tests/service/grants/*_helpers.py make them (the same bodies, people and clock; the clock stopped at each step, so that a test's
+clock, at the seeded moment and going, is after the file's moments):
 the ledger's postings and the audit trail's entries are the ones those actions wrote.
 
 Each stage is built on the seeded database alone, and the rows it added or changed are kept
@@ -50,12 +51,33 @@ PAYMENT_POOL = {"jurisdiction": "ON", "fiscal_year": "2026-27"}
 AUTHORIZER = "demo-finance"
 
 
+def put(stage: str) -> Any:
+    """The canonical file of `stage` in the test's database (its application): its rows put
+    in from the seeded database (tests/seeded.put_canonical); without a seeded database (no
+    build directory), made here by the same actions."""
+    from django.db import connection
+    from tests import conftest, seeded
+
+    from jobgrant.service.grants.models.applications import Application
+
+    if conftest.SEEDED:
+        return Application.objects.get(pk=seeded.put_canonical(connection, stage))
+    build(stage)
+    return Application.objects.latest("pk")
+
+
+def participants(application: Any) -> list[Any]:
+    """The file's trainees' slots, in their order (the first confirmed with SIN, the second
+    with OTHER_SIN, from the claimable stage on)."""
+    return list(application.participants.order_by("position"))
+
+
 def build(stage: str) -> None:
     """Make the canonical file of `stage` through the service's actions (in the seeding
     process, on the seeded database)."""
     import time_machine
 
-    with time_machine.travel(NOW, tick=True):
+    with time_machine.travel(NOW, tick=False):  # at the seeded moment, as a test would be
         BUILDERS[stage]()
 
 
@@ -119,7 +141,7 @@ def _certified() -> Any:
     from jobgrant.service.grants.claims import assessment
 
     application = _claimable()
-    with time_machine.travel(DURING_TRAINING, tick=True):
+    with time_machine.travel(DURING_TRAINING, tick=False):
         claim = claim_actions.start_claim(EMPLOYER.get(), application, {"is_final": True})
         attach(claim)
         claim_actions.submit_claim(EMPLOYER.get(), claim)
@@ -136,7 +158,7 @@ def _paid() -> Any:
     from jobgrant.service.grants.payments import batches, confirmation, export
 
     application = _certified()
-    with time_machine.travel(DURING_TRAINING + dt.timedelta(days=2), tick=True):
+    with time_machine.travel(DURING_TRAINING + dt.timedelta(days=2), tick=False):
         finance = FINANCE.get()
         batch = batches.build_batch(finance, PAYMENT_POOL)
         batches.authorize_batch(User.objects.get(username=AUTHORIZER), batch)
@@ -157,7 +179,7 @@ def _completed() -> Any:
 
     application = _paid()
     slots = list(Participant.objects.filter(application=application).order_by("position"))
-    with time_machine.travel(AFTER_TRAINING, tick=True):
+    with time_machine.travel(AFTER_TRAINING, tick=False):
         report = filled_report(application, slots)
         completion_actions.submit_completion_report(report, by=EMPLOYER.get())
     return application

@@ -81,23 +81,10 @@ def demo(db: None) -> None:
 @pytest.fixture
 def canonical_file(db: None) -> Callable[[str], Any]:
     """The canonical file of a stage (tests/canonical.py: approved, accepted, claimable,
-    certified, paid, completed), put into the test's database: `canonical_file("paid")` is
-    its Application. One stage a test. Without a seeded database (no build directory) the
-    file is made here, by the same actions."""
-    from django.db import connection
-
-    from jobgrant.service.grants.models.applications import Application
-
-    def put(stage: str) -> Any:
-        assert not asked, f"one canonical file a test (asked {asked[0]!r}, then {stage!r})"
-        asked.append(stage)
-        if SEEDED:
-            return Application.objects.get(pk=seeded.put_canonical(connection, stage))
-        canonical.build(stage)
-        return Application.objects.latest("pk")
-
-    asked: list[str] = []
-    return put
+    certified, paid, completed) put into the test's database: `canonical_file("paid")` is its
+    Application (canonical.put, which a test's helpers may call too). One stage a test, before
+    the test writes anything audited."""
+    return canonical.put
 
 
 def _back_to_seeded(self: TransactionTestCase) -> None:

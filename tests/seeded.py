@@ -370,6 +370,15 @@ def put_canonical(connection: Any, stage: str) -> int:
         raise LookupError(f"no canonical file of the stage {stage!r} in the seeded database")
     postgresql = connection.vendor == "postgresql"
     with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT (SELECT min(sequence) FROM {_kept(connection, f'{stage}__audit_auditentry')})"
+            ' - (SELECT sequence FROM "audit_audithead" WHERE id = 1)'
+        )
+        if cursor.fetchone()[0] != 1:
+            raise RuntimeError(
+                "a canonical file goes in first, before the test writes to the audit trail,"
+                f" and one a test: its entries continue the seeded chain ({stage})"
+            )
         if postgresql:
             cursor.execute("SET LOCAL session_replication_role = replica")
         else:

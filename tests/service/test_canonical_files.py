@@ -77,9 +77,9 @@ def test_a_test_that_asks_for_no_canonical_file_sees_none() -> None:
     verified()
 
 
-def test_one_stage_a_test(canonical_file: Any) -> None:
+def test_one_stage_a_test_and_before_anything_audited(canonical_file: Any) -> None:
     canonical_file("approved")
-    with pytest.raises(AssertionError, match="one canonical file a test"):
+    with pytest.raises(RuntimeError, match="one a test"):
         canonical_file("paid")
 
 
