@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from tests import canonical
 from tests.conftest import changes_audited
 from tests.personas import EMPLOYER, OFFICER, OUTSIDER_EMPLOYER
-from tests.service.grants.agreement_helpers import approved, committed
+from tests.service.grants.agreement_helpers import committed
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.grants.models.agreements import Agreement, AgreementVersion
@@ -36,7 +37,7 @@ def url(
 
 
 def test_the_approved_application_leads_to_the_agreement(demo) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     page = signed_in(EMPLOYER.username).get(
         f"/en/employer/applications/{agreement.application_id}/"
     )
@@ -51,7 +52,7 @@ def test_the_approved_application_leads_to_the_agreement(demo) -> None:
 def test_the_agreement_page_shows_the_stored_document_in_the_page_language(
     demo, language, words
 ) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     page = signed_in(EMPLOYER.username).get(url(agreement, language=language))
     text = page.content.decode()
     assert page.status_code == 200
@@ -62,7 +63,7 @@ def test_the_agreement_page_shows_the_stored_document_in_the_page_language(
 
 
 def test_the_pdf_downloads_in_both_languages(demo) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     client = signed_in(EMPLOYER.username)
     for language in ("en", "fr"):
         answer = client.get(url(agreement, f"{language}.pdf"))
@@ -72,7 +73,7 @@ def test_the_pdf_downloads_in_both_languages(demo) -> None:
 
 
 def test_accepting_takes_a_confirmation_step_then_records_the_acceptance(demo) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     client = signed_in(EMPLOYER.username)
     step = client.post(url(agreement, "accept/"), ACCEPT)
     assert step.status_code == 200 and 'id="confirm-accept"' in step.content.decode()
@@ -94,7 +95,7 @@ def test_accepting_takes_a_confirmation_step_then_records_the_acceptance(demo) -
     ],
 )
 def test_a_missing_confirmation_is_named_and_nothing_is_written(demo, language, message) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     entries = changes_audited()
     body = {k: v for k, v in ACCEPT.items() if k != "general_terms"} | {"confirm": "yes"}
     answer = signed_in(EMPLOYER.username).post(url(agreement, "accept/", language), body)
@@ -107,7 +108,7 @@ def test_a_missing_confirmation_is_named_and_nothing_is_written(demo, language, 
 
 def test_declining_asks_for_a_reason_then_releases_the_commitment(demo) -> None:
     before = committed("federal")
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     client = signed_in(EMPLOYER.username)
     assert client.get(url(agreement, "decline/")).status_code == 200
     assert client.post(url(agreement, "decline/"), {"reason": ""}).status_code == 422
@@ -121,12 +122,12 @@ def test_declining_asks_for_a_reason_then_releases_the_commitment(demo) -> None:
 
 
 def test_an_outsider_cannot_read_the_agreement(demo) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     assert signed_in(OUTSIDER_EMPLOYER.username).get(url(agreement)).status_code == 404
 
 
 def test_the_officer_sees_the_offer_expiring_and_withdraws_it_with_a_reason(demo) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     client = signed_in(OFFICER.username)
     queue = client.get("/fr/officer/agreements/")
     assert queue.status_code == 200

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from django.db.models import F
 from django.test import Client
+from tests import canonical
 from tests.personas import EMPLOYER, OFFICER, OTHER_JURISDICTION_OFFICER
-from tests.service.grants.change_helpers import accepted, counts
+from tests.service.grants.change_helpers import counts
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.grants.models.agreements import Agreement
@@ -36,7 +37,7 @@ def text(answer: Any) -> str:
 
 
 def test_the_employer_chooses_what_to_change_in_either_language(demo) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     client = signed_in(EMPLOYER)
     index = f"/en/employer/applications/{agreement.application_id}/changes/"
     page = client.get(index)
@@ -50,7 +51,7 @@ def test_the_employer_chooses_what_to_change_in_either_language(demo) -> None:
 
 
 def test_new_dates_are_reviewed_then_approved_at_once(demo) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     client = signed_in(EMPLOYER)
     typed = {"start_date": "2027-01-18", "end_date": "", "note": "The room is booked."}
     review = client.post(new(agreement, "dates"), typed)
@@ -68,7 +69,7 @@ def test_new_dates_are_reviewed_then_approved_at_once(demo) -> None:
 
 
 def test_dates_across_the_fiscal_year_are_named_on_the_form_in_french(demo) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     before = counts()
     page = signed_in(EMPLOYER).post(new(agreement, "dates", "fr"), {"end_date": "2027-04-02"})
     assert page.status_code == 422
@@ -78,7 +79,7 @@ def test_dates_across_the_fiscal_year_are_named_on_the_form_in_french(demo) -> N
 
 
 def test_a_bad_date_is_named_by_the_form(demo) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     page = signed_in(EMPLOYER).post(new(agreement, "dates"), {"start_date": "next week"})
     assert page.status_code == 422 and "year-month-day" in text(page)
     assert ChangeRequest.objects.count() == 0
@@ -92,7 +93,7 @@ def provider_change(agreement: Agreement) -> ChangeRequest:
 
 
 def test_the_officer_approves_from_the_queue_after_confirming(demo) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     change = provider_change(agreement)
     assert change.state == "submitted"
     officer = signed_in(OFFICER)
@@ -118,7 +119,7 @@ def test_the_officer_approves_from_the_queue_after_confirming(demo) -> None:
 
 
 def test_a_denial_needs_its_reason_then_the_employer_reads_it(demo) -> None:
-    change = provider_change(accepted())
+    change = provider_change(canonical.put("accepted").agreement)
     officer = signed_in(OFFICER)
     decide = f"/fr/officer/changes/{change.pk}/decision/"
     missing = officer.post(decide, {"action": "deny", "deny-reason": ""})
@@ -131,7 +132,7 @@ def test_a_denial_needs_its_reason_then_the_employer_reads_it(demo) -> None:
 
 
 def test_a_budget_that_cannot_cover_the_change_is_explained(demo) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     typed = {
         "action": "add",
         "employer": "acme",
@@ -155,7 +156,7 @@ def test_a_budget_that_cannot_cover_the_change_is_explained(demo) -> None:
 
 
 def test_money_moved_between_lines_is_reviewed(demo) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     typed = {"from_line": "0:tuition", "to_line": "0:materials", "amount": "1000"}
     review = signed_in(EMPLOYER).post(new(agreement, "cost_reallocation"), typed)
     assert review.status_code == 200, text(review)
@@ -168,14 +169,14 @@ def test_money_moved_between_lines_is_reviewed(demo) -> None:
 
 
 def test_an_officer_of_another_jurisdiction_sees_no_such_change(demo) -> None:
-    change = provider_change(accepted())
+    change = provider_change(canonical.put("accepted").agreement)
     outsider = signed_in(OTHER_JURISDICTION_OFFICER)
     assert outsider.get(f"/en/officer/changes/{change.pk}/").status_code == 404
     assert f"open-change-{change.pk}" not in text(outsider.get("/en/officer/changes/"))
 
 
 def test_the_accepted_agreement_and_the_officer_queue_lead_to_the_changes(demo) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     page = signed_in(EMPLOYER).get(f"/en/employer/applications/{agreement.application_id}/")
     assert f"/en/employer/applications/{agreement.application_id}/changes/" in text(page)
     assert 'href="/fr/officer/changes/"' in text(signed_in(OFFICER).get("/fr/officer/"))

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
-from tests.participants import OTHER_SIN
+from tests import canonical
 from tests.personas import EMPLOYER, OFFICER, OUTSIDER_EMPLOYER, SECOND_OFFICER
 from tests.service.grants.claim_helpers import (
     approved_file,
@@ -40,11 +40,9 @@ def text(answer: Any) -> str:
 
 
 def ready() -> Any:
-    application = approved_file()
-    confirm(application, 0)
-    confirm(application, 1, OTHER_SIN)
-    assign(application)
-    return application
+    """A file to claim on: the canonical claimable file (tests/canonical.py), approved,
+    accepted, its two trainees confirmed (SIN, OTHER_SIN), assigned to OFFICER."""
+    return canonical.put("claimable")
 
 
 def started(client: Client, application: Any) -> Claim:

@@ -4,8 +4,9 @@ answer checked against the published OpenAPI document."""
 from __future__ import annotations
 
 import pytest
+from tests import canonical
 from tests.personas import EMPLOYER, OFFICER, OUTSIDER_EMPLOYER
-from tests.service.grants.agreement_helpers import ALL_CONFIRMED, approved, committed
+from tests.service.grants.agreement_helpers import ALL_CONFIRMED, committed
 
 from jobgrant.service.grants.models.agreements import Agreement
 
@@ -13,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_applicant_reads_the_agreement_with_its_terms_dates_and_hash(as_user) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     answer = as_user(EMPLOYER).get(f"/applications/{agreement.application_id}/agreement")
     assert answer.status_code == 200, answer.content
     body = answer.json()
@@ -33,7 +34,7 @@ def test_the_applicant_reads_the_agreement_with_its_terms_dates_and_hash(as_user
 
 
 def test_the_pdf_is_served_in_either_language(as_user) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     answer = as_user(EMPLOYER).get(
         f"/applications/{agreement.application_id}/agreement.pdf", lang="fr"
     )
@@ -44,13 +45,13 @@ def test_the_pdf_is_served_in_either_language(as_user) -> None:
 
 
 def test_an_outsider_gets_404(as_user) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     answer = as_user(OUTSIDER_EMPLOYER).get(f"/applications/{agreement.application_id}/agreement")
     assert answer.status_code == 404
 
 
 def test_accept_through_the_api_is_idempotent(as_user) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     client = as_user(EMPLOYER)
     body = {"signatory": "Ada Tremblay", "title": "Owner", "confirmations": ALL_CONFIRMED}
     path = f"/applications/{agreement.application_id}/agreement/accept"
@@ -69,7 +70,7 @@ def test_accept_through_the_api_is_idempotent(as_user) -> None:
 
 
 def test_missing_confirmations_are_named_as_problems(as_user) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     path = f"/applications/{agreement.application_id}/agreement/accept"
     answer = as_user(EMPLOYER).post(
         path, {"signatory": "Ada", "title": "Owner", "confirmations": [{}]}
@@ -82,7 +83,7 @@ def test_missing_confirmations_are_named_as_problems(as_user) -> None:
 
 def test_decline_releases_and_a_second_answer_is_a_409(as_user) -> None:
     before = committed("federal")
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     path = f"/applications/{agreement.application_id}/agreement"
     declined = as_user(EMPLOYER).post(f"{path}/decline", {"reason": "No longer needed."})
     assert declined.json()["state"] == "declined"
@@ -94,7 +95,7 @@ def test_decline_releases_and_a_second_answer_is_a_409(as_user) -> None:
 
 
 def test_only_an_officer_withdraws_the_offer(as_user) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     path = f"/applications/{agreement.application_id}/agreement/withdraw"
     assert as_user(EMPLOYER).post(path, {"reason": "x"}).status_code == 403
     withdrawn = as_user(OFFICER).post(path, {"reason": "The provider closed."})

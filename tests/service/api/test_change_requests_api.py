@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 from django.db.models import F
+from tests import canonical
 from tests.personas import EMPLOYER, OFFICER, OUTSIDER_EMPLOYER, SECOND_OFFICER
-from tests.service.grants.change_helpers import accepted, trainee
+from tests.service.grants.change_helpers import trainee
 
 from jobgrant.service.grants.models.changes import ChangeRequest
 from jobgrant.service.ledger.models import BudgetAccount
@@ -21,7 +22,7 @@ def path(agreement) -> str:
 
 
 def test_new_dates_are_approved_at_once_and_a_retry_replays_the_answer(as_user) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     client = as_user(EMPLOYER)
     body = {"kind": "dates", "end_date": "2027-03-31", "note": "The exam moved."}
     first = client.post(path(agreement), body, key="dates-1")
@@ -45,7 +46,7 @@ def test_new_dates_are_approved_at_once_and_a_retry_replays_the_answer(as_user) 
 
 
 def test_an_officer_approves_a_provider_change_and_a_second_decision_is_409(as_user) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     made = as_user(EMPLOYER).post(path(agreement), PROVIDER).json()
     assert made["state"] == "submitted"
     approved = as_user(OFFICER).post(
@@ -60,7 +61,7 @@ def test_an_officer_approves_a_provider_change_and_a_second_decision_is_409(as_u
 
 
 def test_a_denial_needs_a_reason(as_user) -> None:
-    made = as_user(EMPLOYER).post(path(accepted()), PROVIDER).json()
+    made = as_user(EMPLOYER).post(path(canonical.put("accepted").agreement), PROVIDER).json()
     refused = as_user(OFFICER).post(f"/change-requests/{made['id']}/deny", {})
     assert refused.status_code == 422 and refused.json()["errors"][0]["field"] == "reason"
     denied = as_user(OFFICER).post(f"/change-requests/{made['id']}/deny", {"reason": "Too late."})
@@ -79,7 +80,7 @@ def test_a_denial_needs_a_reason(as_user) -> None:
     ],
 )
 def test_bad_bodies_are_named_in_both_languages(as_user, body, field) -> None:
-    answer = as_user(EMPLOYER).post(path(accepted()), body)
+    answer = as_user(EMPLOYER).post(path(canonical.put("accepted").agreement), body)
     assert answer.status_code == 422, answer.content
     errors = {e["field"]: e for e in answer.json()["errors"]}
     assert field in errors and errors[field]["message_fr"] != errors[field]["message_en"]
@@ -87,12 +88,12 @@ def test_bad_bodies_are_named_in_both_languages(as_user, body, field) -> None:
 
 
 def test_a_body_that_is_not_json_is_400(as_user) -> None:
-    answer = as_user(EMPLOYER).post(path(accepted()), "{not json")
+    answer = as_user(EMPLOYER).post(path(canonical.put("accepted").agreement), "{not json")
     assert answer.status_code == 400
 
 
 def test_money_added_beyond_the_budget_is_409_and_nothing_moves(as_user) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     body = {"kind": "trainees", "add": [trainee(tuition="3000.00")]}
     made = as_user(EMPLOYER).post(path(agreement), body).json()
     assert made["figures"]["after"]["federal"] == "6000.00"
@@ -112,7 +113,7 @@ def test_an_application_without_an_agreement_has_nothing_to_change(as_user, make
 
 
 def test_an_outsider_learns_nothing(as_user) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     made = as_user(EMPLOYER).post(path(agreement), PROVIDER).json()
     assert as_user(OUTSIDER_EMPLOYER).get(f"/change-requests/{made['id']}").status_code == 404
     assert as_user(OUTSIDER_EMPLOYER).post(path(agreement), PROVIDER).status_code == 404

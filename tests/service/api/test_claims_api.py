@@ -10,14 +10,11 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from tests import canonical
 from tests.conftest import api_contract, token_for
-from tests.participants import OTHER_SIN
 from tests.personas import EMPLOYER, OFFICER, OUTSIDER_EMPLOYER, PARTNER_EMPLOYER
 from tests.service.grants.claim_helpers import (
-    approved_file,
-    assign,
     attach,
-    confirm,
     during_training,
     elf_bytes,
     jpeg_bytes,
@@ -67,11 +64,9 @@ def download(who: Any, href: str) -> tuple[Any, bytes]:
 
 
 def ready() -> Any:
-    application = approved_file()
-    confirm(application, 0)
-    confirm(application, 1, OTHER_SIN)
-    assign(application)
-    return application
+    """A file to claim on: the canonical claimable file (tests/canonical.py), approved,
+    accepted, its two trainees confirmed (SIN, OTHER_SIN), assigned to OFFICER."""
+    return canonical.put("claimable")
 
 
 def test_a_claim_from_start_to_certification_through_the_api(as_user) -> None:

@@ -11,6 +11,7 @@ import pytest
 import time_machine
 from django.db import transaction
 from django.utils import timezone
+from tests import canonical
 from tests.conftest import changes_audited
 from tests.personas import EMPLOYER, OFFICER, OTHER_JURISDICTION_OFFICER, SECOND_OFFICER
 from tests.service.grants.agreement_helpers import ALL_CONFIRMED, approved, committed, recommended
@@ -40,7 +41,7 @@ def version_of(agreement: Agreement) -> AgreementVersion:
 
 
 def test_approval_issues_version_1_with_the_approved_terms_and_due_dates(demo) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     version = version_of(agreement)
     assert agreement.state == "issued"
     assert version.number == 1
@@ -58,11 +59,11 @@ def test_approval_issues_version_1_with_the_approved_terms_and_due_dates(demo) -
 
 
 def test_the_hash_is_the_sha256_of_both_stored_documents(demo) -> None:
-    version = version_of(approved())
-    canonical = json.dumps(
+    version = version_of(canonical.put("approved").agreement)
+    stored = json.dumps(
         {"en": version.content_en, "fr": version.content_fr}, sort_keys=True, ensure_ascii=False
     )
-    assert version.content_sha256 == hashlib.sha256(canonical.encode()).hexdigest()
+    assert version.content_sha256 == hashlib.sha256(stored.encode()).hexdigest()
     assert "Schedule of approved costs" in version.content_en
     assert "15,000.00" in version.content_en
     assert "15\u00a0000,00\u00a0$" in version.content_fr
@@ -87,7 +88,7 @@ def test_an_approval_that_fails_leaves_no_agreement(demo) -> None:
 
 
 def test_the_applicant_accepts_with_name_title_and_the_three_confirmations(demo) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     accept_agreement(EMPLOYER.get(), agreement, "Ada Tremblay", "Owner", ALL_CONFIRMED)
     version = version_of(agreement)
     assert Agreement.objects.get(pk=agreement.pk).state == "accepted"
@@ -101,7 +102,7 @@ def test_the_applicant_accepts_with_name_title_and_the_three_confirmations(demo)
 
 
 def test_each_missing_field_is_named_in_both_languages_and_nothing_is_written(demo) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     entries = changes_audited()
     with pytest.raises(ServiceError) as refused:
         accept_agreement(EMPLOYER.get(), agreement, " ", "", ["agreement"])
@@ -120,7 +121,7 @@ def test_each_missing_field_is_named_in_both_languages_and_nothing_is_written(de
 
 
 def test_only_the_applicant_may_accept_and_the_refusal_is_audited(demo) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     with pytest.raises(ServiceError) as refused:
         accept_agreement(OFFICER.get(), agreement, "A", "B", ALL_CONFIRMED)
     assert refused.value.status == 403
@@ -129,7 +130,7 @@ def test_only_the_applicant_may_accept_and_the_refusal_is_audited(demo) -> None:
 
 def test_declining_releases_the_commitment_and_withdraws_the_application(demo) -> None:
     before = committed("federal")
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     assert committed("federal") == before + 500_000
     decline_agreement(EMPLOYER.get(), agreement, "The course was cancelled.")
     assert committed("federal") == before and committed("provincial") == 0
@@ -145,7 +146,7 @@ def test_declining_releases_the_commitment_and_withdraws_the_application(demo) -
 
 
 def test_a_decline_needs_a_reason(demo) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     with pytest.raises(ServiceError) as refused:
         decline_agreement(EMPLOYER.get(), agreement, "  ")
     assert refused.value.problems[0]["field"] == "reason"
@@ -154,7 +155,7 @@ def test_a_decline_needs_a_reason(demo) -> None:
 
 def test_an_officer_withdraws_an_offer_with_a_reason_and_it_is_released(demo) -> None:
     before = committed("federal")
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     withdraw_offer(OFFICER.get(), agreement, "The provider lost its accreditation.")
     assert Agreement.objects.get(pk=agreement.pk).state == "withdrawn"
     assert committed("federal") == before
@@ -163,7 +164,7 @@ def test_an_officer_withdraws_an_offer_with_a_reason_and_it_is_released(demo) ->
 
 
 def test_an_officer_of_another_jurisdiction_cannot_withdraw(demo) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     with pytest.raises(ServiceError) as refused:
         withdraw_offer(OTHER_JURISDICTION_OFFICER.get(), agreement, "No.")
     assert refused.value.status == 403
@@ -172,7 +173,7 @@ def test_an_officer_of_another_jurisdiction_cannot_withdraw(demo) -> None:
 
 def test_an_offer_expires_after_five_days_releases_its_commitment_once(demo) -> None:
     before = committed("federal")
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     assert expire_offers() == 0
     later = timezone.now() + dt.timedelta(days=5, minutes=1)
     assert expire_offers(later) == 1
@@ -184,7 +185,7 @@ def test_an_offer_expires_after_five_days_releases_its_commitment_once(demo) -> 
 
 
 def test_an_offer_cannot_be_accepted_after_its_time_even_before_the_job_runs(demo) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     late = timezone.now() + dt.timedelta(days=5, seconds=1)
     with time_machine.travel(late, tick=False), pytest.raises(ServiceError) as refused:
         accept_agreement(EMPLOYER.get(), agreement, "Ada", "Owner", ALL_CONFIRMED)
@@ -195,7 +196,7 @@ def test_an_offer_cannot_be_accepted_after_its_time_even_before_the_job_runs(dem
 
 def test_an_offer_of_an_application_withdrawn_first_expires_without_a_second_release(demo) -> None:
     before = committed("federal")
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     actions.withdraw_application(
         EMPLOYER.get(), Application.objects.get(pk=agreement.application_id)
     )
@@ -207,7 +208,7 @@ def test_an_offer_of_an_application_withdrawn_first_expires_without_a_second_rel
 
 
 def test_the_applicant_is_reminded_once_a_day_before_the_offer_expires(demo) -> None:
-    approved()
+    canonical.put("approved")
     assert remind_expiring_offers() == 0
     soon = timezone.now() + dt.timedelta(days=4, hours=1)
     assert remind_expiring_offers(soon) == 1
@@ -216,7 +217,7 @@ def test_the_applicant_is_reminded_once_a_day_before_the_offer_expires(demo) -> 
 
 
 def test_a_new_version_is_made_from_the_last_with_changes_and_accepted_again(demo) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     accept_agreement(EMPLOYER.get(), agreement, "Ada", "Owner", ALL_CONFIRMED)
     first = version_of(agreement)
     schedule = {**first.schedule, "end_date": "2027-04-30"}

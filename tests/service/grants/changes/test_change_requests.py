@@ -9,13 +9,14 @@ from typing import Any
 
 import pytest
 from django.db.models import F
+from tests import canonical
 from tests.personas import (
     EMPLOYER,
     OFFICER,
     OTHER_JURISDICTION_OFFICER,
     SECOND_OFFICER,
 )
-from tests.service.grants.agreement_helpers import ALL_CONFIRMED, approved, committed
+from tests.service.grants.agreement_helpers import ALL_CONFIRMED, committed
 from tests.service.grants.change_helpers import accepted, counts, latest, trainee
 
 from jobgrant.service.audit.chain import verify
@@ -85,7 +86,7 @@ def test_new_dates_inside_the_fiscal_year_are_approved_at_once_without_an_office
 
 
 def test_dates_across_the_fiscal_year_are_refused_named_in_both_languages(demo) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     before = counts()
     error = refused(agreement, "dates", end_date="2027-04-05")
     assert error.status == 422
@@ -106,7 +107,7 @@ def test_dates_across_the_fiscal_year_are_refused_named_in_both_languages(demo) 
     ],
 )
 def test_bad_dates_are_named_and_nothing_is_written(demo, body, field) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     before = counts()
     error = refused(agreement, "dates", **body)
     assert error.status == 422 and field in fields(error)
@@ -115,7 +116,7 @@ def test_bad_dates_are_named_and_nothing_is_written(demo, body, field) -> None:
 
 
 def test_a_date_before_the_application_date_is_refused_by_the_rules(demo) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     before = counts()
     error = refused(agreement, "dates", start_date="2026-11-20")
     assert error.status == 409 and error.code == "CHANGE_NOT_ELIGIBLE"
@@ -127,7 +128,7 @@ def test_a_date_before_the_application_date_is_refused_by_the_rules(demo) -> Non
 
 
 def test_one_open_change_request_per_agreement(demo) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     first = ask(agreement, "provider", provider={"name": "Niagara College", "third_party": True})
     assert first.state == "submitted"
     before = counts()
@@ -140,21 +141,21 @@ def test_one_open_change_request_per_agreement(demo) -> None:
 
 
 def test_an_offer_not_yet_accepted_cannot_be_changed(demo) -> None:
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     error = refused(agreement, "dates", start_date="2027-01-12")
     assert error.status == 409 and error.code == "AGREEMENT_NOT_CHANGEABLE"
     assert ChangeRequest.objects.count() == 0
 
 
 def test_no_claim_model_exists_yet_so_no_claim_is_under_assessment(demo) -> None:
-    assert claim_under_assessment(accepted()) is False
+    assert claim_under_assessment(canonical.put("accepted").agreement) is False
 
 
 # --- The provider: an officer decides; the scope changes ---------------------------------------
 
 
 def test_a_provider_change_approved_makes_a_version_to_accept_again(demo) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     change = ask(
         agreement,
         "provider",
@@ -186,14 +187,18 @@ def test_a_provider_change_approved_makes_a_version_to_accept_again(demo) -> Non
 
 
 def test_a_provider_that_is_not_a_third_party_is_refused_by_the_rules(demo) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     error = refused(agreement, "provider", provider={"name": "In house", "third_party": False})
     assert error.code == "CHANGE_NOT_ELIGIBLE"
     assert ChangeRequest.objects.count() == 0
 
 
 def test_bad_provider_fields_are_named(demo) -> None:
-    error = refused(accepted(), "provider", provider={"name": " ", "third_party": "yes"})
+    error = refused(
+        canonical.put("accepted").agreement,
+        "provider",
+        provider={"name": " ", "third_party": "yes"},
+    )
     assert set(fields(error)) == {"provider.name", "provider.third_party"}
 
 
@@ -220,7 +225,11 @@ def test_a_denial_needs_a_reason_and_tells_the_applicant_in_their_language(demo)
 
 
 def test_only_an_officer_of_the_file_decides_and_refusals_are_audited(demo) -> None:
-    change = ask(accepted(), "provider", provider={"name": "Niagara College", "third_party": True})
+    change = ask(
+        canonical.put("accepted").agreement,
+        "provider",
+        provider={"name": "Niagara College", "third_party": True},
+    )
     for who, code in ((EMPLOYER, "NOT_YOUR_FILE"), (OTHER_JURISDICTION_OFFICER, "NOT_YOUR_FILE")):
         with pytest.raises(ServiceError) as caught:
             approve_change(who.get(), change)
@@ -234,7 +243,7 @@ def test_only_an_officer_of_the_file_decides_and_refusals_are_audited(demo) -> N
 
 
 def test_a_trainee_added_commits_the_money_it_adds_when_approved(demo) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     federal, provincial = committed("federal"), committed("provincial")
     change = ask(agreement, "trainees", add=[trainee(tuition="3000.00")])
     assert change.figures["before"]["federal"] == 500_000
@@ -256,7 +265,7 @@ def test_a_trainee_added_commits_the_money_it_adds_when_approved(demo) -> None:
 
 
 def test_money_added_beyond_the_budget_is_refused_and_everything_rolls_back(demo) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     change = ask(agreement, "trainees", add=[trainee(tuition="3000.00")])
     BudgetAccount.objects.filter(funder="federal", jurisdiction="ON", fiscal_year="2026-27").update(
         allocated_cents=F("committed_cents") + 50_000
@@ -290,7 +299,7 @@ def test_a_trainee_removed_releases_the_money_it_took(demo) -> None:
 
 
 def test_a_trainee_replaced_by_another(demo) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     change = ask(
         agreement, "trainees", replace=[{"index": 0, "trainee": trainee(tuition="9000.00")}]
     )
@@ -301,7 +310,7 @@ def test_a_trainee_replaced_by_another(demo) -> None:
 
 
 def test_bad_trainees_are_named_at_their_place_in_the_body_and_nothing_is_written(demo) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     before = counts()
     bad = trainee(tuition="-1")
     bad["status"] = "retired"
@@ -320,7 +329,7 @@ def test_bad_trainees_are_named_at_their_place_in_the_body_and_nothing_is_writte
 
 
 def test_money_moved_between_lines_keeps_the_total_and_needs_acceptance(demo) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     move = {
         "from": {"trainee": 0, "category": "tuition"},
         "to": {"trainee": 0, "category": "materials"},
@@ -374,7 +383,7 @@ def test_money_moved_between_lines_keeps_the_total_and_needs_acceptance(demo) ->
     ],
 )
 def test_bad_moves_are_named_and_nothing_is_written(demo, move, field) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     before = counts()
     error = refused(agreement, "cost_reallocation", moves=[move])
     assert error.status == 422 and field in fields(error)
@@ -382,12 +391,12 @@ def test_bad_moves_are_named_and_nothing_is_written(demo, move, field) -> None:
 
 
 def test_an_unknown_kind_is_named(demo) -> None:
-    error = refused(accepted(), "colour")
+    error = refused(canonical.put("accepted").agreement, "colour")
     assert fields(error)["kind"][0].startswith("must be one of")
 
 
 def test_an_end_before_the_start_is_said_with_dates_in_words_in_each_language(demo) -> None:
-    agreement = accepted()
+    agreement = canonical.put("accepted").agreement
     error = refused(agreement, "dates", start_date="2027-03-28")  # the end is 2027-03-26
     english, french = fields(error)["start_date"]
     assert "(March 26, 2027) before it starts (March 28, 2027)" in english

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tests import canonical
 from tests.participants import OTHER_SIN
 from tests.personas import EMPLOYER, OFFICER, OTHER_JURISDICTION_OFFICER, SECOND_OFFICER
 from tests.service.grants.claim_helpers import (
@@ -43,6 +44,9 @@ pytestmark = pytest.mark.usefixtures("demo")
 
 def ready(trainees: list[dict[str, Any]] | None = None) -> tuple[Application, list[Any]]:
     """A file to claim on: approved, accepted, its two trainees confirmed, assigned to OFFICER."""
+    if trainees is None:  # the canonical claimable file (tests/canonical.py), made so once
+        application = canonical.put("claimable")
+        return application, canonical.participants(application)
     application = approved_file(trainees)
     slots = [confirm(application, 0), confirm(application, 1, OTHER_SIN)]
     assign(application)
@@ -209,9 +213,9 @@ def test_a_trainee_funded_in_another_file_is_capped_at_the_per_trainee_maximum()
     $6,000.00 (a third of $9,000 twice). The most per trainee is $5,000 + $5,000, so this file
     can give them $4,000.00: federal $3,000 x 4,000 / 6,000 = $2,000.00, provincial $2,000.00,
     and the employer's share grows by the $2,000.00 the government no longer pays."""
+    application, (first, _second) = ready()
     other = approved_file([trainee()])
     confirm(other, 0)
-    application, (first, _second) = ready()
     with during_training():
         claim = submitted(application, {"lines": [line(first, "tuition", "9000.00")]})
     assert claim.caps == [
