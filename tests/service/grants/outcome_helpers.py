@@ -7,6 +7,7 @@ import datetime as dt
 from typing import Any
 
 import time_machine
+from tests import canonical
 from tests.participants import OTHER_SIN
 from tests.personas import EMPLOYER
 from tests.service.grants.claim_helpers import approved_file, confirm
@@ -21,7 +22,11 @@ AFTER_TRAINING = dt.datetime(2027, 4, 2, 15, 0, tzinfo=dt.UTC)
 
 
 def ended_file(trainee_language: str = "en") -> tuple[Application, list[Participant]]:
-    """An accepted file with its two trainees confirmed (before the training)."""
+    """An accepted file with its two trainees confirmed (before the training): in English, the
+    canonical claimable file (tests/canonical.py; assigned to OFFICER too)."""
+    if trainee_language == "en":
+        application = canonical.put("claimable")
+        return application, canonical.participants(application)
     application = approved_file()
     slots = [confirm(application, 0), confirm(application, 1, OTHER_SIN)]
     if trainee_language != "en":
@@ -70,7 +75,11 @@ def filled_report(
 
 
 def submitted_report(trainee_language: str = "en") -> tuple[Application, list[Participant]]:
-    """A file whose completion report is submitted (its follow-ups scheduled)."""
+    """A file whose completion report is submitted (its follow-ups scheduled): in English, the
+    canonical completed file (tests/canonical.py: its final claim paid too, so completed)."""
+    if trainee_language == "en":
+        application = canonical.put("completed")
+        return application, canonical.participants(application)
     application, slots = ended_file(trainee_language)
     with after_training():
         report = filled_report(application, slots)

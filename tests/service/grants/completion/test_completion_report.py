@@ -149,7 +149,7 @@ def test_submitting_needs_every_trainee_and_rating_then_schedules_the_follow_ups
     assert len(due) == 8
     assert {day for _, _, day in due} == {dt.date(2027, 6, 26), dt.date(2028, 3, 26)}
     messages = Message.objects.filter(kind="completion_report_received")
-    assert messages.count() == 1 and messages.get().recipient == "applicant@example.ca"
+    assert messages.count() == 1 and messages.get().recipient == EMPLOYER.get().email
     # Not paid yet: the agreement is not complete.
     application.agreement.refresh_from_db()
     assert application.agreement.state != AgreementState.COMPLETED
