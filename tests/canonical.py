@@ -3,10 +3,11 @@
 Many tests need a file at some stage (approved, accepted, claimable, certified, paid, completed)
 and only read it, or change it in their own transaction (rolled back at their end). Walking a
 file through the actions to that stage costs 0.03 s (approved) to 0.2 s (completed) of CPU a
-test, warm, and the same for every test that needs it; putting a made one in, 3 to 9 ms. So each stage's file is made once, when the seeded database is built
-(tests/seeded.py), by the service's own actions as the personas take them, exactly as the
-helpers of tests/service/grants/*_helpers.py make them (the same bodies, people and clock; the
-clock stopped at each step, so that a test's clock, at the seeded moment and going, is after the
+test, warm, and the same for every test that needs it; putting a made one in, 3 to 9 ms. So each
+stage's file is made once, when the seeded database is built (tests/seeded.py), by the service's
+own actions as the personas take them, as the helpers of
+tests/service/grants/*_helpers.py make them (the same bodies, people and clock; the clock
+stopped at each step, so that a test's clock, at the seeded moment and going, is after the
 file's moments): the ledger's postings and the audit trail's entries are the ones those actions
 wrote.
 
