@@ -354,25 +354,11 @@ def test_a_line_the_limits_lowered_starts_with_the_limits_sentence_as_its_reason
 
 
 def paid_claim() -> tuple[Any, Claim]:
-    """A certified claim ($1,000.00 federal, $200.00 provincial) paid through a whole run:
-    built, authorized by another person, exported, confirmed paid on 2026-11-30."""
-    from tests.service.grants.payment_helpers import (
-        accepted_file,
-        certified_claim,
-        confirm_all,
-        finance,
-        second_finance,
-    )
-
-    from jobgrant.service.grants.payments import batches, confirmation, export
-
-    application = accepted_file()
-    claim = certified_claim(application, federal=100_000, provincial=20_000)
-    batch = batches.build_batch(finance(), {"jurisdiction": "ON", "fiscal_year": "2026-27"})
-    batches.authorize_batch(second_finance(), batch)
-    content = export.export_batch(finance(), batch)
-    confirmation.import_confirmations(finance(), batch, confirm_all(content))
-    return application, claim
+    """The canonical paid file (tests/canonical.py) and its final claim: certified, paid through
+    a whole run (built, authorized by another person, exported, confirmed paid on
+    2027-01-23)."""
+    application = canonical.put("paid")
+    return application, Claim.objects.get(application=application)
 
 
 def test_a_paid_claim_says_it_was_paid_on_the_claim_and_the_application(demo) -> None:
@@ -384,17 +370,17 @@ def test_a_paid_claim_says_it_was_paid_on_the_claim_and_the_application(demo) ->
     client = signed_in(EMPLOYER)
     page = text(client.get(f"/en/employer/claims/{claim.pk}/"))
     assert "will be paid in the next payment run" not in page
-    assert "The approved money is paid: $1,200.00" in page
+    assert "The approved money is paid: $12,400.00" in page
     assert all(document in page for document in documents)
-    assert "November 30, 2026" in page and "$1,000.00" in page and "$200.00" in page
+    assert "January 23, 2027" in page and page.count("$6,200.00") >= 2
     french = text(client.get(f"/fr/employer/claims/{claim.pk}/"))
-    assert "L'argent approuvé est payé\u00a0: 1\u00a0200,00\u00a0$" in french
-    assert "30 novembre 2026" in french
+    assert "L'argent approuvé est payé\u00a0: 12\u00a0400,00\u00a0$" in french
+    assert "23 janvier 2027" in french
     detail = text(client.get(f"/en/employer/applications/{application.pk}/"))
     assert 'id="payments"' in detail and all(document in detail for document in documents)
-    assert "November 30, 2026" in detail and "Paid" in detail
+    assert "January 23, 2027" in detail and "Paid" in detail
     detail_fr = text(client.get(f"/fr/employer/applications/{application.pk}/"))
-    assert "Paiements" in detail_fr and "30 novembre 2026" in detail_fr
+    assert "Paiements" in detail_fr and "23 janvier 2027" in detail_fr
 
 
 def test_a_claim_for_trainees_not_confirmed_says_who_must_confirm_and_how_before_it_is_made(

@@ -10,17 +10,14 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.utils import timezone
+from tests import canonical
 from tests.personas import EMPLOYER
 from tests.service.grants.agreement_helpers import approved
 from tests.service.grants.claim_helpers import invited
-from tests.service.grants.completion.test_completion_report import final_claim
-from tests.service.grants.outcome_helpers import after_training, ended_file, filled_report
-from tests.service.grants.payments.test_payments import build, paid_through
 
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.applications import actions
-from jobgrant.service.grants.completion import report as completion_actions
 from jobgrant.service.grants.models.agreements import Agreement, AgreementState, AgreementVersion
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.language import long_date
@@ -94,12 +91,7 @@ def test_an_accepted_agreement_asks_for_the_trainees_by_their_date_and_offers_no
 def test_a_completed_and_paid_file_says_so_keeps_its_claims_and_cannot_be_withdrawn(
     demo: None, language: str, stage: str, link: str
 ) -> None:
-    application, slots = ended_file()
-    final_claim(application)
-    paid_through(build())
-    with after_training():
-        report = filled_report(application, slots)
-        completion_actions.submit_completion_report(report, by=EMPLOYER.get())
+    application = canonical.put("completed")  # its final claim paid, its report submitted
     assert Agreement.objects.get(application=application).state == AgreementState.COMPLETED
     dashboard = page(f"/{language}/employer/")
     assert cell(dashboard, f"stage-{application.pk}") == stage

@@ -303,10 +303,10 @@ def test_a_paid_claims_answer_names_its_payments(as_user) -> None:
     answer = as_user(EMPLOYER).get(f"/claims/{claim.pk}")
     assert answer.status_code == 200, answer.content
     body = answer.json()
-    assert body["paid"] == "1200.00"
+    assert body["paid"] == "12400.00"
     assert [(p["funder"], p["net"], p["state"], p["paid_on"]) for p in body["payments"]] == [
-        ("federal", "1000.00", "paid", "2026-11-30"),
-        ("provincial", "200.00", "paid", "2026-11-30"),
+        ("federal", "6200.00", "paid", "2027-01-23"),
+        ("provincial", "6200.00", "paid", "2027-01-23"),
     ]
     assert all(p["document_number"] for p in body["payments"])
 

@@ -8,6 +8,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from tests import canonical
 from tests.personas import EMPLOYER
 from tests.service.grants.claim_helpers import during_training
 from tests.service.grants.outcome_helpers import (
@@ -198,9 +199,8 @@ def test_the_report_then_the_payment_completes_the_agreement_when_the_payment_is
 def test_the_payment_then_the_report_completes_the_agreement_when_the_report_is_submitted(
     demo: None,
 ) -> None:
-    application, slots = ended_file()
-    final_claim(application)
-    paid_through(build())
+    application = canonical.put("paid")  # its final claim paid
+    slots = canonical.participants(application)
     assert agreement_state(application) == AgreementState.ACTIVE  # no report yet
     with after_training():
         report = filled_report(application, slots)
