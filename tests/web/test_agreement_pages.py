@@ -9,7 +9,7 @@ from django.test import Client
 from tests import canonical
 from tests.conftest import changes_audited
 from tests.personas import EMPLOYER, OFFICER, OUTSIDER_EMPLOYER
-from tests.service.grants.agreement_helpers import committed
+from tests.service.grants.agreement_helpers import approved, committed
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.grants.models.agreements import Agreement, AgreementVersion
@@ -173,7 +173,7 @@ def test_the_cost_tables_are_the_services_tables_each_in_its_scrolling_box(demo,
     """Styled as the other tables (jg-table) and each in a box that scrolls it, named by its
     caption, so that a narrow window scrolls the table, not the page; the stored text, hashed
     and accepted, is not changed."""
-    agreement = approved()
+    agreement = canonical.put("approved").agreement
     text = (
         signed_in(OFFICER.username)
         .get(url(agreement, language=language, section="officer"))
