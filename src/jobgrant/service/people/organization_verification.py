@@ -378,7 +378,6 @@ def _tell_administrators(employer: Employer, kind: str, decision: VerificationDe
             context={
                 "name": admin.first_name,
                 "organization": quoted(employer.name, language),
-                "business_number": employer.business_number,
                 "reason": decision.note if decision.outcome != "verified" else "",
                 "link": links.page_link(
                     "web:organization-members", language, employer_id=employer.pk
@@ -633,7 +632,6 @@ def _tell_disputant(
         context={
             "name": dispute.name,
             "organization": quoted(employer.name, language),
-            "business_number": employer.business_number,
             "upheld": 1 if dispute.state == DisputeState.UPHELD else 0,
             "reason": decision.note,
         },

@@ -205,7 +205,6 @@ ROLE_CHOICES = OrganizationRole.choices
 
 # --- An organization's verification (people/organization_verification.py) -------------------
 
-FILE_HINT = _("A PDF, PNG or JPEG file, at most 10 MB.")
 
 
 class ProofForm(PlainForm):
