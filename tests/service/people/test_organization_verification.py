@@ -238,7 +238,7 @@ def test_only_an_administrator_uploads_and_a_bad_file_is_named(demo: None) -> No
 
 
 @pytest.mark.parametrize(
-    "who,code",
+    ("who", "code"),
     [
         (OTHER_JURISDICTION_OFFICER, "NOT_YOUR_ORGANIZATION_TO_VERIFY"),
         (FINANCE, "ROLE_NOT_ALLOWED"),

@@ -550,6 +550,7 @@ def resolve_dispute(
         dispute.save(update_fields=["state", "resolved_at"])
         before = locked_employer.verification
         removed = 0
+        after: str
         if outcome == VerificationOutcome.DISPUTE_UPHELD:
             removed = _hand_over(user, locked_employer, dispute)
             after = Verification.UNVERIFIED

@@ -206,7 +206,6 @@ ROLE_CHOICES = OrganizationRole.choices
 # --- An organization's verification (people/organization_verification.py) -------------------
 
 
-
 class ProofForm(PlainForm):
     """The document an administrator uploads (read from request.FILES by the view)."""
 

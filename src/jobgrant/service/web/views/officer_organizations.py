@@ -8,7 +8,7 @@ may not do (another jurisdiction, an affiliation, a state that does not allow it
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -194,4 +194,5 @@ def document(request: HttpRequest, user: User, employer_id: int, proof_id: int) 
     proof = OrganizationProof.objects.filter(employer=employer, pk=proof_id).first()
     if proof is None:
         raise Http404
-    return file_response(proof.file, proof.original_name, proof.content_type)
+    # A file streamed as it is read: not an HttpResponse, but answered the same way.
+    return cast(HttpResponse, file_response(proof.file, proof.original_name, proof.content_type))
