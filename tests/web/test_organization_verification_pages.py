@@ -183,3 +183,58 @@ def test_an_officer_of_another_jurisdiction_does_not_find_the_organization(demo:
         r"refused\.organization\.review",
         " ".join(AuditEntry.objects.values_list("action", flat=True)),
     )
+
+
+def test_the_verification_entries_are_in_words_in_both_languages(demo: None) -> None:
+    from django.utils import translation
+
+    from jobgrant.service.web.audit_entries import FIELD_LABELS, action_label, details
+
+    employer = unverified()
+    verification.upload_proof(EMPLOYER.get(), employer, document())
+    verification.refuse_organization(OFFICER.get(), employer, "The name differs.")
+    proof = verification.upload_proof(EMPLOYER.get(), employer, document())
+    verification.verify_organization(
+        OFFICER.get(), employer, {"method": "document", "proof": proof.pk, "note": "Match."}
+    )
+    dispute = verification.file_dispute(dispute_token(), FILED, document())
+    verification.resolve_dispute(OFFICER.get(), employer, dispute.pk, "dismissed", "Theirs.")
+    entries = list(AuditEntry.objects.filter(action__startswith="organization."))
+    assert {e.action for e in entries} >= {
+        "organization.upload_proof",
+        "organization.refuse",
+        "organization.verify",
+        "organization.dispute",
+        "organization.resolve_dispute",
+    }
+    for entry in entries:
+        assert set(entry.summary) <= set(FIELD_LABELS), entry.summary
+        with translation.override("fr"):
+            assert action_label(entry.action) != entry.action
+            shown = " ".join(value for _name, value in details(entry))
+        assert "verified" not in shown and "document" not in shown.split(), shown
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "must verify"), ("fr", "Un agent doit vérifier")]
+)
+def test_the_wizard_keeps_an_unverified_organizations_application_as_a_draft(
+    demo: None, lang: str, words: str
+) -> None:
+    from tests.web.test_employer_apply import through_training, trainee, trainees_form
+
+    from jobgrant.service.grants.models.applications import Application, FormDraft
+
+    unverified()
+    client = signed_in(EMPLOYER)
+    through_training(client, lang)
+    rows = trainees_form(trainee(0, APPLICANT.business_number))
+    assert client.post(f"/{lang}/employer/apply/trainees/", rows).status_code == 302
+    answer = client.post(f"/{lang}/employer/apply/review/", {"confirm": "yes", "action": "submit"})
+    application = Application.objects.get()
+    assert application.state == "draft"
+    assert answer["Location"] == f"/{lang}/employer/applications/{application.pk}/"
+    assert words in client.get(answer["Location"]).content.decode()
+    assert not FormDraft.objects.exists()  # the draft is the application now, not lost twice
+    again = client.post(f"/{lang}/employer/apply/review/", {"confirm": "yes"})
+    assert again.status_code == 302 and Application.objects.count() == 1
