@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("accounts", "0008_sealed_second_factor"),
+        ("accounts", "0010_token_epoch"),
         ("registry", "0005_organization_verification"),
     ]
 
