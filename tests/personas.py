@@ -19,7 +19,7 @@ from stdnum import luhn
 
 from jobgrant.service.accounts.models import STAFF_ROLES, OrganizationRole, Role, User
 from jobgrant.service.accounts.second_factor import APP_DEVICE
-from jobgrant.service.registry.models import Employer
+from jobgrant.service.registry.models import Employer, Verification
 
 PASSWORD = "persona-password"
 
@@ -139,6 +139,7 @@ def create_personas() -> None:
                 naics=organization.naics,
                 jurisdiction=organization.jurisdiction,
                 region=organization.region,
+                verification=Verification.VERIFIED,  # as if an officer had checked them
             )
         for persona in PERSONAS:
             _create(persona)

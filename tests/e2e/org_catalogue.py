@@ -65,12 +65,63 @@ def links_sent(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
     from jobgrant.service.people import email_change
 
     email_change.request_email_change(employer, "demo-employer.new@example.com")
+    _attempt_on(acme.business_number, "rosa@example.com")
     return {
+        "dispute": _parts("registration_organization_exists", "rosa@example.com")[-1],
         "token": token,
         "email_change": _parts("email_change_confirm", "demo-employer.new@example.com")[-1],
         "invitation": _parts("organization_invitation", "bo@example.com")[-1],
         "setup_token": _parts("staff_account_setup", "e2e-officer@example.com")[-1],
     }
+
+
+def _attempt_on(business_number: str, email: str) -> None:
+    """Someone registering a number already registered: the message with the dispute link."""
+    from jobgrant.service.people import organizations as organization_actions
+
+    organization_actions.register_organization(
+        {
+            "name": "Rosa's Real Business",
+            "business_number": business_number,
+            "street_address": "1 Main Street",
+            "city": "Hamilton",
+            "jurisdiction": "ON",
+            "postal_code": "L8N 1A1",
+            "naics": "332710",
+            "employees": 10,
+            "first_name": "Rosa",
+            "last_name": "Birch",
+            "email": email,
+            "password": "a-real-business-of-my-own",
+            "password_again": "a-real-business-of-my-own",
+        },
+        language="en",
+    )
+
+
+def organizations_to_verify(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+    """The demonstration's organization waiting (its document uploaded), and Lakeshore
+    disputed by someone who says it is theirs."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from jobgrant.service.demo import seed_awaiting_verification
+    from jobgrant.service.demo_history.receipt import one_page_pdf
+    from jobgrant.service.people import organization_verification as verification
+    from jobgrant.service.registry.models import Employer
+    from jobgrant.service.uploads import checked
+
+    waiting = seed_awaiting_verification()
+    assert waiting is not None
+    lakeshore = Employer.objects.get(name="Lakeshore Logistics")
+    _attempt_on(lakeshore.business_number, "rosa@example.com")
+    token = _parts("registration_organization_exists", "rosa@example.com")[-1]
+    letter = SimpleUploadedFile("cra-letter.pdf", one_page_pdf("CRA letter"))
+    verification.file_dispute(
+        token,
+        {"name": "Rosa Birch", "phone": "905 555 0199", "statement": "I own Lakeshore."},
+        checked(letter, "file", default="document"),
+    )
+    return {"waiting": waiting.pk, "disputed": lakeshore.pk}
 
 
 def people_and_a_request(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
@@ -161,6 +212,12 @@ def org_groups(group: Any, visit: Any, click: Any, fill_and_click: Any) -> tuple
                     kwargs=lambda made: {"token": made["email_change"]},
                 ),
                 Visit(
+                    "web:dispute",
+                    kwargs=lambda made: {"token": made["dispute"]},
+                    error=click("#file-dispute"),
+                ),
+                Visit("web:dispute-filed"),
+                Visit(
                     "web:account-email-confirm",
                     kwargs=lambda made: {"token": "1-x"},
                     status=404,
@@ -203,6 +260,38 @@ def org_groups(group: Any, visit: Any, click: Any, fill_and_click: Any) -> tuple
             setup=people_and_a_request,
         ),
         Group(
+            "organizations to verify",
+            "demo-officer-on-1",
+            (
+                Visit("web:officer-organizations"),
+                Visit(
+                    "web:officer-organization",
+                    kwargs=lambda made: {"employer_id": made["waiting"]},
+                    error=click("#verify"),
+                ),
+                Visit(
+                    "web:officer-organization",
+                    kwargs=lambda made: {"employer_id": made["disputed"]},
+                    error=click("#resolve"),
+                    label="a disputed organization",
+                ),
+            ),
+            setup=organizations_to_verify,
+        ),
+        Group(
+            "an organization not verified yet",
+            "demo-employer-new",
+            (
+                Visit("web:organization-list"),
+                Visit(
+                    "web:organization-members",
+                    kwargs=lambda made: {"employer_id": made["waiting"]},
+                    error=click("#upload-proof"),
+                ),
+            ),
+            setup=organizations_to_verify,
+        ),
+        Group(
             "staff accounts",
             "demo-admin",
             (
@@ -221,6 +310,11 @@ def org_groups(group: Any, visit: Any, click: Any, fill_and_click: Any) -> tuple
 
 
 ORG_EXCLUDED: dict[str, str] = {
+    "web:organization-proof": "POST only (Send the document to an officer), redirects to the "
+    "organization's page; its error state is checked as organization-members",
+    "web:officer-organization-decide": "POST only (verify, refuse, resolve), redirects to the "
+    "officer's organization page; its error states are checked as officer-organization",
+    "web:officer-organization-document": "a download (the document's own bytes), not a page",
     "web:organization-member-role": "POST only (Change the role), redirects to the members "
     "page, checked as organization-members",
     "web:staff-reactivate": "POST only (Reactivate), redirects to the staff list, checked as "

@@ -57,6 +57,8 @@ PUBLIC_ROUTES = {  # route -> what an anonymous GET answers
     "{lang}/register/verified/": 200,
     "{lang}/register/verify/<str:token>/": 404,
     "{lang}/invitation/<str:token>/": 404,
+    "{lang}/dispute/<str:token>/": 404,  # the link the "already registered" message carries
+    "{lang}/dispute-filed/": 200,
     "{lang}/account/setup/<str:token>/": 404,
     "{lang}/account/email/confirm/<str:token>/": 404,
     # The demonstration's mailbox: off (404) unless JOBGRANT_DEMO_MAIL; then a visitor sees only

@@ -38,7 +38,7 @@ from jobgrant.service.audit.chain import record
 from jobgrant.service.grants.models.applications import Intake, Program, Stream
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
-from jobgrant.service.registry.models import Employer
+from jobgrant.service.registry.models import Employer, Verification
 
 SCENARIO = Path(__file__).resolve().parents[3] / "scenarios" / "budget-2013.yaml"
 FIRST_YEAR = 2014
@@ -122,6 +122,7 @@ def _accounts() -> None:
         naics="332710",
         jurisdiction="ON",
         region="3550",
+        verification=Verification.VERIFIED,
     )
     lakeshore = Employer.objects.create(
         business_number=business_number("20000000"),
@@ -130,6 +131,7 @@ def _accounts() -> None:
         naics="493110",
         jurisdiction="ON",
         region="3530",
+        verification=Verification.VERIFIED,
     )
     password = demo_password_hash()
     _user("demo-employer", Role.EMPLOYER, password, employers=[acme, lakeshore])
@@ -176,6 +178,47 @@ def _user(
         TOTPDevice.objects.create(user=user, name=APP_DEVICE, key=DEMO_TOTP_KEY_HEX, confirmed=True)
     record("demo-seed", "user.create", "user", user.pk, {"username": name, "role": role})
     return user
+
+
+# --- An organization waiting to be verified --------------------------------------------------
+
+AWAITING_ACCOUNT = "demo-employer-new"
+
+
+def seed_awaiting_verification() -> Employer | None:
+    """Northern Ridge Carpentry, registered by demo-employer-new, not verified yet: its
+    administrator uploaded its business registration document, which waits in the Ontario
+    officers' queue (Organizations to verify). Apart from `seed`, for `jobgrant serve`: the
+    document is a file in the receipts' storage. None when it is there already."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from jobgrant.service.demo_history.receipt import one_page_pdf
+    from jobgrant.service.people.organization_verification import upload_proof
+    from jobgrant.service.uploads import checked
+
+    if User.objects.filter(username=AWAITING_ACCOUNT).exists():
+        return None
+    with transaction.atomic():
+        employer = Employer.objects.create(
+            business_number=business_number("30000000"),
+            name="Northern Ridge Carpentry",
+            employees=12,
+            naics="238350",
+            jurisdiction="ON",
+            region="3595",
+            street_address="88 Lakehead Road",
+            city="Thunder Bay",
+            postal_code="P7B 1A1",
+            verification=Verification.UNVERIFIED,
+        )
+        user = _user(AWAITING_ACCOUNT, Role.EMPLOYER, demo_password_hash(), employers=[employer])
+        text = (
+            f"Ontario Business Registry - Northern Ridge Carpentry - business number "
+            f"{employer.business_number} - registered 2019-03-14"
+        )
+        upload = SimpleUploadedFile("business-registration.pdf", one_page_pdf(text))
+        upload_proof(user, employer, checked(upload, "file", default="registration"))
+    return employer
 
 
 # --- Files ready to claim  ------------------------------------------

@@ -143,6 +143,51 @@ WORDINGS: dict[str, Wording] = {
             "money set aside for it is released."
         ),
     ),
+    "ORGANIZATION_NOT_VERIFIED": Wording(
+        gettext_lazy("An organization in this application is not verified yet"),
+        gettext_lazy(
+            "An officer must verify %(organizations)s before an application naming it can be "
+            "submitted. An administrator of the organization uploads its business registration "
+            "document from the organization's page (Your organizations); an officer checks it "
+            "and the administrators are told by email. Your draft is kept: submit it once the "
+            "organization is verified."
+        ),
+    ),
+    "ORGANIZATION_DISPUTED": Wording(
+        gettext_lazy("The registration of an organization in this application is disputed"),
+        gettext_lazy(
+            "Someone who says they are the business disputes the registration of "
+            "%(organizations)s. No application naming it can be submitted until an officer "
+            "resolves the dispute; its administrators are told the outcome by email. Your "
+            "draft is kept."
+        ),
+    ),
+    "NOT_YOUR_ORGANIZATION_TO_VERIFY": Wording(
+        gettext_lazy("This organization is not in your jurisdiction"),
+        gettext_lazy("An organization is verified by the program officers of its jurisdiction."),
+    ),
+    "CONFLICT_OF_INTEREST_ORGANIZATION": Wording(
+        gettext_lazy("You have a conflict of interest"),
+        gettext_lazy(
+            "You are affiliated with this organization, so you cannot verify it, refuse it or "
+            "resolve a dispute about it. Another officer must."
+        ),
+    ),
+    "ORGANIZATION_ALREADY_VERIFIED": Wording(
+        gettext_lazy("This organization is verified already"),
+        gettext_lazy("An officer verified this organization: no other document is needed."),
+    ),
+    "VERIFICATION_NOT_POSSIBLE": Wording(
+        gettext_lazy("This decision is no longer possible"),
+        gettext_lazy(
+            "This decision is not possible for an organization that is now “%(state)s”. A "
+            "disputed organization is decided by resolving its dispute."
+        ),
+    ),
+    "DISPUTE_NOT_OPEN": Wording(
+        gettext_lazy("This dispute is resolved already"),
+        gettext_lazy("Another officer resolved this dispute."),
+    ),
 }
 #: An illegal transition says what the action needed, by action (`grants.workflow` names them).
 ILLEGAL_TRANSITIONS: dict[str, Lazy] = {

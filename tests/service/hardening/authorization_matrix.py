@@ -60,6 +60,18 @@ DECIDES = frozenset({IN_SCOPE, ASSIGNED, RECOMMENDER})
 APPLICANT = frozenset({OWN})
 OFFICERS_WHO_SEE = frozenset({IN_SCOPE, ASSIGNED, AFFILIATED, RECOMMENDER})
 EMPLOYERS_WHO_SEE = frozenset({OWN, PARTNER})
+#: An organization (the applicant's): its people, and those who review its verification: the
+#: officers of its jurisdiction (federal officers of no jurisdiction too), finance, auditors.
+SEES_THE_ORGANIZATION = frozenset(
+    {OWN, IN_SCOPE, ASSIGNED, AFFILIATED, RECOMMENDER, FEDERAL_ON_PROVINCIAL, FINANCE, AUDITOR}
+)
+#: Who verifies or refuses it: a program officer who covers it, with no tie to it.
+VERIFIES = frozenset({IN_SCOPE, ASSIGNED, RECOMMENDER, FEDERAL_ON_PROVINCIAL})
+OFFICERS_WHO_SEE_THE_ORGANIZATION = SEES_THE_ORGANIZATION & OFFICERS_WHO_SEE | {
+    FEDERAL_ON_PROVINCIAL
+}
+#: Nobody submits an application of an organization no officer verified, not even its own.
+NOBODY: frozenset[str] = frozenset()
 
 # --- Roles, for pages and role-wide operations ------------------------------------------------
 
@@ -100,6 +112,7 @@ class Action:
     body: dict[str, object] | None = None
     listing: bool = False  # a list: "allowed" means the object is in it, refused that it is not
     role_wide: bool = False  # about no one file: a refusal is 403, never 404
+    sees: frozenset[str] = frozenset()  # who may know the object exists (default: the file's)
 
     def expected(self, relationship: str) -> str | int:
         """ALLOWED, or the status the refusal has."""
@@ -113,7 +126,7 @@ class Action:
             return 404  # not in the list
         if self.role_wide:
             return 403
-        return 403 if relationship in SEES_THE_FILE else 404
+        return 403 if relationship in (self.sees or SEES_THE_FILE) else 404
 
 
 def _every_state(*names: str) -> tuple[str, ...]:
@@ -289,6 +302,54 @@ ACTIONS: tuple[Action, ...] = (
         ),
         ("submitted",),
         role_wide=True,
+    ),
+    # --- Organizations and their verification ---
+    Action(
+        "submit (organization not verified)",
+        "api",
+        "post",
+        "/applications/{application}/submit",
+        NOBODY,
+        ("unverified draft",),
+    ),
+    Action(
+        "read organization",
+        "api",
+        "get",
+        "/employers/{organization}",
+        SEES_THE_ORGANIZATION,
+        ("unverified organization",),
+        sees=SEES_THE_ORGANIZATION,
+    ),
+    Action(
+        "verify organization",
+        "api",
+        "post",
+        "/employers/{organization}/verify",
+        VERIFIES,
+        ("unverified organization",),
+        body={"method": "registry", "note": "Ontario Business Registry: name and number match."},
+        sees=SEES_THE_ORGANIZATION,
+    ),
+    Action(
+        "refuse organization",
+        "api",
+        "post",
+        "/employers/{organization}/refuse",
+        VERIFIES,
+        ("unverified organization",),
+        body={"reason": "The name on the document differs."},
+        sees=SEES_THE_ORGANIZATION,
+    ),
+    Action(
+        "officer's organization page",
+        "page",
+        "get",
+        "/{lang}/officer/organizations/{organization}/",
+        OFFICERS_WHO_SEE_THE_ORGANIZATION,
+        ("unverified organization",),
+        roles=frozenset({OFFICER_ROLE}),
+        sees=SEES_THE_ORGANIZATION,
     ),
     # --- Pages ---
     Action(

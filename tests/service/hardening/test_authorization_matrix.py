@@ -43,6 +43,7 @@ from jobgrant.service.grants.applications import assignment as assignment_action
 from jobgrant.service.grants.changes import actions as change_actions
 from jobgrant.service.grants.models.agreements import Agreement
 from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.registry.models import Employer, Verification
 
 pytestmark = pytest.mark.django_db
 ASSIGNED_OFFICER = Persona("assigned-officer-on", Role.OFFICER, jurisdiction="ON")
@@ -74,6 +75,8 @@ class Fixture:
     recommended_by: str = ""
     assigned_to: str = ""
     change: int | None = None
+    organization: int | None = None
+    unverified: bool = False  # the applicant's organization made unverified for the case
 
 
 def relationship(persona: Persona | None, fixture: Fixture) -> str:
@@ -162,6 +165,10 @@ def make_fixtures() -> dict[str, Fixture]:
         "change": Fixture(with_change.pk, recommended_by=by, change=change.pk),
         "federal draft": Fixture(new(federal=True).pk, federal=True),
         "federal submitted": Fixture(submitted(federal=True).pk, federal=True),
+        "unverified draft": Fixture(new().pk, unverified=True),
+        "unverified organization": Fixture(
+            new().pk, organization=APPLICANT.get().pk, unverified=True
+        ),
     }
 
 
@@ -202,8 +209,15 @@ class Callers:
     def ask(self, case: Case, fixture: Fixture) -> tuple[int, Any]:
         action, persona = case.action, case.persona
         path = action.path.format(
-            application=fixture.application, change=fixture.change, lang=case.language
+            application=fixture.application,
+            change=fixture.change,
+            organization=fixture.organization,
+            lang=case.language,
         )
+        if fixture.unverified:  # inside the case's savepoint: rolled back after it
+            Employer.objects.filter(pk=APPLICANT.get().pk).update(
+                verification=Verification.UNVERIFIED
+            )
         if action.channel == "page":
             browser = self.browsers[persona.username] if persona else Client()
             answer = getattr(browser, action.method)(path)

@@ -8,7 +8,7 @@ never a number: requests match AMOUNT_IN (what the rules kernel reads), answers 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated
+from typing import Annotated, Literal
 
 from ninja import Schema
 from pydantic import Field
@@ -115,12 +115,55 @@ class Revoked(Schema):
 # --- Registry -------------------------------------------------------------------------------
 
 
+VerificationState = Literal["unverified", "verified", "refused", "disputed"]
+
+
 class EmployerOut(Schema):
     id: int
     business_number: str
     name: str
     jurisdiction: str
     employees: int
+    verification: VerificationState = Field(
+        description="Whether an officer verified the organization: only a verified one "
+        "submits applications and receives consortium partners' requests."
+    )
+
+
+class EmployerDocument(Schema):
+    id: int
+    name: str
+    content_type: str
+    size: int
+    uploaded_at: str
+    reviewed: bool
+
+
+class EmployerDetail(EmployerOut):
+    verified_at: str | None = Field(description="When it was verified (null unless verified).")
+    verified_against: Literal["document", "registry"] | None = Field(
+        description="A document the organization uploaded, or a registry check the officer "
+        "attested (null unless verified)."
+    )
+    documents: list[EmployerDocument] = Field(
+        description="The documents its people uploaded to prove its registration, newest first."
+    )
+
+
+class VerifyBody(Schema):
+    method: Literal["document", "registry"]
+    proof: int | None = Field(
+        None, description="With method document: the id of one of its documents."
+    )
+    note: str = Field(
+        max_length=2000,
+        description="What the officer checked (for a registry check, their attestation: which "
+        "registry, what it showed).",
+    )
+
+
+class RefuseBody(Schema):
+    reason: str = Field(max_length=2000, description="Why; sent to its administrators.")
 
 
 class NoBody(Schema):

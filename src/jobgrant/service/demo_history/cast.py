@@ -20,7 +20,7 @@ from jobgrant.service.audit.chain import record
 from jobgrant.service.demo import business_number, demo_password_hash
 from jobgrant.service.demo_history.plan import EmployerPlan, Plan
 from jobgrant.service.grants.models.applications import Delivery, Intake, Program, Stream
-from jobgrant.service.registry.models import Employer
+from jobgrant.service.registry.models import Employer, Verification
 
 
 @dataclass(frozen=True)
@@ -114,6 +114,7 @@ def _employer(plan: EmployerPlan) -> Employer:
         naics=plan.naics,
         jurisdiction=plan.jurisdiction,
         region=plan.region,
+        verification=Verification.VERIFIED,  # the history's employers had their files decided
     )
 
 

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 
 def invoice_pdf(provider: str, number: int, course: str) -> bytes:
-    text = f"{provider}: invoice {1000 + number}, {course}, paid in full"
+    return one_page_pdf(f"{provider}: invoice {1000 + number}, {course}, paid in full")
+
+
+def one_page_pdf(text: str) -> bytes:
+    """A valid one-page PDF showing one line of `text` (Latin-1)."""
     safe = text.encode("latin-1", "replace").replace(b"(", b"[").replace(b")", b"]")
     stream = b"BT /F1 11 Tf 72 720 Td (" + safe + b") Tj ET"
     objects = [

@@ -10,7 +10,8 @@ through the outbox, to the people it concerns:
   gave, that the organization is registered already and that its administrators were told.
 Whoever reads the address given learns that the business number is registered, as anyone
 who can receive mail there should; the registration rate limit bounds how often, and the
-organization's administrators hear of every attempt.
+organization's administrators hear of every attempt. The person is also sent a link with which
+to dispute the registration, if the business is theirs (people/organization_verification.py).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from jobgrant.service.audit.chain import record
 from jobgrant.service.language import language_of
 from jobgrant.service.links import page_link
 from jobgrant.service.notifications.outbox import enqueue, quoted
+from jobgrant.service.people.organization_verification import offer_dispute
 from jobgrant.service.registry.models import Employer
 
 log = logging.getLogger("jobgrant.security")
@@ -107,13 +109,17 @@ def _tell_organization(employer: Employer, person: dict[str, Any], language: str
                 "email": person["email"],
             },
         )
+    language = language if language in ("en", "fr") else "en"
     enqueue(
         "registration_organization_exists",
         subject=employer,
         milestone=_milestone(),
         to=person["email"],
-        language=language if language in ("en", "fr") else "en",
-        context={"name": person["first_name"]},
+        language=language,
+        context={
+            "name": person["first_name"],
+            "dispute_link": offer_dispute(employer, person["email"], language),
+        },
     )
     summary = {"administrators_told": admins.count()}
     record("anonymous", "organization.registration_attempted", "employer", employer.pk, summary)

@@ -4,9 +4,21 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import pgettext_lazy
 
 from jobgrant.service.choices import JURISDICTION_CHOICES
 from jobgrant.service.registry.identifiers import decrypt_sin, mask_sin
+
+
+class Verification(models.TextChoices):
+    """Whether an officer checked that an organization is the business its number names
+    (people/organization_verification.py). Only a verified organization submits applications
+    and hears of the applications that name it as a partner."""
+
+    UNVERIFIED = "unverified", pgettext_lazy("organization verification", "Unverified")
+    VERIFIED = "verified", pgettext_lazy("organization verification", "Verified")
+    REFUSED = "refused", pgettext_lazy("organization verification", "Refused")
+    DISPUTED = "disputed", pgettext_lazy("organization verification", "Disputed")
 
 
 class Employer(models.Model):
@@ -21,9 +33,27 @@ class Employer(models.Model):
     street_address = models.CharField(max_length=200, blank=True, default="")
     city = models.CharField(max_length=100, blank=True, default="")
     postal_code = models.CharField(max_length=7, blank=True, default="")
+    # Unverified until an officer checks it; a default in the database too, so that an
+    # organization the servers of the release before register is unverified as well.
+    verification = models.CharField(
+        max_length=10,
+        choices=Verification.choices,
+        default=Verification.UNVERIFIED,
+        db_default=Verification.UNVERIFIED,
+    )
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(verification__in=["unverified", "verified", "refused", "disputed"]),
+                name="employer_verification_known",
+            )
+        ]
+
+    @property
+    def is_verified(self) -> bool:
+        return self.verification == Verification.VERIFIED
 
     def __str__(self) -> str:
         return f"{self.name} ({self.business_number})"

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from jobgrant.service import refusals
+from jobgrant.service.accounts.models import VerificationMethod, VerificationOutcome
 from jobgrant.service.analysis.models import RunState
 from jobgrant.service.audit.codes import ANONYMOUS, DEMO_SEED, PARTICIPANT_PREFIX, WORKER
 from jobgrant.service.audit.models import AuditEntry
@@ -34,6 +35,7 @@ from jobgrant.service.grants.models.payments import (
 )
 from jobgrant.service.grants.participants.sin_keys import ACTOR as REKEY_ACTOR
 from jobgrant.service.language import current_language, long_date
+from jobgrant.service.registry.models import Verification
 from jobgrant.service.web.audit_labels import (
     ACTION_LABELS,
     ATTEMPT_LABELS,
@@ -196,6 +198,14 @@ FIELD_LABELS: dict[str, Promise] = {
     "federal_moved_cents": gettext_lazy("Federal share moved"),
     "provincial_moved_cents": gettext_lazy("Provincial or territorial share moved"),
     "invitations_revoked": gettext_lazy("Invitations cancelled"),
+    "proof": gettext_lazy("Document number"),
+    "document": gettext_lazy("Document number"),
+    "decision": gettext_lazy("Decision number"),
+    "dispute": gettext_lazy("Dispute number"),
+    "outcome": gettext_lazy("Outcome"),
+    "verified_against": gettext_lazy("Verified against"),
+    "members_removed": gettext_lazy("People removed"),
+    "routed": gettext_lazy("Sent to the partner"),
 }
 #: The names of the shares inside a group of money ("figures": before and after).
 SHARE_LABELS: dict[str, Promise] = {
@@ -233,6 +243,7 @@ STATES_OF: dict[str, Mapping[str, str]] = {
     "paymentrequest": Labels(RequestState),
     "receivable": Labels(ReceivableState),
     "simulation": Labels(RunState),
+    "employer": Labels(Verification),
 }
 # The details whose values are codes with labels.
 CODED_FIELDS: dict[str, Mapping[str, object]] = {
@@ -242,6 +253,8 @@ CODED_FIELDS: dict[str, Mapping[str, object]] = {
     "cause": Labels(ReceivableCause),
     "respondent": Labels(Respondent),
     "approved_status": Labels(TraineeStatus),
+    "verified_against": Labels(VerificationMethod),
+    "outcome": Labels(VerificationOutcome),
     "language": {"en": gettext_lazy("English"), "fr": gettext_lazy("French")},
     "via": {"page": gettext_lazy("a page"), "api": gettext_lazy("the API")},
     "method": {

@@ -122,6 +122,13 @@ ACTION_LABELS: dict[str, Promise] = {
     "organization.join": gettext_lazy("Colleague joined the organization"),
     "organization.set_role": gettext_lazy("Colleague's role changed"),
     "organization.remove": gettext_lazy("Colleague removed from the organization"),
+    "organization.upload_proof": gettext_lazy("Proof of the organization's registration uploaded"),
+    "organization.verify": gettext_lazy("Organization verified"),
+    "organization.refuse": gettext_lazy("Organization's verification refused"),
+    "organization.dispute": gettext_lazy("Organization's registration disputed"),
+    "organization.resolve_dispute": gettext_lazy(
+        "Dispute of an organization's registration resolved"
+    ),
     "staff.create": gettext_lazy("Staff account created"),
     "staff.change": gettext_lazy("Staff account changed"),
     "staff.setup": gettext_lazy("Staff account set up by its owner"),
@@ -198,6 +205,13 @@ ATTEMPT_LABELS: dict[str, Promise] = {
     "organization.revoke_invitation": gettext_lazy("revoke an invitation to an organization"),
     "organization.set_role": gettext_lazy("change a colleague's role"),
     "organization.remove": gettext_lazy("remove a colleague from an organization"),
+    "organization.review": gettext_lazy("open an organization's verification"),
+    "organization.upload_proof": gettext_lazy("upload a proof of an organization's registration"),
+    "organization.verify": gettext_lazy("verify an organization"),
+    "organization.refuse": gettext_lazy("refuse an organization's verification"),
+    "organization.resolve_dispute": gettext_lazy(
+        "resolve a dispute of an organization's registration"
+    ),
     "staff.open": gettext_lazy("open a staff account"),
     "staff.create": gettext_lazy("create a staff account"),
     "staff.change": gettext_lazy("change a staff account"),
@@ -239,6 +253,9 @@ ATTEMPT_LABELS: dict[str, Promise] = {
     "list_partner_requests": gettext_lazy("list the consortium partners' requests"),
     "list_budgets": gettext_lazy("list the budgets"),
     "list_employers": gettext_lazy("list the employers"),
+    "get_employer": gettext_lazy("open an employer"),
+    "verify_employer": gettext_lazy("verify an organization"),
+    "refuse_employer": gettext_lazy("refuse an organization's verification"),
     "issue_token": gettext_lazy("obtain an API token"),
     "list_tokens": gettext_lazy("list the API tokens"),
     "revoke_token": gettext_lazy("revoke an API token"),

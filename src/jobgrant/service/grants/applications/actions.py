@@ -48,7 +48,7 @@ from jobgrant.service.language import current_language
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.refusals import illegal_transition, refused
-from jobgrant.service.registry.models import Employer
+from jobgrant.service.registry.models import Employer, Verification
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -222,10 +222,33 @@ def submit_application(user: User, application: Application) -> Application:
     access.check_applicant(user, application)
     with transaction.atomic():
         _transition(user, application, "submit")
+        check_organizations_verified(application)
         # After the row lock: a partner's answer and this submission cannot cross.
         partner_actions.check_partners_consented(application)
         application_messages.application_received(application)
         return _finish(user, application, "submit")
+
+
+def check_organizations_verified(application: Application) -> None:
+    """Refuse (403) to submit while an organization the application names is not verified
+    (people/organization_verification.py): unverified or refused, or disputed."""
+    waiting = [
+        link.employer
+        for link in application.employers.select_related("employer").order_by("position")
+        if link.employer.verification != Verification.VERIFIED
+    ]
+    if not waiting:
+        return
+    disputed = [e for e in waiting if e.verification == Verification.DISPUTED]
+    named = disputed or waiting
+    shown = ", ".join(f"{e.name} ({e.business_number})" for e in named)
+    code = "ORGANIZATION_DISPUTED" if disputed else "ORGANIZATION_NOT_VERIFIED"
+    raise refused(
+        403,
+        code,
+        lambda: {"organizations": shown},
+        extra={"organizations": [e.business_number for e in named]},
+    )
 
 
 @audited_refusals_of("application")

@@ -2,7 +2,8 @@
 administrator of the partner; an application is only submitted once every partner accepted.
 
 Naming an organization one administers is consent at once. Every other partner's
-administrators are told through the outbox, and the applicant learns the answer the same way.
+administrators are told through the outbox, and the applicant learns the answer the same way;
+an organization not verified by an officer is told nothing and sees no request until it is.
 A partner sees only its own share of the application (grants.partner_view).
 """
 
@@ -21,6 +22,7 @@ from jobgrant.service.grants.models.partners import ConsentState, PartnerConsent
 from jobgrant.service.language import language_of
 from jobgrant.service.links import page_link
 from jobgrant.service.notifications.outbox import enqueue, quoted
+from jobgrant.service.registry.models import Verification
 
 
 def ask_partners(user: User, application: Application) -> None:
@@ -34,8 +36,12 @@ def ask_partners(user: User, application: Application) -> None:
             )
             continue
         consent = PartnerConsent.objects.create(link=link)
-        _tell_partner(consent, link, application)
-        summary = {"application": application.pk, "partner": link.employer_id}
+        # An organization no officer verified hears of no request: its administrators may not be
+        # the business the number names. The request waits; it is theirs to see once verified.
+        routed = link.employer.verification == Verification.VERIFIED
+        if routed:
+            _tell_partner(consent, link, application)
+        summary = {"application": application.pk, "partner": link.employer_id, "routed": routed}
         record(user.username, "partner.ask", "partnerconsent", consent.pk, summary)
 
 

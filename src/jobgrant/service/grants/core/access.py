@@ -20,7 +20,7 @@ from jobgrant.service.grants.models.applications import (
 )
 from jobgrant.service.grants.models.partners import PartnerConsent
 from jobgrant.service.refusals import forbidden_for
-from jobgrant.service.registry.models import Employer
+from jobgrant.service.registry.models import Employer, Verification
 
 
 def employers_acted_for(user: User) -> QuerySet[Employer]:
@@ -159,14 +159,17 @@ def require_role(user: User, *roles: str) -> None:
 
 
 def visible_partner_requests(user: User) -> QuerySet[PartnerConsent]:
-    """The consents `user` may give: those of the organizations they administer."""
+    """The consents `user` may give: those of the verified organizations they administer (no
+    request reaches an organization until an officer verified it)."""
     if user.role != Role.EMPLOYER or not user.is_active:
         return PartnerConsent.objects.none()
     administered = Membership.objects.filter(user=user, role=OrganizationRole.ADMIN).values(
         "employer_id"
     )
     return (
-        PartnerConsent.objects.filter(link__employer_id__in=administered)
+        PartnerConsent.objects.filter(
+            link__employer_id__in=administered, link__employer__verification=Verification.VERIFIED
+        )
         .select_related("link__employer", "link__application")
         .order_by("-id")
     )

@@ -201,3 +201,86 @@ def show_problems(form: forms.Form, error: ServiceError) -> list[tuple[str, str]
 
 
 ROLE_CHOICES = OrganizationRole.choices
+
+
+# --- An organization's verification (people/organization_verification.py) -------------------
+
+
+class ProofForm(PlainForm):
+    """The document an administrator uploads (read from request.FILES by the view)."""
+
+    file = forms.FileField(
+        label=_("Business registration document"),
+        help_text=_(
+            "A document from a business registry or the Canada Revenue Agency showing the "
+            "organization's legal name and business number. A PDF, PNG or JPEG file, at most "
+            "10 MB."
+        ),
+        required=False,
+    )
+
+
+class VerifyForm(PlainForm):
+    method = forms.ChoiceField(
+        label=_("Verified against"),
+        choices=[
+            ("document", _("A document the organization uploaded")),
+            ("registry", _("A registry check I made")),
+        ],
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    proof = forms.ChoiceField(label=_("The document checked"), required=False)
+    note = _text(
+        _("What you checked"),
+        hint=_(
+            "For a registry check, your attestation: which registry, and what it showed (the "
+            "legal name and the business number). Kept with the decision."
+        ),
+        widget=forms.Textarea,
+    )
+
+
+class RefuseForm(PlainForm):
+    reason = _text(
+        _("Why the organization is refused"),
+        hint=_("Sent to its administrators: say what is missing or does not match."),
+        widget=forms.Textarea,
+    )
+
+
+class ResolveForm(PlainForm):
+    outcome = forms.ChoiceField(
+        label=_("Decision on the dispute"),
+        choices=[
+            ("dismissed", _("Dismiss: the organization registered is the business")),
+            (
+                "upheld",
+                _(
+                    "Uphold: the person disputing is the business (its people are removed, "
+                    "the person is invited as its administrator)"
+                ),
+            ),
+        ],
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    reason = _text(_("Reason"), hint=_("Sent to the person who disputed."), widget=forms.Textarea)
+
+
+class DisputeForm(PlainForm):
+    name = _text(_("Your full name"))
+    phone = _text(_("Your telephone number"), hint=_("An officer may call you about it."))
+    statement = _text(
+        _("Why the business is yours"),
+        hint=_("Your role in the business, and anything that shows the registration is not."),
+        widget=forms.Textarea,
+    )
+    file = forms.FileField(
+        label=_("A document showing the business is yours"),
+        help_text=_(
+            "For example its registration from a business registry or a letter from the Canada "
+            "Revenue Agency with the business number. A PDF, PNG or JPEG file, at most 10 MB."
+        ),
+        required=False,
+    )

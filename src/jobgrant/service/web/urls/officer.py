@@ -7,6 +7,7 @@ from jobgrant.service.web.views import (
     officer_agreements,
     officer_changes,
     officer_claims,
+    officer_organizations,
     officer_queue,
 )
 
@@ -50,5 +51,24 @@ urlpatterns += [
         "claims/<id:claim_id>/receipts/<id:receipt_id>/",
         officer_claims.receipt_download,
         name="officer-receipt",
+    ),
+]
+# Organizations to verify (web/views/officer_organizations.py).
+urlpatterns += [
+    path("organizations/", officer_organizations.queue, name="officer-organizations"),
+    path(
+        "organizations/<id:employer_id>/",
+        officer_organizations.organization,
+        name="officer-organization",
+    ),
+    path(
+        "organizations/<id:employer_id>/decision/",
+        officer_organizations.decide,
+        name="officer-organization-decide",
+    ),
+    path(
+        "organizations/<id:employer_id>/documents/<id:proof_id>/",
+        officer_organizations.document,
+        name="officer-organization-document",
     ),
 ]

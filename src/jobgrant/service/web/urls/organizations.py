@@ -15,6 +15,8 @@ public = [
     ),
     path("register/verified/", organizations.verify_email_done, name="verify-email-done"),
     path("invitation/<str:token>/", organizations.invitation, name="invitation"),
+    path("dispute/<str:token>/", organizations.dispute, name="dispute"),
+    path("dispute-filed/", organizations.dispute_filed, name="dispute-filed"),
 ]
 #: The employer's pages (under /employer/).
 employer = [
@@ -23,6 +25,11 @@ employer = [
         "organizations/<id:employer_id>/",
         organizations.organization_members,
         name="organization-members",
+    ),
+    path(
+        "organizations/<id:employer_id>/proof/",
+        organizations.organization_proof,
+        name="organization-proof",
     ),
     path(
         "organizations/<id:employer_id>/members/<id:membership_id>/role/",

@@ -27,6 +27,10 @@ from jobgrant.service.web.views.employer_apply import (
     page,
 )
 
+#: The refusals that keep the application a draft rather than lose it: an organization not
+#: verified (or disputed) saves its draft, submitted from its page once verified.
+UNVERIFIED = ("ORGANIZATION_NOT_VERIFIED", "ORGANIZATION_DISPUTED")
+
 
 @employer_required
 @require_http_methods(["GET", "POST"])
@@ -45,15 +49,26 @@ def apply_review(request: HttpRequest, user: User) -> HttpResponse:
         try:
             application = actions.create_application(user, payload(organizations, training, rows))
             waiting = partner_actions.unconsented_partners(application)
+            held = None
             if not waiting:
-                actions.submit_application(user, application)
+                try:
+                    actions.submit_application(user, application)
+                except ServiceError as refusal:
+                    if refusal.code not in UNVERIFIED:
+                        raise
+                    held = refusal  # kept as a draft: submitted once the organization is
         except ServiceError as error:
             problems = shared.service_problems(error)
         else:
             _forget_draft(request, user)
             # Partners not yet asked keep it a draft: submitted from its page once they accept.
-            notice = "waiting-partners" if waiting else "submitted"
-            set_notice(request, notice, application=application.pk)
+            if held is not None:
+                set_notice(
+                    request, "refused", message_en=held.message_en, message_fr=held.message_fr
+                )
+            else:
+                notice = "waiting-partners" if waiting else "submitted"
+                set_notice(request, notice, application=application.pk)
             return redirect("web:employer-application", application_id=application.pk)
     first = [(f"#change-{shared.step_of(key)}", message) for key, message in problems]
     return page(
