@@ -209,6 +209,7 @@ def _cells(page: str) -> list[str]:
     return [re.sub(r"<[^>]+>", " ", cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", body)]
 
 
+@pytest.mark.django_db  # a database test: in the PostgreSQL set, its database set up for it
 @pytest.mark.usefixtures("small_history")
 class TestTheHistoryInWords:
     def test_every_entry_has_words_for_its_action_object_and_details(self) -> None:
