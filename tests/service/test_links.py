@@ -116,6 +116,7 @@ LINK_PAGES = {
     "account-setup": 404,
     "account-email-confirm": 404,
     "password-reset-confirm": 200,  # the page that says the link does not work any more
+    "dispute": 404,
 }
 
 

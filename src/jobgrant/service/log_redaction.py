@@ -25,6 +25,7 @@ LINK_PREFIXES = (
     "account/setup",
     "account/email/confirm",
     "password-reset",
+    "dispute",
 )
 _NOT_TOKENS = r"(?!(?:sent|done|set-password)/)"
 _TOKEN = re.compile(rf"(/(?:{'|'.join(LINK_PREFIXES)})/){_NOT_TOKENS}[^/?#\s\"']+")

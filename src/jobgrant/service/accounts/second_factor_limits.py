@@ -22,7 +22,6 @@ kept the owner out. The right code clears its browser's count.
 from __future__ import annotations
 
 import logging
-import secrets
 from typing import Any
 
 from django.conf import settings
@@ -33,6 +32,7 @@ from django.http import HttpRequest, HttpResponse
 from jobgrant.service.accounts.limits import client_ip
 from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
+from jobgrant.service.links import new_token
 
 log = logging.getLogger("jobgrant.security")
 SALT = "jobgrant.second-factor-device"
@@ -131,7 +131,7 @@ def remember_device(request: HttpRequest, response: HttpResponse) -> HttpRespons
     passed_now: Any = getattr(request, "jobgrant_device_passed", None)
     if device and (passed_now is None or passed_now in known):
         return response
-    device = device or secrets.token_hex(16)
+    device = device or new_token(as_hex=True)
     if passed_now is not None:
         known = [pk for pk in known if pk != passed_now][-(KNOWN_ACCOUNTS_MAX - 1) :]
         known.append(int(passed_now))

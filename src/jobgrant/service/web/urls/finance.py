@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from jobgrant.service.web.views import finance, finance_payments
+from jobgrant.service.web.views import finance, finance_payments, finance_receivables
 
 urlpatterns = [
     path("budgets/", finance.budget_page, name="finance-budgets"),
@@ -41,20 +41,20 @@ urlpatterns = [
         finance_payments.confirmation_page,
         name="finance-confirmation",
     ),
-    path("receivables/", finance_payments.receivables_page, name="finance-receivables"),
+    path("receivables/", finance_receivables.receivables_page, name="finance-receivables"),
     path(
         "receivables/<id:receivable_id>/",
-        finance_payments.receivable_page,
+        finance_receivables.receivable_page,
         name="finance-receivable",
     ),
     path(
         "receivables/<id:receivable_id>/repayments/",
-        finance_payments.receivable_repay,
+        finance_receivables.receivable_repay,
         name="finance-receivable-repay",
     ),
     path(
         "receivables/<id:receivable_id>/write-off/",
-        finance_payments.receivable_write_off,
+        finance_receivables.receivable_write_off,
         name="finance-receivable-write-off",
     ),
 ]

@@ -1,6 +1,6 @@
-"""The finance officer's payments and receivables: build a batch, hold a payment, authorize it
-(after confirmation), export it, import the paying system's file and read what matched; the
-receivables, a repayment, a write-off asked for and approved by a second person."""
+"""The finance officer's payments: build a batch, hold a payment, authorize it (after
+confirmation), export it, import the paying system's file and read what matched. The receivables
+are in finance_receivables.py."""
 
 from __future__ import annotations
 
@@ -22,9 +22,6 @@ from jobgrant.service.grants.models.payments import (
     ConfirmationImport,
     LineOutcome,
     PaymentBatch,
-    ReceivableCause,
-    ReceivableState,
-    RecoveryKind,
     RequestState,
 )
 from jobgrant.service.grants.payments import access as payment_access
@@ -32,7 +29,6 @@ from jobgrant.service.grants.payments import batches as payment_batches
 from jobgrant.service.grants.payments import confirmation as payment_confirmation
 from jobgrant.service.grants.payments import export as payment_export
 from jobgrant.service.grants.payments import holds as payment_holds
-from jobgrant.service.grants.payments import recovery as recovery_actions
 from jobgrant.service.grants.payments.paid import expected_cents
 from jobgrant.service.language import in_language, localized
 from jobgrant.service.refusals import message
@@ -40,8 +36,6 @@ from jobgrant.service.web.forms.payments import (
     BuildForm,
     ConfirmationForm,
     HoldForm,
-    RepaymentForm,
-    WriteOffForm,
 )
 from jobgrant.service.web.labels import FUNDER_LABELS, label
 from jobgrant.service.web.pages import (
@@ -54,7 +48,6 @@ from jobgrant.service.web.pages import (
     switching_language,
     take_notice,
     typed_back,
-    visible_or_404,
 )
 
 SHOWN = 100
@@ -74,7 +67,7 @@ def notices() -> dict[str, str]:
     }
 
 
-def _notice(request: HttpRequest) -> str:
+def notice_for(request: HttpRequest) -> str:
     found = take_notice(request)
     return notices().get(str(found.get("kind")), "") if found else ""
 
@@ -113,7 +106,7 @@ def payments_page(request: HttpRequest, user: User) -> HttpResponse:
         "title": _("Payments"),
         "form": form,
         "batches": [_labelled(b) for b in payment_access.visible_batches(user)[:SHOWN]],
-        "notice": _notice(request),
+        "notice": notice_for(request),
         **errors,
     }
     status = 422 if errors["error_links"] else 200
@@ -148,7 +141,7 @@ def _batch_context(request: HttpRequest, user: User, batch: PaymentBatch) -> dic
         "built_by_you": batch.built_by_id == user.pk,
         "imports": list(batch.imports.order_by("-id")[:SHOWN]),
         "hold_choices": [(str(r.pk), r.document_number) for r in waiting],
-        "notice": _notice(request),
+        "notice": notice_for(request),
     }
 
 
@@ -284,7 +277,7 @@ def _file_problems(error: ServiceError) -> str:
     return " ".join(sentence % {"problem": localized(p)} for p in error.problems)
 
 
-def _problems(error: ServiceError) -> str:
+def problems_in(error: ServiceError) -> str:
     return " ".join(in_language(en=p["message_en"], fr=p["message_fr"]) for p in error.problems)
 
 
@@ -316,112 +309,3 @@ def confirmation_page(
         ],
     }
     return render(request, "web/finance/confirmation.html", context)
-
-
-# --- Receivables -------------------------------------------------------------------------------
-
-
-def _receivable_row(receivable: Any) -> dict[str, Any]:
-    return {
-        "receivable": receivable,
-        "state_label": ReceivableState(receivable.state).label,
-        "cause_label": ReceivableCause(receivable.cause).label,
-        "funder_label": label(FUNDER_LABELS, receivable.funder),
-    }
-
-
-@finance_required
-@require_GET
-def receivables_page(request: HttpRequest, user: User) -> HttpResponse:
-    found = payment_access.visible_receivables(user).order_by("-id")[:SHOWN]
-    context = {"title": _("Receivables"), "rows": [_receivable_row(r) for r in found]}
-    return render(request, "web/finance/receivables.html", context)
-
-
-def _receivable_context(user: User, receivable: Any) -> dict[str, Any]:
-    asked = receivable.write_off_requested_by
-    return {
-        "title": _("Receivable %(number)s") % {"number": receivable.pk},
-        **_receivable_row(receivable),
-        "recoveries": [
-            {"recovery": r, "kind_label": RecoveryKind(r.kind).label}
-            for r in receivable.recoveries.all()
-        ],
-        "open": receivable.state in (ReceivableState.OPEN, ReceivableState.PARTIALLY_RECOVERED),
-        "write_off_asked_by": asked.username if asked else "",
-        "you_asked": asked is not None and asked.pk == user.pk,
-    }
-
-
-def _show_receivable(
-    request: HttpRequest,
-    user: User,
-    receivable: Any,
-    *,
-    repayment: RepaymentForm | None = None,
-    write_off: WriteOffForm | None = None,
-    errors: dict[str, Any] | None = None,
-    status: int = 200,
-) -> HttpResponse:
-    context = _receivable_context(user, receivable)
-    context.update(
-        repayment_form=repayment or RepaymentForm(initial={"received_on": timezone.localdate()}),
-        write_off_form=write_off or WriteOffForm(),
-        notice=_notice(request),
-        **(errors or {}),
-    )
-    return render(request, "web/finance/receivable.html", context, status=status)
-
-
-@finance_required
-@require_GET
-def receivable_page(request: HttpRequest, user: User, receivable_id: int) -> HttpResponse:
-    receivable = visible_or_404(payment_access.get_visible_receivable, user, receivable_id)
-    return _show_receivable(request, user, receivable)
-
-
-@finance_required
-@require_POST
-def receivable_repay(request: HttpRequest, user: User, receivable_id: int) -> HttpResponse:
-    receivable = visible_or_404(payment_access.get_visible_receivable, user, receivable_id)
-    shown_as(request, reverse("web:finance-receivable", args=[receivable.pk]))
-    form = RepaymentForm(request.POST)
-    refusal: list[tuple[str, str]] = []
-    if switching_language(request):  # what was typed, shown back in this language
-        return _show_receivable(request, user, receivable, repayment=shown_back(form))
-    if form.is_valid():
-        try:
-            recovery_actions.record_repayment(user, receivable, form.cleaned_data)
-        except ServiceError as error:
-            refusal = [("#id_amount", message(error) + " " + _problems(error))]
-        else:
-            set_notice(request, "repaid")
-            return redirect("web:finance-receivable", receivable_id=receivable.pk)
-    errors = error_context(form, first=refusal)
-    return _show_receivable(request, user, receivable, repayment=form, errors=errors, status=422)
-
-
-@finance_required
-@require_POST
-def receivable_write_off(request: HttpRequest, user: User, receivable_id: int) -> HttpResponse:
-    """The first finance officer asks (a reason is required); a second approves."""
-    receivable = visible_or_404(payment_access.get_visible_receivable, user, receivable_id)
-    asking = receivable.write_off_requested_by_id is None
-    shown_as(request, reverse("web:finance-receivable", args=[receivable.pk]))
-    form = WriteOffForm(request.POST)
-    refusal: list[tuple[str, str]] = []
-    if switching_language(request):  # what was typed, shown back in this language
-        return _show_receivable(request, user, receivable, write_off=shown_back(form))
-    if not asking or form.is_valid():
-        fields = form.cleaned_data if asking else {}
-        try:
-            done = recovery_actions.write_off_receivable(user, receivable, fields)
-        except ServiceError as error:
-            refusal = [("#write-off-button", message(error))]
-        else:
-            written = done.state == ReceivableState.WRITTEN_OFF
-            set_notice(request, "written-off" if written else "write-off-asked")
-            return redirect("web:finance-receivable", receivable_id=receivable.pk)
-    errors = error_context(form, first=refusal) if asking else refusal_links(refusal)
-    status = 403 if refusal and not asking else 422
-    return _show_receivable(request, user, receivable, write_off=form, errors=errors, status=status)
