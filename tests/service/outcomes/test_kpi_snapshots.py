@@ -74,8 +74,12 @@ def test_the_stored_cells_give_the_live_report_on_the_demonstration_history() ->
     seeded.load_history(connection)  # built once per content; the seeded one is put back after
     years = sorted(set(Program.objects.values_list("fiscal_year", flat=True)))
     assert len(years) >= 3
+    # Canada in every year, and every jurisdiction in the first and last years: the same code
+    # reads each (the fixture's tests above take each jurisdiction's cells apart); every
+    # jurisdiction in every year cost 39 s of CPU for little more.
     for year in years:
-        for jurisdiction in (*JURISDICTION_CODES, None):
+        jurisdictions = JURISDICTION_CODES if year in (years[0], years[-1]) else ()
+        for jurisdiction in (*jurisdictions, None):
             assert_stored_equals_live(jurisdiction, year)
 
 
