@@ -96,10 +96,26 @@ def _summary(agreement: Agreement, version: AgreementVersion) -> dict[str, Any]:
 # --- Issue and versions ------------------------------------------------------------------------
 
 
-def issue_agreement(application: Application, by: User) -> Agreement:
-    """Version 1 of the application's agreement, offered to the applicant. Runs inside the
-    approval's transaction (grants.actions.approve_application): an approval that fails leaves
-    no agreement, and no approval is left without one."""
+class Issued(NamedTuple):
+    """An agreement issued in an approval's transaction, whose audit entry is still to append."""
+
+    agreement: Agreement
+    version: AgreementVersion
+    by: User
+
+    def record(self) -> None:
+        """Append the `agreement.issue` entry (its terms' hash). The approval calls this last,
+        beside its own entry: every approval waits for the audit head, so it is locked at the
+        end of the transaction, not before the ledger and the budget rows."""
+        summary = _summary(self.agreement, self.version)
+        record(self.by.username, "agreement.issue", "agreement", self.agreement.pk, summary)
+
+
+def issue_agreement(application: Application, by: User) -> Issued:
+    """Version 1 of the application's agreement, offered to the applicant, and its message.
+    Runs inside the approval's transaction (grants.actions.approve_application): an approval
+    that fails leaves no agreement, and no approval is left without one. The caller appends its
+    audit entry (`Issued.record`) before the transaction ends."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("an agreement is issued in the transaction of its approval")
     now = timezone.now()
@@ -108,9 +124,8 @@ def issue_agreement(application: Application, by: User) -> Agreement:
     )
     rows.insert(agreement)
     version = _make_version(agreement, terms_of(application), by=by, at=now)
-    record(by.username, "agreement.issue", "agreement", agreement.pk, _summary(agreement, version))
     _tell("agreement_issued", agreement, version, f"version-{version.number}")
-    return agreement
+    return Issued(agreement, version, by)
 
 
 def new_version(
