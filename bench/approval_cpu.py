@@ -4,6 +4,7 @@
     python bench/approval_cpu.py                      # PostgreSQL, 200 approvals
     python bench/approval_cpu.py --database sqlite --approvals 100
     python bench/approval_cpu.py --profile /tmp/approve.prof   # and a cProfile of the loop
+    python bench/approval_cpu.py --http               # through the API's whole request stack
 
 It prepares a fresh database (as bench/approvals.py does: a SQLite file in a temporary
 directory, or a PostgreSQL database it creates and drops), loads the demonstration data, makes
@@ -11,8 +12,12 @@ directory, or a PostgreSQL database it creates and drops), loads the demonstrati
 then approves them one after the other, timing each call with the process's CPU clock
 (time.process_time: on a loaded machine, wall-clock time says more about the neighbours than
 about the code). It prints the median and the 90th percentile of the CPU ms per approval and per
-submit, and the load average. With --profile it writes cProfile's statistics of the approvals
-to that file and prints the 25 functions with the most cumulative time.
+submit, the SQL statements per approval, and the load average. With --http each approval is a
+POST to /api/v1/applications/<id>/approve through Django's test client (the bearer token, the
+Idempotency-Key, the middleware and the answer's JSON: what a gunicorn worker does for one,
+less the socket), rather than a call of the action. With --profile it writes cProfile's
+statistics of the approvals to that file and prints the 25 functions with the most cumulative
+time.
 """
 
 from __future__ import annotations
@@ -52,7 +57,27 @@ def _timed(calls: list[Callable[[], Any]], profiler: cProfile.Profile | None) ->
     return samples
 
 
-def run(approvals: int, profile: str | None) -> None:
+def _approve_over_http(approver: Any, made: list[Any]) -> list[Callable[[], Any]]:
+    from django.test import Client
+
+    from jobgrant.service.accounts.models import ApiToken
+
+    client = Client(HTTP_AUTHORIZATION=f"Bearer {ApiToken.issue(approver)}")
+
+    def approve(pk: int) -> None:
+        answer = client.post(
+            f"/api/v1/applications/{pk}/approve",
+            "{}",
+            content_type="application/json",
+            headers={"Idempotency-Key": f"approve-{pk}"},
+        )
+        if answer.status_code != 200:
+            raise RuntimeError(f"approve {pk}: {answer.status_code} {answer.content[:300]!r}")
+
+    return [lambda pk=a.pk: approve(pk) for a in made]
+
+
+def run(approvals: int, profile: str | None, http: bool = False) -> None:
     from jobgrant.service.commands import prepare_database
 
     prepare_database(with_demo=True)
@@ -85,14 +110,27 @@ def run(approvals: int, profile: str | None) -> None:
     submits = _timed([lambda a=a: actions.submit_application(employer, a) for a in made], None)
     for application in made:
         actions.recommend_application(recommender, application)
+    from django.db import connection
+
     profiler = cProfile.Profile(time.process_time) if profile else None
-    approves = _timed(
-        [lambda a=a: actions.approve_application(approver, a) for a in made], profiler
+    calls = (
+        _approve_over_http(approver, made)
+        if http
+        else [lambda a=a: actions.approve_application(approver, a) for a in made]
     )
+    statements = []
+
+    def counted(execute: Any, sql: str, *rest: Any) -> Any:
+        statements.append(sql)
+        return execute(sql, *rest)
+
+    with connection.execute_wrapper(counted):
+        approves = _timed(calls, profiler)
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
-    print(f"load average {load}; {approvals} approvals")
+    print(f"load average {load}; {approvals} approvals{' over HTTP' if http else ''}")
     print(f"submit, CPU per call: {_median_p90(submits)}")
     print(f"approve, CPU per call: {_median_p90(approves)}")
+    print(f"approve, SQL statements per call: {len(statements) / len(made):.1f}")
     if profiler and profile:
         profiler.dump_stats(profile)
         pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
@@ -103,10 +141,11 @@ def main() -> None:
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="postgresql")
     parser.add_argument("--approvals", type=int, default=200)
     parser.add_argument("--profile", help="write cProfile statistics of the approvals here")
+    parser.add_argument("--http", action="store_true", help="approve through the API")
     arguments = parser.parse_args()
     with database(arguments.database, name=f"{BENCH_DATABASE}_cpu") as env:
         os.environ.update(env)
-        run(arguments.approvals, arguments.profile)
+        run(arguments.approvals, arguments.profile, arguments.http)
 
 
 if __name__ == "__main__":

@@ -78,13 +78,33 @@ def test_accepting_takes_a_confirmation_step_then_records_the_acceptance(demo) -
     step = client.post(url(agreement, "accept/"), ACCEPT)
     assert step.status_code == 200 and 'id="confirm-accept"' in step.content.decode()
     assert Agreement.objects.get(pk=agreement.pk).state == "issued"  # nothing written yet
-    done = client.post(url(agreement, "accept/"), {**ACCEPT, "confirm": "yes"})
+    shown = AgreementVersion.objects.get(agreement=agreement).content_sha256
+    assert f'name="sha256" value="{shown}"' in step.content.decode()  # the hash it showed
+    done = client.post(url(agreement, "accept/"), {**ACCEPT, "confirm": "yes", "sha256": shown})
     assert done.status_code == 302
     assert Agreement.objects.get(pk=agreement.pk).state == "accepted"
     version = AgreementVersion.objects.get(agreement=agreement)
-    assert version.signatory_name == "Ada Tremblay"
+    assert version.signatory_name == "Ada Tremblay" and version.accepted_sha256 == shown
     page = client.get(url(agreement)).content.decode()
     assert 'id="agreement-accepted"' in page and 'id="accept-agreement"' not in page
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "whose text is not the one you read"), ("fr", "pas celui que vous avez lu")],
+)
+def test_an_acceptance_of_a_text_no_longer_offered_is_refused(demo, language, words) -> None:
+    agreement = approved()
+    client = signed_in(EMPLOYER.username)
+    client.get(url(agreement, language=language))
+    entries = changes_audited()
+    answer = client.post(
+        url(agreement, "accept/", language), {**ACCEPT, "confirm": "yes", "sha256": "a" * 64}
+    )
+    assert answer.status_code == 422
+    assert words in answer.content.decode()
+    assert Agreement.objects.get(pk=agreement.pk).state == "issued"
+    assert changes_audited() == entries
 
 
 @pytest.mark.parametrize(
@@ -96,9 +116,11 @@ def test_accepting_takes_a_confirmation_step_then_records_the_acceptance(demo) -
 )
 def test_a_missing_confirmation_is_named_and_nothing_is_written(demo, language, message) -> None:
     agreement = canonical.put("approved").agreement
+    employer = signed_in(EMPLOYER.username)
+    employer.get(url(agreement, language=language))  # read first: its text is written then
     entries = changes_audited()
     body = {k: v for k, v in ACCEPT.items() if k != "general_terms"} | {"confirm": "yes"}
-    answer = signed_in(EMPLOYER.username).post(url(agreement, "accept/", language), body)
+    answer = employer.post(url(agreement, "accept/", language), body)
     assert answer.status_code == 422
     text = answer.content.decode()
     assert "gcds-error-summary" in text and message in text

@@ -136,6 +136,13 @@ WORDINGS: dict[str, Wording] = {
             "withdrawn; this one is now “%(state)s”."
         ),
     ),
+    "AGREEMENT_CHANGED": Wording(
+        gettext_lazy("The agreement has changed since you read it"),
+        gettext_lazy(
+            "The agreement offered now is version %(version)s, whose text is not the one you "
+            "read. Nothing was accepted: read it again, then accept it."
+        ),
+    ),
     "OFFER_EXPIRED": Wording(
         gettext_lazy("This offer has expired"),
         gettext_lazy(

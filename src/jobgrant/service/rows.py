@@ -21,7 +21,9 @@ def _statement(
 ) -> tuple[str, list[models.Field[Any, Any]]]:
     quote = connection.ops.quote_name
     meta = model._meta
-    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    # Every column but a key the database numbers (an auto field); a key set in Python (a UUID
+    # with its default) is written with the row.
+    fields = [f for f in meta.concrete_fields if not (f.primary_key and f.db_returning)]
     columns = ", ".join(quote(str(f.column)) for f in fields)
     conflict = ""
     if once:

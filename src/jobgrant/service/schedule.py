@@ -21,6 +21,8 @@ PERIODIC_JOBS: list[tuple[str, str, int]] = [
         "jobgrant.service.grants.participants.reminders:send_participant_reminders",
         3600,
     ),
+    # Renders the documents of the latest agreement versions nobody has read yet (ADR 0040).
+    ("render_agreements", "jobgrant.service.grants.agreements.actions:render_documents", 30),
     ("expire_offers", "jobgrant.service.grants.agreements.actions:expire_offers", 60),
     ("offers_expiring", "jobgrant.service.grants.agreements.actions:remind_expiring_offers", 600),
     (

@@ -69,6 +69,22 @@ def test_accept_through_the_api_is_idempotent(as_user) -> None:
     assert read["accepted"]["sha256"] == read["sha256"]
 
 
+def test_the_acceptance_checks_the_sha256_read_and_names_a_malformed_one(as_user) -> None:
+    agreement = canonical.put("approved").agreement
+    client = as_user(EMPLOYER)
+    path = f"/applications/{agreement.application_id}/agreement"
+    body = {"signatory": "Ada", "title": "Owner", "confirmations": ALL_CONFIRMED}
+    malformed = client.post(f"{path}/accept", body | {"sha256": "ABC"})
+    assert malformed.status_code == 422
+    assert [e["field"] for e in malformed.json()["errors"]] == ["sha256"]
+    other = client.post(f"{path}/accept", body | {"sha256": "0" * 64})
+    assert other.status_code == 409 and other.json()["code"] == "AGREEMENT_CHANGED"
+    assert Agreement.objects.get(pk=agreement.pk).state == "issued"
+    read = client.get(path).json()
+    accepted = client.post(f"{path}/accept", body | {"sha256": read["sha256"]})
+    assert accepted.status_code == 200 and accepted.json()["state"] == "accepted"
+
+
 def test_missing_confirmations_are_named_as_problems(as_user) -> None:
     agreement = canonical.put("approved").agreement
     path = f"/applications/{agreement.application_id}/agreement/accept"

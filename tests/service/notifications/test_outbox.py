@@ -164,3 +164,23 @@ def test_template_text_is_not_html_escaped(someone) -> None:
     with transaction.atomic():
         message = queue(someone, context={**CONTEXT, "employer": "Smith & Daughters <Ltd>"})
     assert message is not None and "Smith & Daughters <Ltd>" in message.body
+
+
+def test_the_hand_over_writes_the_task_row_django_tasks_writes(someone) -> None:
+    """The task row inserted by one statement is the row django-tasks' own enqueue writes, so
+    the worker runs it as its own (its id, a UUID, and its time of queueing aside)."""
+    from django_tasks_db.models import DBTaskResult
+
+    from jobgrant.service.notifications.delivery_actions import deliver_message
+
+    with transaction.atomic():
+        message = queue(someone)
+    assert message is not None
+    ours = DBTaskResult.objects.get(args_kwargs__args=[message.pk])
+    with transaction.atomic():
+        theirs = DBTaskResult.objects.get(id=deliver_message.enqueue(message.pk).id)
+    kept = ("status", "args_kwargs", "priority", "task_path", "queue_name", "backend_name")
+    kept += ("run_after", "worker_ids", "return_value", "exception_class_path", "traceback")
+    assert {f: getattr(ours, f) for f in kept} == {f: getattr(theirs, f) for f in kept}
+    assert ours.id != theirs.id and ours.enqueued_at <= theirs.enqueued_at
+    assert ours.task_result.task == theirs.task_result.task

@@ -93,6 +93,12 @@ class AcceptBody(Schema):
         examples=[list(CONFIRMATIONS)],
         description="All three are required: agreement, cost_schedule, general_terms.",
     )
+    sha256: str | None = Field(
+        default=None,
+        pattern="^[0-9a-f]{64}$",
+        description="The agreement's sha256 as read: if the text offered is not that one any"
+        " more (a new version was made), nothing is accepted (409 AGREEMENT_CHANGED).",
+    )
 
 
 class ReasonBody(Schema):

@@ -35,6 +35,7 @@ ACTIONS: frozenset[str] = frozenset(
         # agreements
         "agreement.issue",
         "agreement.new_version",
+        "agreement.render",
         "agreement.accept",
         "agreement.accept_version",
         "agreement.decline",

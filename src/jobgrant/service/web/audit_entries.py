@@ -170,6 +170,7 @@ FIELD_LABELS: dict[str, Promise] = {
     "years": gettext_lazy("Years"),
     "cells": gettext_lazy("Cells"),
     "sha256": gettext_lazy("SHA-256 fingerprint"),
+    "terms_sha256": gettext_lazy("SHA-256 fingerprint of the terms"),
     "accepted_sha256": gettext_lazy("SHA-256 fingerprint of the text accepted"),
     "content_type": gettext_lazy("Type of file"),
     "size": gettext_lazy("Size (bytes)"),

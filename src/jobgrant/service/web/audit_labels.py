@@ -25,6 +25,7 @@ ACTION_LABELS: dict[str, Promise] = {
     # agreements
     "agreement.issue": gettext_lazy("Agreement issued"),
     "agreement.new_version": gettext_lazy("New version of the agreement issued"),
+    "agreement.render": gettext_lazy("Agreement's text written and fingerprinted"),
     "agreement.accept": gettext_lazy("Agreement accepted"),
     "agreement.accept_version": gettext_lazy("New version of the agreement accepted"),
     "agreement.decline": gettext_lazy("Agreement declined"),

@@ -25,8 +25,10 @@ from jobgrant.service.grants.agreements.actions import (
     expire_offers,
     new_version,
     remind_expiring_offers,
+    version_read,
     withdraw_offer,
 )
+from jobgrant.service.grants.agreements.document import content_hash
 from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.models.agreements import Agreement, AgreementVersion
 from jobgrant.service.grants.models.applications import Application
@@ -59,7 +61,7 @@ def test_approval_issues_version_1_with_the_approved_terms_and_due_dates(demo) -
 
 
 def test_the_hash_is_the_sha256_of_both_stored_documents(demo) -> None:
-    version = version_of(canonical.put("approved").agreement)
+    version = version_read(EMPLOYER.get(), canonical.put("approved").agreement)
     stored = json.dumps(
         {"en": version.content_en, "fr": version.content_fr}, sort_keys=True, ensure_ascii=False
     )
@@ -231,10 +233,12 @@ def test_a_new_version_is_made_from_the_last_with_changes_and_accepted_again(dem
         )
     assert (second.number, second.made_from) == (2, 1)
     assert second.completion_report_by == dt.date(2027, 5, 30)
-    assert second.content_sha256 != first.content_sha256
+    assert second.terms_sha256 != first.terms_sha256 and not second.content_sha256
     assert second.cost_lines == first.cost_lines
     agreement.refresh_from_db()
     assert agreement.version == 2 and agreement.state == "accepted"
     accept_agreement(EMPLOYER.get(), agreement, "Ada", "Owner", ALL_CONFIRMED)
-    assert version_of(agreement).accepted_sha256 == second.content_sha256
+    accepted = version_of(agreement)
+    assert accepted.accepted_sha256 == accepted.content_sha256 != first.content_sha256
+    assert accepted.content_sha256 == content_hash(accepted.content_en, accepted.content_fr)
     assert AuditEntry.objects.filter(action="agreement.accept_version").count() == 1

@@ -30,6 +30,7 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from jobgrant.service.grants.agreements.actions import rendered
 from jobgrant.service.grants.agreements.document import (
     _document_context,
     content_hash,
@@ -307,6 +308,8 @@ def test_the_versions_approvals_store_are_the_templates_text_and_hash(demo: None
         version = AgreementVersion.objects.select_related("agreement__application").get(
             agreement=agreement, number=1
         )
+        assert not version.content_sha256  # rendered on first read, not in the approval
+        version = rendered(version, "demo-employer")
         links = employers_of(version)
         assert version.content_en == reference_document(version, "en", links)
         assert version.content_fr == reference_document(version, "fr", links)

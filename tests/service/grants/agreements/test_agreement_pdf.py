@@ -10,15 +10,16 @@ from typing import Any
 import pypdf
 import pytest
 from django.utils import translation
+from tests.personas import EMPLOYER
 from tests.service.grants.agreement_helpers import approved
 
+from jobgrant.service.grants.agreements.actions import version_read
 from jobgrant.service.grants.agreements.html import _words
 from jobgrant.service.grants.agreements.pdf import (
     RemoteFetchError,
     agreement_pdf,
     refuse_unless_local,
 )
-from jobgrant.service.grants.models.agreements import AgreementVersion
 
 pytestmark = pytest.mark.django_db
 EXPECTED = {
@@ -51,7 +52,8 @@ def text_of(pdf: bytes) -> str:
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_the_pdf_says_the_title_amounts_dates_and_hash_in_its_language(demo, language) -> None:
-    version = AgreementVersion.objects.get(agreement=approved())
+    agreement = approved()
+    version = version_read(EMPLOYER.get(), agreement)  # its document rendered on this first read
     text = text_of(agreement_pdf(version, language))
     flat = " ".join(text.split())
     for expected in EXPECTED[language]:
@@ -124,7 +126,7 @@ def test_no_heading_caption_or_term_is_left_alone_at_a_pages_foot(demo) -> None:
         heads[language] = {words[key] for key in HEADS}
     found = []
     for count in range(1, 9):
-        version = AgreementVersion.objects.get(agreement=approved(trainees=_trainees(count)))
+        version = version_read(EMPLOYER.get(), approved(trainees=_trainees(count)))
         for language, alone in heads.items():
             for line in last_lines(agreement_pdf(version, language)):
                 if any(line == head or line.endswith(" " + head) for head in alone):

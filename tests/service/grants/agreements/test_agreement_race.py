@@ -29,6 +29,7 @@ from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.agreements.actions import accept_agreement, expire_offers
+from jobgrant.service.grants.agreements.document import terms_hash
 from jobgrant.service.grants.models.agreements import Agreement, AgreementVersion
 from jobgrant.service.ledger.models import Posting
 
@@ -87,7 +88,12 @@ def _expire(until: dt.datetime, start: threading.Barrier, seen: Outcomes) -> Non
 def test_an_offer_is_never_accepted_after_it_expired_even_in_a_race(demo) -> None:
     agreements = [approved() for _ in range(OFFERS)]
     deadline = timezone.now() + AHEAD
-    AgreementVersion.objects.filter(agreement__in=agreements).update(accept_by=deadline)
+    for version in AgreementVersion.objects.filter(agreement__in=agreements):
+        # As if issued with that deadline: its terms' hash is taken again (the document is
+        # rendered from the terms on first read, and refused if they differ from the hash).
+        version.accept_by = deadline
+        version.terms_sha256 = terms_hash(version)
+        version.save(update_fields=["accept_by", "terms_sha256"])
     seen, jitter = Outcomes(), random.Random(20261201)
     start = threading.Barrier(OFFERS + 2)
     until = deadline + dt.timedelta(seconds=SPREAD + 1)

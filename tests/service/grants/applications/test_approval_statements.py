@@ -60,6 +60,20 @@ def test_the_budget_rows_are_locked_after_everything_but_the_ledger_and_the_audi
     assert any(sql.startswith('INSERT INTO "ledger_posting"') for sql in statements)
 
 
+def test_the_audit_head_is_locked_after_the_budget_rows_for_both_entries(
+    as_user, make_body
+) -> None:
+    """Every approval waits for the audit head too: the agreement's entry is appended with the
+    approval's, after the budget rows, not when the agreement is made."""
+    statements = approval_statements(as_user, recommended(as_user, make_body()))
+    budget = next(
+        i for i, sql in enumerate(statements) if sql.startswith('UPDATE "ledger_budgetaccount"')
+    )
+    head = ("WITH head AS", 'SELECT "audit_audithead"')
+    appends = [i for i, sql in enumerate(statements) if sql.startswith(head)]
+    assert len(appends) == 2 and min(appends) > budget
+
+
 def test_a_transition_does_not_rewrite_the_stored_quote_or_explanation(as_user, make_body) -> None:
     statements = approval_statements(as_user, recommended(as_user, make_body()))
     updates = [sql for sql in statements if sql.startswith('UPDATE "grants_application"')]

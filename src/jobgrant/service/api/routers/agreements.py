@@ -3,6 +3,7 @@ it (the applicant), withdraw the offer (an officer)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -23,12 +24,14 @@ from jobgrant.service.api.openapi import problems, read_by_hand
 from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import MAX_DATABASE_ID
 from jobgrant.service.api.security import bearer, caller
+from jobgrant.service.errors import bad_input, problem
 from jobgrant.service.grants.agreements import actions as agreement_actions
-from jobgrant.service.grants.agreements.access import get_visible_agreement, version_shown
+from jobgrant.service.grants.agreements.access import get_visible_agreement
 from jobgrant.service.grants.agreements.pdf import agreement_pdf
 from jobgrant.service.grants.models.agreements import Agreement, AgreementVersion
 
 router = Router(tags=["agreements"], auth=bearer)
+SHA256 = re.compile("[0-9a-f]{64}")
 ApplicationId = Annotated[int, Path(ge=1, le=MAX_DATABASE_ID)]
 PDF = {
     "responses": {
@@ -105,8 +108,9 @@ def agreement_json(agreement: Agreement, version: AgreementVersion) -> dict[str,
 def get_agreement(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
     """The agreement of an approved application: its state, latest version, due dates, cost
     lines, shares and hash, with links to its PDF in English and in French."""
-    agreement = get_visible_agreement(caller(request), application_id)
-    return json_response(agreement_json(agreement, version_shown(agreement)))
+    user = caller(request)
+    agreement = get_visible_agreement(user, application_id)
+    return json_response(agreement_json(agreement, agreement_actions.version_read(user, agreement)))
 
 
 @router.get(
@@ -120,8 +124,9 @@ def get_agreement_pdf(
     lang: Annotated[str, Query(pattern="^(en|fr)$")] = "en",
 ) -> HttpResponse:
     """The agreement's latest version as a PDF, in English (lang=en) or French (lang=fr)."""
-    agreement = get_visible_agreement(caller(request), application_id)
-    version = version_shown(agreement)
+    user = caller(request)
+    agreement = get_visible_agreement(user, application_id)
+    version = agreement_actions.version_read(user, agreement)
     response = HttpResponse(agreement_pdf(version, lang), content_type="application/pdf")
     name = f"agreement-{agreement.application_id}-v{version.number}-{lang}.pdf"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -140,12 +145,18 @@ TRANSITIONED = {200: AgreementTransitioned, **problems(400, 401, 403, 404, 409, 
 )
 def accept_agreement(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
     """Accept the agreement offered (the applicant): the signatory's name and title and the
-    three confirmations; refused (409) once the offer has expired."""
+    three confirmations, and the `sha256` of the text read (the agreement's `sha256`);
+    refused (409) once the offer has expired, or if the text offered is not that one any more."""
     return _answer(
         request,
         application_id,
         lambda u, a, b: agreement_actions.accept_agreement(
-            u, a, text_field(b, "signatory"), text_field(b, "title"), _confirmations(b)
+            u,
+            a,
+            text_field(b, "signatory"),
+            text_field(b, "title"),
+            _confirmations(b),
+            _fingerprint(b),
         ),
     )
 
@@ -195,6 +206,26 @@ def _answer(request: HttpRequest, application_id: int, act: Answer) -> HttpRespo
         )
 
     return idempotent(request, user, work)
+
+
+def _fingerprint(body: dict[str, Any]) -> str | None:
+    """The `sha256` of the text the caller read, if they give it: 64 lowercase hexadecimal
+    digits, else 422 naming the field."""
+    if body.get("sha256") is None:
+        return None
+    value = body["sha256"]
+    if not isinstance(value, str) or not SHA256.fullmatch(value):
+        raise bad_input(
+            [
+                problem(
+                    "sha256",
+                    "must be the agreement's SHA-256 fingerprint: 64 lowercase hexadecimal digits",
+                    "doit être l'empreinte SHA-256 de l'entente\u00a0: 64 chiffres hexadécimaux en"
+                    " minuscules",
+                )
+            ]
+        )
+    return value
 
 
 def _confirmations(body: dict[str, Any]) -> list[str]:

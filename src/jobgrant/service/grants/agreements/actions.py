@@ -26,12 +26,16 @@ from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.anchors import anchored
 from jobgrant.service.audit.chain import record
+from jobgrant.service.audit.codes import WORKER
 from jobgrant.service.errors import ServiceError, bad_input, not_found, problem
+from jobgrant.service.grants.agreements.access import version_shown
 from jobgrant.service.grants.agreements.document import (
     content_hash,
     due_dates,
     employers_of,
+    named_employers,
     render_document,
+    terms_hash,
     terms_of,
 )
 from jobgrant.service.grants.agreements.workflow import (
@@ -73,12 +77,17 @@ TERMS = (
 
 
 def _summary(agreement: Agreement, version: AgreementVersion) -> dict[str, Any]:
-    """What the audit trail keeps of an agreement: figures and hashes, no personal information."""
+    """What the audit trail keeps of an agreement: figures and hashes, no personal information.
+    The terms' hash always (a version made before it was kept has none); the document's once it
+    is rendered (never when a version is made: it is rendered on first read or by the worker)."""
+    hashes = {"terms_sha256": version.terms_sha256} if version.terms_sha256 else {}
+    if version.content_sha256:
+        hashes["sha256"] = version.content_sha256
     return {
         "state": agreement.state,
         "application": agreement.application_id,
         "version": version.number,
-        "sha256": version.content_sha256,
+        **hashes,
         "federal_cents": version.federal_cents,
         "provincial_cents": version.provincial_cents,
     }
@@ -87,10 +96,26 @@ def _summary(agreement: Agreement, version: AgreementVersion) -> dict[str, Any]:
 # --- Issue and versions ------------------------------------------------------------------------
 
 
-def issue_agreement(application: Application, by: User) -> Agreement:
-    """Version 1 of the application's agreement, offered to the applicant. Runs inside the
-    approval's transaction (grants.actions.approve_application): an approval that fails leaves
-    no agreement, and no approval is left without one."""
+class Issued(NamedTuple):
+    """An agreement issued in an approval's transaction, whose audit entry is still to append."""
+
+    agreement: Agreement
+    version: AgreementVersion
+    by: User
+
+    def record(self) -> None:
+        """Append the `agreement.issue` entry (its terms' hash). The approval calls this last,
+        beside its own entry: every approval waits for the audit head, so it is locked at the
+        end of the transaction, not before the ledger and the budget rows."""
+        summary = _summary(self.agreement, self.version)
+        record(self.by.username, "agreement.issue", "agreement", self.agreement.pk, summary)
+
+
+def issue_agreement(application: Application, by: User) -> Issued:
+    """Version 1 of the application's agreement, offered to the applicant, and its message.
+    Runs inside the approval's transaction (grants.actions.approve_application): an approval
+    that fails leaves no agreement, and no approval is left without one. The caller appends its
+    audit entry (`Issued.record`) before the transaction ends."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("an agreement is issued in the transaction of its approval")
     now = timezone.now()
@@ -99,9 +124,8 @@ def issue_agreement(application: Application, by: User) -> Agreement:
     )
     rows.insert(agreement)
     version = _make_version(agreement, terms_of(application), by=by, at=now)
-    record(by.username, "agreement.issue", "agreement", agreement.pk, _summary(agreement, version))
     _tell("agreement_issued", agreement, version, f"version-{version.number}")
-    return agreement
+    return Issued(agreement, version, by)
 
 
 def new_version(
@@ -114,8 +138,8 @@ def new_version(
 ) -> AgreementVersion:
     """Version n+1, made from version n with `changes` (any of TERMS), inside the caller's
     transaction (an approved change request, say). Its due dates are worked out again from its
-    schedule, its document rendered and hashed; if it `needs_acceptance`, the applicant accepts
-    it as they accepted the first (accept_agreement)."""
+    schedule and its terms hashed (its document is rendered when first read); if it
+    `needs_acceptance`, the applicant accepts it as they accepted the first (accept_agreement)."""
     unknown = set(changes) - set(TERMS)
     if unknown:
         raise ValueError(f"a version's terms do not include {sorted(unknown)}")
@@ -161,13 +185,11 @@ def _make_version(
         first_claim_by=due.first_claim_by,
         completion_report_by=due.completion_report_by,
         due_date_parameters=due.parameters,
+        named_employers=named_employers(agreement.application_id),
         **terms,
     )
-    links = employers_of(version)
-    version.content_en = render_document(version, "en", links)
-    version.content_fr = render_document(version, "fr", links)
-    version.content_sha256 = content_hash(version.content_en, version.content_fr)
-    rows.insert(version)
+    version.terms_sha256 = terms_hash(version)
+    rows.insert(version)  # its document is rendered once, when first read (rendered)
     if number > 1:
         Agreement.objects.filter(pk=agreement.pk).update(version=number, updated_at=at)
         agreement.version = number
@@ -176,6 +198,86 @@ def _make_version(
 
 def current_version(agreement: Agreement) -> AgreementVersion:
     return AgreementVersion.objects.get(agreement_id=agreement.pk, number=agreement.version)
+
+
+# --- The document, rendered once ---------------------------------------------------------------
+
+
+class TermsChangedError(RuntimeError):
+    """A version's stored terms are not those its terms' hash (in the issue's audit entry) was
+    taken of: the row was changed outside the service. Its document is not rendered."""
+
+
+def rendered(version: AgreementVersion, actor: str) -> AgreementVersion:
+    """`version` with its document: rendered from its stored terms and names, hashed and stored
+    if this is the first read (in a transaction of its own, with an `agreement.render` audit
+    entry naming `actor`), else as stored. Idempotent and safe in two processes at once: the
+    document is written only where none is (UPDATE … WHERE content_sha256 = ''), so the first
+    writer's text stands and the others read it back; it never changes once written."""
+    if version.content_sha256:
+        return version
+    if version.terms_sha256 != terms_hash(version):
+        raise TermsChangedError(f"{version}: its terms are not those its terms' hash was taken of")
+    links = employers_of(version)
+    content_en = render_document(version, "en", links)
+    content_fr = render_document(version, "fr", links)
+    sha256 = content_hash(content_en, content_fr)
+    with transaction.atomic():
+        written = AgreementVersion.objects.filter(pk=version.pk, content_sha256="").update(
+            content_en=content_en, content_fr=content_fr, content_sha256=sha256
+        )
+        if written:
+            summary = {
+                "application": version.agreement.application_id,
+                "version": version.number,
+                "terms_sha256": version.terms_sha256,
+                "sha256": sha256,
+            }
+            record(actor, "agreement.render", "agreement", version.agreement_id, summary)
+    if written:
+        version.content_en, version.content_fr = content_en, content_fr
+        version.content_sha256 = sha256
+    else:  # another reader or the worker wrote it first: theirs stands
+        stored = AgreementVersion.objects.filter(pk=version.pk)
+        fields = ("content_en", "content_fr", "content_sha256")
+        for field, value in zip(fields, stored.values_list(*fields).get(), strict=True):
+            setattr(version, field, value)
+    return version
+
+
+def version_read(user: User, agreement: Agreement) -> AgreementVersion:
+    """The version shown of `agreement` (read through agreements.access by `user`), with its
+    document: rendered now if nobody has read it before."""
+    version = version_shown(agreement)
+    version.agreement = agreement
+    return rendered(version, user.username)
+
+
+#: How far back, in versions, the worker looks for documents not rendered yet (by primary key,
+#: so that the look is bounded whatever the table's size; an older one is rendered when read).
+RENDER_WINDOW = 5000
+RENDER_BATCH = 500
+
+
+def render_documents() -> int:
+    """The worker's job: render the documents of the latest versions that have none yet, so
+    that most are ready before anybody reads them; returns how many this call rendered. A
+    crash loses nothing: a version left unrendered is rendered by the next run or its first
+    reader, and two workers at once render each document once (rendered)."""
+    last = AgreementVersion.objects.order_by("-pk").values_list("pk", flat=True).first()
+    if last is None:
+        return 0
+    pending = (
+        AgreementVersion.objects.filter(pk__gt=last - RENDER_WINDOW, content_sha256="")
+        .order_by("pk")
+        .values_list("pk", flat=True)[:RENDER_BATCH]
+    )
+    done = 0
+    for pk in list(pending):
+        version = AgreementVersion.objects.select_related("agreement").get(pk=pk)
+        rendered(version, WORKER)
+        done += 1
+    return done
 
 
 # --- The applicant's answer --------------------------------------------------------------------
@@ -224,16 +326,28 @@ def _checked_acceptance(signatory: str, title: str, confirmations: object) -> tu
 
 @audited_refusals_of("application")
 def accept_agreement(
-    user: User, agreement: Agreement, signatory: str, title: str, confirmations: object
+    user: User,
+    agreement: Agreement,
+    signatory: str,
+    title: str,
+    confirmations: object,
+    sha256: str | None = None,
 ) -> Agreement:
     """The employer, acting for the applicant, accepts the version offered: their typed name and
-    title and the three confirmations, recorded with who, when and the version's hash. Refused
-    after the accept-by time, even if the expiry job has not run yet."""
+    title and the three confirmations, recorded with who, when and the hash of the document.
+    `sha256`, the hash of the document they read (the page and the API show it), is checked
+    under the lock: if the version offered is not that text any more (a new version was made
+    meanwhile), nothing is accepted. Refused after the accept-by time, even if the expiry job
+    has not run yet."""
     access.check_applicant(user, agreement.application)
     name, role = _checked_acceptance(signatory, title, confirmations)
     with transaction.atomic():
         locked = _lock(agreement)
         version = current_version(locked)
+        version.agreement = locked
+        version = rendered(version, user.username)  # accepted unread (the API): rendered now
+        if sha256 is not None and sha256 != version.content_sha256:
+            raise _changed(version)
         action = "accept" if locked.state == AgreementState.ISSUED else "accept_version"
         if action == "accept_version" and (not version.needs_acceptance or version.accepted_at):
             raise _illegal("accept", locked.state)
@@ -400,6 +514,16 @@ def _illegal(action: str, state: str) -> ServiceError:
     )
 
 
+def _changed(version: AgreementVersion) -> ServiceError:
+    number, sha256 = version.number, version.content_sha256
+    return refused(
+        409,
+        "AGREEMENT_CHANGED",
+        lambda: {"version": number},
+        extra={"version": number, "sha256": sha256},
+    )
+
+
 def _expired(version: AgreementVersion) -> ServiceError:
     at = version.accept_by
     return refused(
@@ -502,7 +626,9 @@ def _tell(
         "link": link,
         "government": format_money(government, language),
         "accept_by": timezone.localtime(version.accept_by).strftime("%Y-%m-%d %H:%M %Z"),
-        "sha256": version.content_sha256,
+        # The terms' hash (the issue's audit entry has it too); the document's once rendered.
+        "terms_sha256": version.terms_sha256,
+        **({"sha256": version.content_sha256} if version.content_sha256 else {}),
         **also,
     }
     sent = enqueue(

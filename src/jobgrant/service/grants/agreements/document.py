@@ -2,12 +2,14 @@
 
 `terms_of` reads the approved application into a version's terms (cost lines per trainee and
 category, the schedule, the shares, the due dates from their dated, sourced parameters);
-`render_document` writes the document of a version in one language (plain semantic HTML with no page
-around it, written by grants.agreements.html: the text a Django template once wrote, for a fifth of
-the approval's CPU time); `content_hash` is the SHA-256 of both renderings. A version is rendered
-once, when it is made, and stored: the page, the PDF and the acceptance all use the stored text, so
-what was accepted is exactly what was read, whatever later changes to the writer or its
-translations.
+`named_employers` reads the names the document shows; `terms_hash` is the SHA-256 of all of it,
+as canonical JSON (`terms_document`): what the issue's audit entry and message carry.
+`render_document` writes the document of a version in one language (plain semantic HTML with no
+page around it, written by grants.agreements.html) from the stored terms and names only;
+`content_hash` is the SHA-256 of both renderings. A version is rendered once, when it is first
+read or by the worker (ADR 0040), and stored: the page, the PDF and the acceptance all use the
+stored text, so what was accepted is exactly what was read, whatever later changes to the writer
+or its translations.
 """
 
 from __future__ import annotations
@@ -179,7 +181,6 @@ def _document_context(
     version: AgreementVersion, language: str, links: list[ApplicationEmployer]
 ) -> dict[str, Any]:
     """Everything the document shows, already written for `language` (money, dates, labels)."""
-    application = version.agreement.application
     names = {link.reference: link.employer.name for link in links}
     categories, statuses, settings = (
         dict(CostCategory.choices),
@@ -194,7 +195,7 @@ def _document_context(
     schedule["hours"] = hours_text(schedule.get("hours", ""), language)
     return {
         "language": language,
-        "number": application.pk,
+        "number": version.agreement.application_id,
         "version": version.number,
         "issued_on": long_date(timezone.localtime(version.created_at).date(), language),
         "applicant": links[0].employer.name if links else "",
@@ -275,16 +276,66 @@ _EMPLOYERS_SQL = (
 )
 
 
-def employers_of(version: AgreementVersion) -> list[ApplicationEmployer]:
+def named_employers(application_id: int) -> list[dict[str, str]]:
     """The application's employers in order, with what the document names of each (their
-    reference, name and business number; a plain statement, read in every approval)."""
+    reference, name and business number; a plain statement, read in every approval, and stored
+    with the version so that the document names them as they were at issue)."""
     with connection.cursor() as cursor:
-        cursor.execute(_EMPLOYERS_SQL, [version.agreement.application_id])
+        cursor.execute(_EMPLOYERS_SQL, [application_id])
         rows = cursor.fetchall()
+    return [{"reference": ref, "name": name, "business_number": bn} for ref, name, bn in rows]
+
+
+def employers_of(version: AgreementVersion) -> list[ApplicationEmployer]:
+    """The employers the document of `version` names: those stored with it, else (a version
+    made before they were stored, whose document was rendered when it was made) as they are."""
+    named = version.named_employers
+    if named is None:
+        named = named_employers(version.agreement.application_id)
     return [
-        ApplicationEmployer(reference=ref, employer=Employer(name=name, business_number=bn))
-        for ref, name, bn in rows
+        ApplicationEmployer(
+            reference=one["reference"],
+            employer=Employer(name=one["name"], business_number=one["business_number"]),
+        )
+        for one in named
     ]
+
+
+def _moment(value: dt.datetime) -> str:
+    return value.astimezone(dt.UTC).isoformat()
+
+
+def terms_document(version: AgreementVersion) -> dict[str, Any]:
+    """Everything the document of `version` is written from, as plain JSON values: the terms,
+    the due dates with their parameters, the employers' names, and the version's identity."""
+    return {
+        "application": version.agreement.application_id,
+        "version": version.number,
+        "created_at": _moment(version.created_at),
+        "cost_lines": version.cost_lines,
+        "trainee_shares": version.trainee_shares,
+        "schedule": version.schedule,
+        "eligible_cents": version.eligible_cents,
+        "federal_cents": version.federal_cents,
+        "provincial_cents": version.provincial_cents,
+        "employer_cents": version.employer_cents,
+        "policy": version.policy,
+        "policy_version": version.policy_version,
+        "accept_by": _moment(version.accept_by),
+        "participants_by": version.participants_by.isoformat(),
+        "first_claim_by": version.first_claim_by.isoformat(),
+        "completion_report_by": version.completion_report_by.isoformat(),
+        "due_date_parameters": version.due_date_parameters,
+        "named_employers": version.named_employers,
+    }
+
+
+def terms_hash(version: AgreementVersion) -> str:
+    """SHA-256 of `terms_document` as canonical JSON (sorted keys, no spaces, UTF-8)."""
+    canonical = json.dumps(
+        terms_document(version), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def content_hash(content_en: str, content_fr: str) -> str:

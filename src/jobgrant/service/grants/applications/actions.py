@@ -279,10 +279,12 @@ def approve_application(user: User, application: Application, note: str = "") ->
         _refuse_if_ineligible(application, locked)
         application.decided_by = user
         _save(application)
-        issue_agreement(application, user)  # the offer, in this transaction (agreement_actions)
-        # The budget rows are what every approval waits for: lock them last, so that they are
-        # held only for the commitments, the audit entry and the end of the transaction.
+        issued = issue_agreement(application, user)  # the offer, in this transaction
+        # The budget rows and the audit head are what every approval waits for: lock them last,
+        # so that they are held only for the commitments, the two audit entries and the end of
+        # the transaction.
         _commit_shares(application, locked.stream_code, user)
+        issued.record()
         return _audit(user, application, "approve", **anchored(note))
 
 

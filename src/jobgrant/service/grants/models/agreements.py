@@ -7,7 +7,9 @@ request, say). Each version keeps the approved cost lines per trainee and catego
 training schedule, the government shares per funder, the policy and rules version, the due
 dates with the parameters they come from, and the document itself, rendered once in English and
 in French, with the SHA-256 of that rendering: what the employer reads, downloads and accepts
-is what was stored, and the hash they accept is the hash of it.
+is what was stored, and the hash they accept is the hash of it. A version is made with its terms,
+the employers' names it shows and the hash of both (`terms_sha256`); its document is rendered
+from them once, when it is first read or by the worker's job, and never again (ADR 0040).
 """
 
 from __future__ import annotations
@@ -116,10 +118,17 @@ class AgreementVersion(models.Model):
     due_date_parameters = models.JSONField(
         help_text="[{name, value, effective, reference}] for each due date."
     )
-    # The document, rendered once; the hash is of exactly this text (agreement_document).
-    content_en = models.TextField()
-    content_fr = models.TextField()
-    content_sha256 = models.CharField(max_length=64)
+    # What the document names of the employers, as they were at issue: [{reference, name,
+    # business_number}] in the application's order (empty on versions rendered when made).
+    named_employers = models.JSONField(null=True, blank=True)
+    # SHA-256 of the canonical JSON of everything the document is written from (the terms above,
+    # the due dates and the names): what the issue's audit entry and message carry.
+    terms_sha256 = models.CharField(max_length=64, blank=True, default="", db_default="")
+    # The document, rendered once, on first read or by the worker (empty until then); the hash is
+    # of exactly this text (agreement_document), and it never changes once written.
+    content_en = models.TextField(blank=True)
+    content_fr = models.TextField(blank=True)
+    content_sha256 = models.CharField(max_length=64, blank=True)
     # The acceptance.
     signatory_name = models.CharField(max_length=200, blank=True)
     signatory_title = models.CharField(max_length=200, blank=True)

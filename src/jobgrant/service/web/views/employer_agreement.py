@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.agreements import actions as agreement_actions
-from jobgrant.service.grants.agreements.access import get_visible_agreement, version_shown
+from jobgrant.service.grants.agreements.access import get_visible_agreement
 from jobgrant.service.grants.agreements.pdf import agreement_pdf
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.agreements import Agreement, AgreementState
@@ -59,7 +59,7 @@ def notice_text(notice: dict[str, Any] | None) -> str:
 
 
 def page_context(user: User, agreement: Agreement) -> dict[str, Any]:
-    version = version_shown(agreement)
+    version = agreement_actions.version_read(user, agreement)
     is_applicant = _is_applicant(user, agreement)
     is_open = agreement.state == AgreementState.ISSUED and timezone.now() <= version.accept_by
     return {
@@ -126,7 +126,7 @@ def pdf_response(user: User, application_id: int, lang: str) -> HttpResponse:
     if lang not in LANGUAGES:
         raise Http404
     agreement = visible(user, application_id)
-    version = version_shown(agreement)
+    version = agreement_actions.version_read(user, agreement)
     response = HttpResponse(agreement_pdf(version, lang), content_type="application/pdf")
     name = f"agreement-{agreement.application_id}-v{version.number}-{lang}.pdf"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -168,7 +168,12 @@ def agreement_accept(request: HttpRequest, user: User, application_id: int) -> H
         data = form.cleaned_data
         try:
             agreement_actions.accept_agreement(
-                user, agreement, data["signatory"], data["title"], form.confirmations()
+                user,
+                agreement,
+                data["signatory"],
+                data["title"],
+                form.confirmations(),
+                request.POST.get("sha256") or None,  # the fingerprint the confirmation showed
             )
         except ServiceError as error:
             refusal = [("#signatory", message(error))]
