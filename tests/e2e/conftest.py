@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.addresses import page_path
 from tests.conftest import TRAINING_STEP
 
 from jobgrant.service.demo import DEMO_PASSWORD, seed
@@ -231,7 +232,7 @@ class Web:
 
     def sign_in(self, username: str, language: str = "en", password: str = DEMO_PASSWORD) -> None:
         """Sign in through the sign-in page, as a person would."""
-        self.goto(f"/{language}/sign-in/")
+        self.goto(page_path(language, "/sign-in/"))
         self.page.fill("#id_username", username)
         self.page.fill("#id_password", password)
         with self.page.expect_navigation():
@@ -395,7 +396,7 @@ class Apply:
         self.web, self.page, self.language = web, web.page, language
 
     def url(self, step: str) -> str:
-        return f"/{self.language}/employer/apply/{step}/"
+        return page_path(self.language, f"/employer/apply/{step}/")
 
     def next(self, button: str = "#continue") -> None:
         with self.page.expect_navigation():

@@ -15,6 +15,7 @@ import pytest
 import time_machine
 from django.conf import settings
 from django.test import Client
+from tests.addresses import page_path
 from tests.personas import EMPLOYER, OFFICER, PASSWORD, totp_code
 
 from jobgrant.service.audit.models import AuditEntry
@@ -87,9 +88,9 @@ def test_fifty_wrong_passwords_then_the_right_one_on_the_form(demo: None, langua
     statuses: Counter[int] = Counter()
     for i in range(WRONG_TRIES):
         body = {"username": OFFICER.username, "password": f"wrong-{i}"}
-        statuses[client.post(f"/{language}/sign-in/", body).status_code] += 1
+        statuses[client.post(page_path(language, "/sign-in/"), body).status_code] += 1
     right = client.post(
-        f"/{language}/sign-in/", {"username": OFFICER.username, "password": PASSWORD}
+        page_path(language, "/sign-in/"), {"username": OFFICER.username, "password": PASSWORD}
     )
     assert statuses == {200: 9, 429: WRONG_TRIES - 9}, statuses
     assert right.status_code == 429 and right["Retry-After"] == "900"

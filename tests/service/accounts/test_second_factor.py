@@ -48,7 +48,7 @@ def test_every_staff_role_needs_it() -> None:
 
 def test_an_officer_with_only_the_password_opens_nothing_but_the_code_step(demo: None) -> None:
     client = password_step(OFFICER.username)
-    for page in ("/en/officer/", "/en/home/", "/en/account/", "/fr/officer/"):
+    for page in ("/en/officer/", "/en/home/", "/en/account/", "/fr/agent/"):
         answer = client.get(page)
         assert answer.status_code == 302 and "/sign-in/code/" in answer["Location"], page
     step = client.get("/en/officer/", follow=True)

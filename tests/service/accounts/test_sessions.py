@@ -100,7 +100,7 @@ def test_after_sign_out_the_old_session_id_opens_nothing(demo: None) -> None:
     old = client.cookies[settings.SESSION_COOKIE_NAME].value
     assert client.post("/en/sign-out/").status_code == 302
     replay = Client(headers={"Cookie": f"sessionid={old}"})
-    pages = ["/en/officer/", "/en/home/", "/en/account/", "/fr/officer/"]
+    pages = ["/en/officer/", "/en/home/", "/en/account/", "/fr/agent/"]
     answers = [replay.get(page) for page in pages]
     assert all(a.status_code == 302 and "/sign-in/" in a["Location"] for a in answers)
 

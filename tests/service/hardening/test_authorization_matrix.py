@@ -17,6 +17,7 @@ import pytest
 import tests.service.hardening.authorization_matrix as matrix
 from django.db import transaction
 from django.test import Client
+from tests.addresses import page_path
 from tests.conftest import application_body, token_for
 from tests.personas import (
     ANALYST,
@@ -201,12 +202,10 @@ class Callers:
 
     def ask(self, case: Case, fixture: Fixture) -> tuple[int, Any]:
         action, persona = case.action, case.persona
-        path = action.path.format(
-            application=fixture.application, change=fixture.change, lang=case.language
-        )
+        path = action.path.format(application=fixture.application, change=fixture.change)
         if action.channel == "page":
             browser = self.browsers[persona.username] if persona else Client()
-            answer = getattr(browser, action.method)(path)
+            answer = getattr(browser, action.method)(page_path(case.language, path))
             return answer.status_code, answer
         headers = {"Authorization": f"Bearer {self.tokens[persona.username]}"} if persona else {}
         client = Client(raise_request_exception=False)

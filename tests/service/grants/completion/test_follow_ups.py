@@ -75,7 +75,7 @@ def test_nothing_is_sent_before_the_day_then_one_message_per_trainee_and_one_per
     ]
     french = messages.get(recipient="trainee1@example.com")
     assert "3 mois après votre formation" in french.subject_line
-    assert "/fr/follow-up/" in french.body
+    assert "/fr/suivi/" in french.body
     employer = messages.get(kind="follow_up_employer")
     assert f"/en/employer/applications/{application.pk}/follow-ups/3/" in employer.body
     assert "2 trainee(s)" in employer.body
