@@ -238,14 +238,14 @@ class Web:
         with self.page.expect_navigation():
             self.page.click("main button[type=submit]")
         self.settle()
-        if "/sign-in/code/" in self.page.url:  # staff: the code of their authenticator app
+        if page_path(language, "/sign-in/code/") in self.page.url:  # staff: their app's code
             from tests.personas import totp_code
 
             self.page.fill("#id_code", totp_code(username))
             with self.page.expect_navigation():
                 self.page.click("main button[type=submit]")
             self.settle()
-        assert "/sign-in/" not in self.page.url, f"{username} could not sign in"
+        assert page_path(language, "/sign-in/") not in self.page.url, f"{username} not signed in"
 
     def sign_in_through_django(self, username: str, language: str = "en") -> None:
         """Signed in through the same sign-in pages (password, then the authenticator's code),

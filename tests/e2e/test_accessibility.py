@@ -190,7 +190,7 @@ def reauthenticated(web: Any) -> None:
     for 5 minutes."""
     from jobgrant.service.demo import DEMO_PASSWORD
 
-    web.goto(f"/{language_of(web)}/account/confirm/")
+    web.goto(page_path(language_of(web), "/account/confirm/"))
     web.page.fill("#id_password", DEMO_PASSWORD)
     click("main form button[type=submit]")(web)
 
@@ -223,7 +223,7 @@ def staff_reauthenticated(web: Any) -> None:
 
     from jobgrant.service.demo import DEMO_PASSWORD
 
-    web.goto(f"/{language_of(web)}/account/confirm/")
+    web.goto(page_path(language_of(web), "/account/confirm/"))
     web.page.fill("#id_password", DEMO_PASSWORD)
     web.page.fill("#id_code", totp_code(PASSKEY_USER))
     click("main form button[type=submit]")(web)

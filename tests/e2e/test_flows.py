@@ -38,7 +38,7 @@ def spaces(text: str) -> str:
 
 
 def application_in(url: str) -> Application:
-    found = re.search(r"/applications/(\d+)/", url)
+    found = re.search(r"/(?:applications|demandes)/(\d+)/", url)  # en or fr
     assert found, f"no application number in {url}"
     return Application.objects.get(pk=int(found[1]))
 
@@ -133,7 +133,7 @@ def test_apply_with_a_partner_recommend_approve_and_the_budget_shows_it(
 
 def keyboard_sign_in(web: Any, keyboard: Any, username: str, language: str = "en") -> None:
     web.goto(f"/{language}/")
-    keyboard.tab_to("a[href$='/sign-in/']")
+    keyboard.tab_to(f"a[href$='{page_path(language, '/sign-in/')}']")
     keyboard.press("Enter", navigates=True)
     keyboard.tab_to("#id_username")
     keyboard.type(username)
@@ -141,13 +141,13 @@ def keyboard_sign_in(web: Any, keyboard: Any, username: str, language: str = "en
     assert keyboard.is_on("#id_password")
     keyboard.type("jobgrant-demo")
     keyboard.press("Enter", navigates=True)
-    if "/sign-in/code/" in web.page.url:  # staff: the code of their authenticator app
+    if page_path(language, "/sign-in/code/") in web.page.url:  # staff: their app's code
         from tests.personas import totp_code
 
         keyboard.tab_to("#id_code")
         keyboard.type(totp_code(username))
         keyboard.press("Enter", navigates=True)
-    assert "/sign-in/" not in web.page.url, f"{username} could not sign in"
+    assert page_path(language, "/sign-in/") not in web.page.url, f"{username} not signed in"
 
 
 def keyboard_sign_out(web: Any, keyboard: Any) -> None:

@@ -128,7 +128,9 @@ def test_the_language_button_keeps_what_was_typed_even_unchecked(
     step = html.unescape(
         employer.get(page_path(lang, "/employer/apply/training/")).content.decode()
     )
-    assert f'formaction="{page_path(other, "/employer/apply/training/")}"' in step  # the button's target
+    assert (
+        f'formaction="{page_path(other, "/employer/apply/training/")}"' in step
+    )  # the button's target
     response = employer.post(
         page_path(other, "/employer/apply/training/"), {**typed, "switch-language": "yes"}
     )
