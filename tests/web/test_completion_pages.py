@@ -35,7 +35,7 @@ from jobgrant.service.grants.models.payments import Receivable
 from jobgrant.service.notifications.models import Message
 
 pytestmark = pytest.mark.django_db
-LINK = re.compile(r"/(en|fr)/follow-up/([0-9a-f]{64})/")
+LINK = re.compile(r"/(en|fr)/(?:follow-up|suivi)/([0-9a-f]{64})/")
 
 
 def signed_in(persona: Any) -> Client:

@@ -152,7 +152,7 @@ def test_the_follow_ups_keep_what_was_typed(demo: None) -> None:
     with at(FollowUp.objects.first().due_on):
         follow_up_actions.send_due_follow_ups()
         body = Message.objects.filter(kind="follow_up_trainee").order_by("id").first().body
-        token = re.search(r"/follow-up/([0-9a-f]{64})/", body)[1]
+        token = re.search(r"/(?:follow-up|suivi)/([0-9a-f]{64})/", body)[1]
         trainee = Client()
         assert f'formaction="/fr/suivi/{token}/"' in text(trainee.get(f"/en/follow-up/{token}/"))
         switched = trainee.post(f"/fr/suivi/{token}/", {"weekly_hours": "38", **SWITCH})

@@ -98,7 +98,7 @@ def test_fifty_wrong_passwords_then_the_right_one_on_the_form(demo: None, langua
     heading = {"en": "Too many failed sign-in attempts", "fr": "Trop de tentatives"}[language]
     minutes = {"en": "blocked for 15 minutes", "fr": "bloquée pendant 15 minutes"}[language]
     assert heading in page and minutes in page, page
-    assert f'lang="{language}"' in page and "/password-reset/" in page  # a next step
+    assert f'lang="{language}"' in page and page_path(language, "/password-reset/") in page
     assert "_auth_user_id" not in client.session
     assert lockouts() - before == 1  # once a window: each later refusal in the log only
     entry = AuditEntry.objects.filter(action="auth.locked_out").order_by("-sequence").first()

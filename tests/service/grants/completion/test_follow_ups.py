@@ -20,7 +20,7 @@ from jobgrant.service.notifications.models import Message
 
 pytestmark = pytest.mark.django_db
 THREE_MONTHS = dt.date(2027, 6, 26)  # the training of the fixture ended on 2027-03-26
-LINK = re.compile(r"/(en|fr)/follow-up/([0-9a-f]{64})/")
+LINK = re.compile(r"/(en|fr)/(?:follow-up|suivi)/([0-9a-f]{64})/")
 
 
 @pytest.mark.parametrize(
