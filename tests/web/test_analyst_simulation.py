@@ -216,5 +216,5 @@ def test_a_run_shows_its_scenario_by_name_not_by_its_code(demo: None, lang: str,
     shown = shown[: shown.index("</dd>")]
     assert name in shown, shown
     listed = text(client.get(page_path(lang, PAGE)))
-    row = listed[listed.index(f"/analyst/simulations/{simulation.pk}/") :]
+    row = listed[listed.index(page_path(lang, f"/analyst/simulations/{simulation.pk}/")) :]
     assert name in row[: row.index("</tr>")]

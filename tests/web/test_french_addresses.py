@@ -26,6 +26,7 @@ from jobgrant.service.notifications.models import Message
 SAME_IN_FRENCH = {
     "budgets": "a French word too",
     "code": "a French word too",
+    "codes": "a French word too",
     "confirmations": "a French word too",
     "decision": "French « décision », without its accent (paths have none)",
     "demo": "French « démo », without its accent",
