@@ -199,9 +199,9 @@ def test_the_application_page_warns_before_submitting_a_draft_that_is_not_eligib
     url = f"/fr/employeur/demandes/{draft.pk}/"
     page = text(employer.get(url))
     assert 'id="not-eligible-warning"' in page and "sera probablement refusée" in page
-    assert employer.post(url + "submit/").status_code == 302
+    assert employer.post(url + "soumettre/").status_code == 302
     assert Application.objects.get(pk=draft.pk).state == "draft"  # not without the tick
     notice = text(employer.get(url))
     assert "Pour la soumettre quand même" in notice
-    employer.post(url + "submit/", {"understood": "yes"})
+    employer.post(url + "soumettre/", {"understood": "yes"})
     assert Application.objects.get(pk=draft.pk).state == "submitted"

@@ -32,7 +32,6 @@ SAME_IN_FRENCH = {
     "demo": "French « démo », without its accent",
     "invitation": "a French word too",
     "invitations": "a French word too",
-    "participants": "a French word too",
     "role": "French « rôle », without its accent",
     "scenarios": "French « scénarios », without its accent",
     "simulation": "a French word too",

@@ -56,7 +56,7 @@ def test_registering_then_confirming_by_the_link(demo: None, language: str) -> N
         language, "/register/sent/"
     )
     link = path_in("email_verification", "marie@example.com")
-    assert link.startswith(page_path(language, "/register/verify/"))
+    assert link.startswith(page_path(language, "/register/verify/TOKEN/").removesuffix("TOKEN/"))
     asked = client.get(link)
     assert asked.status_code == 200 and 'id="confirm-email"' in asked.content.decode()
     assert not User.objects.get(email="marie@example.com").is_active  # a GET changes nothing
@@ -188,7 +188,9 @@ def test_an_invitation_not_used_yet_is_listed_and_cancelled_after_confirmation(
     invitation = OrganizationInvitation.objects.get(email="maybe@example.com")
     listed = client.get(members).content.decode()
     assert 'id="invitations"' in listed and f'id="revoke-invitation-{invitation.pk}"' in listed
-    cancel = f"{members}invitations/{invitation.pk}/cancel/"
+    cancel = page_path(
+        language, f"/employer/organizations/{employer.pk}/invitations/{invitation.pk}/cancel/"
+    )
     asked = client.get(cancel)
     assert asked.status_code == 200 and 'id="confirm-revoke"' in asked.content.decode()
     assert OrganizationInvitation.objects.get(pk=invitation.pk).revoked_at is None  # GET asks

@@ -52,15 +52,20 @@ def test_a_batch_from_build_to_reconciled_through_the_pages(demo: None, language
     batch = PaymentBatch.objects.get()
     page = builder.get(built["Location"])
     assert page.status_code == 200 and "CJG-ON-2026-0000001" in text(page)
-    refused = builder.post(f"{base}{batch.pk}/authorize/")
+    refused = builder.post(page_path(language, f"/finance/payments/{batch.pk}/authorize/"))
     assert refused.status_code == 403 and 'id="refusal"' in refused.content.decode()
-    confirm_page = authorizer.get(f"{base}{batch.pk}/authorize/")
+    confirm_page = authorizer.get(page_path(language, f"/finance/payments/{batch.pk}/authorize/"))
     assert confirm_page.status_code == 200 and "authorize-button" in confirm_page.content.decode()
-    assert authorizer.post(f"{base}{batch.pk}/authorize/").status_code == 302
-    export = builder.get(f"{base}{batch.pk}/export.csv")
+    assert (
+        authorizer.post(page_path(language, f"/finance/payments/{batch.pk}/authorize/")).status_code
+        == 302
+    )
+    export = builder.get(page_path(language, f"/finance/payments/{batch.pk}/export.csv"))
     assert export.status_code == 200 and export["Content-Type"].startswith("text/csv")
     upload = SimpleUploadedFile("confirm.csv", confirm_all(export.content), "text/csv")
-    confirmed = builder.post(f"{base}{batch.pk}/confirmations/", {"file": upload})
+    confirmed = builder.post(
+        page_path(language, f"/finance/payments/{batch.pk}/confirmations/"), {"file": upload}
+    )
     assert confirmed.status_code == 302
     result = builder.get(confirmed["Location"])
     assert result.status_code == 200 and 'id="unmatched-none"' in result.content.decode()
@@ -113,18 +118,21 @@ def test_a_receivable_repaid_in_part_then_written_off_by_two_people(demo: None) 
     base = f"/fr/finances/sommes-a-recouvrer/{receivable.pk}/"
     assert builder.get("/fr/finances/sommes-a-recouvrer/").status_code == 200
     assert builder.get(base).status_code == 200
-    too_much = builder.post(f"{base}repayments/", {"amount": "600.00", "received_on": "2026-11-29"})
+    too_much = builder.post(
+        f"{base}remboursements/", {"amount": "600.00", "received_on": "2026-11-29"}
+    )
     assert too_much.status_code == 422 and "gcds-error-summary" in too_much.content.decode()
     repaid = builder.post(
-        f"{base}repayments/", {"amount": "200.00", "received_on": "2026-11-29", "reference": "C1"}
+        f"{base}remboursements/",
+        {"amount": "200.00", "received_on": "2026-11-29", "reference": "C1"},
     )
     assert repaid.status_code == 302
-    empty = builder.post(f"{base}write-off/", {"reason": ""})
+    empty = builder.post(f"{base}radiation/", {"reason": ""})
     assert empty.status_code == 422
-    assert builder.post(f"{base}write-off/", {"reason": "Faillite."}).status_code == 302
-    refused = builder.post(f"{base}write-off/", {})
+    assert builder.post(f"{base}radiation/", {"reason": "Faillite."}).status_code == 302
+    refused = builder.post(f"{base}radiation/", {})
     assert refused.status_code == 403
-    assert other.post(f"{base}write-off/", {}).status_code == 302
+    assert other.post(f"{base}radiation/", {}).status_code == 302
     receivable.refresh_from_db()
     assert receivable.state == ReceivableState.WRITTEN_OFF
     assert receivable.written_off_cents == 30_000
@@ -135,11 +143,12 @@ def test_a_receivable_that_does_not_exist_is_not_found_on_each_of_its_pages(
     demo: None, language: str
 ) -> None:
     finance = signed_in(FINANCE.get())
-    base = page_path(language, "/finance/receivables/999999/")
-    assert finance.get(base).status_code == 404
+    base = "/finance/receivables/999999/"
+    assert finance.get(page_path(language, base)).status_code == 404
     repay = {"amount": "1.00", "received_on": "2026-11-29"}
-    assert finance.post(f"{base}repayments/", repay).status_code == 404
-    assert finance.post(f"{base}write-off/", {"reason": "None."}).status_code == 404
+    assert finance.post(page_path(language, f"{base}repayments/"), repay).status_code == 404
+    written_off = finance.post(page_path(language, f"{base}write-off/"), {"reason": "None."})
+    assert written_off.status_code == 404
 
 
 @pytest.mark.parametrize(
@@ -248,5 +257,5 @@ def test_a_line_of_the_wrong_amount_says_the_amount_expected(demo: None) -> None
     assert answer.status_code == 302, text(answer)
     page = text(builder.get(answer["Location"]))
     assert "Wrong amount: $1,234.56 expected" in page
-    french = text(builder.get(answer["Location"].replace("/en/", "/fr/", 1)))
+    french = text(builder.get(page_path("fr", answer["Location"].removeprefix("/en"))))
     assert "1 234,56 $ attendus" in french
