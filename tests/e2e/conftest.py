@@ -346,7 +346,7 @@ class Web:
     def sign_out(self) -> None:
         """The header's sign-out button."""
         with self.page.expect_navigation():
-            self.page.click("gcds-header form[action$='/sign-out/'] button")
+            self.page.click(SIGN_OUT_BUTTON)
         self.settle()
 
     def apply(self, language: str = "en") -> Apply:
@@ -387,6 +387,13 @@ def make_body(make_body: Any) -> Any:
         return make_body(**{"employers": employers, **changes})
 
     return body
+
+
+#: The header's sign-out button, in either language (/en/sign-out/, /fr/deconnexion/).
+SIGN_OUT_BUTTON = ", ".join(
+    f"gcds-header form[action$='{page_path(language, '/sign-out/')}'] button"
+    for language in ("en", "fr")
+)
 
 
 class Apply:

@@ -42,4 +42,4 @@ def test_the_mailbox_passes_axe_with_messages_in_both_languages(
     web.page.set_viewport_size({"width": 390, "height": 844})
     web.settle()
     assert web.page.evaluate("document.documentElement.scrollWidth") <= 390
-    web.assert_accessible(page_path(language, "/demo/mail/ at 390 px"))
+    web.assert_accessible(page_path(language, "/demo/mail/") + " at 390 px")

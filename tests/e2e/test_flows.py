@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from tests.addresses import page_path
+from tests.e2e.conftest import SIGN_OUT_BUTTON
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.grants.applications import actions
@@ -151,7 +152,7 @@ def keyboard_sign_in(web: Any, keyboard: Any, username: str, language: str = "en
 
 
 def keyboard_sign_out(web: Any, keyboard: Any) -> None:
-    keyboard.tab_to("gcds-header form[action$='/sign-out/'] button", backwards=True)
+    keyboard.tab_to(SIGN_OUT_BUTTON, backwards=True)
     keyboard.press("Enter", navigates=True)
 
 
