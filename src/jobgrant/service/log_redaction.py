@@ -3,8 +3,9 @@
 A link's token (links.py) is the only key to what it opens: a trainee's form, an invitation, an
 account's confirmation, a staff account's first password, a password reset. So a log line that
 names its path (Django's "Not Found: …" warning, gunicorn's request line, a Referer) shows
-/participate/[redacted]/ (/participer/[redacted]/) instead. Django's loggers get `RedactLinkTokens` as a filter
-(settings.LOGGING); `jobgrant serve` runs gunicorn with `RedactingGunicornLogger`.
+/participate/[redacted]/ (in French /participer/[redacted]/) instead. Django's loggers get
+`RedactLinkTokens` as a filter (settings.LOGGING); `jobgrant serve` runs gunicorn with
+`RedactingGunicornLogger`.
 """
 
 from __future__ import annotations

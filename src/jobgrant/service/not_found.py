@@ -17,11 +17,7 @@ is recorded.
 
 from __future__ import annotations
 
-from django.http import (
-    HttpRequest,
-    HttpResponse,
-    HttpResponsePermanentRedirect,
-)
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.urls import Resolver404, resolve, reverse
 from django.utils import translation
 from django.views import defaults
