@@ -83,10 +83,10 @@ def test_the_email_and_password_changes_keep_the_address_but_never_a_password(
     assert button("/account/password/") in text(client.get("/en/account/password/"))
     entries, messages = changes_audited(), Message.objects.count()
     typed = {"email": "nouvelle@example.com"}
-    page = switched_page(client.post("/fr/account/email/", {**typed, **SWITCH}))
+    page = switched_page(client.post("/fr/compte/courriel/", {**typed, **SWITCH}))
     assert 'value="nouvelle@example.com"' in page
     secret = {"new_password": "un-long-secret-42", "again": "un-long-secret-42"}
-    page = switched_page(client.post("/fr/account/password/", {**secret, **SWITCH}))
+    page = switched_page(client.post("/fr/compte/mot-de-passe/", {**secret, **SWITCH}))
     assert "un-long-secret-42" not in page and 'id="passwords-not-kept"' in page
     user.refresh_from_db()
     assert user.check_password("un-long-secret-42") is False
@@ -101,7 +101,7 @@ def test_the_password_reset_request_and_its_new_password_form(demo: None) -> Non
     assert button("/password-reset/") in text(client.get("/en/password-reset/"))
     messages = Message.objects.count()
     typed = {"email": "employer@example.com"}
-    page = switched_page(client.post("/fr/password-reset/", {**typed, **SWITCH}))
+    page = switched_page(client.post("/fr/mot-de-passe-oublie/", {**typed, **SWITCH}))
     assert 'value="employer@example.com"' in page
     assert Message.objects.count() == messages
     user = EMPLOYER.get()
@@ -109,7 +109,7 @@ def test_the_password_reset_request_and_its_new_password_form(demo: None) -> Non
     form_page = client.get(client.get(link)["Location"])
     assert button("/password-reset/set-password/") in text(form_page)
     secret = {"new_password": "un-long-secret-42", "again": "un-long-secret-42"}
-    page = switched_page(client.post("/fr/password-reset/set-password/", {**secret, **SWITCH}))
+    page = switched_page(client.post("/fr/mot-de-passe-oublie/set-password/", {**secret, **SWITCH}))
     assert "un-long-secret-42" not in page and 'id="passwords-not-kept"' in page
     user.refresh_from_db()
     assert user.check_password("un-long-secret-42") is False

@@ -194,7 +194,7 @@ def test_the_finance_officers_batch_forms_keep_what_was_typed(demo: None) -> Non
     client = signed_in(FINANCE.username)
     assert button("", "/finance/payments/") in text(client.get("/en/finance/payments/"))
     typed = {"jurisdiction": "ON", "fiscal_year": "2027-28"}
-    page = switched_page(client.post("/fr/finance/payments/", {**typed, **SWITCH}))
+    page = switched_page(client.post("/fr/finances/paiements/", {**typed, **SWITCH}))
     assert 'value="2027-28"' in page and re.search(r'<option value="ON"[^>]*selected', page)
     assert not PaymentBatch.objects.exists()
     batch = build()
@@ -262,7 +262,7 @@ def test_the_analysts_simulation_form_keeps_what_was_typed(demo: None) -> None:
     client = signed_in(ANALYST.username)
     assert button("", "/analyst/simulations/") in text(client.get("/en/analyst/simulations/"))
     typed = {"scenario": "budget-2013", "draws": "37", "seed": "4242"}
-    page = switched_page(client.post("/fr/analyst/simulations/", {**typed, **SWITCH}))
+    page = switched_page(client.post("/fr/analyste/simulations/", {**typed, **SWITCH}))
     assert 'value="37"' in page and 'value="4242"' in page
     assert re.search(r'<option value="budget-2013"[^>]*selected', page)
     assert not SimulationRun.objects.exists()
