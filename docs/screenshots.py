@@ -94,9 +94,18 @@ def submit(page: Any, selector: str) -> None:
     settle(page)
 
 
+def address(language: str, route: str, **kwargs: object) -> str:
+    """A page's address in `language` (the French ones have French words)."""
+    from django.urls import reverse
+    from django.utils import translation
+
+    with translation.override(language):
+        return reverse(f"web:{route}", kwargs=kwargs or None)
+
+
 def sign_in(page: Any, language: str, username: str) -> None:
     page.context.clear_cookies()
-    page.goto(f"/{language}/sign-in/")
+    page.goto(address(language, "sign-in"))
     page.fill("#id_username", username)
     page.fill("#id_password", "jobgrant-demo")
     submit(page, "main form button[type=submit]")
@@ -116,7 +125,7 @@ def business_number(name: str) -> str:
 def employer_application(page: Any, language: str) -> int:
     """Apply for Acme with Lakeshore as partner; picture the trainees step; submit."""
     sign_in(page, language, "demo-employer")
-    page.goto(f"/{language}/employer/apply/organizations/")
+    page.goto(address(language, "employer-apply-organizations"))
     settle(page)
     choose(page, "#lead", "Acme")
     submit(page, "#add-partner")
@@ -162,7 +171,7 @@ def employer_application(page: Any, language: str) -> int:
 def officer_review(page: Any, language: str, application: int) -> None:
     """The officer's review of that application, the federal share's explanation open."""
     sign_in(page, language, "demo-officer-on-1")
-    page.goto(f"/{language}/officer/applications/{application}/")
+    page.goto(address(language, "officer-review", application_id=application))
     settle(page)
     explanation = page.locator("details[id^='explain-'][id$='federal']").first
     explanation.locator("summary").click()

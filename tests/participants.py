@@ -17,7 +17,7 @@ from jobgrant.service.notifications.models import Message
 #: Valid SINs (Luhn), as a trainee types them; tests look for their digits everywhere.
 SIN = "130 692 544"
 OTHER_SIN = "193 456 787"
-LINK = re.compile(r"https?://\S+/(en|fr)/participate/([0-9a-f]{64})/")
+LINK = re.compile(r"https?://\S+/(en|fr)/(?:participate|participer)/([0-9a-f]{64})/")
 
 
 def two_trainees() -> list[dict[str, Any]]:

@@ -76,13 +76,16 @@ class Person(HttpUser):
         for name, value in cookies.items():
             self.client.cookies.set(name, value)
 
-    def page(self, path: str, name: str) -> None:
-        """GET /{language}{path}, grouped under `name` with the language: a success when it ends,
-        after any redirection, in a 200 that is not the sign-in page."""
+    def page(self, route: str, name: str, pk: int = 0) -> None:
+        """GET the page `route` ("employer-application") in the person's language (run.py wrote
+        each address), grouped under `name` with the language: a success when it ends, after
+        any redirection, in a 200 that is not the sign-in page."""
+        path = CROWD["pages"][self.language][route].format(pk=pk)
+        sign_in = CROWD["pages"][self.language]["sign-in"]
         with self.client.get(
-            f"/{self.language}{path}", name=f"page {name} ({self.language})", catch_response=True
+            path, name=f"page {name} ({self.language})", catch_response=True
         ) as answer:
-            if answer.status_code != 200 or "/sign-in/" in answer.url:
+            if answer.status_code != 200 or sign_in in answer.url:
                 answer.failure(f"{answer.status_code} {answer.url} {answer.text[:200]}")
             else:
                 answer.success()
@@ -169,26 +172,24 @@ class EmployerPages(Person):
 
     @task(4)
     def dashboard(self) -> None:
-        self.page("/employer/", "employer dashboard")
+        self.page("employer-dashboard", "employer dashboard")
 
     @task(3)
     def application(self) -> None:
         files = FILES[self.account["username"]]
         if files:
-            self.page(
-                f"/employer/applications/{files[-1 - self.number % len(files)]}/",
-                "employer application",
-            )
+            pk = files[-1 - self.number % len(files)]
+            self.page("employer-application", "employer application", pk)
 
     @task(1)
     def agreement(self) -> None:
         approved = APPROVED[self.account["username"]]
         if approved:
-            self.page(f"/employer/applications/{approved[-1]}/agreement/", "employer agreement")
+            self.page("employer-agreement", "employer agreement", approved[-1])
 
     @task(1)
     def apply(self) -> None:
-        self.page("/employer/apply/", "employer apply")
+        self.page("employer-apply", "employer apply")
 
 
 class Officer(Person):
@@ -202,13 +203,13 @@ class Officer(Person):
 
     @task(2)
     def queue(self) -> None:
-        self.page("/officer/", "officer queue")
+        self.page("officer-queue", "officer queue")
 
     @task(2)
     def review(self) -> None:
         if REVIEWED:
             pk = REVIEWED[self.number % len(REVIEWED)]
-            self.page(f"/officer/applications/{pk}/", "officer review")
+            self.page("officer-review", "officer review", pk)
 
 
 class Recommender(Officer):
@@ -252,7 +253,7 @@ class Finance(Person):
 
     @task(2)
     def budgets_page(self) -> None:
-        self.page("/finance/budgets/", "finance budgets")
+        self.page("finance-budgets", "finance budgets")
 
     @task(1)
     def budgets(self) -> None:
@@ -269,7 +270,7 @@ class Analyst(Person):
 
     @task(2)
     def kpis_page(self) -> None:
-        self.page("/analyst/kpis/", "analyst KPIs")
+        self.page("analyst-kpis", "analyst KPIs")
 
     @task(1)
     def kpis(self) -> None:

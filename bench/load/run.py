@@ -153,7 +153,42 @@ def seed(employers: int) -> None:
     staff = {
         name: issue_api_token(User.objects.get(username=name), client="load") for name in STAFF
     }
-    print(json.dumps({"employers": accounts, "staff": staff}))
+    print(json.dumps({"employers": accounts, "staff": staff, "pages": page_addresses()}))
+
+
+#: The pages the crowd opens, by route; {pk} stands for an application's id.
+PAGES = (
+    "sign-in",
+    "employer-dashboard",
+    "employer-application",
+    "employer-agreement",
+    "employer-apply",
+    "officer-queue",
+    "officer-review",
+    "finance-budgets",
+    "analyst-kpis",
+)
+
+
+def page_addresses() -> dict[str, dict[str, str]]:
+    """Each page's address in each language, as the service writes it (the French ones have
+    French words), with "{pk}" for the application's id."""
+    from django.urls import reverse
+    from django.utils import translation
+
+    def address(name: str) -> str:
+        ids = (
+            {"application_id": 987654321}
+            if name.endswith(("application", "agreement", "review"))
+            else {}
+        )
+        return reverse(f"web:{name}", kwargs=ids).replace("987654321", "{pk}")
+
+    found = {}
+    for language in ("en", "fr"):
+        with translation.override(language):
+            found[language] = {name: address(name) for name in PAGES}
+    return found
 
 
 # --- The servers -----------------------------------------------------------------------------

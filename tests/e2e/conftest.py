@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.addresses import page_path
 from tests.conftest import TRAINING_STEP
 
 from jobgrant.service.demo import DEMO_PASSWORD, seed
@@ -231,20 +232,20 @@ class Web:
 
     def sign_in(self, username: str, language: str = "en", password: str = DEMO_PASSWORD) -> None:
         """Sign in through the sign-in page, as a person would."""
-        self.goto(f"/{language}/sign-in/")
+        self.goto(page_path(language, "/sign-in/"))
         self.page.fill("#id_username", username)
         self.page.fill("#id_password", password)
         with self.page.expect_navigation():
             self.page.click("main button[type=submit]")
         self.settle()
-        if "/sign-in/code/" in self.page.url:  # staff: the code of their authenticator app
+        if page_path(language, "/sign-in/code/") in self.page.url:  # staff: their app's code
             from tests.personas import totp_code
 
             self.page.fill("#id_code", totp_code(username))
             with self.page.expect_navigation():
                 self.page.click("main button[type=submit]")
             self.settle()
-        assert "/sign-in/" not in self.page.url, f"{username} could not sign in"
+        assert page_path(language, "/sign-in/") not in self.page.url, f"{username} not signed in"
 
     def sign_in_through_django(self, username: str, language: str = "en") -> None:
         """Signed in through the same sign-in pages (password, then the authenticator's code),
@@ -345,7 +346,7 @@ class Web:
     def sign_out(self) -> None:
         """The header's sign-out button."""
         with self.page.expect_navigation():
-            self.page.click("gcds-header form[action$='/sign-out/'] button")
+            self.page.click(SIGN_OUT_BUTTON)
         self.settle()
 
     def apply(self, language: str = "en") -> Apply:
@@ -388,6 +389,13 @@ def make_body(make_body: Any) -> Any:
     return body
 
 
+#: The header's sign-out button, in either language (/en/sign-out/, /fr/deconnexion/).
+SIGN_OUT_BUTTON = ", ".join(
+    f"gcds-header form[action$='{page_path(language, '/sign-out/')}'] button"
+    for language in ("en", "fr")
+)
+
+
 class Apply:
     """The employer's step-by-step application, filled in with the mouse-free Playwright API."""
 
@@ -395,7 +403,7 @@ class Apply:
         self.web, self.page, self.language = web, web.page, language
 
     def url(self, step: str) -> str:
-        return f"/{self.language}/employer/apply/{step}/"
+        return page_path(self.language, f"/employer/apply/{step}/")
 
     def next(self, button: str = "#continue") -> None:
         with self.page.expect_navigation():

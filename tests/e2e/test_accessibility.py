@@ -22,6 +22,7 @@ import pytest
 from django.urls import get_resolver, reverse
 from django.urls.resolvers import URLPattern, URLResolver
 from django.utils import translation
+from tests.addresses import page_path
 from tests.e2e.change_catalogue import CHANGE_EXCLUDED, change_groups
 from tests.e2e.claim_catalogue import CLAIM_EXCLUDED, claim_groups
 from tests.e2e.org_catalogue import ORG_EXCLUDED, org_groups
@@ -189,7 +190,7 @@ def reauthenticated(web: Any) -> None:
     for 5 minutes."""
     from jobgrant.service.demo import DEMO_PASSWORD
 
-    web.goto(f"/{language_of(web)}/account/confirm/")
+    web.goto(page_path(language_of(web), "/account/confirm/"))
     web.page.fill("#id_password", DEMO_PASSWORD)
     click("main form button[type=submit]")(web)
 
@@ -222,7 +223,7 @@ def staff_reauthenticated(web: Any) -> None:
 
     from jobgrant.service.demo import DEMO_PASSWORD
 
-    web.goto(f"/{language_of(web)}/account/confirm/")
+    web.goto(page_path(language_of(web), "/account/confirm/"))
     web.page.fill("#id_password", DEMO_PASSWORD)
     web.page.fill("#id_code", totp_code(PASSKEY_USER))
     click("main form button[type=submit]")(web)
@@ -759,9 +760,9 @@ def test_the_employer_pages_reflow_at_390_px(
     check("trainees step, with the live quote")
     apply.next()
     check("review")
-    web.goto(f"/{language}/employer/")
+    web.goto(page_path(language, "/employer/"))
     check("dashboard")
-    web.goto(f"/{language}/employer/applications/{made['submitted']}/")
+    web.goto(page_path(language, f"/employer/applications/{made['submitted']}/"))
     check("application")
     bad = [r for r in results if r.violations or r.problems]
     assert not bad, "\n".join(

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tests.addresses import page_path
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.grants.models.agreements import Agreement, AgreementVersion
@@ -23,7 +24,7 @@ def test_approve_then_the_employer_reads_and_accepts_the_agreement(
     application_id = an_agreement_offered(make_body)["approved"]
     page = web.page
     web.sign_in("demo-employer", language)
-    web.goto(f"/{language}/employer/applications/{application_id}/")
+    web.goto(page_path(language, f"/employer/applications/{application_id}/"))
     with page.expect_navigation():
         page.click("#read-agreement")
     web.settle()

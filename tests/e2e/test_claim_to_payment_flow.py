@@ -215,7 +215,7 @@ def the_employer_sees_it_paid(web: Any, application: Application, claim: Claim) 
     assert all(document in payments for document in documents)
     assert "December 1, 2026" in payments
     narrow(web, "a paid claim")
-    web.goto(f"/fr/employer/applications/{application.pk}/")
+    web.goto(f"/fr/employeur/demandes/{application.pk}/")
     web.assert_accessible("the application of a paid claim, in French")
     narrow(web, "the application of a paid claim, in French")
     payments = web.page.locator("#payments").inner_text()

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.db import transaction
+from tests.addresses import page_path
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -32,13 +33,13 @@ def test_the_mailbox_passes_axe_with_messages_in_both_languages(
                 context=context,
             )
     web.sign_in("demo-employer", language)
-    web.goto(f"/{language}/demo/mail/")
+    web.goto(page_path(language, "/demo/mail/"))
     web.settle()
     web.assert_lang(language)
-    web.assert_accessible(f"/{language}/demo/mail/")
+    web.assert_accessible(page_path(language, "/demo/mail/"))
     assert web.page.locator("section.jg-demo-message").count() == 2
     assert web.page.locator("pre.jg-demo-body a").count() == 2  # links that can be followed
     web.page.set_viewport_size({"width": 390, "height": 844})
     web.settle()
     assert web.page.evaluate("document.documentElement.scrollWidth") <= 390
-    web.assert_accessible(f"/{language}/demo/mail/ at 390 px")
+    web.assert_accessible(page_path(language, "/demo/mail/") + " at 390 px")

@@ -49,7 +49,7 @@ def test_the_participant_form_shows_whole_what_was_typed(web: Any, make_body: An
 def test_the_registration_form_shows_whole_what_was_typed(web: Any, width: int) -> None:
     page = web.page
     page.set_viewport_size({"width": width, "height": 900})
-    web.goto("/fr/register/")
+    web.goto("/fr/inscription/")
     for selector in ("#name", "#street_address", "#city"):
         page.fill(selector, LONG[: 44 if width == 390 else len(LONG)])
         box = page.locator(selector).bounding_box()

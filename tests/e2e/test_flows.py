@@ -13,6 +13,8 @@ import re
 from typing import Any
 
 import pytest
+from tests.addresses import page_path
+from tests.e2e.conftest import SIGN_OUT_BUTTON
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.grants.applications import actions
@@ -37,7 +39,7 @@ def spaces(text: str) -> str:
 
 
 def application_in(url: str) -> Application:
-    found = re.search(r"/applications/(\d+)/", url)
+    found = re.search(r"/(?:applications|demandes)/(\d+)/", url)  # en or fr
     assert found, f"no application number in {url}"
     return Application.objects.get(pk=int(found[1]))
 
@@ -59,7 +61,7 @@ def test_apply_with_a_partner_recommend_approve_and_the_budget_shows_it(
 
     # The employer applies for Acme with Lakeshore as consortium partner.
     web.sign_in("demo-employer", language)
-    assert page.url.endswith(f"/{language}/employer/"), page.url
+    assert page.url.endswith(page_path(language, "/employer/")), page.url
     web.assert_lang(language)
     with page.expect_navigation():
         page.click("#start-application")
@@ -121,7 +123,7 @@ def test_apply_with_a_partner_recommend_approve_and_the_budget_shows_it(
 
     # The finance officer sees the commitment on the budget page.
     web.sign_in("demo-finance", language)
-    web.goto(f"/{language}/finance/budgets/?fiscal_year=2026-27&jurisdiction=ON")
+    web.goto(page_path(language, "/finance/budgets/?fiscal_year=2026-27&jurisdiction=ON"))
     for funder in ("federal", "provincial"):
         row = page.locator(f"tr[id^='budget-2026-27-ON-{funder}']")
         assert row.count() == 1, f"no {funder} budget row for Ontario 2026-27"
@@ -132,7 +134,7 @@ def test_apply_with_a_partner_recommend_approve_and_the_budget_shows_it(
 
 def keyboard_sign_in(web: Any, keyboard: Any, username: str, language: str = "en") -> None:
     web.goto(f"/{language}/")
-    keyboard.tab_to("a[href$='/sign-in/']")
+    keyboard.tab_to(f"a[href$='{page_path(language, '/sign-in/')}']")
     keyboard.press("Enter", navigates=True)
     keyboard.tab_to("#id_username")
     keyboard.type(username)
@@ -140,17 +142,17 @@ def keyboard_sign_in(web: Any, keyboard: Any, username: str, language: str = "en
     assert keyboard.is_on("#id_password")
     keyboard.type("jobgrant-demo")
     keyboard.press("Enter", navigates=True)
-    if "/sign-in/code/" in web.page.url:  # staff: the code of their authenticator app
+    if page_path(language, "/sign-in/code/") in web.page.url:  # staff: their app's code
         from tests.personas import totp_code
 
         keyboard.tab_to("#id_code")
         keyboard.type(totp_code(username))
         keyboard.press("Enter", navigates=True)
-    assert "/sign-in/" not in web.page.url, f"{username} could not sign in"
+    assert page_path(language, "/sign-in/") not in web.page.url, f"{username} not signed in"
 
 
 def keyboard_sign_out(web: Any, keyboard: Any) -> None:
-    keyboard.tab_to("gcds-header form[action$='/sign-out/'] button", backwards=True)
+    keyboard.tab_to(SIGN_OUT_BUTTON, backwards=True)
     keyboard.press("Enter", navigates=True)
 
 
@@ -311,11 +313,11 @@ def test_at_390_px_a_draft_survives_sign_out_and_a_language_switch_then_is_submi
     apply.trainee(0, tuition="9000")
     assert page_width(web) <= 390, "the trainees step scrolls sideways"
     apply.next("#switch-language")
-    assert page.url.endswith("/fr/employer/apply/trainees/"), page.url
+    assert page.url.endswith("/fr/employeur/demander/personnes-en-formation/"), page.url
     web.assert_lang("fr")
     assert page.input_value("#trainee-0-tuition") == "9000", "the typed cost was lost"
     apply.next()
-    assert page.url.endswith("/fr/employer/apply/review/"), page.url
+    assert page.url.endswith("/fr/employeur/demander/verification/"), page.url
     assert page_width(web) <= 390, "the review scrolls sideways"
     page.check("#confirm")
     apply.next("#submit-application")
@@ -339,7 +341,7 @@ def test_the_header_language_toggle_keeps_what_was_typed_on_a_step(web: Any) -> 
     with page.expect_navigation():
         page.locator("gcds-header gcds-lang-toggle a").click()
     web.settle()
-    assert page.url.endswith("/fr/employer/apply/training/"), page.url
+    assert page.url.endswith("/fr/employeur/demander/formation/"), page.url
     assert page.input_value("#provider_name") == "Collège Boréal"
 
 

@@ -110,7 +110,7 @@ def test_the_officers_denial_keeps_its_reason_through_the_toggle(web: Any, make_
     assert page.input_value("#id_reason") == "Outside the program's rules."
     assert page.input_value("#id_note") == ""
     assert page.locator("gcds-error-summary").count() == 0  # switching is not submitting
-    assert page.url.endswith(f"/fr/officer/applications/{application_id}/decision/")
+    assert page.url.endswith(f"/fr/agent/demandes/{application_id}/decision/")
     toggle(web, "en")  # and back, from the page the button answered
     assert page.input_value("#id_reason") == "Outside the program's rules."
     web.assert_accessible("the officer's review after the toggle")

@@ -15,7 +15,7 @@ from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.notifications.models import Message
 
-LINK = re.compile(r"https?://[^/\s]+(/(?:en|fr)/participate/[0-9a-f]{64}/)")
+LINK = re.compile(r"https?://[^/\s]+(/(?:en|fr)/(?:participate|participer)/[0-9a-f]{64}/)")
 ANSWERS = {
     "#given_name": "Amélie",
     "#family_name": "Tremblay",

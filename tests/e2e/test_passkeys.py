@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tests.addresses import page_path
 
 
 def virtual_authenticator(page: Any) -> tuple[Any, str]:
@@ -52,12 +53,12 @@ def test_an_officer_adds_a_passkey_then_signs_in_with_it(
     session, authenticator = virtual_authenticator(page)
     web.sign_in(username, language)
 
-    web.goto(f"/{language}/account/passkeys/add/")  # the password and a code again first
-    assert "/account/confirm/" in page.url
+    web.goto(page_path(language, "/account/passkeys/add/"))  # the password and a code again first
+    assert page_path(language, "/account/confirm/") in page.url
     page.fill("#id_password", DEMO_PASSWORD)
     page.fill("#id_code", totp_code(username))
     click_and_wait(web, "main form button[type=submit]")
-    assert f"/{language}/account/passkeys/add/" in page.url, page.url
+    assert page_path(language, "/account/passkeys/add/") in page.url, page.url
     web.assert_lang(language)
     web.assert_accessible("adding a passkey")
     assert page.locator("[data-passkey-unsupported]").is_hidden()  # the browser can: no excuse
@@ -67,7 +68,7 @@ def test_an_officer_adds_a_passkey_then_signs_in_with_it(
     web.assert_accessible("adding a passkey, with its error")
     page.fill("#id_name", "security key")
     click_and_wait(web, "main form button[type=submit]")
-    assert page.url.endswith(f"/{language}/account/"), page.url
+    assert page.url.endswith(page_path(language, "/account/")), page.url
     assert "security key" in page.locator("main").inner_text()
     web.assert_accessible("the account page with a passkey")
     stored = Passkey.objects.get(user__username=username)
@@ -76,17 +77,17 @@ def test_an_officer_adds_a_passkey_then_signs_in_with_it(
     assert len(held["credentials"]) == 1
 
     web.sign_out()
-    web.goto(f"/{language}/sign-in/")
+    web.goto(page_path(language, "/sign-in/"))
     page.fill("#id_username", username)
     page.fill("#id_password", DEMO_PASSWORD)
     click_and_wait(web, "main button[type=submit]")
-    assert f"/{language}/sign-in/code/" in page.url
+    assert page_path(language, "/sign-in/code/") in page.url
     passkey_button = page.locator("#use-passkey button[type=submit]")
     assert passkey_button.is_visible()
     web.assert_accessible("the code step with a passkey")
     before = AuditEntry.objects.count()
     click_and_wait(web, "#use-passkey button[type=submit]")
-    assert page.url.endswith(f"/{language}/officer/"), page.locator("main").inner_text()
+    assert page.url.endswith(page_path(language, "/officer/")), page.locator("main").inner_text()
     stored.refresh_from_db()
     assert stored.last_used_at is not None
     assert stored.sign_count == held_sign_count(session, authenticator)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tests.addresses import page_path
 from tests.service.outcomes.report_fixtures import national, ontario
 
 from jobgrant.service.outcomes.report import source
@@ -33,7 +34,7 @@ def test_the_report_page_with_its_tables_and_plots_passes_axe(
     web.sign_in_through_django("demo-analyst", language)
     problems = []
     for place in ("ON", "CA"):
-        web.goto(f"/{language}/reports/annual/?jurisdiction={place}&fiscal_year=2015-16")
+        web.goto(page_path(language, f"/reports/annual/?jurisdiction={place}&fiscal_year=2015-16"))
         assert web.lang() == language
         plots = web.page.locator("figure svg[role=img]")
         assert plots.count() == (3 if place == "CA" else 2)

@@ -8,6 +8,7 @@ import base64
 from typing import Any
 
 import pytest
+from tests.addresses import page_path
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -15,13 +16,13 @@ def test_an_officer_signs_in_with_password_and_code(web: Any, language: str) -> 
     from jobgrant.service.accounts.demo_credentials import DEMO_PASSWORD, demo_code
 
     page = web.page
-    web.goto(f"/{language}/sign-in/")
+    web.goto(page_path(language, "/sign-in/"))
     page.fill("#id_username", "demo-officer-on-1")
     page.fill("#id_password", DEMO_PASSWORD)
     with page.expect_navigation():
         page.click("main button[type=submit]")
     web.settle()
-    assert f"/{language}/sign-in/code/" in page.url
+    assert page_path(language, "/sign-in/code/") in page.url
     web.assert_lang(language)
     web.assert_accessible("the code step")
     page.fill("#id_code", "000000")  # a wrong code first: the page says so, field named
@@ -35,8 +36,8 @@ def test_an_officer_signs_in_with_password_and_code(web: Any, language: str) -> 
     with page.expect_navigation():
         page.click("main button[type=submit]")
     web.settle()
-    assert page.url.endswith(f"/{language}/officer/"), page.url
-    web.goto(f"/{language}/account/")
+    assert page.url.endswith(page_path(language, "/officer/")), page.url
+    web.goto(page_path(language, "/account/"))
     web.assert_accessible("the account page")
 
 
@@ -73,7 +74,7 @@ def test_a_new_auditor_sets_an_app_up_from_the_key_on_the_page(web: Any) -> None
 def test_the_lockout_page_after_ten_wrong_passwords(web: Any, language: str) -> None:
     page = web.page
     for i in range(10):
-        web.goto(f"/{language}/sign-in/")
+        web.goto(page_path(language, "/sign-in/"))
         page.fill("#id_username", "demo-finance")
         page.fill("#id_password", f"wrong-{i}")
         with page.expect_navigation():

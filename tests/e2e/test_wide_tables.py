@@ -12,6 +12,7 @@ import dataclasses
 from typing import Any
 
 import pytest
+from tests.addresses import page_path
 from tests.service.outcomes.report_fixtures import national, ontario, widest
 
 from jobgrant.service.outcomes.report import source
@@ -72,8 +73,8 @@ def test_no_hidden_text_shows_and_no_table_is_cut_at_1280_and_390_px(
 ) -> None:
     web.sign_in_through_django("demo-analyst", language)
     pages = (
-        f"/{language}/analyst/kpis/?fiscal_year=2026-27&jurisdiction=",
-        f"/{language}/reports/annual/?jurisdiction=CA&fiscal_year=2015-16",
+        page_path(language, "/analyst/kpis/?fiscal_year=2026-27&jurisdiction="),
+        page_path(language, "/reports/annual/?jurisdiction=CA&fiscal_year=2015-16"),
     )
     found = {}
     for width in (1280, 390):

@@ -90,7 +90,10 @@ def test_a_message_s_address_is_written_by_links_only() -> None:
 def test_page_link_is_the_page_s_address_in_the_recipient_s_language(settings: Any) -> None:
     settings.JOBGRANT_BASE_URL = "https://jobgrant.example.ca/"
     assert links.page_link("web:participate", "fr", token="abc") == (
-        "https://jobgrant.example.ca/fr/participate/abc/"
+        "https://jobgrant.example.ca/fr/participer/abc/"
+    )
+    assert links.page_link("web:employer-claim", "fr", 7) == (
+        "https://jobgrant.example.ca/fr/employeur/demandes-de-remboursement/7/"
     )
     assert links.page_link("web:employer-claim", "en", 7) == (
         "https://jobgrant.example.ca/en/employer/claims/7/"
@@ -148,19 +151,23 @@ def test_a_made_up_token_opens_nothing(demo: None, name: str) -> None:
         assert "does not work any more" in page.content.decode()
 
 
+@pytest.mark.parametrize("language", ["en", "fr"])
 @pytest.mark.parametrize("name", sorted(LINK_PAGES))
-def test_every_link_s_token_is_kept_out_of_the_logs(name: str) -> None:
+def test_every_link_s_token_is_kept_out_of_the_logs(name: str, language: str) -> None:
+    """In both languages: the French addresses have French words (participer/, suivi/…)."""
     token = links.new_token()
-    with translation.override("fr"):
+    with translation.override(language):
         path = reverse(f"web:{name}", kwargs={"token": token})
     line = f'"GET {path}?next=/x HTTP/1.1" 404'
     assert token not in redact(line) and "[redacted]" in redact(line)
 
 
-def test_the_password_reset_s_own_pages_are_not_taken_for_tokens() -> None:
-    for name in ("password-reset", "password-reset-sent", "password-reset-done"):
-        assert redact(reverse(f"web:{name}")) == reverse(f"web:{name}")
-    form = reverse("web:password-reset-confirm", kwargs={"token": "set-password"})
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_password_reset_s_own_pages_are_not_taken_for_tokens(language: str) -> None:
+    with translation.override(language):
+        for name in ("password-reset", "password-reset-sent", "password-reset-done"):
+            assert redact(reverse(f"web:{name}")) == reverse(f"web:{name}")
+        form = reverse("web:password-reset-confirm", kwargs={"token": "set-password"})
     assert redact(form) == form
 
 

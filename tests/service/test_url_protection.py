@@ -17,6 +17,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import translation
+from tests.addresses import page_path
 from tests.personas import ADMIN, ANALYST, AUDITOR, EMPLOYER, FINANCE, OFFICER
 
 from jobgrant.service.accounts.models import User
@@ -126,24 +127,22 @@ def _walk(patterns: list[Any], prefix: str = "") -> Iterator[str]:
 
 
 def routes() -> set[str]:
-    """Every route Django serves, with the language prefix written {lang}."""
-    found: set[str] = set()
-    for language in LANGUAGES:
-        with translation.override(language):
-            found |= {
-                re.sub(rf"^{language}/", "{lang}/", route)
-                for route in _walk(get_resolver().url_patterns)
-            }
-    return found
+    """Every route Django serves, with the language prefix written {lang}, in its English words
+    (the same route's French words are its address in French: `concrete`)."""
+    with translation.override("en"):
+        return {re.sub(r"^en/", "{lang}/", route) for route in _walk(get_resolver().url_patterns)}
 
 
 def concrete(route: str, language: str = "en") -> str:
-    """A URL for the route, with sample values for its parameters."""
+    """A URL for the route, with sample values for its parameters, in `language`'s words."""
 
     def sample(match: re.Match[str]) -> str:
         return SAMPLE_VALUES[match.group(1) or "str"]
 
-    return "/" + re.sub(r"<(?:(\w+):)?\w+>", sample, route.replace("{lang}", language))
+    english = "/" + re.sub(r"<(?:(\w+):)?\w+>", sample, route.replace("{lang}", "en"))
+    if language == "en" or not route.startswith("{lang}/"):
+        return english
+    return page_path(language, english[len("/en") :])
 
 
 def page_routes() -> list[str]:
@@ -262,7 +261,7 @@ def test_every_protected_page_sends_anonymous_visitors_to_sign_in(demo: None) ->
             get, post = client.get(url), client.post(url)
             answers = [get.status_code, post.status_code]
             to_sign_in = all(
-                r.status_code != 302 or f"/{language}/sign-in/" in r["Location"]
+                r.status_code != 302 or page_path(language, "/sign-in/") in r["Location"]
                 for r in (get, post)
             )
             refused = set(answers) <= {302, 401, 403, 405} and answers != [405, 405]

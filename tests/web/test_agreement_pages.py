@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from tests import canonical
+from tests.addresses import page_path
 from tests.conftest import changes_audited
 from tests.personas import EMPLOYER, OFFICER, OUTSIDER_EMPLOYER
 from tests.service.grants.agreement_helpers import approved, committed
@@ -33,7 +34,9 @@ def signed_in(username: str) -> Client:
 def url(
     agreement: Agreement, rest: str = "", language: str = "en", section: str = "employer"
 ) -> str:
-    return f"/{language}/{section}/applications/{agreement.application_id}/agreement/{rest}"
+    return page_path(
+        language, f"/{section}/applications/{agreement.application_id}/agreement/{rest}"
+    )
 
 
 def test_the_approved_application_leads_to_the_agreement(demo) -> None:
@@ -151,11 +154,9 @@ def test_an_outsider_cannot_read_the_agreement(demo) -> None:
 def test_the_officer_sees_the_offer_expiring_and_withdraws_it_with_a_reason(demo) -> None:
     agreement = canonical.put("approved").agreement
     client = signed_in(OFFICER.username)
-    queue = client.get("/fr/officer/agreements/")
+    queue = client.get("/fr/agent/ententes/")
     assert queue.status_code == 200
-    assert (
-        f"/fr/officer/applications/{agreement.application_id}/agreement/" in queue.content.decode()
-    )
+    assert f"/fr/agent/demandes/{agreement.application_id}/entente/" in queue.content.decode()
     page = client.get(url(agreement, section="officer")).content.decode()
     assert 'id="withdraw-offer"' in page and 'id="accept-agreement"' not in page
     withdraw = url(agreement, "withdraw/", section="officer")

@@ -16,6 +16,7 @@ import numpy as np
 import polars as pl
 import pytest
 from django.test import Client
+from tests.addresses import page_path
 from tests.personas import ANALYST, EMPLOYER
 
 from jobgrant.service.analysis.models import RunState, SimulationRun
@@ -23,7 +24,7 @@ from jobgrant.service.audit.models import AuditEntry
 
 # The worker's tests commit (the next slice is handed to the worker when a slice commits).
 through_the_worker = pytest.mark.django_db(transaction=True)
-PAGE = "/{lang}/analyst/simulations/"
+PAGE = "/analyst/simulations/"
 YEAR = "2017-18"
 
 
@@ -46,7 +47,7 @@ def ask(client: Client, lang: str = "en", **changes: Any) -> Any:
         "seed": "7",
         **changes,
     }
-    return client.post(PAGE.format(lang=lang), form)
+    return client.post(page_path(lang, PAGE), form)
 
 
 def run_the_worker() -> int:
@@ -71,7 +72,7 @@ def test_a_run_goes_from_the_form_through_the_worker_to_its_figures(
     from jobgrant.simulation.montecarlo import run
 
     client = signed_in(ANALYST)
-    form = client.get(PAGE.format(lang="en"))
+    form = client.get(page_path("en", PAGE))
     assert form.status_code == 200
     assert '<option value="budget-2013" selected>' in text(form)
 
@@ -119,10 +120,10 @@ def test_a_run_goes_from_the_form_through_the_worker_to_its_figures(
     assert actions == [("simulation.request", ANALYST.username), ("simulation.finish", "worker")]
 
     # In French: the page's words and numbers, and the plots' words.
-    french = text(client.get(page_url.replace("/en/", "/fr/")))
+    french = text(client.get(page_path("fr", page_url[len("/en") :])))
     assert "Par province et territoire, 2017-18" in french
     assert re.search(r"\d[\d ]*,\d \[", french)  # millions written the French way: 12,3
-    svg = client.get(f"/fr/analyst/simulations/{simulation.pk}/plots.svg")
+    svg = client.get(f"/fr/analyste/simulations/{simulation.pk}/graphiques.svg")
     assert svg["Content-Type"] == "image/svg+xml" and svg["Content-Language"] == "fr"
     assert "Qui paie quoi" in svg.content.decode()
 
@@ -171,10 +172,10 @@ def test_bad_input_is_refused_with_the_field_named_and_nothing_written(
 @pytest.mark.django_db
 def test_employers_are_kept_out(demo: None) -> None:
     client = signed_in(EMPLOYER)
-    assert client.get(PAGE.format(lang="en")).status_code == 403
+    assert client.get(page_path("en", PAGE)).status_code == 403
     assert ask(client).status_code == 403
     assert not SimulationRun.objects.exists()
-    assert Client().get(PAGE.format(lang="en")).status_code == 302  # to the sign-in page
+    assert Client().get(page_path("en", PAGE)).status_code == 302  # to the sign-in page
 
 
 @through_the_worker
@@ -210,10 +211,10 @@ def test_a_run_shows_its_scenario_by_name_not_by_its_code(demo: None, lang: str,
     client = signed_in(ANALYST)
     assert ask(client).status_code == 302
     simulation = SimulationRun.objects.get()
-    page = text(client.get(f"/{lang}/analyst/simulations/{simulation.pk}/"))
+    page = text(client.get(page_path(lang, f"/analyst/simulations/{simulation.pk}/")))
     shown = page[page.index('id="simulation-scenario"') :]
     shown = shown[: shown.index("</dd>")]
     assert name in shown, shown
-    listed = text(client.get(PAGE.format(lang=lang)))
-    row = listed[listed.index(f"/analyst/simulations/{simulation.pk}/") :]
+    listed = text(client.get(page_path(lang, PAGE)))
+    row = listed[listed.index(page_path(lang, f"/analyst/simulations/{simulation.pk}/")) :]
     assert name in row[: row.index("</tr>")]

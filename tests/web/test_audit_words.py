@@ -27,6 +27,7 @@ from django.db import transaction
 from django.test import Client
 from django.utils import translation
 from django.utils.translation import trans_real
+from tests.addresses import page_path
 from tests.conftest import TODAY
 from tests.personas import AUDITOR, create_personas
 
@@ -234,7 +235,7 @@ class TestTheHistoryInWords:
         client.force_login(AUDITOR.get())
         seen: list[str] = []
         for action in ("claim.approve", "payment_batch.build", "participant.invite"):
-            response = client.get(f"/{language}/auditor/trail/?action={action}")
+            response = client.get(page_path(language, f"/auditor/trail/?action={action}"))
             page = html.unescape(response.content.decode()).replace("\u00a0", " ")
             cells = _cells(page)
             assert cells, action

@@ -7,6 +7,7 @@ import html
 
 import pytest
 from django.test import Client
+from tests.addresses import page_path
 from tests.personas import ANALYST, AUDITOR, EMPLOYER, FEDERAL_OFFICER, FINANCE, OFFICER
 
 from jobgrant.service.accounts.models import User
@@ -44,9 +45,10 @@ def signed_in(username: str) -> Client:
 @pytest.mark.parametrize("path", PAGES)
 def test_anonymous_visitors_are_sent_to_sign_in(demo: None, path: str, language: str) -> None:
     _, method = PAGES[path]
-    response = getattr(Client(), method)(f"/{language}/{path}")
+    page = page_path(language, f"/{path}")
+    response = getattr(Client(), method)(page)
     assert response.status_code == 302
-    assert response["Location"] == f"/{language}/sign-in/?next=/{language}/{path}"
+    assert response["Location"] == f"{page_path(language, '/sign-in/')}?next={page}"
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -60,7 +62,7 @@ def test_every_other_role_is_refused_with_a_403_page_in_its_language(demo: None,
             ("en", "You cannot open this page"),
             ("fr", "Vous ne pouvez pas ouvrir cette page"),
         ):
-            response = getattr(client, method)(f"/{language}/{path}")
+            response = getattr(client, method)(page_path(language, f"/{path}"))
             assert response.status_code == 403, (person, path)
             page = html.unescape(response.content.decode())
             assert f'<html lang="{language}">' in page
@@ -69,7 +71,9 @@ def test_every_other_role_is_refused_with_a_403_page_in_its_language(demo: None,
 
 
 def test_the_refusal_names_the_pages_role_and_the_persons(demo: None) -> None:
-    page = html.unescape(signed_in(FINANCE.username).get("/fr/auditor/trail/").content.decode())
+    page = html.unescape(
+        signed_in(FINANCE.username).get("/fr/verificateur/piste/").content.decode()
+    )
     assert "Cette page est réservée à ces rôles\u00a0: vérificateur." in page
     assert "dont le rôle est\u00a0: agent des finances." in page
 
@@ -80,9 +84,9 @@ def test_home_sends_each_back_office_role_to_its_page(
     demo: None, person: str, language: str
 ) -> None:
     client = signed_in(person)
-    response = client.get(f"/{language}/home/")
+    response = client.get(page_path(language, "/home/"))
     assert response.status_code == 302
-    assert response["Location"] == f"/{language}/{HOMES[person]}"
+    assert response["Location"] == page_path(language, f"/{HOMES[person]}")
     assert client.get(response["Location"]).status_code == 200
 
 

@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from tests.addresses import page_path
 from tests.personas import ANALYST
 
 pytestmark = pytest.mark.django_db
-PAGE = "/{lang}/analyst/scenarios/"
+PAGE = "/analyst/scenarios/"
 
 
 def analyst() -> Client:
@@ -36,7 +37,7 @@ def test_budget_2013_at_full_implementation_gives_the_premiers_600_million(demo:
     federal grant money, leaving $200M. Each province and territory matches the federal
     grant dollar for dollar ($300M) and must replace the $300M diverted from its programs:
     $600M. Employers pay the last third of each trainee's cost, as much as Ottawa: $300M."""
-    response = analyst().get(PAGE.format(lang="en") + "?scenario=budget-2013&fiscal_year=2017-18")
+    response = analyst().get(page_path("en", PAGE) + "?scenario=budget-2013&fiscal_year=2017-18")
     assert response.status_code == 200
     page = text(response)
     population, *money, trainees = total_row(page)
@@ -62,11 +63,11 @@ def test_the_phase_in_and_the_policy_change_the_figures(demo: None) -> None:
     (cjg-2014) provinces match nothing, Quebec (its own agreement) gets no grant, and the
     employer pays a third of the cost, half of what government pays."""
     client = analyst()
-    early = text(client.get(PAGE.format(lang="en") + "?scenario=budget-2013&fiscal_year=2014-15"))
+    early = text(client.get(page_path("en", PAGE) + "?scenario=budget-2013&fiscal_year=2014-15"))
     assert total_row(early)[1:4] == ["$500,000,000.00", "$75,000,000.00", "$425,000,000.00"]
     signed = text(
         client.get(
-            PAGE.format(lang="en") + "?scenario=budget-2013&policy=cjg-2014&fiscal_year=2017-18"
+            page_path("en", PAGE) + "?scenario=budget-2013&policy=cjg-2014&fiscal_year=2017-18"
         )
     )
     _, transfer, grant, _, matching, *_, employer, _ = total_row(signed)
@@ -81,7 +82,7 @@ def test_the_phase_in_and_the_policy_change_the_figures(demo: None) -> None:
 
 
 def test_the_page_and_table_in_french(demo: None) -> None:
-    response = analyst().get(PAGE.format(lang="fr") + "?scenario=budget-2013&fiscal_year=2017-18")
+    response = analyst().get(page_path("fr", PAGE) + "?scenario=budget-2013&fiscal_year=2017-18")
     page = text(response)
     assert '<html lang="fr">' in page
     assert "Scénarios de financement" in page
@@ -94,7 +95,7 @@ def test_the_page_and_table_in_french(demo: None) -> None:
 
 
 def test_the_defaults_are_budget_2013_at_full_implementation(demo: None) -> None:
-    page = text(analyst().get(PAGE.format(lang="en")))
+    page = text(analyst().get(page_path("en", PAGE)))
     assert total_row(page)[2] == "$300,000,000.00"
     assert "scenario=budget-2013" in page and "fiscal_year=2017-18" in page
 
@@ -110,7 +111,7 @@ def test_the_chart_is_an_svg_in_the_pages_language_with_a_text_alternative(
     demo: None, language: str, words: str
 ) -> None:
     client = analyst()
-    page = text(client.get(PAGE.format(lang=language) + "?scenario=budget-2013"))
+    page = text(client.get(page_path(language, PAGE) + "?scenario=budget-2013"))
     image = re.search(r'<img src="([^"]+)"[^>]*alt="([^"]+)"', page)
     assert image is not None and len(image.group(2)) > 80
     chart = client.get(image.group(1))
@@ -135,7 +136,7 @@ def test_the_chart_is_an_svg_in_the_pages_language_with_a_text_alternative(
 )
 def test_bad_choices_are_named_and_nothing_runs(demo: None, query: str) -> None:
     client = analyst()
-    response = client.get(PAGE.format(lang="en") + "?" + query)
+    response = client.get(page_path("en", PAGE) + "?" + query)
     assert response.status_code == 200
     page = text(response)
     assert "gcds-error-summary" in page

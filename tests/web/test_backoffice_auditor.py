@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 from django.test import Client
+from tests.addresses import page_path
 from tests.personas import AUDITOR, EMPLOYER, FEDERAL_OFFICER, OFFICER, SECOND_OFFICER
 
 from jobgrant.service.audit import append_only
@@ -19,7 +20,7 @@ from jobgrant.service.audit.chain import record
 from jobgrant.service.audit.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
-TRAIL = "/{lang}/auditor/trail/"
+TRAIL = "/auditor/trail/"
 
 
 def auditor() -> Client:
@@ -58,14 +59,14 @@ def test_the_trail_newest_first_by_pages_in_both_languages(
     demo: None, language: str, heading: str, label: str
 ) -> None:
     client = auditor()  # one sign-in (itself an entry), then the two pages
-    response = client.get(TRAIL.format(lang=language))
+    response = client.get(page_path(language, TRAIL))
     assert response.status_code == 200
     page = text(response)
     assert f'<html lang="{language}">' in page and f"<h1>{heading}</h1>" in page
     count = AuditEntry.objects.count()
     assert shown(page) == list(range(count, count - 50, -1))
     assert label in page
-    second = text(client.get(TRAIL.format(lang=language) + "?page=2"))
+    second = text(client.get(page_path(language, TRAIL) + "?page=2"))
     assert shown(second)[0] == count - 50
     assert 'id="page-previous"' in second
 
@@ -79,7 +80,7 @@ def test_the_filters_by_actor_action_object_and_dates(demo: None) -> None:
     newest, before = last[0].sequence, last[1].sequence
 
     def entries(query: str) -> list[int]:
-        return shown(text(client.get(TRAIL.format(lang="en") + "?" + query)))
+        return shown(text(client.get(page_path("en", TRAIL) + "?" + query)))
 
     assert entries(f"actor={OFFICER.username}") == [before]
     assert entries("action=application.deny") == [newest]
@@ -88,10 +89,10 @@ def test_the_filters_by_actor_action_object_and_dates(demo: None) -> None:
     today = dt.date(2026, 11, 29).isoformat()
     assert newest in entries(f"since={today}&until={today}")
     assert entries("until=2026-11-28") == []
-    refused = text(client.get(TRAIL.format(lang="fr") + "?since=2026-11-30&until=2026-11-01"))
+    refused = text(client.get(page_path("fr", TRAIL) + "?since=2026-11-30&until=2026-11-01"))
     assert "gcds-error-summary" in refused
     assert "La date de fin ne doit pas précéder la date de début." in refused
-    bad = text(client.get(TRAIL.format(lang="en") + "?since=yesterday&action=nonsense"))
+    bad = text(client.get(page_path("en", TRAIL) + "?since=yesterday&action=nonsense"))
     assert 'href="#id_since"' in bad and 'href="#id_action"' in bad
 
 
@@ -112,14 +113,16 @@ def test_the_filters_by_actor_action_object_and_dates(demo: None) -> None:
 )
 def test_verifying_an_intact_chain_from_the_page(demo: None, language: str, words: str) -> None:
     client = auditor()
-    response = client.post(f"/{language}/auditor/trail/verify/")
+    response = client.post(page_path(language, "/auditor/trail/verify/"))
     assert response.status_code == 302
-    assert response["Location"] == f"/{language}/auditor/trail/#verification"
-    page = text(client.get(f"/{language}/auditor/trail/"))
+    assert response["Location"] == page_path(language, "/auditor/trail/#verification")
+    page = text(client.get(page_path(language, "/auditor/trail/")))
     assert words.format(n=AuditEntry.objects.count()) in page
     assert 'id="verification-result"' in page
     # the result is shown once, after the verification it reports
-    assert 'id="verification-result"' not in text(client.get(f"/{language}/auditor/trail/"))
+    assert 'id="verification-result"' not in text(
+        client.get(page_path(language, "/auditor/trail/"))
+    )
 
 
 def test_a_tampered_entry_is_named_with_a_link_to_it(demo: None) -> None:
@@ -133,8 +136,8 @@ def test_a_tampered_entry_is_named_with_a_link_to_it(demo: None) -> None:
     assert broken + "its content does not match its hash (edited)." in page
     assert "its content does not match its hash (edited)" in page
     assert f'href="?sequence={target.sequence}" id="broken-entry-link"' in page
-    client.post("/fr/auditor/trail/verify/")
-    french = text(client.get("/fr/auditor/trail/"))
+    client.post("/fr/verificateur/piste/verifier/")
+    french = text(client.get("/fr/verificateur/piste/"))
     rompue = f"La chaîne est rompue à l'entrée {target.sequence} : "
     assert rompue + "son contenu ne correspond pas à son empreinte (modifiée)." in french
     assert "son contenu ne correspond pas à son empreinte (modifiée)" in french
@@ -142,8 +145,8 @@ def test_a_tampered_entry_is_named_with_a_link_to_it(demo: None) -> None:
 
 def test_only_a_post_verifies_a_get_goes_to_the_trail(demo: None) -> None:
     client = auditor()
-    response = client.get("/fr/auditor/trail/verify/")
-    assert response.status_code == 302 and response["Location"] == "/fr/auditor/trail/"
+    response = client.get("/fr/verificateur/piste/verifier/")
+    assert response.status_code == 302 and response["Location"] == "/fr/verificateur/piste/"
     assert 'id="verification-result"' not in text(client.get(response["Location"]))
 
 
@@ -203,7 +206,7 @@ def test_an_entry_is_shown_in_words_money_formatted_and_the_reason_included(
     make_body: Any, language: str, words: tuple[str, ...]
 ) -> None:
     denied, _refused = denied_and_refused(make_body)
-    row = row_of(text(auditor().get(TRAIL.format(lang=language))), denied)
+    row = row_of(text(auditor().get(page_path(language, TRAIL))), denied)
     for word in words:
         assert word in row
     assert "employer_cents" not in row and "500000" not in row
@@ -218,7 +221,7 @@ def test_a_refusal_says_what_was_attempted_and_why_in_the_pages_language(
     make_body: Any, language: str, words: str
 ) -> None:
     _denied, refused = denied_and_refused(make_body)
-    row = row_of(text(auditor().get(TRAIL.format(lang=language))), refused)
+    row = row_of(text(auditor().get(page_path(language, TRAIL))), refused)
     assert words in row
     assert (
         "not in the officer's files" if language == "en" else "hors des dossiers de l'agent"
@@ -234,9 +237,9 @@ def test_the_csv_has_the_filtered_entries_in_words_guarded_against_formulas(
 
     denied, _refused = denied_and_refused(make_body)
     client = auditor()
-    page = text(client.get(TRAIL.format(lang="fr") + "?object_type=application"))
-    assert 'href="/fr/auditor/trail.csv?object_type=application" id="trail-csv"' in page
-    response = client.get("/fr/auditor/trail.csv?object_type=application")
+    page = text(client.get(page_path("fr", TRAIL) + "?object_type=application"))
+    assert 'href="/fr/verificateur/piste.csv?object_type=application" id="trail-csv"' in page
+    response = client.get("/fr/verificateur/piste.csv?object_type=application")
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert "no-store" in response["Cache-Control"]
@@ -286,6 +289,6 @@ def test_a_refused_page_as_the_role_gate_records_it_is_shown_in_words(
             "web:auditor-trail",
             {"code": "ROLE_NOT_ALLOWED", "status": 403},
         )
-    row = row_of(text(auditor().get(TRAIL.format(lang=language))), entry.sequence)
+    row = row_of(text(auditor().get(page_path(language, TRAIL))), entry.sequence)
     for word in words:
         assert word in row

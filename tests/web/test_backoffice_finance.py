@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from tests.addresses import page_path
 from tests.personas import FINANCE
 
 from jobgrant.service.ledger.models import BudgetAccount
@@ -40,7 +41,7 @@ def ontario(funder: str, year: str = "2026-27") -> BudgetAccount:
 def test_the_budgets_of_this_fiscal_year_with_their_bars_in_both_languages(
     demo: None, language: str, heading: str, allocated: str, bar: str
 ) -> None:
-    response = finance().get(f"/{language}/finance/budgets/")
+    response = finance().get(page_path(language, "/finance/budgets/"))
     assert response.status_code == 200
     page = text(response)
     assert f'<html lang="{language}">' in page
@@ -71,7 +72,7 @@ def test_the_filters_choose_the_budgets_and_a_commitment_shows_in_figures_and_ba
 
 
 def test_bad_filters_are_named_in_the_error_summary(demo: None) -> None:
-    response = finance().get("/fr/finance/budgets/?fiscal_year=1999-00&funder=nobody")
+    response = finance().get("/fr/finances/budgets/?fiscal_year=1999-00&funder=nobody")
     assert response.status_code == 200
     page = text(response)
     assert "gcds-error-summary" in page
@@ -128,7 +129,7 @@ def test_the_csv_export_has_a_bom_a_header_decimal_strings_and_the_filters_in_it
 
 
 def test_the_csv_export_in_french_and_unfiltered(demo: None) -> None:
-    response = finance().get("/fr/finance/budgets.csv?fiscal_year=all")
+    response = finance().get("/fr/finances/budgets.csv?fiscal_year=all")
     assert response["Content-Disposition"] == 'attachment; filename="budgets_all.csv"'
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows[0][:4] == ["Exercice", "Province ou territoire", "Bailleur de fonds", "Volet"]

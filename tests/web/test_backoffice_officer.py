@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from tests.addresses import page_path
 from tests.personas import (
     APPLICANT,
     EMPLOYER,
@@ -80,7 +81,9 @@ def decide(client: Client, application: Application, language: str, **form: str)
 
 def ask(client: Client, application: Application, language: str, **form: str) -> Any:
     """The decision form's POST as sent from the review page, unconfirmed."""
-    return client.post(f"/{language}/officer/applications/{application.pk}/decision/", form)
+    return client.post(
+        page_path(language, f"/officer/applications/{application.pk}/decision/"), form
+    )
 
 
 # --- The queue ---------------------------------------------------------------------------
@@ -97,7 +100,7 @@ def test_the_queue_lists_what_awaits_a_decision_in_both_languages(
     make_body: Body, language: str, heading: str, matches: str
 ) -> None:
     application = submitted(make_body)
-    response = signed_in(OFFICER.username).get(f"/{language}/officer/")
+    response = signed_in(OFFICER.username).get(page_path(language, "/officer/"))
     assert response.status_code == 200
     page = text(response)
     assert f'<html lang="{language}">' in page
@@ -177,7 +180,7 @@ def test_the_queue_filter_is_enhanced_by_htmx_and_bad_filters_are_explained(
     page = text(officer.get("/en/officer/"))
     assert 'hx-get="/en/officer/"' in page and 'hx-select="#queue-results"' in page
     assert '<form method="get" id="queue-filter"' in page  # works without JavaScript too
-    refused = text(officer.get("/fr/officer/?state=nonsense&age=5"))
+    refused = text(officer.get("/fr/agent/?state=nonsense&age=5"))
     assert "gcds-error-summary" in refused
     assert 'href="#id_state"' in refused and 'href="#id_age"' in refused
 
@@ -207,7 +210,7 @@ def test_the_queue_says_which_applications_are_eligible(
     body = make_body()
     body["training"]["provider"]["third_party"] = False
     bad = submitted(lambda: body)
-    page = text(signed_in(OFFICER.username).get(f"/{language}/officer/"))
+    page = text(signed_in(OFFICER.username).get(page_path(language, "/officer/")))
     assert re.search(rf'id="eligibility-{good.pk}">{eligible}<', page)
     assert re.search(rf'id="eligibility-{bad.pk}"><strong>{not_eligible}</strong>', page)
 
@@ -223,7 +226,7 @@ def test_the_queue_is_searched_by_number_employer_name_or_business_number(
     number = PARTNER.get().business_number
     spaced = f"{number[:3]} {number[3:6]} {number[6:]}"
     assert shown_by(officer, "search=" + spaced.replace(" ", "+")) == [shared.pk]
-    page = text(officer.get("/fr/officer/?search=personne"))
+    page = text(officer.get("/fr/agent/?search=personne"))
     assert 'id="queue-empty">Aucune demande ne correspond à ces choix.<' in page
     assert "0 demande correspond." in page
 
@@ -271,7 +274,7 @@ def test_the_review_shows_each_figure_with_its_formula_rules_dates_and_sources(
 ) -> None:
     application = submitted(make_body)
     response = signed_in(OFFICER.username).get(
-        f"/{language}/officer/applications/{application.pk}/"
+        page_path(language, f"/officer/applications/{application.pk}/")
     )
     assert response.status_code == 200
     page = text(response)
@@ -309,7 +312,9 @@ def test_the_review_shows_what_is_being_funded(
 ) -> None:
     application = submitted(make_body)
     page = text(
-        signed_in(OFFICER.username).get(f"/{language}/officer/applications/{application.pk}/")
+        signed_in(OFFICER.username).get(
+            page_path(language, f"/officer/applications/{application.pk}/")
+        )
     )
     funded = page[page.index('id="funded"') : page.index('id="calculation"')]
     for fact in facts:
@@ -338,7 +343,9 @@ def test_the_review_names_the_course_being_funded(
     body["training"]["course"] = "CNC machining certificate"
     application = submitted(lambda: body)
     page = text(
-        signed_in(OFFICER.username).get(f"/{language}/officer/applications/{application.pk}/")
+        signed_in(OFFICER.username).get(
+            page_path(language, f"/officer/applications/{application.pk}/")
+        )
     )
     funded = page[page.index('id="funded"') : page.index('id="calculation"')]
     assert f'<dt>{label}</dt><dd id="training-course">CNC machining certificate</dd>' in funded
@@ -351,10 +358,10 @@ def test_an_application_made_before_the_course_was_asked_says_it_is_not_given(
     application = submitted(make_body)
     assert "course" not in application.request["training"]
     officer = signed_in(OFFICER.username)
-    page = text(officer.get(f"/{language}/officer/applications/{application.pk}/"))
+    page = text(officer.get(page_path(language, f"/officer/applications/{application.pk}/")))
     assert f'id="training-course">{not_given}</dd>' in page
     applicant = signed_in(EMPLOYER.username)
-    page = text(applicant.get(f"/{language}/employer/applications/{application.pk}/"))
+    page = text(applicant.get(page_path(language, f"/employer/applications/{application.pk}/")))
     assert f'id="training-course">{not_given}</dd>' in page
 
 
@@ -367,7 +374,7 @@ def test_the_review_gives_the_reasons_an_application_is_not_eligible(make_body: 
     assert "Not eligible, for these reasons:" in english
     assert "The training must be given by a third-party trainer" in english
     assert 'id="ineligible-hint"' in english
-    french = text(officer.get(f"/fr/officer/applications/{application.pk}/"))
+    french = text(officer.get(f"/fr/agent/demandes/{application.pk}/"))
     assert "La formation doit être donnée par un formateur tiers" in french
     assert "elle sera refusée si vous la recommandez" in french
     eligible = submitted(make_body)
@@ -397,7 +404,7 @@ def test_officer_a_recommends_officer_b_approves_and_the_budget_page_shows_the_c
     federal_before = budget("federal").committed_cents
 
     response = decide(a, application, language, action="recommend", note="Meets the rules.")
-    review = f"/{language}/officer/applications/{application.pk}/"
+    review = page_path(language, f"/officer/applications/{application.pk}/")
     assert response.status_code == 302 and response["Location"] == review
     page = text(a.get(review))
     assert 'id="notice"' in page
@@ -419,7 +426,9 @@ def test_officer_a_recommends_officer_b_approves_and_the_budget_page_shows_the_c
     assert budget("provincial").committed_cents == 500_000
     assert 'id="no-decision"' in text(b.get(review))
 
-    finance = text(signed_in(FINANCE.username).get(f"/{language}/finance/budgets/?jurisdiction=ON"))
+    finance = text(
+        signed_in(FINANCE.username).get(page_path(language, "/finance/budgets/?jurisdiction=ON"))
+    )
     row = finance[finance.index('id="budget-2026-27-ON-provincial-CJG"') :]
     row = row[: row.index("</tr>")]
     assert ("$5,000.00" if language == "en" else "5 000,00 $") in row
@@ -452,11 +461,11 @@ def test_the_other_language_of_a_refused_decision_leads_back_to_the_review(
     application = submitted(make_body)
     officer = signed_in(OFFICER.username)
     page = text(decide(officer, application, "en", action="deny"))
-    toggle = f"/fr/officer/applications/{application.pk}/decision/"
+    toggle = f"/fr/agent/demandes/{application.pk}/decision/"
     assert f'lang-href="{toggle}"' in page
     response = officer.get(toggle)
     assert response.status_code == 302
-    assert response["Location"] == f"/fr/officer/applications/{application.pk}/"
+    assert response["Location"] == f"/fr/agent/demandes/{application.pk}/"
 
 
 def test_a_denial_with_a_reason_is_recorded(make_body: Body) -> None:
@@ -684,8 +693,8 @@ def test_recommending_an_ineligible_application_is_refused_with_its_reasons(
     [("en", "Claims to assess"), ("fr", "Demandes de remboursement à évaluer")],
 )
 def test_the_officers_start_page_leads_to_the_claims_to_assess(language: str, words: str) -> None:
-    page = text(signed_in(OFFICER.username).get(f"/{language}/officer/"))
+    page = text(signed_in(OFFICER.username).get(page_path(language, "/officer/")))
     link = re.search(r'<a href="([^"]+)" id="to-claims">([^<]+)</a>', page)
     assert link is not None, "no link to the claims to assess"
-    assert link.group(1) == f"/{language}/officer/claims/"
+    assert link.group(1) == page_path(language, "/officer/claims/")
     assert html.unescape(link.group(2)) == words

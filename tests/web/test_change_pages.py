@@ -11,6 +11,7 @@ import pytest
 from django.db.models import F
 from django.test import Client
 from tests import canonical
+from tests.addresses import page_path
 from tests.personas import EMPLOYER, OFFICER, OTHER_JURISDICTION_OFFICER
 from tests.service.grants.change_helpers import counts
 
@@ -29,7 +30,9 @@ def signed_in(persona: Any) -> Client:
 
 
 def new(agreement: Agreement, kind: str, language: str = "en") -> str:
-    return f"/{language}/employer/applications/{agreement.application_id}/changes/new/{kind}/"
+    return page_path(
+        language, f"/employer/applications/{agreement.application_id}/changes/new/{kind}/"
+    )
 
 
 def text(answer: Any) -> str:
@@ -42,7 +45,7 @@ def test_the_employer_chooses_what_to_change_in_either_language(demo) -> None:
     index = f"/en/employer/applications/{agreement.application_id}/changes/"
     page = client.get(index)
     assert page.status_code == 200 and 'name="kind"' in text(page)
-    french = client.get(index.replace("/en/", "/fr/"))
+    french = client.get(page_path("fr", index[len("/en") :]))
     assert "Que voulez-vous modifier?" in text(french) and 'lang="fr"' in text(french)
     chosen = client.get(index, {"kind": "dates"})
     assert chosen.status_code == 302 and chosen["Location"].endswith("/changes/new/dates/")
@@ -121,13 +124,13 @@ def test_the_officer_approves_from_the_queue_after_confirming(demo) -> None:
 def test_a_denial_needs_its_reason_then_the_employer_reads_it(demo) -> None:
     change = provider_change(canonical.put("accepted").agreement)
     officer = signed_in(OFFICER)
-    decide = f"/fr/officer/changes/{change.pk}/decision/"
+    decide = f"/fr/agent/modifications/{change.pk}/decision/"
     missing = officer.post(decide, {"action": "deny", "deny-reason": ""})
     assert missing.status_code == 422 and "gcds-error-summary" in text(missing)
     officer.post(decide, {"action": "deny", "deny-reason": "Pas le même cours.", "confirm": "yes"})
     change.refresh_from_db()
     assert change.state == "denied"
-    page = signed_in(EMPLOYER).get(f"/fr/employer/changes/{change.pk}/")
+    page = signed_in(EMPLOYER).get(f"/fr/employeur/modifications/{change.pk}/")
     assert "Pas le même cours." in text(page) and "Refusée" in text(page)
 
 
@@ -179,4 +182,4 @@ def test_the_accepted_agreement_and_the_officer_queue_lead_to_the_changes(demo) 
     agreement = canonical.put("accepted").agreement
     page = signed_in(EMPLOYER).get(f"/en/employer/applications/{agreement.application_id}/")
     assert f"/en/employer/applications/{agreement.application_id}/changes/" in text(page)
-    assert 'href="/fr/officer/changes/"' in text(signed_in(OFFICER).get("/fr/officer/"))
+    assert 'href="/fr/agent/modifications/"' in text(signed_in(OFFICER).get("/fr/agent/"))

@@ -61,7 +61,7 @@ def test_the_employer_claims_with_receipts_and_submits_after_confirming(demo) ->
             page.status_code == 200
             and "What you paid, beside what the agreement allows" in text(page)
         )
-        french = client.get(f"/fr/employer/claims/{claim.pk}/")
+        french = client.get(f"/fr/employeur/demandes-de-remboursement/{claim.pk}/")
         assert "Ce que vous avez payé" in text(french) and 'lang="fr"' in text(french)
         files = [
             SimpleUploadedFile("invoice.pdf", pdf_bytes(), "application/pdf"),
@@ -89,7 +89,9 @@ def test_a_bad_amount_or_a_renamed_program_is_refused_on_the_page_and_nothing_ch
         claim = started(client, application)
         line = claim.lines.select_related("participant").first()
         name = f"amount-{line.participant_id}-{line.category}"
-        bad = client.post(f"/fr/employer/claims/{claim.pk}/", {name: "douze dollars"})
+        bad = client.post(
+            f"/fr/employeur/demandes-de-remboursement/{claim.pk}/", {name: "douze dollars"}
+        )
         assert bad.status_code == 422 and "gcds-error-summary" in text(bad)
         program = SimpleUploadedFile("invoice.pdf", elf_bytes(), "application/pdf")
         refused = client.post(f"/en/employer/claims/{claim.pk}/", {"file": [program]})
@@ -110,7 +112,7 @@ def test_the_assigned_officer_approves_after_a_confirmation(demo) -> None:
         officer = signed_in(OFFICER)
         queue = officer.get("/en/officer/claims/")
         assert f"/en/officer/claims/{claim.pk}/" in text(queue)
-        page = officer.get(f"/fr/officer/claims/{claim.pk}/")
+        page = officer.get(f"/fr/agent/demandes-de-remboursement/{claim.pk}/")
         assert page.status_code == 200 and "Approuver et certifier" in text(page)
         asked = officer.post(f"/en/officer/claims/{claim.pk}/decision/", {"action": "approve"})
         assert 'id="confirm-form"' in text(asked)
@@ -166,7 +168,7 @@ def test_a_receipt_is_served_as_an_attachment_only_to_those_who_may_read_the_cla
 def test_starting_a_claim_before_the_training_shows_why_on_the_page(demo) -> None:
     application = ready()
     client = signed_in(EMPLOYER)
-    answer = client.post(f"/fr/employer/applications/{application.pk}/claims/")
+    answer = client.post(f"/fr/employeur/demandes/{application.pk}/demandes-de-remboursement/")
     assert answer.status_code == 409 and 'id="refusal"' in text(answer)
     assert "dès le début de la formation, le 2027-01-11" in text(answer)
     assert not Claim.objects.exists()
@@ -260,7 +262,7 @@ def test_a_refused_receipt_is_named_and_the_valid_ones_sent_with_it_are_kept(dem
             == 10000
         )
         only_bad = {"file": [SimpleUploadedFile("a.exe", elf_bytes(), "application/pdf")]}
-        french = text(client.post(f"/fr/employer/claims/{claim.pk}/", only_bad))
+        french = text(client.post(f"/fr/employeur/demandes-de-remboursement/{claim.pk}/", only_bad))
     assert "a.exe :" in french or "a.exe\u00a0:" in french
     assert "Aucun des fichiers" in french
 
@@ -294,7 +296,9 @@ def test_a_lowered_line_without_a_reason_is_caught_before_the_confirmation(demo)
         assert f"Why, if lowered (trainee {line.participant.position + 1}, " in page
         assert "write why you approve $10.00, less than the $" in page
         above = {"action": "approve", f"approve-amount-{line.pk}": "999999.00"}
-        french = text(officer.post(f"/fr/officer/claims/{claim.pk}/decision/", above))
+        french = text(
+            officer.post(f"/fr/agent/demandes-de-remboursement/{claim.pk}/decision/", above)
+        )
     assert "au plus les" in french and "999\u00a0999,00\u00a0$" in french
     claim.refresh_from_db()
     assert claim.state == ClaimState.SUBMITTED
@@ -311,10 +315,12 @@ def test_the_language_toggle_after_an_error_leads_to_the_claim_page(demo) -> Non
         officer = signed_in(OFFICER)
         asked = text(officer.post(f"/en/officer/claims/{claim.pk}/decision/", {"action": "deny"}))
         toggle = re.search(r'lang-href="([^"]+)"', asked)
-        assert toggle and toggle.group(1) == f"/fr/officer/claims/{claim.pk}/"
+        assert toggle and toggle.group(1) == f"/fr/agent/demandes-de-remboursement/{claim.pk}/"
         assert officer.get(toggle.group(1)).status_code == 200
         confirming = text(
-            officer.post(f"/fr/officer/claims/{claim.pk}/decision/", {"action": "approve"})
+            officer.post(
+                f"/fr/agent/demandes-de-remboursement/{claim.pk}/decision/", {"action": "approve"}
+            )
         )
         toggle = re.search(r'lang-href="([^"]+)"', confirming)
         assert toggle and toggle.group(1) == f"/en/officer/claims/{claim.pk}/"
@@ -322,7 +328,7 @@ def test_the_language_toggle_after_an_error_leads_to_the_claim_page(demo) -> Non
         again = employer.post(f"/en/employer/claims/{claim.pk}/submit/", {"confirm": "yes"})
         assert again.status_code == 409
         toggle = re.search(r'lang-href="([^"]+)"', text(again))
-    assert toggle and toggle.group(1) == f"/fr/employer/claims/{claim.pk}/"
+    assert toggle and toggle.group(1) == f"/fr/employeur/demandes-de-remboursement/{claim.pk}/"
 
 
 def test_a_line_the_limits_lowered_starts_with_the_limits_sentence_as_its_reason(demo) -> None:
@@ -373,13 +379,13 @@ def test_a_paid_claim_says_it_was_paid_on_the_claim_and_the_application(demo) ->
     assert "The approved money is paid: $12,400.00" in page
     assert all(document in page for document in documents)
     assert "January 23, 2027" in page and page.count("$6,200.00") >= 2
-    french = text(client.get(f"/fr/employer/claims/{claim.pk}/"))
+    french = text(client.get(f"/fr/employeur/demandes-de-remboursement/{claim.pk}/"))
     assert "L'argent approuvé est payé\u00a0: 12\u00a0400,00\u00a0$" in french
     assert "23 janvier 2027" in french
     detail = text(client.get(f"/en/employer/applications/{application.pk}/"))
     assert 'id="payments"' in detail and all(document in detail for document in documents)
     assert "January 23, 2027" in detail and "Paid" in detail
-    detail_fr = text(client.get(f"/fr/employer/applications/{application.pk}/"))
+    detail_fr = text(client.get(f"/fr/employeur/demandes/{application.pk}/"))
     assert "Paiements" in detail_fr and "23 janvier 2027" in detail_fr
 
 
@@ -398,7 +404,7 @@ def test_a_claim_for_trainees_not_confirmed_says_who_must_confirm_and_how_before
         assert 'id="waiting-trainees"' in page and "invited, not confirmed yet" in page
         assert f"/en/employer/applications/{application.pk}/trainees/" in page
         refused = client.post(f"/en/employer/applications/{application.pk}/claims/")
-        french = client.post(f"/fr/employer/applications/{application.pk}/claims/")
+        french = client.post(f"/fr/employeur/demandes/{application.pk}/demandes-de-remboursement/")
     assert refused.status_code == 409 and 'id="refusal"' in text(refused)
     assert "Trainee 1 (trainee0@example.com) and trainee 2 (trainee1@example.com)" in text(refused)
     assert "Each confirms by opening the link in the invitation" in text(refused)
@@ -430,7 +436,7 @@ def test_a_draft_claim_is_discarded_after_a_confirmation_and_the_trail_keeps_it(
         client.post(f"/en/employer/claims/{claim.pk}/", {"file": files})
         page = text(client.get(f"/en/employer/claims/{claim.pk}/"))
         assert f'href="/en/employer/claims/{claim.pk}/discard/"' in page
-        asked = client.get(f"/fr/employer/claims/{claim.pk}/discard/")
+        asked = client.get(f"/fr/employeur/demandes-de-remboursement/{claim.pk}/abandonner/")
         assert asked.status_code == 200 and 'id="confirm-discard"' in text(asked)
         assert Claim.objects.filter(pk=claim.pk).exists()  # nothing before the confirmation
         outsider = signed_in(OUTSIDER_EMPLOYER)

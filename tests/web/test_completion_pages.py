@@ -35,7 +35,7 @@ from jobgrant.service.grants.models.payments import Receivable
 from jobgrant.service.notifications.models import Message
 
 pytestmark = pytest.mark.django_db
-LINK = re.compile(r"/(en|fr)/follow-up/([0-9a-f]{64})/")
+LINK = re.compile(r"/(en|fr)/(?:follow-up|suivi)/([0-9a-f]{64})/")
 
 
 def signed_in(persona: Any) -> Client:
@@ -69,7 +69,7 @@ def report_form(slots: list[Any], employer: int, **first: str) -> dict[str, str]
 def test_the_employer_saves_a_draft_fixes_errors_confirms_and_submits(demo: None) -> None:
     application, slots = ended_file()
     employer = application.employers.first().employer_id
-    path = f"/fr/employer/applications/{application.pk}/completion-report/"
+    path = f"/fr/employeur/demandes/{application.pk}/rapport-de-fin/"
     with after_training():
         client = signed_in(EMPLOYER)
         start = client.get(path)
@@ -89,7 +89,7 @@ def test_the_employer_saves_a_draft_fixes_errors_confirms_and_submits(demo: None
         assert done.status_code == 302
         page = client.get(path)
     assert "Le rapport de fin de formation a été soumis" in text(page)
-    assert f"/fr/employer/applications/{application.pk}/follow-ups/3/" in text(page)
+    assert f"/fr/employeur/demandes/{application.pk}/suivis/3/" in text(page)
     assert CompletionReport.objects.get().state == ReportState.SUBMITTED
 
 
@@ -145,7 +145,7 @@ def test_the_trainee_answers_by_link_once_in_either_language(demo: None) -> None
         language, token = LINK.search(body).groups()
         assert language == "en"
         client = Client()
-        french = f"/fr/follow-up/{token}/"
+        french = f"/fr/suivi/{token}/"
         page = client.get(french)
         assert page.status_code == 200 and "En emploi actuellement" in text(page)
         assert page["Cache-Control"].startswith("max-age=0")
@@ -242,7 +242,7 @@ def test_the_receivable_offer_is_prefilled_per_funder_with_what_was_paid(demo: N
 def test_the_why_not_error_lists_the_reasons_in_words_not_codes(demo: None) -> None:
     application, slots = ended_file()
     employer = application.employers.first().employer_id
-    path = f"/fr/employer/applications/{application.pk}/completion-report/"
+    path = f"/fr/employeur/demandes/{application.pk}/rapport-de-fin/"
     with after_training():
         client = signed_in(EMPLOYER)
         client.post(path, {"action": "start"})
@@ -257,7 +257,7 @@ def test_the_why_not_error_lists_the_reasons_in_words_not_codes(demo: None) -> N
 def test_the_french_error_links_put_a_no_break_space_before_the_colon(demo: None) -> None:
     application, slots = ended_file()
     employer = application.employers.first().employer_id
-    path = f"/fr/employer/applications/{application.pk}/completion-report/"
+    path = f"/fr/employeur/demandes/{application.pk}/rapport-de-fin/"
     with after_training():
         client = signed_in(EMPLOYER)
         client.post(path, {"action": "start"})

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from django.db import transaction
 from django.test import Client
+from tests.addresses import page_path
 from tests.personas import EMPLOYER
 
 from jobgrant.service.accounts.models import User
@@ -43,7 +44,7 @@ def test_a_visitor_who_has_not_registered_sees_no_message_and_is_asked_to_sign_i
             language="fr",
             context={"reference": "41", "employer": "Acme", "submitted_on": "x", "link": "x"},
         )
-    page = Client().get("/fr/demo/mail/").content.decode()
+    page = Client().get("/fr/demo/courriels/").content.decode()
     assert 'id="mail-nobody"' in page and "someone@example.com" not in page
 
 
@@ -72,14 +73,14 @@ def test_the_page_lists_each_message_in_its_recipients_language(
             language="en",
             context=context,
         )
-    page = signed_in().get(f"/{language}/demo/mail/").content.decode()
+    page = signed_in().get(page_path(language, "/demo/mail/")).content.decode()
     assert title in page
     assert "We received your Canada Job Grant application 41" in page
     assert "Nous avons reçu votre demande de Subvention canadienne pour l&#x27;emploi 41" in page
     assert "a@example.com" in page and "b@example.com" not in page
     assert '<a href="http://x/"' in page  # links in the messages can be followed
     assert f'<html lang="{language}">' in page and 'lang="fr"' in page
-    assert f'href="/{language}/home/"' in page  # a way back
+    assert f'href="{page_path(language, "/home/")}"' in page  # a way back
 
 
 def test_a_registrant_is_told_where_to_look_and_reads_their_own_message_without_signing_in(
@@ -136,8 +137,8 @@ def test_the_check_your_email_page_outside_the_demonstration_names_the_address_o
     demo: None,
 ) -> None:
     browser = Client()
-    assert browser.post("/fr/register/", registration()).status_code == 302
-    sent = html.unescape(browser.get("/fr/register/sent/").content.decode())
+    assert browser.post("/fr/inscription/", registration()).status_code == 302
+    sent = html.unescape(browser.get("/fr/inscription/envoye/").content.decode())
     assert "marie@example.com" in sent and 'id="demo-mail-link"' not in sent
 
 

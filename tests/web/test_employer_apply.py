@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from tests.addresses import page_path
 from tests.conftest import TRAINING_STEP, changes_audited
 from tests.personas import APPLICANT, EMPLOYER, OFFICER, PARTNER
 
@@ -23,7 +24,7 @@ from jobgrant.service.web.views.employer_apply import DRAFT_KEY
 
 pytestmark = pytest.mark.django_db
 
-APPLY = "/{lang}/employer/apply/"
+APPLY = "/employer/apply/"
 
 
 def rows_written() -> tuple[int, int, int, int]:
@@ -70,25 +71,24 @@ def trainees_form(*rows: dict[str, str], action: str = "next") -> dict[str, str]
 
 
 def through_training(client: Client, lang: str = "en", partners: tuple[str, ...] = ()) -> None:
-    base = APPLY.format(lang=lang)
     form: dict[str, Any] = {
         "lead": str(APPLICANT.get().pk),
         "partner-TOTAL_FORMS": str(len(partners)),
     }
     form.update({f"partner-{i}": bn for i, bn in enumerate(partners)})
     form["action"] = "next"
-    response = client.post(base + "organizations/", form)
+    response = client.post(page_path(lang, f"{APPLY}organizations/"), form)
     assert response.status_code == 302, response.content.decode()[:2000]
-    assert response["Location"].endswith("/employer/apply/training/")
-    response = client.post(base + "training/", training_form())
+    assert response["Location"] == page_path(lang, f"{APPLY}training/")
+    response = client.post(page_path(lang, f"{APPLY}training/"), training_form())
     assert response.status_code == 302, response.content.decode()[:2000]
-    assert response["Location"].endswith("/employer/apply/trainees/")
+    assert response["Location"] == page_path(lang, f"{APPLY}trainees/")
 
 
 def choose_applicant(client: Client, lang: str = "en") -> None:
     """Step 1 with the applicant applying alone."""
     form = {"lead": str(APPLICANT.get().pk), "partner-TOTAL_FORMS": "0", "action": "next"}
-    assert client.post(f"/{lang}/employer/apply/organizations/", form).status_code == 302
+    assert client.post(page_path(lang, "/employer/apply/organizations/"), form).status_code == 302
 
 
 def assert_error_summary(response: Any, *fields: str) -> str:
@@ -120,7 +120,7 @@ def test_organizations_step_refuses_a_missing_lead_and_unknown_partners(
 ) -> None:
     before = rows_written()
     response = employer.post(
-        f"/{lang}/employer/apply/organizations/",
+        page_path(lang, "/employer/apply/organizations/"),
         {
             "lead": "",
             "partner-TOTAL_FORMS": "3",
@@ -209,7 +209,7 @@ def test_training_step_checks_every_field(employer: Client, lang: str) -> None:
     choose_applicant(employer, lang)
     before = rows_written()
     response = employer.post(
-        f"/{lang}/employer/apply/training/",
+        page_path(lang, "/employer/apply/training/"),
         {
             "course": "",
             "setting": "underwater",
@@ -266,7 +266,9 @@ def test_the_training_step_requires_a_course_of_200_characters_at_most(
 ) -> None:
     choose_applicant(employer, lang)
     before = rows_written()
-    response = employer.post(f"/{lang}/employer/apply/training/", training_form(course=course))
+    response = employer.post(
+        page_path(lang, "/employer/apply/training/"), training_form(course=course)
+    )
     page = assert_error_summary(response, "course")
     error = page[page.index('id="course-error"') :]
     assert error[: error.index("</p>")].endswith(f"{message}</strong>")
@@ -284,7 +286,9 @@ def test_the_training_step_asks_for_the_course_first(
     employer: Client, lang: str, label: str, hint: str
 ) -> None:
     choose_applicant(employer, lang)
-    page = html.unescape(employer.get(f"/{lang}/employer/apply/training/").content.decode())
+    page = html.unescape(
+        employer.get(page_path(lang, "/employer/apply/training/")).content.decode()
+    )
     assert f'<label for="course">{label}</label>' in page
     assert hint in page[page.index('id="course-hint"') :][:300]
     assert page.index('id="course"') < page.index('id="setting-on-site"')
@@ -310,7 +314,7 @@ def test_the_end_date_must_not_precede_the_start(employer: Client) -> None:
 def test_training_in_a_year_without_an_open_intake_is_refused(employer: Client) -> None:
     choose_applicant(employer)
     response = employer.post(
-        "/fr/employer/apply/training/",
+        "/fr/employeur/demander/formation/",
         training_form(start_date="2028-05-01", end_date="2028-06-01"),
     )
     page = assert_error_summary(response, "start_date")
@@ -348,7 +352,7 @@ def test_amounts_are_read_as_people_write_them(employer: Client) -> None:
     through_training(employer)
     bn = APPLICANT.get().business_number
     response = employer.post(
-        "/fr/employer/apply/trainees/",
+        "/fr/employeur/demander/personnes-en-formation/",
         trainees_form(
             trainee(0, bn, tuition="14 000,00 $", materials="1\u00a0000"), action="calculate"
         ),
@@ -417,9 +421,11 @@ def test_the_review_step_needs_the_confirmation(employer: Client) -> None:
 def test_an_employer_applies_step_by_step_and_submits(employer: Client, lang: str) -> None:
     through_training(employer, lang)
     bn = APPLICANT.get().business_number
-    response = employer.post(f"/{lang}/employer/apply/trainees/", trainees_form(trainee(0, bn)))
+    response = employer.post(
+        page_path(lang, "/employer/apply/trainees/"), trainees_form(trainee(0, bn))
+    )
     assert response.status_code == 302
-    assert response["Location"] == f"/{lang}/employer/apply/review/"
+    assert response["Location"] == page_path(lang, "/employer/apply/review/")
     assert Application.objects.count() == 0  # nothing written before the submission
     review = employer.get(response["Location"]).content.decode()
     five = "5\u00a0000,00\u00a0$" if lang == "fr" else "$5,000.00"
@@ -427,11 +433,11 @@ def test_an_employer_applies_step_by_step_and_submits(employer: Client, lang: st
     course = "Cours ou programme" if lang == "fr" else "Course or program"
     assert f'<dt>{course}</dt><dd id="training-course">CNC machining certificate</dd>' in review
     submitted = employer.post(
-        f"/{lang}/employer/apply/review/", {"confirm": "yes", "action": "submit"}
+        page_path(lang, "/employer/apply/review/"), {"confirm": "yes", "action": "submit"}
     )
     application = Application.objects.get()
     assert submitted.status_code == 302
-    assert submitted["Location"] == f"/{lang}/employer/applications/{application.pk}/"
+    assert submitted["Location"] == page_path(lang, f"/employer/applications/{application.pk}/")
     assert application.state == "submitted"
     assert (application.federal_cents, application.provincial_cents) == (500_000, 500_000)
     assert application.employer_cents == 500_000
@@ -444,7 +450,7 @@ def test_an_employer_applies_step_by_step_and_submits(employer: Client, lang: st
     assert "Soumise" in detail if lang == "fr" else "Submitted" in detail
     assert '<dd id="training-course">CNC machining certificate</dd>' in detail
     # A second submission of the same form finds no draft: it starts again, writing nothing.
-    again = employer.post(f"/{lang}/employer/apply/review/", {"confirm": "yes"})
+    again = employer.post(page_path(lang, "/employer/apply/review/"), {"confirm": "yes"})
     assert again.status_code == 302
     assert Application.objects.count() == 1
 
@@ -521,10 +527,11 @@ def test_a_refusal_at_submission_names_its_field_and_links_to_its_step(
     monkeypatch.setattr(actions, "create_application", refuse)
     through_training(employer, "fr")
     employer.post(
-        "/fr/employer/apply/trainees/", trainees_form(trainee(0, APPLICANT.get().business_number))
+        "/fr/employeur/demander/personnes-en-formation/",
+        trainees_form(trainee(0, APPLICANT.get().business_number)),
     )
     before = rows_written()
-    response = employer.post("/fr/employer/apply/review/", {"confirm": "yes"})
+    response = employer.post("/fr/employeur/demander/verification/", {"confirm": "yes"})
     page = assert_error_summary(response)
     assert 'href="#change-trainees"' in page
     assert (

@@ -11,12 +11,13 @@ from typing import Any
 import pytest
 import time_machine
 from django.test import Client
+from tests.addresses import page_path
 from tests.conftest import TRAINING_STEP
 from tests.personas import APPLICANT, EMPLOYER
 
 pytestmark = pytest.mark.django_db
 
-TRAINING = "/{lang}/employer/apply/training/"
+TRAINING = "/employer/apply/training/"
 
 
 @pytest.fixture
@@ -29,7 +30,7 @@ def employer(demo: None) -> Client:
 
 
 def refused(client: Client, lang: str = "en", **typed: str) -> str:
-    response = client.post(TRAINING.format(lang=lang), {**TRAINING_STEP, "action": "next", **typed})
+    response = client.post(page_path(lang, TRAINING), {**TRAINING_STEP, "action": "next", **typed})
     assert response.status_code == 422, response.status_code
     return html.unescape(response.content.decode())
 
@@ -69,7 +70,7 @@ def test_a_training_longer_than_the_policy_allows_is_refused_naming_the_end_date
 
 def test_a_training_of_365_days_is_accepted(employer: Client) -> None:
     typed = {**TRAINING_STEP, "action": "next", "end_date": "2028-01-10"}
-    assert employer.post(TRAINING.format(lang="en"), typed).status_code == 302
+    assert employer.post(page_path("en", TRAINING), typed).status_code == 302
 
 
 def test_no_warning_about_the_dates_on_file_is_left_beside_dates_just_typed(
@@ -81,7 +82,7 @@ def test_no_warning_about_the_dates_on_file_is_left_beside_dates_just_typed(
     # Typed on November 29 with a start on December 1; a week later that start has passed, and
     # the training on file is not eligible.
     typed = {**TRAINING_STEP, "action": "next", "start_date": "2026-12-01"}
-    assert employer.post(TRAINING.format(lang="en"), typed).status_code == 302
+    assert employer.post(page_path("en", TRAINING), typed).status_code == 302
     bn = APPLICANT.get().business_number
     costs = {
         "trainee-TOTAL_FORMS": "1",

@@ -7,6 +7,7 @@ import html
 
 import pytest
 from django.test import Client
+from tests.addresses import page_path
 from tests.conftest import TRAINING_STEP
 from tests.personas import APPLICANT, EMPLOYER, OFFICER
 
@@ -76,17 +77,17 @@ def test_the_draft_outlives_sign_out_and_is_resumed_from_the_dashboard(employer:
 
 def test_deleting_a_draft_asks_first(employer: Client) -> None:
     draft = two_steps_done(employer)
-    url = f"/fr/employer/drafts/{draft.pk}/delete/"
+    url = f"/fr/employeur/brouillons/{draft.pk}/supprimer/"
     asked = employer.get(url)
     assert asked.status_code == 200
     page = html.unescape(asked.content.decode())
     assert "Supprimer ce brouillon?" in page and 'id="confirm-delete"' in page
     assert FormDraft.objects.filter(pk=draft.pk).exists()  # asking deletes nothing
     deleted = employer.post(url)
-    assert deleted.status_code == 302 and deleted["Location"] == "/fr/employer/"
+    assert deleted.status_code == 302 and deleted["Location"] == "/fr/employeur/"
     assert not FormDraft.objects.exists()
     assert DRAFT_KEY not in employer.session
-    notice = html.unescape(employer.get("/fr/employer/").content.decode())
+    notice = html.unescape(employer.get("/fr/employeur/").content.decode())
     assert "La demande que vous aviez commencée a été abandonnée." in notice
 
 
@@ -122,15 +123,19 @@ def test_the_language_button_keeps_what_was_typed_even_unchecked(
     employer: Client, lang: str, other: str
 ) -> None:
     organizations = {"lead": str(APPLICANT.get().pk), "partner-TOTAL_FORMS": "0", "action": "next"}
-    employer.post(f"/{lang}/employer/apply/organizations/", organizations)
+    employer.post(page_path(lang, "/employer/apply/organizations/"), organizations)
     typed = {**TRAINING, "hours": "douze", "provider_name": "Collège Boréal"}
-    step = html.unescape(employer.get(f"/{lang}/employer/apply/training/").content.decode())
-    assert f'formaction="/{other}/employer/apply/training/"' in step  # the button's target
+    step = html.unescape(
+        employer.get(page_path(lang, "/employer/apply/training/")).content.decode()
+    )
+    assert (
+        f'formaction="{page_path(other, "/employer/apply/training/")}"' in step
+    )  # the button's target
     response = employer.post(
-        f"/{other}/employer/apply/training/", {**typed, "switch-language": "yes"}
+        page_path(other, "/employer/apply/training/"), {**typed, "switch-language": "yes"}
     )
     assert response.status_code == 302
-    assert response["Location"] == f"/{other}/employer/apply/training/"
+    assert response["Location"] == page_path(other, "/employer/apply/training/")
     page = html.unescape(employer.get(response["Location"]).content.decode())
     assert f'<html lang="{other}">' in page
     assert 'value="douze"' in page and 'value="Collège Boréal"' in page
@@ -148,8 +153,8 @@ def test_the_language_button_keeps_the_trainee_rows(employer: Client) -> None:
         "trainee-1-tuition": "12,5",
         "switch-language": "yes",
     }
-    response = employer.post("/fr/employer/apply/trainees/", rows)
-    assert response["Location"] == "/fr/employer/apply/trainees/"
+    response = employer.post("/fr/employeur/demander/personnes-en-formation/", rows)
+    assert response["Location"] == "/fr/employeur/demander/personnes-en-formation/"
     page = employer.get(response["Location"]).content.decode()
     assert 'id="trainee-1-tuition" name="trainee-1-tuition" value="12,5"' in page
 

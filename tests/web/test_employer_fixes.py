@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from tests.addresses import page_path
 from tests.conftest import TRAINING_STEP
 from tests.personas import APPLICANT, EMPLOYER
 
@@ -35,7 +36,7 @@ def text(response: Any) -> str:
 
 def choose_applicant(client: Client, lang: str = "en") -> None:
     form = {"lead": str(APPLICANT.get().pk), "partner-TOTAL_FORMS": "0", "action": "next"}
-    assert client.post(f"/{lang}/employer/apply/organizations/", form).status_code == 302
+    assert client.post(page_path(lang, "/employer/apply/organizations/"), form).status_code == 302
 
 
 def summary_links(page: str) -> list[str]:
@@ -50,7 +51,7 @@ def summary_links(page: str) -> list[str]:
 def test_a_start_date_in_the_past_is_called_so(employer: Client, lang: str) -> None:
     choose_applicant(employer, lang)
     response = employer.post(
-        f"/{lang}/employer/apply/training/", {**TRAINING, "start_date": "2025-05-01"}
+        page_path(lang, "/employer/apply/training/"), {**TRAINING, "start_date": "2025-05-01"}
     )
     assert response.status_code == 422
     page = text(response)
@@ -71,7 +72,7 @@ def test_a_business_number_with_a_wrong_check_digit_is_called_so(
     good = APPLICANT.get().business_number
     wrong = good[:8] + str((int(good[8]) + 1) % 10)
     response = employer.post(
-        f"/{lang}/employer/apply/organizations/",
+        page_path(lang, "/employer/apply/organizations/"),
         {
             "lead": str(APPLICANT.get().pk),
             "partner-TOTAL_FORMS": "1",
@@ -120,7 +121,7 @@ def test_the_error_summary_lists_the_errors_in_page_order(employer: Client) -> N
 @pytest.mark.parametrize(("lang", "hint"), [("en", "YYYY-MM-DD"), ("fr", "AAAA-MM-JJ")])
 def test_dates_are_typed_as_the_hint_shows_them(employer: Client, lang: str, hint: str) -> None:
     choose_applicant(employer, lang)
-    page = text(employer.get(f"/{lang}/employer/apply/training/"))
+    page = text(employer.get(page_path(lang, "/employer/apply/training/")))
     control = re.search(r'<input type="([a-z]+)" id="start_date"[^>]*>', page)
     assert control is not None
     assert control[1] == "text"  # not type=date, which shows the browser's own format
@@ -129,7 +130,9 @@ def test_dates_are_typed_as_the_hint_shows_them(employer: Client, lang: str, hin
     start_hint = page[page.index('id="start_date-hint"') :]
     assert hint in start_hint[:300] and "2027-01-11" in start_hint[:300]
     bad = text(
-        employer.post(f"/{lang}/employer/apply/training/", {**TRAINING, "start_date": "11/01/2027"})
+        employer.post(
+            page_path(lang, "/employer/apply/training/"), {**TRAINING, "start_date": "11/01/2027"}
+        )
     )
     error = bad[bad.index('id="start_date-error"') :]
     assert hint in error[:300]
@@ -193,12 +196,12 @@ def test_the_application_page_warns_before_submitting_a_draft_that_is_not_eligib
     started = make_body()["training"] | {"start_date": "2026-11-02", "end_date": "2027-01-29"}
     draft = actions.create_application(user, make_body(training=started))
     assert not draft.eligible
-    url = f"/fr/employer/applications/{draft.pk}/"
+    url = f"/fr/employeur/demandes/{draft.pk}/"
     page = text(employer.get(url))
     assert 'id="not-eligible-warning"' in page and "sera probablement refusée" in page
-    assert employer.post(url + "submit/").status_code == 302
+    assert employer.post(url + "soumettre/").status_code == 302
     assert Application.objects.get(pk=draft.pk).state == "draft"  # not without the tick
     notice = text(employer.get(url))
     assert "Pour la soumettre quand même" in notice
-    employer.post(url + "submit/", {"understood": "yes"})
+    employer.post(url + "soumettre/", {"understood": "yes"})
     assert Application.objects.get(pk=draft.pk).state == "submitted"

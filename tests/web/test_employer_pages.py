@@ -13,6 +13,7 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.addresses import page_path
 from tests.conftest import TRAINING_STEP, changes_audited
 from tests.personas import APPLICANT, EMPLOYER, PARTNER, PARTNER_EMPLOYER
 
@@ -144,9 +145,9 @@ def money(dollars: int, lang: str) -> str:
 
 
 def test_home_sends_an_employer_to_the_dashboard(employer: Client) -> None:
-    response = employer.get("/fr/home/")
+    response = employer.get("/fr/accueil/")
     assert response.status_code == 302
-    assert response["Location"] == "/fr/employer/"
+    assert response["Location"] == "/fr/employeur/"
 
 
 def test_the_dashboard_lists_applications_made_and_those_as_partner(
@@ -162,7 +163,7 @@ def test_the_dashboard_lists_applications_made_and_those_as_partner(
     assert "Submitted" in first and "Ontario" in first and "January 11, 2027" in first
     assert first.count("$7,000.00") == 3  # the application's totals
     assert 'id="no-partner-applications"' in page
-    partner_page = text(partner_employer.get("/fr/employer/"))
+    partner_page = text(partner_employer.get("/fr/employeur/"))
     table = partner_page[partner_page.index('id="partner-applications"') :]
     first = table[table.index("<tbody>") : table.index("</tr>", table.index("<tbody>"))]
     two = money(2000, "fr")
@@ -185,13 +186,13 @@ def test_the_dashboard_offers_to_continue_a_draft(employer: Client) -> None:
 
 
 PAGES = [
-    "/{lang}/employer/",
-    "/{lang}/employer/apply/organizations/",
-    "/{lang}/employer/apply/training/",
-    "/{lang}/employer/apply/trainees/",
-    "/{lang}/employer/apply/review/",
-    "/{lang}/employer/applications/{id}/",
-    "/{lang}/employer/applications/{id}/withdraw/",
+    "/employer/",
+    "/employer/apply/organizations/",
+    "/employer/apply/training/",
+    "/employer/apply/trainees/",
+    "/employer/apply/review/",
+    "/employer/applications/{id}/",
+    "/employer/applications/{id}/withdraw/",
 ]
 
 
@@ -201,7 +202,7 @@ def test_each_page_is_in_its_language_and_toggles_to_the_same_page(
     employer: Client, submitted: Application, page: str, lang: str
 ) -> None:
     with_draft(employer)
-    url = page.format(lang=lang, id=submitted.pk)
+    url = page_path(lang, page.format(id=submitted.pk))
     response = employer.get(url)
     assert response.status_code == 200, url
     body = response.content.decode()
@@ -209,7 +210,7 @@ def test_each_page_is_in_its_language_and_toggles_to_the_same_page(
     other = {"en": "fr", "fr": "en"}[lang]
     toggle = re.search(r'lang-href="([^"]+)"', body)
     assert toggle is not None
-    assert toggle[1] == page.format(lang=other, id=submitted.pk)
+    assert toggle[1] == page_path(other, page.format(id=submitted.pk))
     assert employer.get(toggle[1]).status_code == 200
     if lang == "fr":
         main = html.unescape(body.split("<main", 1)[1])
@@ -239,7 +240,7 @@ def test_the_live_quote_splits_the_grant_per_trainee_employer_and_total(
     session = Session.objects.get(session_key=employer.session.session_key)
     before = rows_written()
     response = employer.post(
-        f"/{lang}/employer/apply/quote/",
+        page_path(lang, "/employer/apply/quote/"),
         quote_form(
             "15000",
             "6000",
@@ -311,7 +312,7 @@ def test_an_employer_over_its_cap_is_flagged_on_its_row(employer: Client) -> Non
 
 def test_the_live_quote_names_the_amounts_to_correct(employer: Client) -> None:
     with_draft(employer)
-    page = text(employer.post("/fr/employer/apply/quote/", quote_form("douze")))
+    page = text(employer.post("/fr/employeur/demander/estimation/", quote_form("douze")))
     assert "La subvention sera calculée une fois ces erreurs corrigées" in page
     assert 'href="#trainee-0-tuition"' in page
     assert "Droits de scolarité ou honoraires du formateur, personne en formation 1" in page
@@ -329,7 +330,7 @@ def test_the_live_quote_asks_for_the_earlier_steps_first(employer: Client) -> No
 def test_the_detail_shows_the_quote_and_the_history(
     employer: Client, submitted: Application, lang: str
 ) -> None:
-    page = text(employer.get(f"/{lang}/employer/applications/{submitted.pk}/"))
+    page = text(employer.get(page_path(lang, f"/employer/applications/{submitted.pk}/")))
     five = money(5000, lang)
     assert amounts(page, "quote-trainee-1") == [money(15000, lang), five, five, five]
     assert 'id="quote-total"' in page
@@ -378,7 +379,7 @@ def test_an_employer_cannot_read_another_employers_application(
 def test_withdrawing_asks_first_then_withdraws(
     employer: Client, submitted: Application, lang: str
 ) -> None:
-    url = f"/{lang}/employer/applications/{submitted.pk}/withdraw/"
+    url = page_path(lang, f"/employer/applications/{submitted.pk}/withdraw/")
     confirm = employer.get(url)
     assert confirm.status_code == 200
     assert 'id="withdraw-form"' in confirm.content.decode()
@@ -496,7 +497,7 @@ def test_generated_bodies_never_fail_and_write_nothing(
 ) -> None:
     with_draft(employer)
     before = rows_written()
-    response = employer.post(f"/{lang}/employer/apply/{step}/", body)
+    response = employer.post(page_path(lang, f"/employer/apply/{step}/"), body)
     assert response.status_code in (200, 302, 422), response.status_code
     if response.status_code == 422:
         assert "<gcds-error-summary" in response.content.decode()

@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 from tests import canonical
+from tests.addresses import page_path
 from tests.personas import EMPLOYER
 from tests.service.grants.agreement_helpers import approved
 from tests.service.grants.claim_helpers import invited
@@ -55,10 +56,10 @@ def test_an_offered_agreement_says_accept_it_by_its_date(
     agreement = approved()
     pk = agreement.application_id
     due = long_date(timezone.localtime(version(agreement).accept_by).date(), language)
-    dashboard = page(f"/{language}/employer/")
+    dashboard = page(page_path(language, "/employer/"))
     assert cell(dashboard, f"stage-{pk}") == stage
     assert cell(dashboard, f"next-step-{pk}") == f"{step} {due}"
-    detail = page(f"/{language}/employer/applications/{pk}/")
+    detail = page(page_path(language, f"/employer/applications/{pk}/"))
     assert cell(detail, "application-state") == stage
     assert cell(detail, "application-next-step") == f"{step} {due}"
     assert 'id="withdraw-application"' in detail  # an offer not yet accepted may be withdrawn
@@ -93,15 +94,17 @@ def test_a_completed_and_paid_file_says_so_keeps_its_claims_and_cannot_be_withdr
 ) -> None:
     application = canonical.put("completed")  # its final claim paid, its report submitted
     assert Agreement.objects.get(application=application).state == AgreementState.COMPLETED
-    dashboard = page(f"/{language}/employer/")
+    dashboard = page(page_path(language, "/employer/"))
     assert cell(dashboard, f"stage-{application.pk}") == stage
     assert cell(dashboard, f"next-step-{application.pk}") == "—"
-    detail = page(f"/{language}/employer/applications/{application.pk}/")
+    detail = page(page_path(language, f"/employer/applications/{application.pk}/"))
     assert 'id="withdraw-application"' not in detail
     assert cell(detail, "agreement-claims") == link
     client = Client()
     client.force_login(EMPLOYER.get())
-    answer: Any = client.get(f"/{language}/employer/applications/{application.pk}/withdraw/")
+    answer: Any = client.get(
+        page_path(language, f"/employer/applications/{application.pk}/withdraw/")
+    )
     assert answer.status_code == 302  # the page says it cannot be withdrawn
     with pytest.raises(ServiceError) as refused:  # nor can the action, whoever calls it
         actions.withdraw_application(EMPLOYER.get(), application, "Too late.")

@@ -25,6 +25,7 @@ from django.apps import apps
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.addresses import page_path
 from tests.conftest import TRAINING_STEP
 from tests.personas import (
     ANALYST,
@@ -204,7 +205,7 @@ DECISION_NOTE = st.one_of(
 FORMS: tuple[Form, ...] = (
     Form(
         "sign-in",
-        lambda _made: "/{lang}/sign-in/",
+        lambda _made: "/sign-in/",
         None,
         ("username", "password", "next"),
         st.fixed_dictionaries({"username": TEXT, "password": not_the_password()})
@@ -215,7 +216,7 @@ FORMS: tuple[Form, ...] = (
     ),
     Form(
         "employer: organizations",
-        lambda _made: "/{lang}/employer/apply/organizations/",
+        lambda _made: "/employer/apply/organizations/",
         EMPLOYER.username,
         ("lead", "partner-TOTAL_FORMS", "partner-0", "partner-1", "partner-2", "action"),
         one_bad(
@@ -231,7 +232,7 @@ FORMS: tuple[Form, ...] = (
     ),
     Form(
         "employer: training",
-        lambda _made: "/{lang}/employer/apply/training/",
+        lambda _made: "/employer/apply/training/",
         EMPLOYER.username,
         (
             "course",
@@ -248,7 +249,7 @@ FORMS: tuple[Form, ...] = (
     ),
     Form(
         "employer: trainees and costs",
-        lambda _made: "/{lang}/employer/apply/trainees/",
+        lambda _made: "/employer/apply/trainees/",
         EMPLOYER.username,
         ("trainee-TOTAL_FORMS", "trainee-0-employer", "trainee-0-status", *AMOUNT_KEYS, "action"),
         st.sampled_from(["next", "calculate"]).flatmap(
@@ -259,7 +260,7 @@ FORMS: tuple[Form, ...] = (
     ),
     Form(
         "employer: review and submit",
-        lambda _made: "/{lang}/employer/apply/review/",
+        lambda _made: "/employer/apply/review/",
         EMPLOYER.username,
         ("confirm", "action"),
         st.fixed_dictionaries(
@@ -269,24 +270,24 @@ FORMS: tuple[Form, ...] = (
     ),
     Form(
         "employer: withdraw",
-        lambda made: f"/{{lang}}/employer/applications/{made['submitted']}/withdraw/",
+        lambda made: f"/employer/applications/{made['submitted']}/withdraw/",
         EMPLOYER.username,
         ("note",),
         st.fixed_dictionaries({"note": TOO_LONG_NOTE}),
     ),
     Form(
         "officer: recommend or approve",
-        lambda made: f"/{{lang}}/officer/applications/{made['submitted']}/decision/",
+        lambda made: f"/officer/applications/{made['submitted']}/decision/",
         SECOND_OFFICER.username,
         ("action", "note", "reason"),
         st.fixed_dictionaries(
             {"action": st.sampled_from(["recommend", "approve"]), "note": DECISION_NOTE}
         ),
-        page=lambda made: f"/{{lang}}/officer/applications/{made['submitted']}/",
+        page=lambda made: f"/officer/applications/{made['submitted']}/",
     ),
     Form(
         "officer: deny",
-        lambda made: f"/{{lang}}/officer/applications/{made['submitted']}/decision/",
+        lambda made: f"/officer/applications/{made['submitted']}/decision/",
         SECOND_OFFICER.username,
         ("action", "note", "reason"),
         st.fixed_dictionaries(
@@ -296,24 +297,24 @@ FORMS: tuple[Form, ...] = (
             }
         )
         | st.just({"action": "deny", "reason": MISSING}),
-        page=lambda made: f"/{{lang}}/officer/applications/{made['submitted']}/",
+        page=lambda made: f"/officer/applications/{made['submitted']}/",
     ),
     Form(
         "officer: no decision named",
-        lambda made: f"/{{lang}}/officer/applications/{made['submitted']}/decision/",
+        lambda made: f"/officer/applications/{made['submitted']}/decision/",
         SECOND_OFFICER.username,
         ("action", "note", "reason"),
         st.fixed_dictionaries(
             {"action": TEXT.filter(lambda text: text not in ("recommend", "approve", "deny"))}
         )
         | st.just({}),
-        page=lambda made: f"/{{lang}}/officer/applications/{made['submitted']}/",
+        page=lambda made: f"/officer/applications/{made['submitted']}/",
         statuses=(400,),
         marker='id="refusal"',
     ),
     Form(
         "officer: queue filter",
-        lambda _made: "/{lang}/officer/",
+        lambda _made: "/officer/",
         OFFICER.username,
         ("state", "jurisdiction", "stream", "age", "sort", "page"),
         one_bad(
@@ -328,7 +329,7 @@ FORMS: tuple[Form, ...] = (
     ),
     Form(
         "finance: budgets filter",
-        lambda _made: "/{lang}/finance/budgets/",
+        lambda _made: "/finance/budgets/",
         FINANCE.username,
         ("fiscal_year", "jurisdiction", "funder", "stream"),
         one_bad(
@@ -342,16 +343,16 @@ FORMS: tuple[Form, ...] = (
     ),
     Form(
         "finance: budgets CSV",
-        lambda _made: "/{lang}/finance/budgets.csv",
+        lambda _made: "/finance/budgets.csv",
         FINANCE.username,
         ("fiscal_year", "jurisdiction", "funder", "stream"),
         one_bad({"fiscal_year": bad(["1999-00", "\x00"]), "funder": bad(["nobody"])}),
         method="get",
-        page=lambda _made: "/{lang}/finance/budgets/",
+        page=lambda _made: "/finance/budgets/",
     ),
     Form(
         "analyst: scenario form",
-        lambda _made: "/{lang}/analyst/scenarios/",
+        lambda _made: "/analyst/scenarios/",
         ANALYST.username,
         ("policy", "scenario", "fiscal_year"),
         one_bad(
@@ -365,7 +366,7 @@ FORMS: tuple[Form, ...] = (
     ),
     Form(
         "auditor: trail filter",
-        lambda _made: "/{lang}/auditor/trail/",
+        lambda _made: "/auditor/trail/",
         AUDITOR.username,
         ("actor", "action", "object_type", "object_id", "sequence", "since", "until"),
         one_bad(
@@ -482,7 +483,7 @@ def test_bad_bodies_never_fail_always_explain_and_write_nothing(
         session[DRAFT_KEY] = draft.pk
         session.save()
     token = {
-        lang: csrf_token(client, (form.page or form.url)(made).format(lang=lang))
+        lang: csrf_token(client, page_path(lang, (form.page or form.url)(made)))
         for lang in ("en", "fr")
     }
     statuses: Counter[int] = Counter()
@@ -496,7 +497,7 @@ def test_bad_bodies_never_fail_always_explain_and_write_nothing(
             session = client.session
             session[DRAFT_KEY] = draft.pk
             session.save()
-        url = form.url(made).format(lang=lang)
+        url = page_path(lang, form.url(made))
         if form.name == "sign-in":  # each body meets the form, not the lockout (test_lockout.py)
             axes_reset()
         before = row_counts()

@@ -46,7 +46,9 @@ def test_an_analyst_reads_nova_scotia_in_english_and_french(demo: None) -> None:
     assert 'id="suppression-explained"' in html
     firm = cells(html, "by-firm-size")
     assert firm.count('data-suppressed="small"') >= 4
-    french = client.get("/fr/analyst/kpis/", {"jurisdiction": "NS", "fiscal_year": fx.FISCAL_YEAR})
+    french = client.get(
+        "/fr/analyste/indicateurs/", {"jurisdiction": "NS", "fiscal_year": fx.FISCAL_YEAR}
+    )
     text = french.content.decode()
     assert french.status_code == 200
     assert "Taux d’achèvement" in text or "Taux d&#x27;achèvement" in text
@@ -98,7 +100,7 @@ def test_the_page_says_as_of_when_in_english_and_french(demo: None) -> None:
     assert re.search(r'id="kpi-as-of">Figures as of \w+ \d+, \d{4}, [^<]+ \(Ottawa time\)', english)
     assert "every 15 minutes" in english
     assert 'id="kpi-refresh-button"' in english
-    french = client.get("/fr/analyst/kpis/", query).content.decode()
+    french = client.get("/fr/analyste/indicateurs/", query).content.decode()
     assert re.search(r'id="kpi-as-of">Chiffres en date du \S+ \w+ \d{4}, [^<]+ \(heure', french)
     assert "Mettre à jour maintenant" in french
     officer = signed_in(OFFICER).get("/en/analyst/kpis/").content.decode()
@@ -151,7 +153,7 @@ def test_refresh_now_goes_through_the_worker_and_shows_its_progress(demo: None) 
     assert answer["Location"].endswith(f"?jurisdiction=NS&fiscal_year={fx.FISCAL_YEAR}#kpi-as-of")
     waiting = client.get("/en/analyst/kpis/", query).content.decode()
     assert "A refresh was asked for on" in waiting and "0 of 1 jurisdictions computed" in waiting
-    french = client.get("/fr/analyst/kpis/", query).content.decode()
+    french = client.get("/fr/analyste/indicateurs/", query).content.decode()
     assert "Une mise à jour a été demandée le" in french
     assert AuditEntry.objects.filter(action="kpis.refresh", object_id="NS/2030-31").exists()
     assert run_the_worker() >= 1

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from tests.addresses import page_path
 from tests.conftest import changes_audited
 from tests.participants import SIN, answers, approved_application, latest_link
 from tests.personas import EMPLOYER
@@ -49,10 +50,10 @@ def test_the_participant_form_keeps_every_answer_but_the_sin_through_the_button(
     token = latest_link(slot)[1]
     client = Client()
     form = text(client.get(f"/en/participate/{token}/"))
-    assert f'formaction="/fr/participate/{token}/"' in form
+    assert f'formaction="/fr/participer/{token}/"' in form
     entries = changes_audited()
     typed = answers(street_address="12, rue King Est", consent="")
-    switched = client.post(f"/fr/participate/{token}/", {**typed, **SWITCH})
+    switched = client.post(f"/fr/participer/{token}/", {**typed, **SWITCH})
     assert switched.status_code == 200
     page = text(switched)
     assert '<html lang="fr">' in page and "<gcds-error-summary" not in page
@@ -70,9 +71,9 @@ def test_the_acceptance_and_its_confirmation_keep_what_was_typed(demo: None) -> 
     client = signed_in()
     path = f"/employer/applications/{agreement.application_id}/agreement/accept/"
     form = text(client.get(f"/en{path}"))
-    assert f'formaction="/fr{path}"' in form
+    assert f'formaction="{page_path("fr", path)}"' in form
     typed = {"signatory": "Ada Tremblay", "title": "Propriétaire", "cost_schedule": "yes"}
-    switched = client.post(f"/fr{path}", {**typed, **SWITCH})
+    switched = client.post(page_path("fr", path), {**typed, **SWITCH})
     assert switched.status_code == 200
     page = text(switched)
     assert '<html lang="fr">' in page and "<gcds-error-summary" not in page
@@ -93,10 +94,12 @@ def test_the_completion_report_keeps_what_was_typed(demo: None) -> None:
         client = signed_in()
         client.post(f"/en{path}", {"action": "start"})
         form = text(client.get(f"/en{path}"))
-        assert f'formaction="/fr{path}"' in form
+        assert f'formaction="{page_path("fr", path)}"' in form
         first = slots[0].pk
         typed = {f"t{first}-noc": "72410", f"t{first}-hourly_wage_before": "24,50"}
-        switched = client.post(f"/fr{path}", {**typed, "feedback": "Très utile.", **SWITCH})
+        switched = client.post(
+            page_path("fr", path), {**typed, "feedback": "Très utile.", **SWITCH}
+        )
     assert switched.status_code == 200
     page = text(switched)
     assert '<html lang="fr">' in page and "<gcds-error-summary" not in page
@@ -108,10 +111,10 @@ def test_the_registration_keeps_what_was_typed_but_the_passwords(demo: None) -> 
     from jobgrant.service.registry.models import Employer
 
     form = text(Client().get("/en/register/"))
-    assert 'formaction="/fr/register/"' in form
+    assert 'formaction="/fr/inscription/"' in form
     typed = {"name": "Boulangerie Prairie", "city": "Saskatoon", "password": "secret-words-here"}
     employers = Employer.objects.count()
-    switched = Client().post("/fr/register/", {**typed, **SWITCH})
+    switched = Client().post("/fr/inscription/", {**typed, **SWITCH})
     assert switched.status_code == 200
     page = text(switched)
     assert 'value="Boulangerie Prairie"' in page and 'value="Saskatoon"' in page
@@ -124,12 +127,14 @@ def test_the_staff_form_and_the_decline_keep_what_was_typed(demo: None) -> None:
 
     admin = Client()
     admin.force_login(ADMIN.get())
-    switched = admin.post("/fr/staff/new/", {"username": "noor", "first_name": "Noor", **SWITCH})
+    switched = admin.post(
+        "/fr/personnel/nouveau/", {"username": "noor", "first_name": "Noor", **SWITCH}
+    )
     assert switched.status_code == 200
     assert 'value="noor"' in text(switched) and "<gcds-error-summary" not in text(switched)
     assert not User.objects.filter(username="noor").exists()
     agreement = approved()
-    path = f"/fr/employer/applications/{agreement.application_id}/agreement/decline/"
+    path = f"/fr/employeur/demandes/{agreement.application_id}/entente/refuser/"
     declined = signed_in().post(path, {"reason": "Le calendrier a changé.", **SWITCH})
     assert declined.status_code == 200 and "Le calendrier a changé." in text(declined)
     assert Agreement.objects.get(pk=agreement.pk).state == "issued"
@@ -147,15 +152,13 @@ def test_the_follow_ups_keep_what_was_typed(demo: None) -> None:
     with at(FollowUp.objects.first().due_on):
         follow_up_actions.send_due_follow_ups()
         body = Message.objects.filter(kind="follow_up_trainee").order_by("id").first().body
-        token = re.search(r"/follow-up/([0-9a-f]{64})/", body)[1]
+        token = re.search(r"/(?:follow-up|suivi)/([0-9a-f]{64})/", body)[1]
         trainee = Client()
-        assert f'formaction="/fr/follow-up/{token}/"' in text(
-            trainee.get(f"/en/follow-up/{token}/")
-        )
-        switched = trainee.post(f"/fr/follow-up/{token}/", {"weekly_hours": "38", **SWITCH})
+        assert f'formaction="/fr/suivi/{token}/"' in text(trainee.get(f"/en/follow-up/{token}/"))
+        switched = trainee.post(f"/fr/suivi/{token}/", {"weekly_hours": "38", **SWITCH})
         client = signed_in()
         typed = {f"p{slots[0].pk}-weekly_hours": "37", **SWITCH}
-        employer = client.post(f"/fr{employer_path}", typed)
+        employer = client.post(page_path("fr", employer_path), typed)
     assert switched.status_code == 200 and 'value="38"' in text(switched)
     assert employer.status_code == 200 and 'value="37"' in text(employer)
     assert "<gcds-error-summary" not in text(switched) + text(employer)
@@ -170,12 +173,12 @@ def test_a_change_request_and_its_review_keep_what_was_typed(demo: None) -> None
     agreement = accepted()
     client = signed_in()
     path = f"/employer/applications/{agreement.application_id}/changes/new/dates/"
-    assert f'formaction="/fr{path}"' in text(client.get(f"/en{path}"))
+    assert f'formaction="{page_path("fr", path)}"' in text(client.get(f"/en{path}"))
     typed = {"start_date": "2027-01-18", "end_date": "", "note": "La salle est réservée."}
-    form = client.post(f"/fr{path}", {**typed, **SWITCH})
+    form = client.post(page_path("fr", path), {**typed, **SWITCH})
     assert form.status_code == 200 and 'value="2027-01-18"' in text(form)
     assert "La salle est réservée." in text(form) and "<gcds-error-summary" not in text(form)
-    review = client.post(f"/fr{path}", {**typed, "confirm": "yes", **SWITCH})
+    review = client.post(page_path("fr", path), {**typed, "confirm": "yes", **SWITCH})
     assert review.status_code == 200 and 'id="change-diff"' in text(review)
     assert "18 janvier 2027" in text(review)
     assert not ChangeRequest.objects.exists()

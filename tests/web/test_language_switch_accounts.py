@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from tests.addresses import page_path
 from tests.conftest import changes_audited
 from tests.personas import EMPLOYER
 
@@ -30,7 +31,7 @@ def signed_in(username: str = EMPLOYER.username) -> Client:
 
 
 def button(action: str) -> str:
-    return f'id="switch-language" class="jg-link-button" formaction="/fr{action}"'
+    return f'id="switch-language" class="jg-link-button" formaction="{page_path("fr", action)}"'
 
 
 def switched_page(response: Any) -> str:
@@ -53,7 +54,7 @@ def test_the_employers_withdrawal_keeps_its_reason(demo: None, make_body: Any) -
     client = signed_in()
     assert button(path) in text(client.get(f"/en{path}"))
     entries = changes_audited()
-    page = switched_page(client.post(f"/fr{path}", {"note": "Projet reporté.", **SWITCH}))
+    page = switched_page(client.post(page_path("fr", path), {"note": "Projet reporté.", **SWITCH}))
     assert "Projet reporté.</textarea>" in page
     assert Application.objects.get(pk=application.pk).state == "submitted"
     assert changes_audited() == entries
@@ -83,10 +84,10 @@ def test_the_email_and_password_changes_keep_the_address_but_never_a_password(
     assert button("/account/password/") in text(client.get("/en/account/password/"))
     entries, messages = changes_audited(), Message.objects.count()
     typed = {"email": "nouvelle@example.com"}
-    page = switched_page(client.post("/fr/account/email/", {**typed, **SWITCH}))
+    page = switched_page(client.post("/fr/compte/courriel/", {**typed, **SWITCH}))
     assert 'value="nouvelle@example.com"' in page
     secret = {"new_password": "un-long-secret-42", "again": "un-long-secret-42"}
-    page = switched_page(client.post("/fr/account/password/", {**secret, **SWITCH}))
+    page = switched_page(client.post("/fr/compte/mot-de-passe/", {**secret, **SWITCH}))
     assert "un-long-secret-42" not in page and 'id="passwords-not-kept"' in page
     user.refresh_from_db()
     assert user.check_password("un-long-secret-42") is False
@@ -101,7 +102,7 @@ def test_the_password_reset_request_and_its_new_password_form(demo: None) -> Non
     assert button("/password-reset/") in text(client.get("/en/password-reset/"))
     messages = Message.objects.count()
     typed = {"email": "employer@example.com"}
-    page = switched_page(client.post("/fr/password-reset/", {**typed, **SWITCH}))
+    page = switched_page(client.post("/fr/mot-de-passe-oublie/", {**typed, **SWITCH}))
     assert 'value="employer@example.com"' in page
     assert Message.objects.count() == messages
     user = EMPLOYER.get()
@@ -109,7 +110,7 @@ def test_the_password_reset_request_and_its_new_password_form(demo: None) -> Non
     form_page = client.get(client.get(link)["Location"])
     assert button("/password-reset/set-password/") in text(form_page)
     secret = {"new_password": "un-long-secret-42", "again": "un-long-secret-42"}
-    page = switched_page(client.post("/fr/password-reset/set-password/", {**secret, **SWITCH}))
+    page = switched_page(client.post("/fr/mot-de-passe-oublie/set-password/", {**secret, **SWITCH}))
     assert "un-long-secret-42" not in page and 'id="passwords-not-kept"' in page
     user.refresh_from_db()
     assert user.check_password("un-long-secret-42") is False
@@ -129,7 +130,7 @@ def test_the_invitation_forms_keep_what_was_typed(demo: None) -> None:
     assert button(path) in text(client.get(f"/en{path}"))
     invitations = Invitation.objects.count()
     typed = {"email": "collegue@example.com", "role": "admin", "language": "fr"}
-    page = switched_page(client.post(f"/fr{path}", {**typed, **SWITCH}))
+    page = switched_page(client.post(page_path("fr", path), {**typed, **SWITCH}))
     assert 'value="collegue@example.com"' in page
     assert re.search(r'<option value="admin"[^>]*selected', page)
     assert Invitation.objects.count() == invitations
@@ -153,7 +154,7 @@ def test_the_trainees_invitation_keeps_what_was_typed(demo: None) -> None:
     client = signed_in()
     assert button(path) in text(client.get(f"/en{path}"))
     typed = {"trainee": "1", "email": "amelie@example.com", "language": "fr"}
-    page = switched_page(client.post(f"/fr{path}", {**typed, **SWITCH}))
+    page = switched_page(client.post(page_path("fr", path), {**typed, **SWITCH}))
     assert 'value="amelie@example.com"' in page
     assert re.search(r'<option value="1"[^>]*selected', page)
     assert re.search(r'value="fr"[^>]*checked', page)
@@ -181,13 +182,13 @@ def test_the_claim_keeps_its_amounts_and_names_the_files_to_choose_again(demo: N
         amounts[first] = "123,45"
         receipt = SimpleUploadedFile("facture-mai.pdf", pdf_bytes(), "application/pdf")
         sent = {**amounts, "file": [receipt], "then": "submit", **SWITCH}
-        page = switched_page(client.post(f"/fr{path}", sent))
+        page = switched_page(client.post(page_path("fr", path), sent))
         assert f'name="{first}" value="123,45"' in page
         assert 'id="files-not-kept"' in page and "facture-mai.pdf" in page
         bad = client.post(f"/en{path}", {**amounts, first: "douze", "then": "stay"})
         assert bad.status_code == 422
         toggle = re.search(r'lang-href="([^"]+)"', text(bad))
-        assert toggle and toggle.group(1) == f"/fr{path}"
+        assert toggle and toggle.group(1) == page_path("fr", path)
         assert client.get(toggle.group(1)).status_code == 200
         assert button(path) in text(bad)
     claim.refresh_from_db()

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from tests.addresses import page_path
 from tests.conftest import changes_audited
 from tests.personas import FINANCE, OFFICER, SECOND_OFFICER
 
@@ -35,7 +36,7 @@ def button(key: str, action: str) -> str:
     """A form's language button (its key, when the page has several), posting to `action` in
     French."""
     named = f"switch-language-{key}" if key else "switch-language"
-    return f'id="{named}" class="jg-link-button" formaction="/fr{action}"'
+    return f'id="{named}" class="jg-link-button" formaction="{page_path("fr", action)}"'
 
 
 def switched_page(response: Any) -> str:
@@ -57,13 +58,17 @@ def test_the_officers_decision_and_denial_keep_what_was_typed(demo: None) -> Non
     assert button("decision", decide) in review
     assert button("deny", decide) in review
     entries, history = changes_audited(), StateChange.objects.count()
-    page = switched_page(client.post(f"/fr{decide}", {"note": "Dossier complet.", **SWITCH}))
+    page = switched_page(
+        client.post(page_path("fr", decide), {"note": "Dossier complet.", **SWITCH})
+    )
     assert re.search(r'<textarea name="note"[^>]*>\s*Dossier complet.</textarea>', page)
     assert f'lang-href="/en/officer/applications/{application.pk}/"' in page
-    page = switched_page(client.post(f"/fr{decide}", {"reason": "Hors du programme.", **SWITCH}))
+    page = switched_page(
+        client.post(page_path("fr", decide), {"reason": "Hors du programme.", **SWITCH})
+    )
     assert re.search(r'<textarea name="reason"[^>]*>\s*Hors du programme.</textarea>', page)
     confirm = {"action": "deny", "confirm": "yes", "reason": "Hors du programme."}
-    page = switched_page(client.post(f"/fr{decide}", {**confirm, **SWITCH}))
+    page = switched_page(client.post(page_path("fr", decide), {**confirm, **SWITCH}))
     assert 'id="confirm-deny-button"' in page and 'id="confirm-reason">Hors du programme.' in page
     assert Application.objects.get(pk=application.pk).state == "recommended"
     assert changes_audited() == entries and StateChange.objects.count() == history
@@ -83,10 +88,7 @@ def test_the_claims_certification_keeps_the_lowered_lines_and_the_reasons(demo: 
         page = text(client.get(f"/en/officer/claims/{claim.pk}/"))
         decide = f"/officer/claims/{claim.pk}/decision/"
         for key in ("approve", "return", "deny"):
-            assert (
-                f'id="switch-language-{key}" class="jg-link-button" formaction="/fr{decide}"'
-                in page
-            )
+            assert button(key, decide) in page
         entries = changes_audited()
         typed = {
             "action": "approve",
@@ -94,15 +96,15 @@ def test_the_claims_certification_keeps_the_lowered_lines_and_the_reasons(demo: 
             f"approve-reason-{line.pk}": "Reçu partiel.",
             "approve-reason": "Voir les lignes.",
         }
-        page = switched_page(client.post(f"/fr{decide}", {**typed, **SWITCH}))
+        page = switched_page(client.post(page_path("fr", decide), {**typed, **SWITCH}))
         assert 'value="10,00"' in page and 'value="Reçu partiel."' in page
         assert "Voir les lignes.</textarea>" in page
         assert f'lang-href="/en/officer/claims/{claim.pk}/"' in page
         back = {"action": "return", "return-reason": "Il manque un reçu."}
-        page = switched_page(client.post(f"/fr{decide}", {**back, **SWITCH}))
+        page = switched_page(client.post(page_path("fr", decide), {**back, **SWITCH}))
         assert "Il manque un reçu.</textarea>" in page
         confirming = {"action": "deny", "deny-reason": "Hors délai.", "confirm": "yes"}
-        page = switched_page(client.post(f"/fr{decide}", {**confirming, **SWITCH}))
+        page = switched_page(client.post(page_path("fr", decide), {**confirming, **SWITCH}))
         assert 'id="confirm-reason">Hors délai.' in page
         assert 'name="switch-language" value="yes">' not in page  # not carried as a hidden field
     assert Claim.objects.get(pk=claim.pk).state == ClaimState.SUBMITTED
@@ -123,10 +125,12 @@ def test_the_officers_decision_on_a_change_request_keeps_its_reason(demo: None) 
         assert button(key, decide) in page
     entries = changes_audited()
     typed = {"action": "deny", "deny-reason": "Pas le même cours."}
-    page = switched_page(client.post(f"/fr{decide}", {**typed, **SWITCH}))
+    page = switched_page(client.post(page_path("fr", decide), {**typed, **SWITCH}))
     assert "Pas le même cours.</textarea>" in page
     assert f'lang-href="/en/officer/changes/{change.pk}/"' in page
-    page = switched_page(client.post(f"/fr{decide}", {**typed, "confirm": "yes", **SWITCH}))
+    page = switched_page(
+        client.post(page_path("fr", decide), {**typed, "confirm": "yes", **SWITCH})
+    )
     assert 'id="confirm-deny-button"' in page and 'id="confirm-reason">Pas le même cours.' in page
     assert ChangeRequest.objects.get(pk=change.pk).state == "submitted"
     assert changes_audited() == entries
@@ -153,7 +157,7 @@ def test_a_receivables_form_on_the_outcomes_keeps_its_amount_and_reason(demo: No
         action = f"/officer/applications/{application.pk}/outcomes/receivable/"
         assert button("1-federal", action) in page
         typed = {"trainee": "1", "funder": "federal", "amount": "12,34", "reason": "Abandon."}
-        page = switched_page(client.post(f"/fr{action}", {**typed, **SWITCH}))
+        page = switched_page(client.post(page_path("fr", action), {**typed, **SWITCH}))
     assert 'id="amount-1-federal" name="amount" value="12,34"' in page
     assert re.search(r'id="reason-1-federal" name="reason" rows="2">Abandon.</textarea>', page)
     assert f'lang-href="/en{outcomes}"' in page
@@ -169,7 +173,7 @@ def test_the_officers_withdrawal_of_an_offer_keeps_its_reason(demo: None) -> Non
     path = f"/officer/applications/{agreement.application_id}/agreement/withdraw/"
     client = signed_in(OFFICER.username)
     assert button("", path) in text(client.get(f"/en{path}"))
-    page = switched_page(client.post(f"/fr{path}", {"reason": "Budget épuisé.", **SWITCH}))
+    page = switched_page(client.post(page_path("fr", path), {"reason": "Budget épuisé.", **SWITCH}))
     assert "Budget épuisé.</textarea>" in page
     assert Agreement.objects.get(pk=agreement.pk).state == "issued"
 
@@ -194,7 +198,7 @@ def test_the_finance_officers_batch_forms_keep_what_was_typed(demo: None) -> Non
     client = signed_in(FINANCE.username)
     assert button("", "/finance/payments/") in text(client.get("/en/finance/payments/"))
     typed = {"jurisdiction": "ON", "fiscal_year": "2027-28"}
-    page = switched_page(client.post("/fr/finance/payments/", {**typed, **SWITCH}))
+    page = switched_page(client.post("/fr/finances/paiements/", {**typed, **SWITCH}))
     assert 'value="2027-28"' in page and re.search(r'<option value="ON"[^>]*selected', page)
     assert not PaymentBatch.objects.exists()
     batch = build()
@@ -202,7 +206,7 @@ def test_the_finance_officers_batch_forms_keep_what_was_typed(demo: None) -> Non
     hold = f"/finance/payments/{batch.pk}/hold/"
     assert button("hold", hold) in text(client.get(f"/en/finance/payments/{batch.pk}/"))
     held = {"payment": str(payment.pk), "reason": "Adresse à vérifier."}
-    page = switched_page(client.post(f"/fr{hold}", {**held, **SWITCH}))
+    page = switched_page(client.post(page_path("fr", hold), {**held, **SWITCH}))
     assert re.search(rf'<option value="{payment.pk}"[^>]*selected', page)
     assert "Adresse à vérifier.</textarea>" in page
     assert f'lang-href="/en/finance/payments/{batch.pk}/"' in page
@@ -212,7 +216,7 @@ def test_the_finance_officers_batch_forms_keep_what_was_typed(demo: None) -> Non
     confirm = f"/finance/payments/{batch.pk}/confirmations/"
     assert button("confirm", confirm) in text(client.get(f"/en/finance/payments/{batch.pk}/"))
     upload = SimpleUploadedFile("paiements-confirmés.csv", b"x\r\n", "text/csv")
-    page = switched_page(client.post(f"/fr{confirm}", {"file": upload, **SWITCH}))
+    page = switched_page(client.post(page_path("fr", confirm), {"file": upload, **SWITCH}))
     assert 'id="files-not-kept"' in page and "paiements-confirmés.csv" in page
     assert "choisissez-le de nouveau" in page
     assert not ConfirmationImport.objects.exists()
@@ -244,10 +248,12 @@ def test_a_receivables_repayment_and_write_off_keep_what_was_typed(demo: None) -
     assert button("repay", f"{base}repayments/") in page
     assert button("write-off", f"{base}write-off/") in page
     typed = {"amount": "200,00", "received_on": "2026-11-29", "reference": "C1"}
-    page = switched_page(client.post(f"/fr{base}repayments/", {**typed, **SWITCH}))
+    page = switched_page(client.post(page_path("fr", f"{base}repayments/"), {**typed, **SWITCH}))
     assert 'value="200,00"' in page and 'value="2026-11-29"' in page and 'value="C1"' in page
     assert f'lang-href="/en{base}"' in page
-    page = switched_page(client.post(f"/fr{base}write-off/", {"reason": "Faillite.", **SWITCH}))
+    page = switched_page(
+        client.post(page_path("fr", f"{base}write-off/"), {"reason": "Faillite.", **SWITCH})
+    )
     assert "Faillite.</textarea>" in page
     receivable.refresh_from_db()
     assert receivable.recovered_cents == 0 and receivable.write_off_requested_by_id is None
@@ -262,7 +268,7 @@ def test_the_analysts_simulation_form_keeps_what_was_typed(demo: None) -> None:
     client = signed_in(ANALYST.username)
     assert button("", "/analyst/simulations/") in text(client.get("/en/analyst/simulations/"))
     typed = {"scenario": "budget-2013", "draws": "37", "seed": "4242"}
-    page = switched_page(client.post("/fr/analyst/simulations/", {**typed, **SWITCH}))
+    page = switched_page(client.post("/fr/analyste/simulations/", {**typed, **SWITCH}))
     assert 'value="37"' in page and 'value="4242"' in page
     assert re.search(r'<option value="budget-2013"[^>]*selected', page)
     assert not SimulationRun.objects.exists()

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.utils import translation
+from tests.addresses import page_path
 from tests.conftest import changes_audited
 from tests.personas import APPLICANT, EMPLOYER, FEDERAL_OFFICER, OFFICER, SECOND_OFFICER, Persona
 
@@ -52,7 +53,7 @@ def assigned(application: Application, to: str) -> None:
 
 
 def press(client: Client, application: Application, language: str, button: str) -> Any:
-    url = f"/{language}/officer/applications/{application.pk}/assignment/"
+    url = page_path(language, f"/officer/applications/{application.pk}/assignment/")
     return client.post(url, {"assignment": button})
 
 
@@ -81,7 +82,7 @@ def test_an_officer_takes_a_file_from_its_review_and_sees_it_is_theirs(
 ) -> None:
     application = submitted(make_body)
     officer = signed_in(ON_1)
-    review = f"/{language}/officer/applications/{application.pk}/"
+    review = page_path(language, f"/officer/applications/{application.pk}/")
     page = text(officer.get(review))
     assert cell(page, "application-assignee") == nobody
     assert f'id="take-button" class="jg-button">{take}<' in page
@@ -152,7 +153,7 @@ def test_a_decided_file_offers_no_button_and_taking_it_is_refused(
     officer = User.objects.get(username=ON_1)
     actions.deny_application(officer, application, "Out of scope.")
     client = signed_in(ON_1)
-    page = text(client.get(f"/{language}/officer/applications/{application.pk}/"))
+    page = text(client.get(page_path(language, f"/officer/applications/{application.pk}/")))
     assert 'id="assignment-form"' not in page
     response = press(client, application, language, "take")
     assert response.status_code == 409
@@ -167,9 +168,9 @@ def test_an_unknown_button_is_explained_and_a_get_goes_back_to_the_review(make_b
     assert response.status_code == 400
     assert "Use the button: assign to me or release." in text(response)
     assert assignee(application) is None
-    toggle = client.get(f"/fr/officer/applications/{application.pk}/assignment/")
+    toggle = client.get(f"/fr/agent/demandes/{application.pk}/attribution/")
     assert toggle.status_code == 302
-    assert toggle["Location"] == f"/fr/officer/applications/{application.pk}/"
+    assert toggle["Location"] == f"/fr/agent/demandes/{application.pk}/"
 
 
 def test_an_officer_of_another_government_cannot_reach_the_file(make_body: Body) -> None:
@@ -196,7 +197,7 @@ def test_the_queue_shows_who_holds_each_file_and_filters_on_it(
     assigned(mine, ON_1)
     assigned(theirs, ON_2)
     officer = signed_in(ON_1)
-    queue = f"/{language}/officer/"
+    queue = page_path(language, "/officer/")
 
     page = text(officer.get(queue))
     assert f'<th scope="col">{heading}</th>' in page

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from tests.addresses import page_path
 from tests.personas import APPLICANT, EMPLOYER, PARTNER_EMPLOYER
 
 from jobgrant.service.accounts.models import Membership, OrganizationInvitation, User
@@ -49,11 +50,13 @@ def path_in(kind: str, to: str) -> str:
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_registering_then_confirming_by_the_link(demo: None, language: str) -> None:
     client = Client()
-    assert client.get(f"/{language}/register/").status_code == 200
-    answer = client.post(f"/{language}/register/", typed())
-    assert answer.status_code == 302 and answer["Location"] == f"/{language}/register/sent/"
+    assert client.get(page_path(language, "/register/")).status_code == 200
+    answer = client.post(page_path(language, "/register/"), typed())
+    assert answer.status_code == 302 and answer["Location"] == page_path(
+        language, "/register/sent/"
+    )
     link = path_in("email_verification", "marie@example.com")
-    assert link.startswith(f"/{language}/register/verify/")
+    assert link.startswith(page_path(language, "/register/verify/TOKEN/").removesuffix("TOKEN/"))
     asked = client.get(link)
     assert asked.status_code == 200 and 'id="confirm-email"' in asked.content.decode()
     assert not User.objects.get(email="marie@example.com").is_active  # a GET changes nothing
@@ -82,7 +85,7 @@ def test_bad_input_shows_the_summary_and_writes_nothing(
     demo: None, language: str, changes: dict[str, str], expected: str
 ) -> None:
     employers = Employer.objects.count()
-    answer = Client().post(f"/{language}/register/", typed(**changes))
+    answer = Client().post(page_path(language, "/register/"), typed(**changes))
     page = answer.content.decode().replace("\u00a0", " ").replace("\u202f", " ")
     assert answer.status_code == 422
     assert "gcds-error-summary" in page and expected in page.replace("&#x27;", "'")
@@ -93,7 +96,7 @@ def test_bad_input_shows_the_summary_and_writes_nothing(
 def _answer(client: Client, language: str, data: dict[str, str]) -> tuple[Any, ...]:
     """What a registrant sees: the answer to the form (status, where it sends, the headers
     that could differ) and the page it leads to."""
-    answer = client.post(f"/{language}/register/", data)
+    answer = client.post(page_path(language, "/register/"), data)
     shown = client.get(answer["Location"]) if answer.status_code == 302 else answer
     # The date, and the request's id (made afresh for every request: X-Request-ID) differ anyway.
     headers = sorted((k, v) for k, v in answer.items() if k.lower() not in {"date", "x-request-id"})
@@ -126,7 +129,7 @@ def test_an_administrator_invites_from_the_members_page(demo: None) -> None:
     client = Client()
     client.force_login(EMPLOYER.get())
     employer = APPLICANT.get()
-    page = client.get(f"/fr/employer/organizations/{employer.pk}/")
+    page = client.get(f"/fr/employeur/organisations/{employer.pk}/")
     assert page.status_code == 200 and 'id="invite-form"' in page.content.decode()
     bad = client.post(
         f"/en/employer/organizations/{employer.pk}/", {"email": "x", "role": "member"}
@@ -179,13 +182,15 @@ def test_an_invitation_not_used_yet_is_listed_and_cancelled_after_confirmation(
     client = Client()
     client.force_login(EMPLOYER.get())
     employer = APPLICANT.get()
-    members = f"/{language}/employer/organizations/{employer.pk}/"
+    members = page_path(language, f"/employer/organizations/{employer.pk}/")
     client.post(members, {"email": "maybe@example.com", "role": "member", "language": "en"})
     link = path_in("organization_invitation", "maybe@example.com")
     invitation = OrganizationInvitation.objects.get(email="maybe@example.com")
     listed = client.get(members).content.decode()
     assert 'id="invitations"' in listed and f'id="revoke-invitation-{invitation.pk}"' in listed
-    cancel = f"{members}invitations/{invitation.pk}/cancel/"
+    cancel = page_path(
+        language, f"/employer/organizations/{employer.pk}/invitations/{invitation.pk}/cancel/"
+    )
     asked = client.get(cancel)
     assert asked.status_code == 200 and 'id="confirm-revoke"' in asked.content.decode()
     assert OrganizationInvitation.objects.get(pk=invitation.pk).revoked_at is None  # GET asks

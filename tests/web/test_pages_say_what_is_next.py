@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from tests.addresses import page_path
 from tests.personas import ADMIN, EMPLOYER, OFFICER, SECOND_OFFICER
 from tests.service.grants.outcome_helpers import at, ended_file, submitted_report
 
@@ -46,7 +47,7 @@ def test_the_officer_who_recommended_sees_no_approve_button_and_is_told_why(
     application = actions.create_application(employer, make_body())
     actions.submit_application(employer, application)
     actions.recommend_application(OFFICER.get(), application, "Meets the rules.")
-    review = f"/{language}/officer/applications/{application.pk}/"
+    review = page_path(language, f"/officer/applications/{application.pk}/")
     own = text(signed_in(OFFICER).get(review))
     assert 'id="approve-button"' not in own
     assert hint in own
@@ -75,12 +76,12 @@ def test_a_staff_account_is_invited_until_its_owner_sets_a_password(
             "role": "analyst",
         },
     )
-    page = text(signed_in(ADMIN).get(f"/{language}/staff/"))
+    page = text(signed_in(ADMIN).get(page_path(language, "/staff/")))
     status = page.split(f'id="status-{made.pk}">', 1)[1].split("</td>", 1)[0]
     assert status == invited
     made.set_password("a long pass phrase for the analyst")
     made.save()
-    page = text(signed_in(ADMIN).get(f"/{language}/staff/"))
+    page = text(signed_in(ADMIN).get(page_path(language, "/staff/")))
     assert page.split(f'id="status-{made.pk}">', 1)[1].split("</td>", 1)[0] == active
 
 
@@ -94,7 +95,7 @@ def test_the_completion_report_is_not_offered_before_it_opens(
     application, _slots = ended_file()  # before the training
     page = text(
         signed_in(EMPLOYER).get(
-            f"/{language}/employer/applications/{application.pk}/completion-report/"
+            page_path(language, f"/employer/applications/{application.pk}/completion-report/")
         )
     )
     assert 'id="start-report"' not in page

@@ -70,7 +70,7 @@ def test_a_bad_invitation_shows_the_error_summary_and_writes_nothing(demo: None)
     messages = Message.objects.count()  # "application received", from the submission
     client = signed_in(EMPLOYER)
     page = client.post(
-        f"/fr/employer/applications/{application.pk}/trainees/",
+        f"/fr/employeur/demandes/{application.pk}/personnes-en-formation/",
         {"trainee": "", "email": "pas-une-adresse", "language": ""},
     )
     assert page.status_code == 422
@@ -101,7 +101,7 @@ def test_resend_and_revoke_after_confirmation_from_the_page(demo: None) -> None:
 def test_the_trainee_answers_in_french_once_and_sees_no_answer_back(demo: None) -> None:
     slot, token = invited("fr")
     client = Client()
-    form = client.get(f"/fr/participate/{token}/")
+    form = client.get(f"/fr/participer/{token}/")
     assert form.status_code == 200
     assert '<html lang="fr">' in text(form)
     assert "Préfère ne pas répondre" in text(form)
@@ -109,7 +109,7 @@ def test_the_trainee_answers_in_french_once_and_sees_no_answer_back(demo: None) 
     assert form["Referrer-Policy"] == "same-origin"  # never to another site
     english = client.get(f"/en/participate/{token}/")  # the language switch keeps the link
     assert english.status_code == 200 and "Prefer not to say" in text(english)
-    sent = client.post(f"/fr/participate/{token}/", answers())
+    sent = client.post(f"/fr/participer/{token}/", answers())
     assert sent.status_code == 302
     received = client.get(sent["Location"])
     assert received.status_code == 200
@@ -117,7 +117,7 @@ def test_the_trainee_answers_in_french_once_and_sees_no_answer_back(demo: None) 
     assert "vos réponses ont été reçues" in shown
     for answer in ("Tremblay", "Amélie", digits(SIN)[-3:] + "<", "L8N"):
         assert answer not in shown
-    again = client.get(f"/fr/participate/{token}/")
+    again = client.get(f"/fr/participer/{token}/")
     assert again.status_code == 410
     assert "déjà été utilisé" in text(again) and "already been used" in text(again)
     assert Participant.objects.get(pk=slot.pk).state == "confirmed"
@@ -127,7 +127,7 @@ def test_bad_answers_are_named_in_french_and_nothing_is_written(demo: None) -> N
     slot, token = invited("fr")
     entries = changes_audited()
     page = Client().post(
-        f"/fr/participate/{token}/", answers(sin="123 456 789", consent_name="Quelqu'un")
+        f"/fr/participer/{token}/", answers(sin="123 456 789", consent_name="Quelqu'un")
     )
     assert page.status_code == 422
     shown = text(page)
@@ -182,12 +182,12 @@ def test_the_officer_sees_a_trainee_funded_elsewhere_with_the_amount(demo: None)
     for _ in range(2):
         slot, token = invited("en")
         participant_actions.submit_participant_form(token, answers())
-    page = signed_in(OFFICER).get("/fr/officer/participant-flags/")
+    page = signed_in(OFFICER).get("/fr/agent/signalements/")
     assert page.status_code == 200
     shown = text(page)
     assert f'id="flag-{slot.pk}"' in shown and format_money(1_000_000, "fr") in shown
     assert digits(SIN) not in shown.replace(" ", "")
-    assert "/fr/officer/participant-flags/" in text(signed_in(OFFICER).get("/fr/officer/"))
+    assert "/fr/agent/signalements/" in text(signed_in(OFFICER).get("/fr/agent/"))
     assert signed_in(EMPLOYER).get("/en/officer/participant-flags/").status_code == 403
 
 

@@ -8,13 +8,14 @@ import html
 
 import pytest
 from django.test import Client
+from tests.addresses import page_path
 from tests.personas import FINANCE
 from tests.service.grants.payment_helpers import accepted_file, certified_claim
 
 from jobgrant.service.grants.models.payments import PaymentBatch
 
 pytestmark = pytest.mark.django_db
-PAYMENTS = "/{lang}/finance/payments/"
+PAYMENTS = "/finance/payments/"
 
 
 @pytest.fixture
@@ -25,7 +26,7 @@ def finance(demo: None) -> Client:
 
 
 def test_the_field_does_not_cut_a_fiscal_year_written_in_full(finance: Client) -> None:
-    page = finance.get(PAYMENTS.format(lang="en")).content.decode()
+    page = finance.get(page_path("en", PAYMENTS)).content.decode()
     field = page[page.index('id="id_fiscal_year"') - 200 : page.index('id="id_fiscal_year"') + 200]
     assert 'maxlength="7"' not in field
 
@@ -35,7 +36,7 @@ def test_a_fiscal_year_written_in_full_builds_the_batch_of_2026_27(
     finance: Client, typed: str
 ) -> None:
     certified_claim(accepted_file(), federal=123_456, provincial=10_000)
-    built = finance.post(PAYMENTS.format(lang="en"), {"jurisdiction": "ON", "fiscal_year": typed})
+    built = finance.post(page_path("en", PAYMENTS), {"jurisdiction": "ON", "fiscal_year": typed})
     assert built.status_code == 302, html.unescape(built.content.decode())[-3000:]
     assert PaymentBatch.objects.get().fiscal_year == "2026-27"
 
@@ -52,7 +53,7 @@ def test_a_fiscal_year_written_in_full_builds_the_batch_of_2026_27(
 def test_a_year_that_is_not_a_fiscal_year_is_refused_naming_the_field(
     finance: Client, lang: str, typed: str, said: str
 ) -> None:
-    refused = finance.post(PAYMENTS.format(lang=lang), {"jurisdiction": "ON", "fiscal_year": typed})
+    refused = finance.post(page_path(lang, PAYMENTS), {"jurisdiction": "ON", "fiscal_year": typed})
     assert refused.status_code == 422
     page = html.unescape(refused.content.decode()).replace("\u00a0", " ")
     assert 'href="#id_fiscal_year"' in page

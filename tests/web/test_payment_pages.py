@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from tests.addresses import page_path
 from tests.personas import FINANCE, OFFICER
 from tests.service.grants.payment_helpers import (
     accepted_file,
@@ -42,7 +43,7 @@ def test_a_batch_from_build_to_reconciled_through_the_pages(demo: None, language
     application = accepted_file()
     certified_claim(application, federal=123_456, provincial=10_000)
     builder, authorizer = signed_in(FINANCE.get()), signed_in(second_finance())
-    base = f"/{language}/finance/payments/"
+    base = page_path(language, "/finance/payments/")
     assert builder.get(base).status_code == 200
     bad = builder.post(base, {"jurisdiction": "", "fiscal_year": "26-27"})
     assert bad.status_code == 422 and "gcds-error-summary" in bad.content.decode()
@@ -51,27 +52,32 @@ def test_a_batch_from_build_to_reconciled_through_the_pages(demo: None, language
     batch = PaymentBatch.objects.get()
     page = builder.get(built["Location"])
     assert page.status_code == 200 and "CJG-ON-2026-0000001" in text(page)
-    refused = builder.post(f"{base}{batch.pk}/authorize/")
+    refused = builder.post(page_path(language, f"/finance/payments/{batch.pk}/authorize/"))
     assert refused.status_code == 403 and 'id="refusal"' in refused.content.decode()
-    confirm_page = authorizer.get(f"{base}{batch.pk}/authorize/")
+    confirm_page = authorizer.get(page_path(language, f"/finance/payments/{batch.pk}/authorize/"))
     assert confirm_page.status_code == 200 and "authorize-button" in confirm_page.content.decode()
-    assert authorizer.post(f"{base}{batch.pk}/authorize/").status_code == 302
-    export = builder.get(f"{base}{batch.pk}/export.csv")
+    assert (
+        authorizer.post(page_path(language, f"/finance/payments/{batch.pk}/authorize/")).status_code
+        == 302
+    )
+    export = builder.get(page_path(language, f"/finance/payments/{batch.pk}/export.csv"))
     assert export.status_code == 200 and export["Content-Type"].startswith("text/csv")
     upload = SimpleUploadedFile("confirm.csv", confirm_all(export.content), "text/csv")
-    confirmed = builder.post(f"{base}{batch.pk}/confirmations/", {"file": upload})
+    confirmed = builder.post(
+        page_path(language, f"/finance/payments/{batch.pk}/confirmations/"), {"file": upload}
+    )
     assert confirmed.status_code == 302
     result = builder.get(confirmed["Location"])
     assert result.status_code == 200 and 'id="unmatched-none"' in result.content.decode()
     batch.refresh_from_db()
     assert batch.state == "reconciled"
-    budgets = text(builder.get(f"/{language}/finance/budgets/"))
+    budgets = text(builder.get(page_path(language, "/finance/budgets/")))
     federal = account(application, "federal")
     assert f"open-budget-{federal.pk}" in budgets
-    drill = builder.get(f"/{language}/finance/budgets/{federal.pk}/")
+    drill = builder.get(page_path(language, f"/finance/budgets/{federal.pk}/"))
     assert drill.status_code == 200 and f'id="file-{application.pk}"' in drill.content.decode()
     file_page = builder.get(
-        f"/{language}/finance/budgets/{federal.pk}/applications/{application.pk}/"
+        page_path(language, f"/finance/budgets/{federal.pk}/applications/{application.pk}/")
     )
     shown = text(file_page)
     amount = "$1,234.56" if language == "en" else "1 234,56 $"
@@ -109,21 +115,24 @@ def test_a_receivable_repaid_in_part_then_written_off_by_two_people(demo: None) 
             "reason": "The exam fee was paid twice.",
         },
     )
-    base = f"/fr/finance/receivables/{receivable.pk}/"
-    assert builder.get("/fr/finance/receivables/").status_code == 200
+    base = f"/fr/finances/sommes-a-recouvrer/{receivable.pk}/"
+    assert builder.get("/fr/finances/sommes-a-recouvrer/").status_code == 200
     assert builder.get(base).status_code == 200
-    too_much = builder.post(f"{base}repayments/", {"amount": "600.00", "received_on": "2026-11-29"})
+    too_much = builder.post(
+        f"{base}remboursements/", {"amount": "600.00", "received_on": "2026-11-29"}
+    )
     assert too_much.status_code == 422 and "gcds-error-summary" in too_much.content.decode()
     repaid = builder.post(
-        f"{base}repayments/", {"amount": "200.00", "received_on": "2026-11-29", "reference": "C1"}
+        f"{base}remboursements/",
+        {"amount": "200.00", "received_on": "2026-11-29", "reference": "C1"},
     )
     assert repaid.status_code == 302
-    empty = builder.post(f"{base}write-off/", {"reason": ""})
+    empty = builder.post(f"{base}radiation/", {"reason": ""})
     assert empty.status_code == 422
-    assert builder.post(f"{base}write-off/", {"reason": "Faillite."}).status_code == 302
-    refused = builder.post(f"{base}write-off/", {})
+    assert builder.post(f"{base}radiation/", {"reason": "Faillite."}).status_code == 302
+    refused = builder.post(f"{base}radiation/", {})
     assert refused.status_code == 403
-    assert other.post(f"{base}write-off/", {}).status_code == 302
+    assert other.post(f"{base}radiation/", {}).status_code == 302
     receivable.refresh_from_db()
     assert receivable.state == ReceivableState.WRITTEN_OFF
     assert receivable.written_off_cents == 30_000
@@ -134,11 +143,12 @@ def test_a_receivable_that_does_not_exist_is_not_found_on_each_of_its_pages(
     demo: None, language: str
 ) -> None:
     finance = signed_in(FINANCE.get())
-    base = f"/{language}/finance/receivables/999999/"
-    assert finance.get(base).status_code == 404
+    base = "/finance/receivables/999999/"
+    assert finance.get(page_path(language, base)).status_code == 404
     repay = {"amount": "1.00", "received_on": "2026-11-29"}
-    assert finance.post(f"{base}repayments/", repay).status_code == 404
-    assert finance.post(f"{base}write-off/", {"reason": "None."}).status_code == 404
+    assert finance.post(page_path(language, f"{base}repayments/"), repay).status_code == 404
+    written_off = finance.post(page_path(language, f"{base}write-off/"), {"reason": "None."})
+    assert written_off.status_code == 404
 
 
 @pytest.mark.parametrize(
@@ -171,9 +181,11 @@ def test_once_everything_is_paid_the_budgets_show_nothing_left_to_pay(
     builder.post(f"/en/finance/payments/{batch.pk}/confirmations/", {"file": upload})
     federal = account(application, "federal")
     pages = {
-        "budgets": f"/{language}/finance/budgets/?jurisdiction=ON&funder=federal",
-        "budget": f"/{language}/finance/budgets/{federal.pk}/",
-        "file": f"/{language}/finance/budgets/{federal.pk}/applications/{application.pk}/",
+        "budgets": page_path(language, "/finance/budgets/?jurisdiction=ON&funder=federal"),
+        "budget": page_path(language, f"/finance/budgets/{federal.pk}/"),
+        "file": page_path(
+            language, f"/finance/budgets/{federal.pk}/applications/{application.pk}/"
+        ),
     }
     for name, path in pages.items():
         page = text(builder.get(path))
@@ -191,7 +203,9 @@ def test_once_everything_is_paid_the_budgets_show_nothing_left_to_pay(
     row = row[row.index(f'id="file-{application.pk}"') :]
     row = row[: row.index("</tr>")]
     assert re.findall(r'class="jg-num">([^<]*)<', row)[1:4] == [nothing, nothing, paid]
-    csv_rows = builder.get(f"/{language}/finance/budgets.csv?jurisdiction=ON&funder=federal")
+    csv_rows = builder.get(
+        page_path(language, "/finance/budgets.csv?jurisdiction=ON&funder=federal")
+    )
     header, line = csv_rows.content.decode("utf-8-sig").splitlines()[:2]
     assert to_pay in header and "Payable" not in header and "À payer" not in header
     assert line.split(",")[6:9] == ["0.00", "0.00", "1234.56"]  # awaiting, to pay, disbursed
@@ -215,7 +229,7 @@ def test_a_confirmation_file_without_its_header_says_which_header_is_expected(
     headless = b"CJG-ON-2026-0000001,100.00,2026-11-30,EFT-1\r\n"
     upload = SimpleUploadedFile("paid.csv", headless, "text/csv")
     answer = builder.post(
-        f"/{language}/finance/payments/{batch.pk}/confirmations/", {"file": upload}
+        page_path(language, f"/finance/payments/{batch.pk}/confirmations/"), {"file": upload}
     )
     page = text(answer)
     assert answer.status_code == 422
@@ -243,5 +257,5 @@ def test_a_line_of_the_wrong_amount_says_the_amount_expected(demo: None) -> None
     assert answer.status_code == 302, text(answer)
     page = text(builder.get(answer["Location"]))
     assert "Wrong amount: $1,234.56 expected" in page
-    french = text(builder.get(answer["Location"].replace("/en/", "/fr/", 1)))
+    french = text(builder.get(page_path("fr", answer["Location"].removeprefix("/en"))))
     assert "1 234,56 $ attendus" in french

@@ -14,6 +14,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from tests.addresses import page_path
 from tests.conftest import application_body, token_for
 from tests.personas import EMPLOYER, OFFICER, SECOND_OFFICER
 
@@ -65,7 +66,7 @@ def test_the_employer_dashboard_reads_the_same_queries_for_1_and_10_files(
     demo: None, language: str
 ) -> None:
     client = signed_in(EMPLOYER)
-    one, ten = one_then_ten(lambda files: client.get(f"/{language}/employer/"))
+    one, ten = one_then_ten(lambda files: client.get(page_path(language, "/employer/")))
     assert one == ten
 
 

@@ -25,6 +25,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import Resolver404, resolve
 from django.utils import translation
+from tests.addresses import page_path
 from tests.personas import (
     ANALYST,
     APPLICANT,
@@ -289,7 +290,7 @@ def test_every_page_is_in_one_language_and_toggles_to_the_other(
     names = [*User.objects.values_list("username", flat=True)]
     names += User.objects.exclude(email="").values_list("email", flat=True)
     usernames = tuple(sorted(names, key=len, reverse=True))
-    starts = [f"/{language}/", f"/{language}/home/", f"/{language}/no-such-page/"]
+    starts = [f"/{language}/", page_path(language, "/home/"), f"/{language}/no-such-page/"]
     found: list[str] = []
     pages = 0
     for url, response in crawl(client, language, starts):

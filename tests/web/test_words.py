@@ -100,7 +100,7 @@ def page_text(response: Any) -> str:
 def test_the_french_budgets_page_names_the_stream_sce(demo: None) -> None:
     client = Client()
     client.force_login(FINANCE.get())
-    french = page_text(client.get("/fr/finance/budgets/?jurisdiction=ON&funder=federal"))
+    french = page_text(client.get("/fr/finances/budgets/?jurisdiction=ON&funder=federal"))
     row = french[french.index('id="budget-2026-27-ON-federal-CJG"') :]
     cells = re.findall(r"<td>([^<]*)</td>", row[: row.index("</tr>")])
     assert "SCE" in cells and "CJG" not in cells

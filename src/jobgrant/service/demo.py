@@ -241,7 +241,7 @@ READY_TRAINEES = (
     },
 )
 READY_TUITIONS = ("6000.00", "4500.00", "9000.00")
-_LINK = re.compile(r"/participate/([0-9a-f]{64})/")
+_LINK = re.compile(r"/(?:participate|participer)/([0-9a-f]{64})/")  # en or fr
 #: How long before today the files were applied for (their training began 20 days ago).
 TODAY_DEFAULT_OFFSET = dt.timedelta(days=50)
 

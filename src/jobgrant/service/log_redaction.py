@@ -3,8 +3,9 @@
 A link's token (links.py) is the only key to what it opens: a trainee's form, an invitation, an
 account's confirmation, a staff account's first password, a password reset. So a log line that
 names its path (Django's "Not Found: …" warning, gunicorn's request line, a Referer) shows
-/participate/[redacted]/ instead. Django's loggers get `RedactLinkTokens` as a filter
-(settings.LOGGING); `jobgrant serve` runs gunicorn with `RedactingGunicornLogger`.
+/participate/[redacted]/ (in French /participer/[redacted]/) instead. Django's loggers get
+`RedactLinkTokens` as a filter (settings.LOGGING); `jobgrant serve` runs gunicorn with
+`RedactingGunicornLogger`.
 """
 
 from __future__ import annotations
@@ -15,19 +16,27 @@ from typing import Any
 
 from gunicorn.glogging import Logger  # type: ignore[import-untyped]
 
-#: The addresses that end in a link's token: /<lang>/<one of these>/<token>/ (the password
-#: reset's own pages, beside its link, are not tokens).
+#: The addresses that end in a link's token: /<lang>/<one of these>/<token>/, in English and
+#: in French (the password reset's own pages, beside its link, are not tokens). A test checks
+#: every link page in both languages.
 LINK_PREFIXES = (
     "participate",
+    "participer",
     "follow-up",
+    "suivi",
     "invitation",
     "register/verify",
+    "inscription/verifier",
     "account/setup",
+    "compte/activation",
     "account/email/confirm",
+    "compte/courriel/confirmer",
     "password-reset",
+    "mot-de-passe-oublie",
     "dispute",
+    "contestation",
 )
-_NOT_TOKENS = r"(?!(?:sent|done|set-password)/)"
+_NOT_TOKENS = r"(?!(?:sent|done|envoye|termine|set-password)/)"
 _TOKEN = re.compile(rf"(/(?:{'|'.join(LINK_PREFIXES)})/){_NOT_TOKENS}[^/?#\s\"']+")
 REDACTED = r"\1[redacted]"
 

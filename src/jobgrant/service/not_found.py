@@ -8,11 +8,18 @@ It is an HTTP-level net, not the actions' decorator, because no action ran: only
 what was asked. It writes through `record_refusal`, as the actions do.
 Anonymous visitors' 404s go to the request log only (see api/refusal_audit.py for why), and the
 participant link's token never reaches the trail (log_redaction).
+
+A French address written with the English words of the paths (/fr/employer/…, as every French
+address was until the paths were translated: bookmarks, links in messages already sent) is no
+page: it is answered with a permanent redirect to the same page's French address, and nothing
+is recorded.
 """
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.urls import Resolver404, resolve, reverse
+from django.utils import translation
 from django.views import defaults
 
 from jobgrant.service.api.problems import problem_response
@@ -22,6 +29,15 @@ from jobgrant.service.log_redaction import redact
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    moved = isinstance(exception, Resolver404) and french_address(request.path_info)
+    if moved:
+        query = request.META.get("QUERY_STRING", "")
+        target = f"{moved}?{query}" if query else moved  # reverse() wrote the script's prefix
+        # 301 for a link followed; 308 for a form posted to the old address keeps its method.
+        answer = HttpResponsePermanentRedirect(target)
+        if request.method not in ("GET", "HEAD"):
+            answer.status_code = 308
+        return answer
     user = request.user
     if user.is_authenticated and not _recorded(exception):
         path = redact(request.path)[:64]
@@ -29,6 +45,21 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if request.path.startswith("/api/"):
         return problem_response(no_such_path())
     return defaults.page_not_found(request, exception)
+
+
+def french_address(path: str) -> str | None:
+    """The French address of a page given by its old French address, /fr/ followed by the
+    English path (/fr/employer/claims/3/ -> /fr/employeur/demandes-de-remboursement/3/); None
+    when the path is no such address."""
+    if not path.startswith("/fr/"):
+        return None
+    with translation.override("en"):
+        try:
+            match = resolve(f"/en/{path[len('/fr/') :]}")
+        except Resolver404:
+            return None
+    with translation.override("fr"):
+        return reverse(match.view_name, args=match.args, kwargs=match.kwargs)
 
 
 def no_such_path() -> ServiceError:

@@ -15,6 +15,7 @@ import pytest
 import time_machine
 from django.conf import settings
 from django.test import Client
+from tests.addresses import page_path
 from tests.personas import EMPLOYER, OFFICER, PASSWORD, totp_code
 
 from jobgrant.service.audit.models import AuditEntry
@@ -87,9 +88,9 @@ def test_fifty_wrong_passwords_then_the_right_one_on_the_form(demo: None, langua
     statuses: Counter[int] = Counter()
     for i in range(WRONG_TRIES):
         body = {"username": OFFICER.username, "password": f"wrong-{i}"}
-        statuses[client.post(f"/{language}/sign-in/", body).status_code] += 1
+        statuses[client.post(page_path(language, "/sign-in/"), body).status_code] += 1
     right = client.post(
-        f"/{language}/sign-in/", {"username": OFFICER.username, "password": PASSWORD}
+        page_path(language, "/sign-in/"), {"username": OFFICER.username, "password": PASSWORD}
     )
     assert statuses == {200: 9, 429: WRONG_TRIES - 9}, statuses
     assert right.status_code == 429 and right["Retry-After"] == "900"
@@ -97,7 +98,7 @@ def test_fifty_wrong_passwords_then_the_right_one_on_the_form(demo: None, langua
     heading = {"en": "Too many failed sign-in attempts", "fr": "Trop de tentatives"}[language]
     minutes = {"en": "blocked for 15 minutes", "fr": "bloquée pendant 15 minutes"}[language]
     assert heading in page and minutes in page, page
-    assert f'lang="{language}"' in page and "/password-reset/" in page  # a next step
+    assert f'lang="{language}"' in page and page_path(language, "/password-reset/") in page
     assert "_auth_user_id" not in client.session
     assert lockouts() - before == 1  # once a window: each later refusal in the log only
     entry = AuditEntry.objects.filter(action="auth.locked_out").order_by("-sequence").first()

@@ -147,8 +147,8 @@ def test_nothing_sent_says_why_in_both_languages(demo: None) -> None:
     client.get("/en/sign-in/code/")
     english = client.post("/en/sign-in/passkey/", {"credential": ""}).content.decode()
     assert "they need JavaScript" in english
-    client.get("/fr/sign-in/code/")
-    french = client.post("/fr/sign-in/passkey/", {"credential": ""}).content.decode()
+    client.get("/fr/connexion/code/")
+    french = client.post("/fr/connexion/cle-d-acces/", {"credential": ""}).content.decode()
     assert "JavaScript" in french and "Votre navigateur" in french
 
 

@@ -50,7 +50,7 @@ def test_registrations_per_address(demo: None, production_rates) -> None:
     client = Client()
     statuses = [client.post("/en/register/", {}).status_code for _ in range(11)]
     assert statuses[:10] == [422] * 10 and statuses[10] == 429  # 422: the fields named
-    limited = client.post("/fr/register/", {})
+    limited = client.post("/fr/inscription/", {})
     assert limited.status_code == 429 and int(limited["Retry-After"]) > 0
     assert "Trop de" in limited.content.decode()
 

@@ -56,7 +56,7 @@ def test_ten_wrong_codes_stop_that_address_and_that_browser(demo: None) -> None:
     assert right_code(attacker) == 429
     french = Client(REMOTE_ADDR="203.0.113.9")
     password_step("", french)
-    page = french.post("/fr/sign-in/code/", {"code": WRONG})
+    page = french.post("/fr/connexion/code/", {"code": WRONG})
     assert page.status_code == 429 and "Trop de codes erronés" in page.content.decode()
 
 

@@ -17,6 +17,7 @@ import pytest
 import tests.service.hardening.authorization_matrix as matrix
 from django.db import transaction
 from django.test import Client
+from tests.addresses import page_path
 from tests.conftest import application_body, token_for
 from tests.personas import (
     ANALYST,
@@ -212,7 +213,6 @@ class Callers:
             application=fixture.application,
             change=fixture.change,
             organization=fixture.organization,
-            lang=case.language,
         )
         if fixture.unverified:  # inside the case's savepoint: rolled back after it
             Employer.objects.filter(pk=APPLICANT.get().pk).update(
@@ -220,7 +220,7 @@ class Callers:
             )
         if action.channel == "page":
             browser = self.browsers[persona.username] if persona else Client()
-            answer = getattr(browser, action.method)(path)
+            answer = getattr(browser, action.method)(page_path(case.language, path))
             return answer.status_code, answer
         headers = {"Authorization": f"Bearer {self.tokens[persona.username]}"} if persona else {}
         client = Client(raise_request_exception=False)

@@ -172,7 +172,7 @@ def test_postgresql_stopped_under_a_running_server_then_started_again() -> None:
                     )
                 )
                 assert_page_unavailable(browser.get(base + "/en/employer/", timeout=30))
-                assert_page_unavailable(browser.get(base + "/fr/employer/", timeout=30))
+                assert_page_unavailable(browser.get(base + "/fr/employeur/", timeout=30))
 
                 cluster.start()
                 assert requests.get(base + "/api/v1/applications", headers=token).ok

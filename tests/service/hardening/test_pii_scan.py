@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.test import Client
+from tests.addresses import page_path
 from tests.conftest import application_body, json_lines, token_for
 from tests.participants import answers, latest_link, two_trainees
 from tests.personas import APPLICANT, AUDITOR, EMPLOYER, FINANCE, OFFICER, SECOND_OFFICER
@@ -112,7 +113,7 @@ def run(record: Recorder) -> int:
         slot = Participant.objects.get(pk=invited.json()["id"])
         language, token = latest_link(slot)
         trainee_browser = Client()
-        form = f"/{language}/participate/{token}/"
+        form = page_path(language, f"/participate/{token}/")
         record.page(trainee_browser, "get", form)
         if trainee == 0:  # a SIN typed wrong first: refused, not shown back
             wrong = record.page(trainee_browser, "post", form, answers(sin=WRONG_SIN))
@@ -138,14 +139,16 @@ def back_office(record: Recorder, application: int) -> None:
     record.api(OFFICER, "get", "/applications")
     employer, officer = signed_in(EMPLOYER), signed_in(OFFICER)
     for language in ("en", "fr"):
-        record.page(employer, "get", f"/{language}/employer/")
-        record.page(employer, "get", f"/{language}/employer/applications/{application}/")
-        record.page(employer, "get", f"/{language}/employer/applications/{application}/trainees/")
-        record.page(officer, "get", f"/{language}/officer/")
-        record.page(officer, "get", f"/{language}/officer/applications/{application}/")
-        record.page(officer, "get", f"/{language}/officer/participant-flags/")
-        record.page(signed_in(AUDITOR), "get", f"/{language}/auditor/trail/")
-        record.page(signed_in(FINANCE), "get", f"/{language}/finance/budgets/")
+        record.page(employer, "get", page_path(language, "/employer/"))
+        record.page(employer, "get", page_path(language, f"/employer/applications/{application}/"))
+        record.page(
+            employer, "get", page_path(language, f"/employer/applications/{application}/trainees/")
+        )
+        record.page(officer, "get", page_path(language, "/officer/"))
+        record.page(officer, "get", page_path(language, f"/officer/applications/{application}/"))
+        record.page(officer, "get", page_path(language, "/officer/participant-flags/"))
+        record.page(signed_in(AUDITOR), "get", page_path(language, "/auditor/trail/"))
+        record.page(signed_in(FINANCE), "get", page_path(language, "/finance/budgets/"))
     record.page(signed_in(AUDITOR), "get", "/en/auditor/trail.csv")  # the exports
     record.page(signed_in(FINANCE), "get", "/en/finance/budgets.csv")
 

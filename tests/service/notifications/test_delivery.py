@@ -210,7 +210,7 @@ def test_submitting_and_denying_an_application_tells_the_applicant(
     denial = next(a for s, a in by_subject.items() if "n'a pas été approuvée" in s)
     body = denial.message.get_content()
     assert "La formation a déjà commencé." in body
-    assert f"/fr/employer/applications/{created['id']}/" in body
+    assert f"/fr/employeur/demandes/{created['id']}/" in body
 
 
 def test_a_worker_killed_after_the_server_accepted_resends_with_the_same_message_id(

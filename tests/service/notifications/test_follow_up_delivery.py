@@ -50,7 +50,7 @@ def test_the_worker_sends_each_follow_up_once_per_recipient_and_milestone(
     assert subjects["trainee1@example.com"].startswith("3 mois après votre formation")
     assert subjects["trainee0@example.com"].startswith("3 months after your training")
     bodies = {m.recipients[0]: m.message.get_content() for m in arrived}
-    assert "/fr/follow-up/" in bodies["trainee1@example.com"]
+    assert "/fr/suivi/" in bodies["trainee1@example.com"]
     assert "/en/follow-up/" in bodies["trainee0@example.com"]
     assert FollowUp.objects.filter(milestone=3, state=FollowUpState.SENT).count() == 4
     with at(THREE_MONTHS + dt.timedelta(days=1)):

@@ -21,7 +21,7 @@ from jobgrant.service.notifications.models import Message, MessageState
 from jobgrant.service.people.password_reset import send_password_reset
 
 pytestmark = pytest.mark.django_db
-TOKEN = re.compile(r"/password-reset/([^/\s]+)/")
+TOKEN = re.compile(r"/(?:password-reset|mot-de-passe-oublie)/([^/\s]+)/")
 
 
 def test_a_sent_reset_message_keeps_no_working_link(demo: None, smtp: SmtpSink) -> None:

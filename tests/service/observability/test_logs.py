@@ -33,7 +33,7 @@ def test_a_record_is_one_json_object_without_the_token_in_any_field() -> None:
             logger.warning(
                 "Not Found: %s",
                 f"/en/participate/{TOKEN}/",
-                extra={"path": f"/fr/follow-up/{TOKEN}/", "referer": f"/en/invitation/{TOKEN}/x"},
+                extra={"path": f"/fr/suivi/{TOKEN}/", "referer": f"/en/invitation/{TOKEN}/x"},
             )
     finally:
         logger.removeHandler(handler)
@@ -41,7 +41,7 @@ def test_a_record_is_one_json_object_without_the_token_in_any_field() -> None:
     assert printed.count("\n") == 1 and TOKEN not in printed
     line = json.loads(printed)
     assert line["message"] == "Not Found: /en/participate/[redacted]/"
-    assert line["path"] == "/fr/follow-up/[redacted]/"
+    assert line["path"] == "/fr/suivi/[redacted]/"
     assert line["referer"] == "/en/invitation/[redacted]/x"
     assert (line["level"], line["logger"], line["request_id"]) == (
         "WARNING",

@@ -15,6 +15,7 @@ import pypdfium2 as pdfium  # type: ignore[import-untyped]
 import pytest
 from django.test import Client
 from django.utils import translation
+from tests.addresses import page_path
 from tests.built_once import built_bytes
 from tests.personas import ANALYST, EMPLOYER, OFFICER
 from tests.service.outcomes.report_fixtures import national, ontario, widest
@@ -127,7 +128,7 @@ def test_the_summary_is_a_paragraph_a_list_of_the_headline_figures_and_a_closing
     assert len(seen.figures) == len(headline.columns)
     assert all(";" not in figure for figure in seen.figures)
     page = signed_in(ANALYST.username).get(
-        f"/{language}/reports/annual/?jurisdiction=ON&fiscal_year=2015-16"
+        page_path(language, "/reports/annual/?jurisdiction=ON&fiscal_year=2015-16")
     )
     html = page.content.decode()
     summary = html[html.index('id="summary-heading"') : html.index('id="suppression-heading"')]
@@ -274,7 +275,7 @@ def test_the_page_shows_what_the_pdf_and_the_csv_show(
     demo: None, kpis: dict[str, Any], pdfs: dict[tuple[str, str], str], language: str
 ) -> None:
     client = signed_in(ANALYST.username)
-    page = client.get(f"/{language}/reports/annual/?jurisdiction=ON&fiscal_year=2015-16")
+    page = client.get(page_path(language, "/reports/annual/?jurisdiction=ON&fiscal_year=2015-16"))
     assert page.status_code == 200
     assert kpis == {"jurisdiction": "ON", "fiscal_year": "2015-16"}
     html = squeezed(page.content.decode().replace("&#x27;", "'").replace("&nbsp;", "\u00a0"))
@@ -283,7 +284,9 @@ def test_the_page_shows_what_the_pdf_and_the_csv_show(
     pdf = squeezed(pdfs["on", language])
     assert [t for t in texts if squeezed(t) not in pdf] == []
     assert [s for s in SECRETS if s in page.content.decode()] == []
-    csv_link = f"/{language}/reports/annual/csv/headline/?jurisdiction=ON&fiscal_year=2015-16"
+    csv_link = page_path(
+        language, "/reports/annual/csv/headline/?jurisdiction=ON&fiscal_year=2015-16"
+    )
     table = client.get(csv_link)
     assert table.status_code == 200
     assert table.content.decode() == csvfiles.table_csv(ontario(), ontario().tables[0])
@@ -310,7 +313,9 @@ def test_the_page_s_pdf_link_gives_the_pdf_in_the_language_asked(
 def test_a_bad_fiscal_year_is_named_in_the_page_s_language(
     demo: None, kpis: dict[str, Any], language: str, expected: str
 ) -> None:
-    page = signed_in(ANALYST.username).get(f"/{language}/reports/annual/?fiscal_year=2015-2016")
+    page = signed_in(ANALYST.username).get(
+        page_path(language, "/reports/annual/?fiscal_year=2015-2016")
+    )
     assert page.status_code == 200
     assert expected in page.content.decode()
     assert kpis == {}  # nothing computed
@@ -333,7 +338,7 @@ def test_an_officer_reads_the_report_of_their_own_jurisdiction_only(
     assert client.get("/en/reports/annual/?fiscal_year=2015-16").status_code == 200
     assert kpis == {"jurisdiction": "ON", "fiscal_year": "2015-16"}  # opens on their own
     kpis.clear()
-    refused = client.get("/fr/reports/annual/?jurisdiction=BC&fiscal_year=2015-16")
+    refused = client.get("/fr/rapports/annuel/?jurisdiction=BC&fiscal_year=2015-16")
     assert refused.status_code == 403 and 'id="refusal"' in refused.content.decode()
     for path in ("pdf/", "csv/headline/"):
         query = "?jurisdiction=CA&fiscal_year=2015-16"

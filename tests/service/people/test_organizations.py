@@ -78,7 +78,7 @@ def test_registering_makes_the_organization_and_an_inactive_administrator(demo: 
     assert Membership.objects.get(user=user, employer=employer).role == OrganizationRole.ADMIN
     message = Message.objects.get(kind="email_verification", recipient="ada@example.com")
     assert message.language == "fr" and "Confirmez votre adresse courriel" in message.subject_line
-    assert "/fr/register/verify/" in message.body
+    assert "/fr/inscription/verifier/" in message.body
     entry = AuditEntry.objects.filter(action="organization.register").latest("pk")
     assert entry.object_id == str(employer.pk)
     assert "password" not in str(entry.summary)

@@ -152,7 +152,7 @@ def test_a_deactivated_officers_session_and_token_stop_working_at_once(demo: Non
 def test_the_staff_pages_create_and_deactivate_after_confirmation(demo: None) -> None:
     client = Client()
     client.force_login(ADMIN.get())
-    assert client.get("/fr/staff/").status_code == 200
+    assert client.get("/fr/personnel/").status_code == 200
     created = client.post(
         "/en/staff/new/",
         {

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from jobgrant.service.demo_history.walk import Walk
 
 MILESTONES = (3, 12)
-_LINK = re.compile(r"/follow-up/([0-9a-f]{64})/")
+_LINK = re.compile(r"/(?:follow-up|suivi)/([0-9a-f]{64})/")  # en or fr
 
 
 def schedule_file(history: Walk, state: FileState, report_day: dt.date) -> None:

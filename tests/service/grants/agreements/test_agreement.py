@@ -75,7 +75,7 @@ def test_the_approval_tells_the_applicant_in_their_language_with_the_agreement_l
     agreement = approved(language="fr")
     message = Message.objects.get(kind="agreement_issued")
     assert message.recipient == "applicant@example.ca" and message.language == "fr"
-    assert f"/fr/employer/applications/{agreement.application_id}/agreement/" in message.body
+    assert f"/fr/employeur/demandes/{agreement.application_id}/entente/" in message.body
     assert message.subject_line.startswith("Votre demande")
 
 

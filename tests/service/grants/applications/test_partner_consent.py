@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from tests.addresses import page_path
 from tests.personas import (
     APPLICANT,
     EMPLOYER,
@@ -115,7 +116,7 @@ def test_the_partners_page_shows_its_share_and_accepts(named: Application) -> No
     client = Client()
     client.force_login(PARTNER_EMPLOYER.get())
     for language in ("en", "fr"):
-        page = client.get(f"/{language}/employer/partner-requests/{consent.pk}/")
+        page = client.get(page_path(language, f"/employer/partner-requests/{consent.pk}/"))
         assert page.status_code == 200
         assert APPLICANT.name in page.content.decode()
     listed = client.get("/en/employer/partner-requests/").content.decode()

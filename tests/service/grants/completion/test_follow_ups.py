@@ -20,7 +20,7 @@ from jobgrant.service.notifications.models import Message
 
 pytestmark = pytest.mark.django_db
 THREE_MONTHS = dt.date(2027, 6, 26)  # the training of the fixture ended on 2027-03-26
-LINK = re.compile(r"/(en|fr)/follow-up/([0-9a-f]{64})/")
+LINK = re.compile(r"/(en|fr)/(?:follow-up|suivi)/([0-9a-f]{64})/")
 
 
 @pytest.mark.parametrize(
@@ -75,7 +75,7 @@ def test_nothing_is_sent_before_the_day_then_one_message_per_trainee_and_one_per
     ]
     french = messages.get(recipient="trainee1@example.com")
     assert "3 mois après votre formation" in french.subject_line
-    assert "/fr/follow-up/" in french.body
+    assert "/fr/suivi/" in french.body
     employer = messages.get(kind="follow_up_employer")
     assert f"/en/employer/applications/{application.pk}/follow-ups/3/" in employer.body
     assert "2 trainee(s)" in employer.body

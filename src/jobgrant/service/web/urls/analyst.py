@@ -1,28 +1,29 @@
 """The policy analyst's pages: funding scenarios and their chart; the simulator's runs."""
 
 from django.urls import path
+from django.utils.translation import gettext_lazy as _
 
 from jobgrant.service.web.views import analyst, analyst_kpis, analyst_simulation
 
 urlpatterns = [
-    path("scenarios/", analyst.scenario_page, name="analyst-scenarios"),
-    path("kpis/", analyst_kpis.kpis_page, name="analyst-kpis"),
-    path("kpis/refresh/", analyst_kpis.kpis_refresh, name="analyst-kpis-refresh"),
-    path("scenarios/chart.svg", analyst.scenario_chart, name="analyst-chart"),
-    path("simulations/", analyst_simulation.simulations, name="analyst-simulations"),
-    path("simulations/<id:pk>/", analyst_simulation.simulation, name="analyst-simulation"),
+    path(_("scenarios/"), analyst.scenario_page, name="analyst-scenarios"),
+    path(_("kpis/"), analyst_kpis.kpis_page, name="analyst-kpis"),
+    path(_("kpis/refresh/"), analyst_kpis.kpis_refresh, name="analyst-kpis-refresh"),
+    path(_("scenarios/chart.svg"), analyst.scenario_chart, name="analyst-chart"),
+    path(_("simulations/"), analyst_simulation.simulations, name="analyst-simulations"),
+    path(_("simulations/<id:pk>/"), analyst_simulation.simulation, name="analyst-simulation"),
     path(
-        "simulations/<id:pk>/progress/",
+        _("simulations/<id:pk>/progress/"),
         analyst_simulation.simulation_progress,
         name="analyst-simulation-progress",
     ),
     path(
-        "simulations/<id:pk>/simulation.csv",
+        _("simulations/<id:pk>/simulation.csv"),
         analyst_simulation.simulation_csv,
         name="analyst-simulation-csv",
     ),
     path(
-        "simulations/<id:pk>/plots.svg",
+        _("simulations/<id:pk>/plots.svg"),
         analyst_simulation.simulation_plot,
         name="analyst-simulation-plot",
     ),

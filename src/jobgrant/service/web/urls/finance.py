@@ -1,59 +1,60 @@
 """The finance officer's pages: budgets (and a pool's drill-down), payments, receivables."""
 
 from django.urls import path
+from django.utils.translation import gettext_lazy as _
 
 from jobgrant.service.web.views import finance, finance_payments, finance_receivables
 
 urlpatterns = [
-    path("budgets/", finance.budget_page, name="finance-budgets"),
-    path("budgets.csv", finance.budget_csv, name="finance-budgets-csv"),
-    path("budgets/<id:account_id>/", finance.budget_detail, name="finance-budget"),
+    path(_("budgets/"), finance.budget_page, name="finance-budgets"),
+    path(_("budgets.csv"), finance.budget_csv, name="finance-budgets-csv"),
+    path(_("budgets/<id:account_id>/"), finance.budget_detail, name="finance-budget"),
     path(
-        "budgets/<id:account_id>/applications/<id:application_id>/",
+        _("budgets/<id:account_id>/applications/<id:application_id>/"),
         finance.budget_application,
         name="finance-budget-application",
     ),
-    path("payments/", finance_payments.payments_page, name="finance-payments"),
-    path("payments/<id:batch_id>/", finance_payments.batch_page, name="finance-batch"),
-    path("payments/<id:batch_id>/hold/", finance_payments.batch_hold, name="finance-batch-hold"),
+    path(_("payments/"), finance_payments.payments_page, name="finance-payments"),
+    path(_("payments/<id:batch_id>/"), finance_payments.batch_page, name="finance-batch"),
+    path(_("payments/<id:batch_id>/hold/"), finance_payments.batch_hold, name="finance-batch-hold"),
     path(
-        "payments/<id:batch_id>/payments/<id:payment_id>/lift/",
+        _("payments/<id:batch_id>/payments/<id:payment_id>/lift/"),
         finance_payments.payment_lift,
         name="finance-payment-lift",
     ),
     path(
-        "payments/<id:batch_id>/authorize/",
+        _("payments/<id:batch_id>/authorize/"),
         finance_payments.batch_authorize,
         name="finance-batch-authorize",
     ),
     path(
-        "payments/<id:batch_id>/export.csv",
+        _("payments/<id:batch_id>/export.csv"),
         finance_payments.batch_export,
         name="finance-batch-export",
     ),
     path(
-        "payments/<id:batch_id>/confirmations/",
+        _("payments/<id:batch_id>/confirmations/"),
         finance_payments.batch_confirm,
         name="finance-batch-confirm",
     ),
     path(
-        "payments/<id:batch_id>/confirmations/<id:import_id>/",
+        _("payments/<id:batch_id>/confirmations/<id:import_id>/"),
         finance_payments.confirmation_page,
         name="finance-confirmation",
     ),
-    path("receivables/", finance_receivables.receivables_page, name="finance-receivables"),
+    path(_("receivables/"), finance_receivables.receivables_page, name="finance-receivables"),
     path(
-        "receivables/<id:receivable_id>/",
+        _("receivables/<id:receivable_id>/"),
         finance_receivables.receivable_page,
         name="finance-receivable",
     ),
     path(
-        "receivables/<id:receivable_id>/repayments/",
+        _("receivables/<id:receivable_id>/repayments/"),
         finance_receivables.receivable_repay,
         name="finance-receivable-repay",
     ),
     path(
-        "receivables/<id:receivable_id>/write-off/",
+        _("receivables/<id:receivable_id>/write-off/"),
         finance_receivables.receivable_write_off,
         name="finance-receivable-write-off",
     ),

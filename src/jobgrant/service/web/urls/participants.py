@@ -2,29 +2,30 @@
 employer's trainees of an application, and the officer's participant flags."""
 
 from django.urls import path
+from django.utils.translation import gettext_lazy as _
 
 from jobgrant.service.web.views import participants
 
 urlpatterns = [
-    path("participate/<str:token>/", participants.participate, name="participate"),
+    path(_("participate/<str:token>/"), participants.participate, name="participate"),
     path(
-        "employer/applications/<id:application_id>/trainees/",
+        _("employer/applications/<id:application_id>/trainees/"),
         participants.trainees,
         name="employer-trainees",
     ),
     path(
-        "employer/participants/<id:participant_id>/resend/",
+        _("employer/participants/<id:participant_id>/resend/"),
         participants.resend,
         name="employer-participant-resend",
     ),
     path(
-        "employer/participants/<id:participant_id>/revoke/",
+        _("employer/participants/<id:participant_id>/revoke/"),
         participants.revoke,
         name="employer-participant-revoke",
     ),
-    path("officer/participant-flags/", participants.flags, name="officer-participant-flags"),
+    path(_("officer/participant-flags/"), participants.flags, name="officer-participant-flags"),
     path(
-        "officer/participants/<id:participant_id>/sin/",
+        _("officer/participants/<id:participant_id>/sin/"),
         participants.flag_sin,
         name="officer-participant-sin",
     ),

@@ -1,11 +1,12 @@
 """The reports for analysts and officers: the annual accountability report, its PDF and CSV."""
 
 from django.urls import path
+from django.utils.translation import gettext_lazy as _
 
 from jobgrant.service.web.views import reports
 
 urlpatterns = [
-    path("annual/", reports.annual, name="reports-annual"),
-    path("annual/pdf/", reports.annual_pdf, name="reports-annual-pdf"),
-    path("annual/csv/<slug:table>/", reports.annual_csv, name="reports-annual-csv"),
+    path(_("annual/"), reports.annual, name="reports-annual"),
+    path(_("annual/pdf/"), reports.annual_pdf, name="reports-annual-pdf"),
+    path(_("annual/csv/<slug:table>/"), reports.annual_csv, name="reports-annual-csv"),
 ]

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
@@ -56,7 +57,7 @@ def reauthentication_required(view: Callable[..., HttpResponse]) -> Callable[...
     @wraps(view)
     def wrapper(request: HttpRequest, user: User, *args: Any, **kwargs: Any) -> HttpResponse:
         if not actions.recently_reauthenticated(request):
-            return redirect(with_next("account/confirm/", request.path))
+            return redirect(with_next("web:account-confirm", request.path))
         return view(request, user, *args, **kwargs)
 
     return wrapper
@@ -186,7 +187,7 @@ def new_recovery_codes(request: HttpRequest, user: User) -> HttpResponse:
     """GET asks (the old codes stop working), POST makes them and shows them once."""
     if request.method == "POST":
         request.session[CODES_KEY] = second_factor_actions.new_recovery_codes(user)
-        return redirect(with_next("sign-in/recovery-codes/", f"/{request.LANGUAGE_CODE}/account/"))
+        return redirect(with_next("web:second-factor-recovery-codes", reverse("web:account")))
     context = {"title": _("Make new recovery codes")}
     return render(request, "web/account/new_codes.html", context)
 

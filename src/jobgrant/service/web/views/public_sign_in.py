@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 import segno
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -43,11 +44,12 @@ def next_page(request: HttpRequest) -> str:
     target = request.POST.get("next") or request.GET.get("next") or ""
     if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
         return target
-    return f"/{current_language()}/home/"
+    return reverse("web:home")
 
 
-def with_next(path: str, target: str) -> str:
-    return f"/{current_language()}/{path}?{urlencode({'next': target})}"
+def with_next(route: str, target: str) -> str:
+    """The page `route` ("web:…"), in the current language, with where to go after it."""
+    return f"{reverse(route)}?{urlencode({'next': target})}"
 
 
 def signed_in(request: HttpRequest) -> User | None:
@@ -64,7 +66,7 @@ def second_factor(request: HttpRequest) -> HttpResponse:
     if not needs_second_factor(user) or is_verified(request):
         return redirect(next_page(request))
     if app_device(user) is None:
-        return redirect(with_next("sign-in/set-up/", next_page(request)))
+        return redirect(with_next("web:second-factor-setup", next_page(request)))
     form = CodeForm(request.POST if request.method == "POST" else None)
     return remember_device(request, _code_step(request, user, form))
 
@@ -132,7 +134,7 @@ def second_factor_setup(request: HttpRequest) -> HttpResponse:
         is_verified(request) or not needs_second_factor(user)
     )
     if not owes_first and not confirmed:
-        return redirect(with_next("account/confirm/", request.path))
+        return redirect(with_next("web:account-confirm", request.path))
     form = SetupForm(request.POST if request.method == "POST" else None)
     device = second_factor_actions.pending_or_new(user)
     if form.is_valid():
@@ -144,7 +146,7 @@ def second_factor_setup(request: HttpRequest) -> HttpResponse:
                 sign_in_actions.record_sign_in(request, user, "app-set-up")
             if codes:
                 request.session[CODES_KEY] = codes
-                return redirect(with_next("sign-in/recovery-codes/", next_page(request)))
+                return redirect(with_next("web:second-factor-recovery-codes", next_page(request)))
             return redirect(next_page(request))
         form.add_error("code", _("This code does not match the key: check the app and try again."))
     secret = device.config_url.split("secret=")[1].split("&")[0]
