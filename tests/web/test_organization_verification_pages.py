@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from tests.addresses import page_path
 from tests.conftest import application_body
 from tests.personas import APPLICANT, EMPLOYER, OFFICER
 from tests.service.people.test_organization_verification import FILED, dispute_token, document
@@ -51,12 +52,14 @@ def test_the_administrator_uploads_the_document_from_the_organizations_page(
 ) -> None:
     employer = unverified()
     client = signed_in(EMPLOYER)
-    page = client.get(f"/{language}/employer/organizations/{employer.pk}/").content.decode()
+    page = client.get(
+        page_path(language, f"/employer/organizations/{employer.pk}/")
+    ).content.decode()
     assert state in page and 'id="proof-form"' in page
-    listed = client.get(f"/{language}/employer/organizations/").content.decode()
+    listed = client.get(page_path(language, "/employer/organizations/")).content.decode()
     assert state in listed
     answer = client.post(
-        f"/{language}/employer/organizations/{employer.pk}/proof/", {"file": pdf()}
+        page_path(language, f"/employer/organizations/{employer.pk}/proof/"), {"file": pdf()}
     )
     assert answer.status_code == 302
     after = client.get(answer["Location"]).content.decode()
@@ -74,7 +77,7 @@ def test_a_file_that_is_not_a_document_is_named_and_nothing_is_kept(
     employer = unverified()
     fake = SimpleUploadedFile("registration.pdf", b"MZ\x90\x00 an executable", "application/pdf")
     answer = signed_in(EMPLOYER).post(
-        f"/{language}/employer/organizations/{employer.pk}/proof/", {"file": fake}
+        page_path(language, f"/employer/organizations/{employer.pk}/proof/"), {"file": fake}
     )
     page = answer.content.decode()
     assert answer.status_code == 422 and words in page and 'href="#file"' in page
@@ -88,7 +91,7 @@ def test_the_officer_verifies_from_the_queue(demo: None) -> None:
     queue = officer.get("/en/officer/organizations/").content.decode()
     assert f'id="open-organization-{employer.pk}"' in queue
     assert 'id="to-organizations"' in officer.get("/en/officer/").content.decode()
-    page = officer.get(f"/fr/officer/organizations/{employer.pk}/").content.decode()
+    page = officer.get(page_path("fr", f"/officer/organizations/{employer.pk}/")).content.decode()
     assert "Non vérifiée" in page and f'id="document-{proof.pk}"' in page
     download = officer.get(f"/en/officer/organizations/{employer.pk}/documents/{proof.pk}/")
     assert download.status_code == 200 and download["Content-Type"] == "application/pdf"
@@ -110,7 +113,7 @@ def test_the_officer_verifies_from_the_queue(demo: None) -> None:
 def test_the_officer_refuses_with_a_reason(demo: None) -> None:
     employer = unverified()
     officer = signed_in(OFFICER)
-    decide = f"/fr/officer/organizations/{employer.pk}/decision/"
+    decide = page_path("fr", f"/officer/organizations/{employer.pk}/decision/")
     empty = officer.post(decide, {"action": "refuse", "refuse-reason": ""})
     assert empty.status_code == 422 and "est obligatoire pour refuser" in empty.content.decode()
     done = officer.post(decide, {"action": "refuse", "refuse-reason": "Le nom diffère."})
@@ -141,17 +144,19 @@ def test_the_submission_refused_on_the_employers_page_says_why(demo: None) -> No
 def test_a_dispute_is_filed_from_the_link(demo: None, language: str) -> None:
     token = dispute_token()
     client = Client()
-    page = client.get(f"/{language}/dispute/{token}/")
+    page = client.get(page_path(language, f"/dispute/{token}/"))
     assert page.status_code == 200 and 'id="dispute-form"' in page.content.decode()
-    empty = client.post(f"/{language}/dispute/{token}/", {"name": ""})
+    empty = client.post(page_path(language, f"/dispute/{token}/"), {"name": ""})
     assert empty.status_code == 422
     assert APPLICANT.get().verification == "verified"
-    filed = client.post(f"/{language}/dispute/{token}/", {**FILED, "file": pdf("cra.pdf")})
-    assert filed.status_code == 302 and filed["Location"] == f"/{language}/dispute-filed/"
+    filed = client.post(
+        page_path(language, f"/dispute/{token}/"), {**FILED, "file": pdf("cra.pdf")}
+    )
+    assert filed.status_code == 302 and filed["Location"] == page_path(language, "/dispute-filed/")
     assert client.get(filed["Location"]).status_code == 200
     assert APPLICANT.get().verification == "disputed"
-    assert client.get(f"/{language}/dispute/{token}/").status_code == 404  # used once
-    assert client.get(f"/{language}/dispute/not-a-token/").status_code == 404
+    assert client.get(page_path(language, f"/dispute/{token}/")).status_code == 404  # used once
+    assert client.get(page_path(language, "/dispute/not-a-token/")).status_code == 404
 
 
 def test_the_officer_resolves_a_dispute(demo: None) -> None:
@@ -229,12 +234,14 @@ def test_the_wizard_keeps_an_unverified_organizations_application_as_a_draft(
     client = signed_in(EMPLOYER)
     through_training(client, lang)
     rows = trainees_form(trainee(0, APPLICANT.business_number))
-    assert client.post(f"/{lang}/employer/apply/trainees/", rows).status_code == 302
-    answer = client.post(f"/{lang}/employer/apply/review/", {"confirm": "yes", "action": "submit"})
+    assert client.post(page_path(lang, "/employer/apply/trainees/"), rows).status_code == 302
+    answer = client.post(
+        page_path(lang, "/employer/apply/review/"), {"confirm": "yes", "action": "submit"}
+    )
     application = Application.objects.get()
     assert application.state == "draft"
-    assert answer["Location"] == f"/{lang}/employer/applications/{application.pk}/"
+    assert answer["Location"] == page_path(lang, f"/employer/applications/{application.pk}/")
     assert words in client.get(answer["Location"]).content.decode()
     assert not FormDraft.objects.exists()  # the draft is the application now, not lost twice
-    again = client.post(f"/{lang}/employer/apply/review/", {"confirm": "yes"})
+    again = client.post(page_path(lang, "/employer/apply/review/"), {"confirm": "yes"})
     assert again.status_code == 302 and Application.objects.count() == 1
