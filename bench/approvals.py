@@ -101,11 +101,12 @@ def register_employers(count: int) -> None:
     prepare_database(with_demo=True)
     from jobgrant.service.accounts.models import User
     from jobgrant.service.demo import business_number
-    from jobgrant.service.registry.models import Employer
+    from jobgrant.service.registry.models import Employer, Verification
 
     created = Employer.objects.bulk_create(
         Employer(
             business_number=business_number(f"{40_000_000 + n}"),
+            verification=Verification.VERIFIED,  # as if an officer had verified it
             name=f"Bench {n}",
             employees=40,
             naics="332710",

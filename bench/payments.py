@@ -217,13 +217,14 @@ def _make_claims(count: int, template: Any) -> None:
     from jobgrant.service.grants.models.claims import Claim, ClaimShare, ClaimState
     from jobgrant.service.ledger import operations
     from jobgrant.service.ledger.models import BudgetAccount
-    from jobgrant.service.registry.models import Employer
+    from jobgrant.service.registry.models import Employer, Verification
 
     now = timezone.now()
     offset = Employer.objects.count()
     employers = Employer.objects.bulk_create(
         Employer(
             business_number=business_number(f"{50_000_000 + offset + n}"),
+            verification=Verification.VERIFIED,  # as if an officer had verified it
             name=f"Bench employer {offset + n}",
             employees=40,
             naics="332710",

@@ -121,7 +121,7 @@ def seed(employers: int) -> None:
     from jobgrant.service.accounts.models import User
     from jobgrant.service.accounts.organization_models import OrganizationRole
     from jobgrant.service.demo import business_number
-    from jobgrant.service.registry.models import Employer
+    from jobgrant.service.registry.models import Employer, Verification
 
     template = User.objects.get(username="demo-employer")
     accounts = []
@@ -136,6 +136,7 @@ def seed(employers: int) -> None:
             )
             organization = Employer.objects.create(
                 business_number=business_number(f"{42_000_000 + n}"),
+                verification=Verification.VERIFIED,  # as if an officer had verified it
                 name=f"Load {n} Manufacturing",
                 employees=40,
                 naics="332710",

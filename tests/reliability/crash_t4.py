@@ -535,11 +535,12 @@ def make_employers(count: int) -> list[str]:
 
     from jobgrant.service.accounts.models import User
     from jobgrant.service.demo import business_number
-    from jobgrant.service.registry.models import Employer
+    from jobgrant.service.registry.models import Employer, Verification
 
     employers = Employer.objects.bulk_create(
         Employer(
             business_number=business_number(f"{40_000_000 + n}"),
+            verification=Verification.VERIFIED,  # as if an officer had verified it
             name=f"Crash test {n}",
             employees=40,
             naics="332710",

@@ -74,13 +74,14 @@ def prepare(round_: int, binding: str, applications: int, fits: int) -> dict[str
     from jobgrant.service.demo import business_number
     from jobgrant.service.grants.applications import actions
     from jobgrant.service.ledger import operations
-    from jobgrant.service.registry.models import Employer
+    from jobgrant.service.registry.models import Employer, Verification
 
     create_personas()
     applicant, recommender, today = EMPLOYER.get(), OFFICER.get(), timezone.localdate()
     employers = Employer.objects.bulk_create(
         Employer(
             business_number=business_number(f"{50_000_000 + 1000 * round_ + n}"),
+            verification=Verification.VERIFIED,  # as if an officer had verified it
             name=f"Two servers {round_}-{n}",
             employees=40,
             naics="332710",

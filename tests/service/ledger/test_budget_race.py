@@ -43,7 +43,7 @@ from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.models.applications import Application, State
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import Bucket, BudgetAccount, LedgerTransaction, Posting
-from jobgrant.service.registry.models import Employer
+from jobgrant.service.registry.models import Employer, Verification
 
 pytestmark = pytest.mark.django_db(transaction=True)
 log = logging.getLogger(__name__)
@@ -108,6 +108,7 @@ def race_employers(user: User, count: int) -> list[Employer]:
     employers = Employer.objects.bulk_create(
         Employer(
             business_number=business_number(f"{30_000_000 + n}"),
+            verification=Verification.VERIFIED,  # as if an officer had verified it
             name=f"Race {n}",
             employees=40,
             naics="332710",
