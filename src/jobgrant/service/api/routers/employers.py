@@ -75,7 +75,7 @@ def _organization(user: User, employer_id: int) -> Employer:
     return verification.get_reviewable_organization(user, employer_id)
 
 
-@router.get("/{employer_id}", response={200: EmployerDetail, **problems(401, 404)})
+@router.get("/{employer_id}", response={200: EmployerDetail, **problems(401, 404, 422)})
 def get_employer(request: HttpRequest, employer_id: EmployerId) -> HttpResponse:
     """One organization and its verification: for its people, and for the officers of its
     jurisdiction, auditors, finance and the administrator (404 for anyone else)."""
