@@ -86,7 +86,7 @@ def run(approvals: int, profile: str | None, http: bool = False) -> None:
     from jobgrant.service.accounts.models import User
     from jobgrant.service.demo import business_number
     from jobgrant.service.grants.applications import actions
-    from jobgrant.service.registry.models import Employer
+    from jobgrant.service.registry.models import Employer, Verification
 
     employer = User.objects.get(username="demo-employer")
     employer.email = employer.email or "demo-employer@example.ca"
@@ -94,6 +94,7 @@ def run(approvals: int, profile: str | None, http: bool = False) -> None:
     created = Employer.objects.bulk_create(
         Employer(
             business_number=business_number(f"{41_000_000 + n}"),
+            verification=Verification.VERIFIED,  # as if an officer had verified it
             name=f"CPU bench {n}",
             employees=40,
             naics="332710",
