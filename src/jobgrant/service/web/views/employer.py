@@ -35,6 +35,7 @@ from jobgrant.service.web.employer_stage import (
     STAGE_PREFETCH,
     has_claims_page,
     may_withdraw,
+    next_step_text,
     stage_of,
 )
 from jobgrant.service.web.forms import employer as forms
@@ -188,12 +189,15 @@ def _row(
         shares = [e for e in employers or [] if isinstance(e, dict) and e.get("id") in own]
         figures = {k: sum(forms.parse_money(str(e.get(k, "0"))) for e in shares) for k in figures}
     start_date = application.start_date
+    stage = stage_of(application)
     return {
         "application": application,
+        "label": _("Application %(number)s") % {"number": application.pk},
+        "next_step": next_step_text(stage),
         "lead": links[0].employer if links else None,
         "partners": len(links) - 1,
         "state": states.get(application.state, application.state),
-        "stage": stage_of(application),
+        "stage": stage,
         "jurisdiction": labels.jurisdiction_name(application.jurisdiction),
         "start_date": start_date if isinstance(start_date, str) else "",
         **figures,
