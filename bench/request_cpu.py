@@ -232,12 +232,20 @@ def endpoints(data: dict[str, Any]) -> list[Endpoint]:
         return ask
 
     body = {"data": data["body"]}
+    drafts: list[int] = []  # the applications made, for the submissions timed
+    make = call("POST", "/applications", "load-employer-1", **body)
+
+    def made_one() -> Any:
+        answer = make()
+        if answer.status_code == 201:
+            drafts.append(int(answer.json()["id"]))
+        return answer
+
     found: list[Endpoint] = [
         Endpoint("api POST /quote", call("POST", "/quote", "load-employer-1", **body)),
+        Endpoint("api POST /applications", made_one, 201),
         Endpoint(
-            "api POST /applications",
-            call("POST", "/applications", "load-employer-1", **body),
-            201,
+            "api POST /applications/[id]/submit", next_of(drafts, "submit", "load-employer-1")
         ),
         Endpoint("api GET /applications", call("GET", "/applications", "load-employer-0")),
         Endpoint(
@@ -367,11 +375,74 @@ def run(arguments: argparse.Namespace) -> None:
             f"{endpoint.name:<44} {_ms(endpoint.samples, 0.5):>10.2f} "
             f"{_ms(endpoint.samples, 0.9):>6.2f} {endpoint.statements:>4}"
         )
+    print_crowd(chosen)
     api_reads = [statistics.median(e.samples) for e in chosen if e.name.startswith("api GET")]
     if api_reads:
         print(f"median of the API reads' medians: {1000 * statistics.median(api_reads):.2f} ms")
     if shares:
         print_shares(shares)
+
+
+#: bench/load/locustfile.py's crowd: each task's share of all tasks (its kind's weight in the
+#: crowd times its weight among the kind's tasks), with the endpoints it asks.
+CROWD_TASKS: list[tuple[float, list[str]]] = [
+    # (the share of all tasks, the endpoints the task asks)
+    *(
+        (0.30 * w / 12, e)
+        for w, e in [
+            (3, ["api POST /quote"]),
+            (2, ["api POST /applications", "api POST /applications/[id]/submit"]),
+            (3, ["api GET /applications"]),
+            (3, ["api GET /applications/[id]"]),
+            (1, ["api GET /applications/[id]/agreement"]),
+        ]
+    ),
+    *(
+        (0.30 * w / 9, [f"page employer {p}"])
+        for w, p in [(4, "dashboard"), (3, "application"), (1, "agreement"), (1, "apply")]
+    ),
+    *(
+        (0.10 * w / 7, e)
+        for w, e in [
+            (3, ["api POST /applications/[id]/recommend"]),
+            (2, ["page officer queue"]),
+            (2, ["page officer review"]),
+        ]
+    ),
+    *(
+        (0.10 * w / 7, e)
+        for w, e in [
+            (3, ["api POST /applications/[id]/approve"]),
+            (2, ["page officer queue"]),
+            (2, ["page officer review"]),
+        ]
+    ),
+    (0.10 * 2 / 3, ["page finance budgets"]),
+    (0.10 / 3, ["api GET /budgets"]),
+    (0.10 * 2 / 3, ["page analyst KPIs"]),
+    (0.10 / 3, ["api GET /kpis"]),
+]
+
+
+def print_crowd(chosen: list[Endpoint]) -> None:
+    """The CPU of an average request of make load's crowd, its tasks weighted as the
+    locustfile weighs them (a page: the mean of its two languages; the apply page's redirect
+    and an application's making and submitting: two requests a task)."""
+    medians: dict[str, list[float]] = {}
+    for endpoint in chosen:
+        key = endpoint.name.split(" (")[0]
+        medians.setdefault(key, []).append(statistics.median(endpoint.samples))
+    cpu = requests = 0.0
+    for share, names in CROWD_TASKS:
+        if any(name not in medians for name in names):
+            return  # not every endpoint was measured (--only)
+        cpu += share * sum(statistics.mean(medians[name]) for name in names)
+        requests += share * (2 if names == ["page employer apply"] else len(names))
+    per_request = 1000 * cpu / requests
+    print(
+        f"the crowd's average request: {per_request:.2f} ms of CPU (this process only): at "
+        f"most {2000 / per_request:.0f} requests/s on two idle cores"
+    )
 
 
 def print_shares(shares: dict[str, list[list[float]]]) -> None:
