@@ -6,6 +6,7 @@ figure `make load` divides out of its run, endpoint by endpoint, without the nei
     python bench/request_cpu.py --repeat 60 --only dashboard --only queue
     python bench/request_cpu.py --middleware            # and each middleware's share
     python bench/request_cpu.py --profile /tmp/requests # and a cProfile of each endpoint there
+    python bench/request_cpu.py --sql --only quote      # and the SQL statements of one request
 
 It makes a database of its own (PostgreSQL: --name on the server of JOBGRANT_BENCH_POSTGRES,
 default postgresql://postgres@127.0.0.1:5432, created from the migrated template and dropped
@@ -302,7 +303,11 @@ def fiscal_year() -> str:
 
 
 def measure(
-    endpoint: Endpoint, repeat: int, profile: Path | None, shares: list[list[float]] | None
+    endpoint: Endpoint,
+    repeat: int,
+    profile: Path | None,
+    shares: list[list[float]] | None,
+    show_sql: bool = False,
 ) -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -316,6 +321,10 @@ def measure(
             f"{endpoint.name}: {answer.status_code} {where} {answer.content[:300]!r}"
         )
     endpoint.statements = len(captured.captured_queries)
+    if show_sql:
+        print(f"\n--- {endpoint.name}: {endpoint.statements} statements")
+        for query in captured.captured_queries:
+            print(f"  {query['sql'][:300]}")
     profiler = cProfile.Profile(time.process_time) if profile else None
     for _ in range(repeat):
         if profiler:
@@ -361,7 +370,7 @@ def run(arguments: argparse.Namespace) -> None:
     shares: dict[str, list[list[float]]] = {}
     for endpoint in chosen:
         endpoint_shares: list[list[float]] | None = [] if arguments.middleware else None
-        measure(endpoint, repeat, arguments.profile, endpoint_shares)
+        measure(endpoint, repeat, arguments.profile, endpoint_shares, arguments.sql)
         if endpoint_shares is not None:
             shares[endpoint.name] = endpoint_shares
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
@@ -472,6 +481,7 @@ def main() -> None:
     parser.add_argument("--only", action="append", help="endpoints whose name has this word")
     parser.add_argument("--middleware", action="store_true", help="each middleware's share")
     parser.add_argument("--profile", type=Path, help="a directory for cProfile's statistics")
+    parser.add_argument("--sql", action="store_true", help="print each endpoint's statements")
     arguments = parser.parse_args()
     import tempfile
 
