@@ -25,8 +25,9 @@ What it does, in order:
    failures, p50/p95/p99 per endpoint and overall, requests per second, and the CPU the server
    spent per request: the gunicorn workers' CPU time and their PostgreSQL backends', read from
    /proc before and after the run, divided by the requests answered (the worker's CPU is
-   printed beside it). The load average is printed before and after: other work on the machine
-   changes every figure.
+   printed beside it), and the CPU Locust itself used per request (it runs on the same
+   cores). The load average is printed before and after: other work on the machine changes
+   every figure.
 5. `jobgrant ledger verify` and `jobgrant audit verify` on the database, then the servers stop
    and the database is dropped (--keep keeps it).
 
@@ -42,6 +43,7 @@ import csv
 import json
 import os
 import re
+import resource
 import signal
 import subprocess
 import sys
@@ -408,6 +410,7 @@ def _run_locust(
     loads = [_load_average()]
     workers, backends = _cpu(pids["serve"]), _backends(database)
     worker = _cpu(pids["worker"])
+    locust_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
     done = subprocess.run(
         [
@@ -439,6 +442,10 @@ def _run_locust(
         check=False,
     )
     seconds = time.perf_counter() - began
+    locust_after = resource.getrusage(resource.RUSAGE_CHILDREN)  # Locust, waited for above
+    locust_cpu = sum(
+        getattr(locust_after, f) - getattr(locust_before, f) for f in ("ru_utime", "ru_stime")
+    )
     server_cpu = cpu_used(workers, _cpu(pids["serve"]))
     database_cpu = cpu_used(backends, _backends(database))
     worker_cpu = cpu_used(worker, _cpu(pids["worker"]))
@@ -449,6 +456,10 @@ def _run_locust(
     rows = read_stats(prefix)
     failures_file = Path(f"{prefix}_failures.csv")
     counts = report(rows, seconds, server_cpu, database_cpu, worker_cpu, (loads[0], loads[1]))
+    print(
+        f"the load generator (Locust) used {1000 * locust_cpu / max(counts[0], 1):.1f} ms of CPU "
+        "per request, on the same cores"
+    )
     if failures_file.exists():
         for row in list(csv.DictReader(failures_file.open()))[:10]:
             error = row["Error"][:200]

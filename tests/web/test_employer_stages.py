@@ -12,6 +12,7 @@ from django.test import Client
 from django.utils import timezone
 from tests import canonical
 from tests.addresses import page_path
+from tests.conftest import application_body
 from tests.personas import EMPLOYER
 from tests.service.grants.agreement_helpers import approved
 from tests.service.grants.claim_helpers import invited
@@ -111,3 +112,30 @@ def test_a_completed_and_paid_file_says_so_keeps_its_claims_and_cannot_be_withdr
     assert (refused.value.status, refused.value.code) == (409, "FILE_COMPLETED")
     assert Application.objects.get(pk=application.pk).state == "approved"
     assert AuditEntry.objects.filter(action="refused.withdraw_application").exists()
+
+
+def raw_page(path: str) -> str:
+    client = Client()
+    client.force_login(EMPLOYER.get())
+    answer = client.get(path)
+    assert answer.status_code == 200
+    return str(answer.content.decode())
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_dashboard_row_writes_its_next_step_as_the_file_page_does(
+    demo: None, language: str
+) -> None:
+    """The dashboard writes each row's next step in Python (no include per row); the file's
+    page through web/employer/_next_step.html: the same HTML, with a date (the French
+    apostrophe of "d'ici le" as the template leaves it) and without."""
+    agreement = approved()
+    submitted = actions.create_application(EMPLOYER.get(), application_body())
+    actions.submit_application(EMPLOYER.get(), submitted)
+    dashboard = raw_page(f"/{language}/employer/")
+    for pk in (agreement.application_id, submitted.pk):
+        detail = raw_page(f"/{language}/employer/applications/{pk}/")
+        assert cell(dashboard, f"next-step-{pk}") == cell(detail, "application-next-step")
+    assert cell(dashboard, f"next-step-{agreement.application_id}").endswith(
+        long_date(timezone.localtime(version(agreement).accept_by).date(), language)
+    )

@@ -105,3 +105,29 @@ def test_the_budgets_page_reads_the_same_queries_for_1_and_10_files(demo: None) 
     client = signed_in(FINANCE)
     one, ten = one_then_ten(lambda files: client.get("/en/finance/budgets/"))
     assert one == ten
+
+
+def test_a_partners_dashboard_reads_the_same_queries_for_1_and_10_consortium_files(
+    demo: None,
+) -> None:
+    """The partner's rows read its own share of each quote, picked out in the query: no query
+    per file."""
+    from tests.personas import PARTNER, PARTNER_EMPLOYER
+
+    employer = User.objects.get(username=EMPLOYER.username)
+
+    def consortium_files(count: int) -> None:
+        for _ in range(count):
+            body = application_body()
+            body["employers"].append({"id": "p", "business_number": PARTNER.get().business_number})
+            body["trainees"].append({**body["trainees"][0], "employer_id": "p"})
+            actions.submit_application(employer, actions.create_application(employer, body))
+
+    client = signed_in(PARTNER_EMPLOYER)
+    consortium_files(1)
+    queries(lambda: client.get("/en/employer/"))
+    with_one = queries(lambda: client.get("/en/employer/"))
+    consortium_files(9)
+    page = client.get("/en/employer/").content.decode()
+    assert page.count('id="application-') >= 10  # the ten files are the partner's rows
+    assert queries(lambda: client.get("/en/employer/")) == with_one

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Prefetch
 from django.utils import timezone
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -48,13 +51,25 @@ def _agreement(application: Application) -> Agreement | None:
         return None
 
 
+def _listed(instance: object, prefetched: str, related: str) -> list[Any]:
+    """The rows a list prefetched into `prefetched` (STAGE_PREFETCH), else read through the
+    `related` manager (a single file's page)."""
+    found = getattr(instance, prefetched, None)
+    if found is None:
+        return list(getattr(instance, related).all())
+    return list(found)
+
+
 def _version(agreement: Agreement) -> AgreementVersion | None:
     """The agreement's current version: from what a list prefetched (STAGE_PREFETCH), else read."""
-    return next((v for v in agreement.versions.all() if v.number == agreement.version), None)
+    versions = _listed(agreement, "stage_versions", "versions")
+    return next((v for v in versions if v.number == agreement.version), None)
 
 
 #: What a list of files prefetches so that each row's stage costs no query of its own: only the
-#: columns read here (a version's rendered documents are large).
+#: columns read here (a version's rendered documents are large). Into lists of their own
+#: (`to_attr`): Django then sets each file's rows as they are, instead of building a filtered
+#: queryset per file and prefetch (a tenth of the dashboard's CPU with 90 files).
 STAGE_PREFETCH = (
     Prefetch(
         "agreement__versions",
@@ -66,11 +81,43 @@ STAGE_PREFETCH = (
             "first_claim_by",
             "completion_report_by",
         ),
+        to_attr="stage_versions",
     ),
-    Prefetch("participants", queryset=Participant.objects.only("application_id", "state")),
-    Prefetch("claims", queryset=Claim.objects.only("application_id", "state", "is_final")),
-    Prefetch("payments", queryset=PaymentRequest.objects.only("application_id", "state")),
+    Prefetch(
+        "participants",
+        queryset=Participant.objects.only("application_id", "state"),
+        to_attr="stage_participants",
+    ),
+    Prefetch(
+        "claims",
+        queryset=Claim.objects.only("application_id", "state", "is_final"),
+        to_attr="stage_claims",
+    ),
+    Prefetch(
+        "payments",
+        queryset=PaymentRequest.objects.only("application_id", "state"),
+        to_attr="stage_payments",
+    ),
 )
+
+
+def next_step_text(stage: Stage) -> str:
+    """The next step as web/employer/_next_step.html writes it ("… by <date>", or "—"), made
+    once in Python for a list's rows rather than by an include per row."""
+    from jobgrant.service.web.templatetags.jobgrant import longdate
+
+    if not stage.next_step:
+        return "—"
+    if stage.due is None:
+        return stage.next_step
+    # As {% blocktranslate %} does: the sentence as translated, the values escaped.
+    return mark_safe(
+        _("%(step)s by %(date)s")
+        % {
+            "step": conditional_escape(stage.next_step),
+            "date": conditional_escape(longdate(stage.due)),
+        }
+    )
 
 
 def stage_of(application: Application) -> Stage:
@@ -104,11 +151,13 @@ def stage_of(application: Application) -> Stage:
 
 def _in_force(application: Application, version: AgreementVersion | None) -> Stage:
     accepted = pgettext("file stage", "Agreement accepted")
-    slots = [slot.state for slot in application.participants.all()]
+    slots = [slot.state for slot in _listed(application, "stage_participants", "participants")]
     if not slots or any(slot in WAITING_TRAINEES for slot in slots):
         due = version.participants_by if version else None
         return Stage(accepted, _("Invite the trainees and have them confirm"), due)
-    claims = [(claim.state, claim.is_final) for claim in application.claims.all()]
+    claims = [
+        (claim.state, claim.is_final) for claim in _listed(application, "stage_claims", "claims")
+    ]
     if any(claim_state in CLAIM_IN_PROGRESS for claim_state, _final in claims):
         return Stage(
             pgettext("file stage", "Claim being assessed or written"), _("Finish the claim"), None
@@ -134,7 +183,7 @@ def _in_force(application: Application, version: AgreementVersion | None) -> Sta
 
 
 def _over(application: Application) -> Stage:
-    payments = [payment.state for payment in application.payments.all()]
+    payments = [p.state for p in _listed(application, "stage_payments", "payments")]
     if payments and all(p in (RequestState.PAID, RequestState.CANCELLED) for p in payments):
         return Stage(pgettext("file stage", "Completed and paid"), "", None)
     return Stage(pgettext("file stage", "Completed"), _("The last payment is on its way"), None)

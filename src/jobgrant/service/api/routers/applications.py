@@ -292,7 +292,8 @@ def list_applications(
         found = found.filter(state=state)
     if jurisdiction:
         found = found.filter(jurisdiction=jurisdiction)
-    page = list(found.defer("explanation").order_by("id")[offset : offset + limit])
+    # Neither the explanation nor the request is in a list's items: not read (nor decoded).
+    page = list(found.defer("explanation", "request").order_by("id")[offset : offset + limit])
     shares = partner_view.own_shares(user, page)  # for the whole page: no query per file
     return json_response(
         {

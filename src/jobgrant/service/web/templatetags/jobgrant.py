@@ -45,7 +45,11 @@ def money(value: int | str | None) -> str:
 
 @register.filter
 def number(value: int | None) -> str:
-    return "" if value is None else format_decimal(value, locale=current_locale())
+    if value is None:
+        return ""
+    if type(value) is int and 0 <= value < 1000:  # no separator nor sign in any locale
+        return str(value)
+    return format_decimal(value, locale=current_locale())
 
 
 @register.filter

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Prefetch
+from django.db.models.fields.json import KT, KeyTransform
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -21,7 +23,11 @@ from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.applications import partners as partner_actions
 from jobgrant.service.grants.core import access
-from jobgrant.service.grants.models.applications import Application, FormDraft
+from jobgrant.service.grants.models.applications import (
+    Application,
+    ApplicationEmployer,
+    FormDraft,
+)
 from jobgrant.service.grants.payments.paid import application_payments
 from jobgrant.service.language import localized
 from jobgrant.service.web import claim_display, labels
@@ -29,6 +35,7 @@ from jobgrant.service.web.employer_stage import (
     STAGE_PREFETCH,
     has_claims_page,
     may_withdraw,
+    next_step_text,
     stage_of,
 )
 from jobgrant.service.web.forms import employer as forms
@@ -84,21 +91,37 @@ def dashboard(request: HttpRequest, user: User) -> HttpResponse:
     """The applications of the organizations the user acts for: as applicant, and as partner;
     and the applications the user is still writing."""
     mine = set(access.employers_acted_for(user).values_list("pk", flat=True))
-    # Not the explanation (every trainee's computation, the largest column): no row shows it.
+    # Only the columns a row shows or its stage reads: not the explanation (every trainee's
+    # computation, the largest column), nor the request and the quote, of which a row reads
+    # one date and the employers' shares (read in the database, not decoded whole per row).
     found = (
         access.visible_applications(user)
         .select_related("agreement", "completion_report")
-        .defer("explanation")
-        .prefetch_related("employers__employer", *STAGE_PREFETCH)
+        .only(*DASHBOARD_COLUMNS)
+        .annotate(
+            start_date=KT("request__training__start_date"),
+            quote_employers=KeyTransform("employers", "quote"),
+        )
+        .prefetch_related(
+            Prefetch(
+                "employers",
+                queryset=ApplicationEmployer.objects.select_related("employer").only(
+                    "application_id", "employer_id", "reference", "employer__name"
+                ),
+                to_attr="listed_employers",
+            ),
+            *STAGE_PREFETCH,
+        )
     )
+    states = labels.state_labels()  # once, in the page's language, not once a row
     led, partnered = [], []
     for application in found.order_by("-id"):
-        links = list(application.employers.all())
+        links = application.listed_employers
         if links and links[0].employer_id in mine:
-            led.append(_row(application, links, None))
+            led.append(_row(application, links, None, states))
         else:
             own = {link.reference for link in links if link.employer_id in mine}
-            partnered.append(_row(application, links, own))
+            partnered.append(_row(application, links, own, states))
     return render(
         request,
         "web/employer/dashboard.html",
@@ -135,25 +158,48 @@ def _draft_row(draft: FormDraft) -> dict[str, Any]:
     }
 
 
-def _row(application: Application, links: list[Any], own: set[str] | None) -> dict[str, Any]:
-    """A dashboard row: the application's totals, or (for a partner) its own share only."""
-    training = application.request.get("training") if isinstance(application.request, dict) else {}
+#: The application's columns a dashboard row reads (with its agreement's and report's state).
+DASHBOARD_COLUMNS = (
+    "id",
+    "state",
+    "jurisdiction",
+    "received_on",
+    "federal_cents",
+    "provincial_cents",
+    "employer_cents",
+    "agreement__state",
+    "agreement__version",
+    "completion_report__state",
+)
+
+
+def _row(
+    application: Any, links: list[Any], own: set[str] | None, states: dict[str, str]
+) -> dict[str, Any]:
+    """A dashboard row: the application's totals, or (for a partner) its own share only.
+    `application` comes with `start_date` (its training's) and `quote_employers` (the quote's
+    shares) read by the dashboard's query."""
     figures: dict[str, Any] = {
         "federal": application.federal_cents,
         "provincial": application.provincial_cents,
         "employer": application.employer_cents,
     }
     if own is not None:
-        shares = [e for e in application.quote.get("employers", []) if e.get("id") in own]
+        employers = application.quote_employers
+        shares = [e for e in employers or [] if isinstance(e, dict) and e.get("id") in own]
         figures = {k: sum(forms.parse_money(str(e.get(k, "0"))) for e in shares) for k in figures}
+    start_date = application.start_date
+    stage = stage_of(application)
     return {
         "application": application,
+        "label": _("Application %(number)s") % {"number": application.pk},
+        "next_step": next_step_text(stage),
         "lead": links[0].employer if links else None,
         "partners": len(links) - 1,
-        "state": labels.state_labels().get(application.state, application.state),
-        "stage": stage_of(application),
+        "state": states.get(application.state, application.state),
+        "stage": stage,
         "jurisdiction": labels.jurisdiction_name(application.jurisdiction),
-        "start_date": (training or {}).get("start_date", ""),
+        "start_date": start_date if isinstance(start_date, str) else "",
         **figures,
     }
 

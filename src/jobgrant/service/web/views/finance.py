@@ -12,10 +12,11 @@ applications and claims, not the ledger), and a CSV export of exactly what the f
 from __future__ import annotations
 
 import csv
+import functools
 import io
 from typing import Any
 
-from babel.numbers import format_percent
+from babel.numbers import NumberPattern, format_percent, parse_pattern
 from django.db.models import QuerySet, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -69,8 +70,14 @@ def budgets(chosen: dict[str, str]) -> QuerySet[BudgetAccount]:
 
 def percent(value: float) -> str:
     """12.5 as "12.5%" / "12,5 %"."""
-    pattern = in_language(en="#,##0.0%", fr="#,##0.0\u00a0%")
+    pattern = _percent_pattern(in_language(en="#,##0.0%", fr="#,##0.0\u00a0%"))
     return format_percent(value / 100, format=pattern, locale=current_locale())
+
+
+@functools.cache
+def _percent_pattern(pattern: str) -> NumberPattern:
+    """The pattern parsed once, not once a row."""
+    return parse_pattern(pattern)
 
 
 def _row(account: BudgetAccount) -> dict[str, Any]:

@@ -123,7 +123,9 @@ def queue(request: HttpRequest, user: User) -> HttpResponse:
     sort = chosen["sort"] or "received"
     rows = (
         _with_columns(in_state(found, chosen["state"]))
-        .defer("explanation")  # no row shows a file's computation
+        # Only what a row shows: not the request, the quote nor the explanation (decoded for
+        # nothing, every row of every page).
+        .only(*QUEUE_COLUMNS)
         .order_by(*_ordering(sort))
     )
     page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
@@ -143,9 +145,17 @@ def queue(request: HttpRequest, user: User) -> HttpResponse:
     return render(request, "web/officer/queue.html", context)
 
 
+#: The application's columns a row of the queue reads (the others are annotated).
+QUEUE_COLUMNS = ("id", "jurisdiction", "stream__code", "received_on", "state", "eligible")
+
+
 def _with_columns(found: QuerySet[Application]) -> QuerySet[Application]:
     lead = ApplicationEmployer.objects.filter(application=OuterRef("pk"), position=0)
-    partners = ApplicationEmployer.objects.filter(position__gt=0).select_related("employer")
+    partners = (
+        ApplicationEmployer.objects.filter(position__gt=0)
+        .select_related("employer")
+        .only("application_id", "employer__name")
+    )
     return (
         found.select_related("stream")
         .prefetch_related(Prefetch("employers", queryset=partners, to_attr="partners"))
