@@ -132,9 +132,9 @@ def test_a_dashboard_row_writes_its_next_step_as_the_file_page_does(
     agreement = approved()
     submitted = actions.create_application(EMPLOYER.get(), application_body())
     actions.submit_application(EMPLOYER.get(), submitted)
-    dashboard = raw_page(f"/{language}/employer/")
+    dashboard = raw_page(page_path(language, "/employer/"))
     for pk in (agreement.application_id, submitted.pk):
-        detail = raw_page(f"/{language}/employer/applications/{pk}/")
+        detail = raw_page(page_path(language, f"/employer/applications/{pk}/"))
         assert cell(dashboard, f"next-step-{pk}") == cell(detail, "application-next-step")
     assert cell(dashboard, f"next-step-{agreement.application_id}").endswith(
         long_date(timezone.localtime(version(agreement).accept_by).date(), language)
