@@ -121,6 +121,24 @@ def test_the_officer_refuses_with_a_reason(demo: None) -> None:
     assert Employer.objects.get(pk=employer.pk).verification == "refused"
 
 
+def test_the_language_button_keeps_the_reason_typed_and_decides_nothing(demo: None) -> None:
+    """The officer's refusal reason, typed in English, is shown back on the French page: no
+    error, nothing decided (ADR 0039)."""
+    employer = unverified()
+    officer = signed_in(OFFICER)
+    page = officer.get(page_path("en", f"/officer/organizations/{employer.pk}/")).content.decode()
+    assert 'id="switch-language-refuse"' in page and 'id="switch-language-verify"' in page
+    entries = AuditEntry.objects.count()
+    decide = page_path("fr", f"/officer/organizations/{employer.pk}/decision/")
+    typed = {"action": "refuse", "refuse-reason": "The name differs.", "switch-language": "yes"}
+    switched = officer.post(decide, typed)
+    text = switched.content.decode()
+    assert switched.status_code == 200 and "The name differs." in text
+    assert "gcds-error-summary" not in text and 'lang="fr"' in text
+    assert Employer.objects.get(pk=employer.pk).verification == "unverified"
+    assert AuditEntry.objects.count() == entries
+
+
 def test_the_officers_file_says_unverified(demo: None) -> None:
     application = actions.create_application(EMPLOYER.get(), application_body())
     actions.submit_application(EMPLOYER.get(), application)

@@ -49,7 +49,10 @@ from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, problem
 from jobgrant.service.language import language_of, local_day, long_date
 from jobgrant.service.notifications.outbox import enqueue, quoted
-from jobgrant.service.people.access import no_such_organization
+from jobgrant.service.people.access import (
+    officer_covers_organization,
+    officer_scope,
+)
 from jobgrant.service.refusals import forbidden_for, refused
 from jobgrant.service.registry.identifiers import looks_like_sin
 from jobgrant.service.registry.models import Employer, Verification
@@ -61,49 +64,10 @@ NAME_MAX = 150
 PHONE_MAX = 30
 #: Proofs an organization may have waiting at once (each up to the receipts' size limit).
 PROOFS_WAITING_MAX = 10
-#: The roles that read organizations' verification without deciding it.
-READERS = frozenset({Role.AUDITOR, Role.ADMIN, Role.FINANCE})
-
-
-# --- Who covers which organization ------------------------------------------------------------
-
-
-def officer_covers_organization(user: User, employer: Employer) -> bool:
-    """The officers of the organization's jurisdiction (federal officers of no jurisdiction
-    cover every one)."""
-    if user.role != Role.OFFICER or not user.is_active:
-        return False
-    if user.federal:
-        return user.jurisdiction in ("", employer.jurisdiction)
-    return user.jurisdiction == employer.jurisdiction
-
-
-def _officer_scope(user: User) -> Q:
-    if user.role != Role.OFFICER or not user.is_active:
-        return Q(pk__in=[])
-    if user.federal and not user.jurisdiction:
-        return Q()
-    return Q(jurisdiction=user.jurisdiction)
 
 
 def affiliated(user: User, employer: Employer) -> bool:
     return Membership.objects.filter(user=user, employer=employer).exists()
-
-
-def reviewable_organizations(user: User) -> QuerySet[Employer]:
-    """The organizations whose verification `user` may read: an officer's jurisdiction's,
-    every one for auditors, finance and the administrator."""
-    if user.role in READERS:
-        return Employer.objects.all()
-    return Employer.objects.filter(_officer_scope(user))
-
-
-@audited_refusals_of("employer", action="organization.review")
-def get_reviewable_organization(user: User, employer_id: int) -> Employer:
-    found = reviewable_organizations(user).filter(pk=employer_id).first()
-    if found is None:
-        raise no_such_organization()
-    return found
 
 
 def verification_queue(user: User) -> QuerySet[Employer]:
@@ -113,7 +77,7 @@ def verification_queue(user: User) -> QuerySet[Employer]:
         employer=OuterRef("pk"), reviewed=False, dispute__isnull=True
     )
     return (
-        Employer.objects.filter(_officer_scope(user))
+        Employer.objects.filter(officer_scope(user))
         .filter(
             Q(verification=Verification.DISPUTED)
             | Q(Exists(waiting), verification=Verification.UNVERIFIED)

@@ -40,6 +40,7 @@ from jobgrant.service.web.audit_labels import (
     ACTION_LABELS,
     ATTEMPT_LABELS,
     OBJECT_TYPE_LABELS,
+    REFUSAL_CODE_LABELS,
     REFUSED,
 )
 from jobgrant.service.web.change_display import CHANGE_KIND_LABELS, field_label
@@ -216,19 +217,6 @@ SHARE_LABELS: dict[str, Promise] = {
 }
 #: The details that hold groups of shares in cents.
 MONEY_GROUPS = frozenset({"figures"})
-REFUSAL_CODE_LABELS: dict[str, Promise] = {
-    "SEPARATION_OF_DUTIES": gettext_lazy("separation of duties: the recommender cannot approve"),
-    "CONFLICT_OF_INTEREST": gettext_lazy("conflict of interest"),
-    "NOT_YOUR_FILE": gettext_lazy("not in the officer's files"),
-    "NOT_THEIR_FILE": gettext_lazy("not in the files of the officer it was to go to"),
-    "NOT_THE_APPLICANT": gettext_lazy("not the applicant organization"),
-    "NOT_YOUR_ORGANIZATION": gettext_lazy("not an employer the person acts for"),
-    "NOT_YOUR_JURISDICTION": gettext_lazy("another jurisdiction"),
-    "ROLE_NOT_ALLOWED": gettext_lazy("the role does not allow it"),
-    "SIN_VIEW_NOT_ALLOWED": gettext_lazy("no permission to view a SIN in full"),
-    "NOT_FOUND": gettext_lazy("no such application, or not one the person may read"),
-    "EMAIL_TAKEN": gettext_lazy("another account uses this email address"),
-}
 
 # The state codes of each kind of object (an entry's "state", "before" and "after").
 STATES_OF: dict[str, Mapping[str, str]] = {

@@ -72,7 +72,7 @@ def _organization(user: User, employer_id: int) -> Employer:
     """An organization the caller acts for, or one whose verification they review."""
     if user.role == Role.EMPLOYER:
         return people_access.get_visible_organization(user, employer_id)
-    return verification.get_reviewable_organization(user, employer_id)
+    return people_access.get_visible_organization_to_review(user, employer_id)
 
 
 @router.get("/{employer_id}", response={200: EmployerDetail, **problems(401, 404, 422)})

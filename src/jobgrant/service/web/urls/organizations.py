@@ -3,7 +3,7 @@
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
-from jobgrant.service.web.views import organizations
+from jobgrant.service.web.views import organizations, organizations_verification
 
 #: Pages anyone can open: the links in messages carry their own key.
 public = [
@@ -16,8 +16,8 @@ public = [
     ),
     path(_("register/verified/"), organizations.verify_email_done, name="verify-email-done"),
     path(_("invitation/<str:token>/"), organizations.invitation, name="invitation"),
-    path(_("dispute/<str:token>/"), organizations.dispute, name="dispute"),
-    path(_("dispute-filed/"), organizations.dispute_filed, name="dispute-filed"),
+    path(_("dispute/<str:token>/"), organizations_verification.dispute, name="dispute"),
+    path(_("dispute-filed/"), organizations_verification.dispute_filed, name="dispute-filed"),
 ]
 #: The employer's pages (under /employer/).
 employer = [
@@ -29,7 +29,7 @@ employer = [
     ),
     path(
         _("organizations/<id:employer_id>/proof/"),
-        organizations.organization_proof,
+        organizations_verification.organization_proof,
         name="organization-proof",
     ),
     path(

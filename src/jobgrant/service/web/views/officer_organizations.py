@@ -12,12 +12,14 @@ from typing import Any, cast
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from jobgrant.service import refusals
 from jobgrant.service.accounts.models import OrganizationProof, User
 from jobgrant.service.errors import ServiceError
+from jobgrant.service.people import access as people_access
 from jobgrant.service.people import organization_verification as verification
 from jobgrant.service.people.organizations import members
 from jobgrant.service.registry.models import Employer, Verification
@@ -35,6 +37,8 @@ from jobgrant.service.web.pages import (
     set_choices,
     set_notice,
     shown_as,
+    shown_back,
+    switching_language,
     take_notice,
     visible_or_404,
 )
@@ -43,7 +47,7 @@ ACTIONS = ("verify", "refuse", "resolve")
 
 
 def _organization(user: User, employer_id: int) -> Employer:
-    return visible_or_404(verification.get_reviewable_organization, user, employer_id)
+    return visible_or_404(people_access.get_visible_organization_to_review, user, employer_id)
 
 
 @require_GET
@@ -54,7 +58,7 @@ def queue(request: HttpRequest, user: User) -> HttpResponse:
     everything = request.GET.get("state") == "all"
     if everything:
         found = (
-            verification.reviewable_organizations(user)
+            people_access.reviewable_organizations(user)
             .exclude(verification=Verification.VERIFIED)
             .order_by("name", "pk")
         )
@@ -117,7 +121,7 @@ def _render(
         "may_decide": state in (Verification.UNVERIFIED, Verification.REFUSED),
         "may_refuse": state == Verification.UNVERIFIED,
         "affiliated": verification.affiliated(user, employer),
-        "covers": verification.officer_covers_organization(user, employer),
+        "covers": people_access.officer_covers_organization(user, employer),
         "forms": forms,
         "notice": _notice(take_notice(request), employer),
         **errors,
@@ -154,9 +158,12 @@ def decide(request: HttpRequest, user: User, employer_id: int) -> HttpResponse:
     action = request.POST.get("action", "")
     if action not in ACTIONS:
         raise Http404
-    shown_as(request, request.path.removesuffix("decision/"))
+    shown_as(request, reverse("web:officer-organization", args=[employer.pk]))
     forms = _forms(employer, request.POST, action)
     form = forms[action]
+    if switching_language(request):  # what was typed, shown back in this language, unchecked
+        shown_back(form)
+        return _render(request, user, employer, forms)
     typed = form.typed()
     try:
         if action == "verify":

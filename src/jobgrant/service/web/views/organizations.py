@@ -26,7 +26,6 @@ from jobgrant.service.people import access as people_access
 from jobgrant.service.people import organization_verification as verification
 from jobgrant.service.people import organizations
 from jobgrant.service.registry.models import Employer, Verification
-from jobgrant.service.uploads import CheckedFile, checked
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms import organizations as forms
 from jobgrant.service.web.limits import limited
@@ -34,7 +33,6 @@ from jobgrant.service.web.pages import (
     employer_required,
     error_context,
     set_notice,
-    shown_as,
     switching_language,
     take_notice,
     visible_or_404,
@@ -45,7 +43,7 @@ from jobgrant.service.web.views import public_demo
 SENT_TO_KEY = "jobgrant.register.sent_to"
 
 
-def _page(
+def form_page(
     request: HttpRequest,
     template: str,
     context: dict[str, Any],
@@ -59,14 +57,14 @@ def _page(
     return render(request, template, {**context, **errors}, status=status)
 
 
-def _done(
+def done_page(
     request: HttpRequest, title: str, text: str, next_url: str, next_text: str
 ) -> HttpResponse:
     context = {"title": title, "text": text, "next_url": next_url, "next_text": next_text}
     return render(request, "web/organizations/done.html", context)
 
 
-def _bad_link(request: HttpRequest) -> HttpResponse:
+def bad_link_page(request: HttpRequest) -> HttpResponse:
     context = {
         "title": _("This link does not work"),
         "text": _(
@@ -101,7 +99,7 @@ def register(request: HttpRequest) -> HttpResponse:
             public_demo.remember_registered(request, request.session[SENT_TO_KEY], started)
             return redirect("web:register-sent")
     context = {"title": _("Register your organization"), "form": form}
-    return _page(request, "web/organizations/register.html", context, [form], first)
+    return form_page(request, "web/organizations/register.html", context, [form], first)
 
 
 def register_sent(request: HttpRequest) -> HttpResponse:
@@ -137,7 +135,7 @@ def register_sent(request: HttpRequest) -> HttpResponse:
 def verify_email(request: HttpRequest, token: str) -> HttpResponse:
     """GET asks (mail scanners open links: a GET changes nothing), POST confirms."""
     if organizations.verification_user(token) is None:
-        return _bad_link(request)
+        return bad_link_page(request)
     if request.method == "POST":
         organizations.verify_email(token)
         return redirect("web:verify-email-done")
@@ -147,7 +145,7 @@ def verify_email(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def verify_email_done(request: HttpRequest) -> HttpResponse:
-    return _done(
+    return done_page(
         request,
         _("Your email address is confirmed"),
         _("Your account is ready. Sign in with your email address and your password."),
@@ -163,7 +161,7 @@ def verify_email_done(request: HttpRequest) -> HttpResponse:
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
     found = organizations.open_invitation(token)
     if found is None:
-        return _bad_link(request)
+        return bad_link_page(request)
     user = request.user if isinstance(request.user, User) else None
     has_account = user is None and User.objects.filter(email__iexact=found.email).exists()
     form = forms.NewAccountForm(request.POST if request.method == "POST" and user is None else None)
@@ -187,14 +185,14 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         "form": form,
         "sign_in_url": reverse("web:sign-in") + "?next=" + request.path,
     }
-    return _page(request, "web/organizations/invitation.html", context, [form], first)
+    return form_page(request, "web/organizations/invitation.html", context, [form], first)
 
 
 def _joined(request: HttpRequest, employer: Employer, *, signed_in: bool) -> HttpResponse:
     if signed_in:
         set_notice(request, "joined", name=employer.name)
         return redirect("web:organization-members", employer_id=employer.pk)
-    return _done(
+    return done_page(
         request,
         _("You joined %(name)s") % {"name": employer.name},
         _("Your account is ready. Sign in with your email address and the password you chose."),
@@ -240,14 +238,14 @@ def organization_list(request: HttpRequest, user: User) -> HttpResponse:
     return render(request, "web/organizations/list.html", context)
 
 
-def _organization(user: User, employer_id: int) -> Employer:
+def acting_for(user: User, employer_id: int) -> Employer:
     return visible_or_404(people_access.get_visible_organization, user, employer_id)
 
 
 @employer_required
 @require_http_methods(["GET", "POST"])
 def organization_members(request: HttpRequest, user: User, employer_id: int) -> HttpResponse:
-    employer = _organization(user, employer_id)
+    employer = acting_for(user, employer_id)
     admin = organizations.is_admin(user, employer)
     form = forms.InviteForm(
         request.POST if request.method == "POST" else None,
@@ -268,7 +266,7 @@ def organization_members(request: HttpRequest, user: User, employer_id: int) -> 
     context = {
         "title": employer.name,
         "employer": employer,
-        **_verification_context(employer),
+        **verification_context(employer),
         "proof_form": forms.ProofForm(),
         "is_admin": admin,
         "members": organizations.members(employer),
@@ -278,7 +276,7 @@ def organization_members(request: HttpRequest, user: User, employer_id: int) -> 
         "form": form,
         "notice": notice_text(take_notice(request)),
     }
-    return _page(request, "web/organizations/members.html", context, [form], first)
+    return form_page(request, "web/organizations/members.html", context, [form], first)
 
 
 @employer_required
@@ -286,7 +284,7 @@ def organization_members(request: HttpRequest, user: User, employer_id: int) -> 
 def member_role(
     request: HttpRequest, user: User, employer_id: int, membership_id: int
 ) -> HttpResponse:
-    employer = _organization(user, employer_id)
+    employer = acting_for(user, employer_id)
     try:
         organizations.set_member_role(user, employer, membership_id, request.POST.get("role", ""))
     except ServiceError as error:
@@ -302,7 +300,7 @@ def member_remove(
     request: HttpRequest, user: User, employer_id: int, membership_id: int
 ) -> HttpResponse:
     """Remove a colleague, or leave, after confirmation: the GET page asks, the POST does it."""
-    employer = _organization(user, employer_id)
+    employer = acting_for(user, employer_id)
     membership = next((m for m in organizations.members(employer) if m.pk == membership_id), None)
     if membership is None:
         raise Http404
@@ -327,7 +325,7 @@ def member_remove(
         "membership": membership,
         "leaving": leaving,
     }
-    return _page(request, "web/organizations/remove.html", context, first=refusal)
+    return form_page(request, "web/organizations/remove.html", context, first=refusal)
 
 
 @employer_required
@@ -337,7 +335,7 @@ def invitation_revoke(
 ) -> HttpResponse:
     """Cancel an invitation not used yet, after confirmation: the GET page asks, the POST does
     it (administrators; anyone else sees no such page)."""
-    employer = _organization(user, employer_id)
+    employer = acting_for(user, employer_id)
     if not organizations.is_admin(user, employer):
         raise Http404
     pending = organizations.pending_invitations(employer)
@@ -358,118 +356,13 @@ def invitation_revoke(
         "employer": employer,
         "invitation": invitation,
     }
-    return _page(request, "web/organizations/revoke_invitation.html", context, first=refusal)
+    return form_page(request, "web/organizations/revoke_invitation.html", context, first=refusal)
 
 
-# --- An organization's verification ----------------------------------------------------------
-
-
-def _verification_context(employer: Employer) -> dict[str, Any]:
+def verification_context(employer: Employer) -> dict[str, Any]:
     return {
         "verification_label": Verification(employer.verification).label,
         "verified": verification.last_verification(employer),
         "proofs": verification.proofs_of(employer),
         "may_upload": employer.verification != Verification.VERIFIED,
     }
-
-
-def _checked_upload(request: HttpRequest, form: django_forms.Form) -> CheckedFile | None:
-    """The file sent as `file`, checked (type from its content, size); its problem is put
-    under the field, in the page's language. None when no file or a refused one."""
-    upload = request.FILES.get("file")
-    if upload is None:
-        return None
-    try:
-        return checked(upload, "file", default="document")
-    except ServiceError as error:
-        forms.show_problems(form, error)
-        return None
-
-
-@employer_required
-@require_http_methods(["GET", "POST"])
-def organization_proof(request: HttpRequest, user: User, employer_id: int) -> HttpResponse:
-    """An administrator uploads the organization's business registration document (POST); a
-    GET goes to the organization's page."""
-    employer = _organization(user, employer_id)
-    if request.method != "POST":
-        return redirect("web:organization-members", employer_id=employer.pk)
-    form = forms.ProofForm(request.POST)
-    form.is_valid()
-    document = _checked_upload(request, form)
-    first: list[tuple[str, str]] = []
-    if document is None and not form.errors:
-        form.add_error(
-            "file",
-            _("%(field)s: %(problem)s")
-            % {"field": form.fields["file"].label, "problem": _("choose a file")},
-        )
-    if document is not None:
-        try:
-            verification.upload_proof(user, employer, document)
-        except ServiceError as error:
-            first = forms.show_problems(form, error)
-        else:
-            set_notice(request, "proof")
-            return redirect("web:organization-members", employer_id=employer.pk)
-    admin = organizations.is_admin(user, employer)
-    context = {
-        "title": employer.name,
-        "employer": employer,
-        **_verification_context(employer),
-        "proof_form": form,
-        "is_admin": admin,
-        "members": organizations.members(employer),
-        "invitations": organizations.pending_invitations(employer) if admin else [],
-        "role_choices": forms.ROLE_CHOICES,
-        "me": user,
-        "form": forms.InviteForm(initial={"role": "member", "language": current_language()}),
-        "notice": "",
-    }
-    shown_as(request, reverse("web:organization-members", kwargs={"employer_id": employer.pk}))
-    return _page(request, "web/organizations/members.html", context, [form], first)
-
-
-@require_http_methods(["GET", "POST"])
-def dispute(request: HttpRequest, token: str) -> HttpResponse:
-    """Dispute a registration, from the link the "already registered" message carries: the
-    name, telephone, statement and a document (GET shows the form, POST files it)."""
-    offer = verification.dispute_offer(token)
-    if offer is None:
-        return _bad_link(request)
-    form = forms.DisputeForm(request.POST if request.method == "POST" else None)
-    first: list[tuple[str, str]] = []
-    if switching_language(request):
-        pass  # what was typed, shown back in this language (a file must be chosen again)
-    elif request.method == "POST":
-        typed = form.typed()
-        document = _checked_upload(request, form)
-        refused_file = "file" in form.errors
-        try:
-            verification.file_dispute(token, typed, document if not refused_file else None)
-        except ServiceError as error:
-            if refused_file:  # already named: not "is required" as well
-                error.problems = [p for p in error.problems if p.get("field") != "file"]
-            first = forms.show_problems(form, error) if error.problems or not refused_file else []
-        else:
-            return redirect("web:dispute-filed")
-    context = {
-        "title": _("Dispute the registration of business number %(number)s")
-        % {"number": offer.employer.business_number},
-        "form": form,
-        "email": offer.email,
-    }
-    return _page(request, "web/organizations/dispute.html", context, [form], first)
-
-
-def dispute_filed(request: HttpRequest) -> HttpResponse:
-    return _done(
-        request,
-        _("Your dispute was received"),
-        _(
-            "An officer will look at it, may call you, and will tell you the outcome by email. "
-            "Until then, no application can be submitted for this business number."
-        ),
-        reverse("web:landing"),
-        _("Go to the home page"),
-    )
