@@ -27,6 +27,7 @@ does.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -44,6 +45,31 @@ import crash_t4 as t4
 import requests
 
 ROOT = t4.ROOT
+
+
+def employers_made_by(env: dict[str, str], count: int) -> list[str]:
+    """T4's employers, made by the previous release's code: the database has its schema until
+    `jobgrant migrate` runs, and this release's models may have columns it has not yet."""
+    code = (
+        f"import json, sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
+        "import crash_t4 as t4; "
+        # crash_t4 puts this checkout's src/ first; the PYTHONPATH's release must win here
+        "sys.path[:] = [p for p in sys.path if p != str(t4.ROOT / 'src')]; "
+        "t4.setup_django({}); "
+        f"print(json.dumps(t4.make_employers({count})))"
+    )
+    made = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if made.returncode != 0:
+        raise RuntimeError(
+            f"the previous release could not make the employers:\n{made.stderr[-3000:]}"
+        )
+    return list(json.loads(made.stdout.strip().splitlines()[-1]))
 
 
 def previous_release(given: str | None) -> str:
@@ -284,7 +310,7 @@ def run(args: argparse.Namespace) -> int:
             old = t4.Server(old_env, root / "old-server.log", workers=args.server_workers)
             old.start()
             t4.setup_django(new_env)
-            employers = t4.make_employers(max(1, args.clients * 2))
+            employers = employers_made_by(old_env, max(1, args.clients * 2))
             tokens = t4.issue_tokens(old.base)
             numbers = iter(range(100_000))
             traffic = Round.start(args, old.base, tokens, employers, numbers, until, str(args.seed))
