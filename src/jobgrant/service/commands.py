@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -78,6 +79,7 @@ def _fresh_sqlite_from_template() -> None:
 
 # The key of the PostgreSQL advisory lock that migrating and seeding hold ("jobgrant" in ASCII).
 PREPARE_LOCK = int.from_bytes(b"jobgrant", "big") & 0x7FFF_FFFF_FFFF_FFFF
+PREPARE_LOCK_RETRY_SECONDS = 0.2
 
 
 @contextmanager
@@ -87,14 +89,21 @@ def one_at_a_time() -> Iterator[None]:
 
     The advisory lock is taken on a connection of its own, so that nothing migrate does with
     Django's connection (closing it, a failed transaction) can release it early; it goes with
-    that connection, also when the process dies."""
+    that connection, also when the process dies. It is asked for again and again rather than
+    waited for in one statement: a statement waiting on the lock is a transaction that a
+    migration's CREATE INDEX CONCURRENTLY, run by the holder, would wait for in turn (a wait
+    PostgreSQL does not see as a deadlock: two servers started at once hung)."""
     from django.db import connections
 
     holder = connections.create_connection("default")
     if holder.vendor == "postgresql":
         try:
             with holder.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_lock(%s)", [PREPARE_LOCK])
+                while True:
+                    cursor.execute("SELECT pg_try_advisory_lock(%s)", [PREPARE_LOCK])
+                    if cursor.fetchone()[0]:
+                        break
+                    time.sleep(PREPARE_LOCK_RETRY_SECONDS)
             yield
         finally:
             holder.close()
