@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -167,11 +168,11 @@ class PageProblems:
             self.errors.append(f"CSP violation: {message.text}")
 
 
-@pytest.fixture
-def page(browser: Any, site: str) -> Iterator[Any]:
-    context = browser.new_context(
-        base_url=site, locale="en-CA", viewport={"width": 1280, "height": 900}
-    )
+@contextmanager
+def watched_page(browser: Any, site: str, viewport: dict[str, int]) -> Iterator[Any]:
+    """A fresh browser context's page; when it closes, a script error, a CSP violation or a
+    request to our own origin that failed fails the test."""
+    context = browser.new_context(base_url=site, locale="en-CA", viewport=viewport)
     context.set_default_timeout(TIMEOUT_MS)
     problems = PageProblems(origin=site)
     context.on("requestfailed", problems.request_failed)
@@ -179,9 +180,17 @@ def page(browser: Any, site: str) -> Iterator[Any]:
     tab = context.new_page()
     tab.on("pageerror", problems.page_error)
     tab.on("console", problems.console)
-    yield tab
-    context.close()
+    try:
+        yield tab
+    finally:
+        context.close()
     assert not problems.errors, "the page had problems:\n" + "\n".join(problems.errors)
+
+
+@pytest.fixture
+def page(browser: Any, site: str) -> Iterator[Any]:
+    with watched_page(browser, site, {"width": 1280, "height": 900}) as tab:
+        yield tab
 
 
 def format_violations(where: str, violations: list[dict[str, Any]]) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
-from tests.e2e.conftest import TIMEOUT_MS, PageProblems, Web, format_violations
+from tests.e2e.conftest import Web, format_violations, watched_page
 from tests.e2e.test_accessibility import NARROW, Result, reflow_problems
 
 LANGUAGES = ("en", "fr")
@@ -71,19 +71,8 @@ def files_after_approval(make_body: Callable[..., dict[str, Any]]) -> dict[str, 
 def person(browser: Any, site: str) -> Iterator[Web]:
     """One person's browser page at 390 px; it fails the test on a script error or a failed
     request, as the `page` fixture does."""
-    context = browser.new_context(base_url=site, locale="en-CA", viewport=NARROW)
-    context.set_default_timeout(TIMEOUT_MS)
-    problems = PageProblems(origin=site)
-    context.on("requestfailed", problems.request_failed)
-    context.on("response", problems.response)
-    tab = context.new_page()
-    tab.on("pageerror", problems.page_error)
-    tab.on("console", problems.console)
-    try:
+    with watched_page(browser, site, NARROW) as tab:
         yield Web(tab, site)
-    finally:
-        context.close()
-    assert not problems.errors, "the page had problems:\n" + "\n".join(problems.errors)
 
 
 #: Each person's pages: (who signs in, None for the trainee's link), [(route, its arguments)].
