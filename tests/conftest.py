@@ -295,6 +295,10 @@ ENGINE_BRANCHES: dict[str, tuple[str, ...]] = {
     "jobgrant.service.accounts.migrations.0009_one_account_per_email": (
         "tests/service/accounts/test_one_account_per_email.py",
     ),
+    # The intake index of applications: CONCURRENTLY on PostgreSQL, plainly on SQLite.
+    "jobgrant.service.migration_operations": (
+        "tests/service/grants/applications/test_application_flow.py",
+    ),
     "jobgrant.service.rows": (
         "tests/service/ledger/",
         "tests/service/grants/payments/",

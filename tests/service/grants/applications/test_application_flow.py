@@ -48,6 +48,15 @@ def test_an_application_belongs_to_the_intake_whose_window_holds_its_date(
     assert intake.stream.program.jurisdiction == application.jurisdiction
 
 
+def test_the_intake_index_is_built_on_either_engine() -> None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        found = connection.introspection.get_constraints(cursor, Application._meta.db_table)
+    assert found["application_by_intake"]["columns"] == ["intake_id", "state"]
+    assert found["application_by_intake"]["index"]
+
+
 def test_an_intake_closed_early_receives_no_application(as_user, make_body) -> None:
     Intake.objects.filter(stream__program__jurisdiction="ON").update(state=IntakeState.CLOSED)
     response = as_user(EMPLOYER).post("/applications", make_body())
