@@ -401,26 +401,58 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 _RECORDED: dict[str, float] = {}
 
 
-def _cpu_seconds() -> float:
-    """This process's CPU time and that of the processes it started and waited for."""
-    own, children = (
+def _cpu_seconds() -> tuple[float, float]:
+    """This process's CPU time, and that of the processes it started: those that ended and were
+    waited for, and those still running (the session's Chromium and its renderers, a server
+    started for a module), whose time the operating system adds to ours only when they end, if
+    ever (Chromium's are not waited for by us)."""
+    own, ended = (
         resource.getrusage(resource.RUSAGE_SELF),
         resource.getrusage(resource.RUSAGE_CHILDREN),
     )
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    children = ended.ru_utime + ended.ru_stime + _running_descendants_cpu(os.getpid())
+    return own.ru_utime + own.ru_stime, children
+
+
+def _running_descendants_cpu(root: int) -> float:
+    """The CPU seconds of root's running descendants and of the children they waited for
+    (/proc/PID/stat: utime, stime, cutime, cstime)."""
+    parents: dict[int, list[int]] = {}
+    times: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # ended while we looked
+            continue
+        parents.setdefault(int(fields[1]), []).append(int(entry.name))
+        times[int(entry.name)] = sum(int(figure) for figure in fields[11:15])
+    ticks, waiting = 0, list(parents.get(root, []))
+    while waiting:
+        pid = waiting.pop()
+        ticks += times.get(pid, 0)
+        waiting.extend(parents.get(pid, []))
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item) -> Any:
     """With JOBGRANT_RECORD_CPU naming a directory, each test's CPU seconds (set-up, call and
-    tear-down, the browser and servers it waited for included) are written there, a file per
-    test process: where a set's CPU goes, whatever else the machine is doing."""
+    tear-down) are written there, a file per test process: `cpu`, the test process's own and
+    its children's (the browser and servers it used), and `own`, the test process's alone.
+    Where a set's CPU goes, whatever else the machine is doing. A session's browser that ends
+    in the last test's tear-down gives that test a negative figure (its time leaves the count:
+    nobody waits for it)."""
     directory = os.environ.get("JOBGRANT_RECORD_CPU")
-    started = _cpu_seconds() if directory else 0.0
+    own, children = _cpu_seconds() if directory else (0.0, 0.0)
     yield
     if directory:
+        own_after, children_after = _cpu_seconds()
+        mine = own_after - own
+        figures = {"cpu": round(mine + children_after - children, 3), "own": round(mine, 3)}
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-        line = json.dumps({"test": item.nodeid, "cpu": round(_cpu_seconds() - started, 3)})
+        line = json.dumps({"test": item.nodeid, **figures})
         with open(Path(directory) / f"cpu-{worker}-{os.getpid()}.jsonl", "a") as out:
             out.write(line + "\n")
 
