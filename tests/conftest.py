@@ -405,26 +405,74 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 _RECORDED: dict[str, float] = {}
 
 
-def _cpu_seconds() -> float:
-    """This process's CPU time and that of the processes it started and waited for."""
-    own, children = (
+def _cpu_seconds() -> tuple[float, float, float]:
+    """This process's CPU time; that of the processes it started: those that ended and were
+    waited for, and those still running (the session's Chromium and its renderers, a server
+    started for a module), whose time the operating system adds to ours only when they end, if
+    ever (nobody waits for Chromium's); and that of the PostgreSQL server's processes serving
+    the test database."""
+    own, ended = (
         resource.getrusage(resource.RUSAGE_SELF),
         resource.getrusage(resource.RUSAGE_CHILDREN),
     )
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    running, database = _running_cpu(os.getpid(), _test_database())
+    children = ended.ru_utime + ended.ru_stime + running
+    return own.ru_utime + own.ru_stime, children, database
+
+
+def _test_database() -> str:
+    from django.db import connection
+
+    return str(connection.settings_dict.get("NAME") or "")
+
+
+def _running_cpu(root: int, database: str) -> tuple[float, float]:
+    """The CPU seconds of root's running descendants (and of the children they waited for:
+    /proc/PID/stat's utime, stime, cutime, cstime), and those of the PostgreSQL backends
+    connected to `database` now (a backend that ended during the test is not counted)."""
+    parents: dict[int, list[int]] = {}
+    times: dict[int, int] = {}
+    backend = f": postgres {database} ".encode()  # "postgres: 15/main: postgres NAME ..."
+    server = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (entry / "cmdline").read_bytes()
+            if command.startswith(b"postgres: ") and backend in command:
+                server += sum(int(figure) for figure in fields[11:15])
+        except OSError:  # ended while we looked
+            continue
+        parents.setdefault(int(fields[1]), []).append(int(entry.name))
+        times[int(entry.name)] = sum(int(figure) for figure in fields[11:15])
+    ticks, waiting = 0, list(parents.get(root, []))
+    while waiting:
+        pid = waiting.pop()
+        ticks += times.get(pid, 0)
+        waiting.extend(parents.get(pid, []))
+    return ticks / os.sysconf("SC_CLK_TCK"), server / os.sysconf("SC_CLK_TCK")
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item) -> Any:
     """With JOBGRANT_RECORD_CPU naming a directory, each test's CPU seconds (set-up, call and
-    tear-down, the browser and servers it waited for included) are written there, a file per
-    test process: where a set's CPU goes, whatever else the machine is doing."""
+    tear-down) are written there, a file per test process: `cpu`, the test process's own and
+    its children's (the browser and servers it used); `own`, the test process's alone; and
+    `database`, the PostgreSQL server's for the test database's connections. Where a set's
+    CPU goes, whatever else the machine is doing. A session's browser that ends in the last
+    test's tear-down gives that test a negative figure (its time leaves the count)."""
     directory = os.environ.get("JOBGRANT_RECORD_CPU")
-    started = _cpu_seconds() if directory else 0.0
+    before = _cpu_seconds() if directory else (0.0, 0.0, 0.0)
     yield
     if directory:
+        own, children, database = (
+            after - then for after, then in zip(_cpu_seconds(), before, strict=True)
+        )
+        figures = {"cpu": round(own + children, 3), "own": round(own, 3)}
+        figures["database"] = round(database, 3)
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-        line = json.dumps({"test": item.nodeid, "cpu": round(_cpu_seconds() - started, 3)})
+        line = json.dumps({"test": item.nodeid, **figures})
         with open(Path(directory) / f"cpu-{worker}-{os.getpid()}.jsonl", "a") as out:
             out.write(line + "\n")
 

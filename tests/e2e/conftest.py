@@ -5,7 +5,8 @@ In CI (CI=true) a missing browser fails the tests; elsewhere they skip and say w
 
 Fixtures: `browser` (one Chromium per session), `site` (the live server with the demonstration
 data seeded for this test), `page` (a fresh browser context per test; it fails the test on an
-uncaught script error or on a request to our own origin that fails or answers 4xx/5xx), and
+uncaught script error, a CSP violation or a request to our own origin that fails or answers
+4xx/5xx; `reused_tab`, for tests that only open pages, click and type: one tab a module), and
 `web` (helpers: sign in, wait for the GC Design System components, run axe, check `lang`).
 """
 
@@ -168,29 +169,109 @@ class PageProblems:
             self.errors.append(f"CSP violation: {message.text}")
 
 
-@contextmanager
-def watched_page(browser: Any, site: str, viewport: dict[str, int]) -> Iterator[Any]:
-    """A fresh browser context's page; when it closes, a script error, a CSP violation or a
-    request to our own origin that failed fails the test."""
+#: The window of the browser tests, unless a test asks for another.
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def _watched_context(browser: Any, site: str, viewport: dict[str, int]) -> tuple[Any, PageProblems]:
+    """A browser context on the live server, and what its pages' requests to our own origin
+    ran into (a failure, a 4xx or 5xx)."""
     context = browser.new_context(base_url=site, locale="en-CA", viewport=viewport)
     context.set_default_timeout(TIMEOUT_MS)
     problems = PageProblems(origin=site)
     context.on("requestfailed", problems.request_failed)
     context.on("response", problems.response)
+    return context, problems
+
+
+def _watched_tab(context: Any, problems: PageProblems) -> Any:
+    """A new tab of `context` whose script errors and CSP violations go to `problems`."""
     tab = context.new_page()
     tab.on("pageerror", problems.page_error)
     tab.on("console", problems.console)
+    return tab
+
+
+def _assert_no_problems(problems: PageProblems) -> None:
+    assert not problems.errors, "the page had problems:\n" + "\n".join(problems.errors)
+
+
+@contextmanager
+def watched_page(browser: Any, site: str, viewport: dict[str, int]) -> Iterator[Any]:
+    """A fresh browser context's page; when it closes, a script error, a CSP violation or a
+    request to our own origin that failed fails the test."""
+    context, problems = _watched_context(browser, site, viewport)
     try:
-        yield tab
+        yield _watched_tab(context, problems)
     finally:
         context.close()
-    assert not problems.errors, "the page had problems:\n" + "\n".join(problems.errors)
+    _assert_no_problems(problems)
 
 
 @pytest.fixture
 def page(browser: Any, site: str) -> Iterator[Any]:
-    with watched_page(browser, site, {"width": 1280, "height": 900}) as tab:
+    with watched_page(browser, site, DESKTOP) as tab:
         yield tab
+
+
+@pytest.fixture(scope="session")
+def shared_context(browser: Any, live_server: Any) -> Iterator[tuple[Any, PageProblems]]:
+    """One browser context for the tests that reuse a tab (`reused_tab`)."""
+    context, problems = _watched_context(browser, str(live_server.url), DESKTOP)
+    yield context, problems
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def module_tab(shared_context: tuple[Any, PageProblems]) -> Iterator[list[Any]]:
+    """The module's one tab (in a list: a test that fails has it replaced by a new one)."""
+    context, problems = shared_context
+    holder = [_watched_tab(context, problems)]
+    yield holder
+    holder[0].close()
+
+
+_FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: Any) -> Iterator[None]:
+    outcome = yield
+    if outcome.get_result().failed:
+        item.stash[_FAILED] = True
+
+
+@pytest.fixture
+def reused_tab(
+    request: pytest.FixtureRequest,
+    module_tab: list[Any],
+    shared_context: tuple[Any, PageProblems],
+    site: str,
+) -> Iterator[Any]:
+    """The module's one tab, for tests that only open pages, click and type (the axe
+    catalogue). A browser context of its own for each test cost Chromium about 1.2 s of CPU
+    more (the static files fetched, a renderer started, the GC Design System's scripts
+    compiled again for the first page): a fifth of a small group's. Each test has the tab as a
+    new one: no cookie, an empty sessionStorage, the desktop window, a blank page; after a
+    failed test, a new tab. A script error, a CSP violation or a failed request to our own
+    origin fails the test."""
+    context, problems = shared_context
+    context.clear_cookies()
+    problems.errors.clear()
+    tab = module_tab[0]
+    tab.set_viewport_size(DESKTOP)
+    try:
+        yield tab
+    finally:
+        if request.node.stash.get(_FAILED, False):
+            tab.close()
+            module_tab[0] = _watched_tab(context, problems)
+        else:
+            if tab.url.startswith(site):
+                tab.evaluate("sessionStorage.clear()")
+            tab.goto("about:blank")  # nothing of the test's last page runs on
+        context.clear_cookies()
+    _assert_no_problems(problems)
 
 
 def format_violations(where: str, violations: list[dict[str, Any]]) -> str:

@@ -614,6 +614,13 @@ def web_routes() -> set[str]:
     return walk(get_resolver().url_patterns, "")
 
 
+@pytest.fixture
+def page(reused_tab: Any) -> Any:
+    """The catalogue's tests open pages, click and type: one tab serves them all
+    (conftest.reused_tab), each test finding it as a new one."""
+    return reused_tab
+
+
 def test_every_named_web_route_is_covered() -> None:
     covered = {visit.route for group in CATALOGUE for visit in group.visits}
     routes = web_routes()

@@ -199,8 +199,9 @@ def route_of(path: str, language: str) -> str | None:
     return match.view_name
 
 
-def crawl(client: Client, language: str, starts: list[str]) -> Iterator[tuple[str, Any]]:
-    """Breadth first over the same-language links: (url, response) of each HTML page."""
+def crawl(client: Client, language: str, starts: list[str]) -> Iterator[tuple[str, str, Any]]:
+    """Breadth first over the same-language links: (url asked for, url answered after any
+    redirect, response) of each HTML page."""
     seen: set[str] = set()
     per_route: Counter[str] = Counter()
     queue = deque(starts)
@@ -217,7 +218,7 @@ def crawl(client: Client, language: str, starts: list[str]) -> Iterator[tuple[st
         if "text/html" not in response.get("Content-Type", ""):
             continue
         final = response.redirect_chain[-1][0] if response.redirect_chain else url
-        yield final, response
+        yield url, final, response
         for href in read(response.content.decode(), language).links:
             target = urljoin(final, href.split("#")[0])
             parts = urlsplit(target)
@@ -278,37 +279,69 @@ def client_for(username: str | None) -> Client:
     return client
 
 
-@pytest.mark.parametrize("language", ["fr", "en"])
-@pytest.mark.parametrize("person", PEOPLE, ids=lambda person: person or "visitor")
-def test_every_page_is_in_one_language_and_toggles_to_the_other(
-    everything: None, person: str | None, language: str
-) -> None:
-    client = client_for(person)
+#: What a URL answered a person: its first status (a redirect's, if it redirected) and the
+#: `lang` of the page it ended on.
+Answer = tuple[int, str]
+
+
+def answer(response: Any, language: str) -> Answer:
+    redirects = getattr(response, "redirect_chain", None)  # only when the client followed
+    status = redirects[0][1] if redirects else response.status_code
+    return status, read(response.content.decode(), language).html_lang
+
+
+def crawl_one_language(
+    client: Client, language: str, data: tuple[str, ...]
+) -> tuple[int, list[str], dict[str, Answer], list[tuple[str, str, int]]]:
+    """The crawl in `language`: the pages read, what was wrong with them, each URL's answer,
+    and the toggles still to follow: (page, its toggle's address, the status expected)."""
     other = "en" if language == "fr" else "fr"
-    # Usernames and email addresses are data, the same in both languages; the longest are
-    # taken out first ("partner-employer" before "employer").
-    names = [*User.objects.values_list("username", flat=True)]
-    names += User.objects.exclude(email="").values_list("email", flat=True)
-    usernames = tuple(sorted(names, key=len, reverse=True))
     starts = [f"/{language}/", page_path(language, "/home/"), f"/{language}/no-such-page/"]
     found: list[str] = []
-    pages = 0
-    for url, response in crawl(client, language, starts):
-        pages += 1
+    answers: dict[str, Answer] = {}
+    toggles: list[tuple[str, str, int]] = []
+    for asked, url, response in crawl(client, language, starts):
+        answers[asked] = answer(response, language)
         page = read(response.content.decode(), language)
         if page.html_lang != language:
             found.append(f"{url}: <html lang={page.html_lang!r}>")
-        words = foreign_words(page.text(), language, DATA + usernames)
+        words = foreign_words(page.text(), language, data)
         if words:
             found.append(f"{url}: {'English' if language == 'fr' else 'French'} words {words}")
         if not page.lang_href.startswith(f"/{other}/"):
             found.append(f"{url}: the toggle leads to {page.lang_href!r}")
             continue
-        toggled = client.get(page.lang_href)
-        expected = 404 if response.status_code == 404 else 200
-        if toggled.status_code != expected:
-            found.append(f"{url}: its toggle {page.lang_href} answers {toggled.status_code}")
-        elif read(toggled.content.decode(), other).html_lang != other:
-            found.append(f"{url}: its toggle {page.lang_href} is not in {other}")
-    assert pages >= 2, f"the crawl reached only {pages} page(s)"
-    assert not found, f"{pages} pages crawled in {language} as {person}:\n" + "\n".join(found)
+        toggles.append((url, page.lang_href, 404 if response.status_code == 404 else 200))
+    return len(answers), found, answers, toggles
+
+
+@pytest.mark.parametrize("person", PEOPLE, ids=lambda person: person or "visitor")
+def test_every_page_is_in_one_language_and_toggles_to_the_other(
+    everything: None, person: str | None
+) -> None:
+    """Each language crawled as the person, then each page's toggle followed: it answers the
+    page's status (200, or 404 for a page not found) in the other language. Most toggles lead
+    to a page the other language's crawl has read already, as the same person: its answer is
+    taken from there rather than asked for a second time."""
+    client = client_for(person)
+    # Usernames and email addresses are data, the same in both languages; the longest are
+    # taken out first ("partner-employer" before "employer").
+    names = [*User.objects.values_list("username", flat=True)]
+    names += User.objects.exclude(email="").values_list("email", flat=True)
+    data = DATA + tuple(sorted(names, key=len, reverse=True))
+    crawled = {language: crawl_one_language(client, language, data) for language in ("fr", "en")}
+    reports = []
+    for language, (pages, found, _answers, toggles) in crawled.items():
+        other = "en" if language == "fr" else "fr"
+        known = crawled[other][2]
+        for url, toggle, expected in toggles:
+            status, lang = known.get(toggle) or answer(client.get(toggle), other)
+            if status != expected:
+                found.append(f"{url}: its toggle {toggle} answers {status}")
+            elif lang != other:
+                found.append(f"{url}: its toggle {toggle} is not in {other}")
+        if pages < 2:
+            found.append(f"the crawl reached only {pages} page(s)")
+        if found:
+            reports.append(f"{pages} pages crawled in {language} as {person}:\n" + "\n".join(found))
+    assert not reports, "\n".join(reports)
