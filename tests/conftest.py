@@ -224,6 +224,23 @@ def as_user(demo: None) -> Callable[[str | Persona | None], Api]:
     return Api
 
 
+#: The declarations of an employer that prepared its own application, of a public college: what
+#: submitting requires (application_body carries them; a test about them changes or drops them).
+DECLARATIONS: dict[str, Any] = {
+    "prepared_by": "employer",
+    "related_to_provider": False,
+    "other_funding": False,
+    "provider_public_institution": True,
+    "provider_street_address": "135 Fennell Avenue West",
+    "provider_city": "Hamilton",
+    "provider_postal_code": "L9C 1E9",
+    "provider_phone": "905-575-1212",
+    "trainer_name": "Dana Whitfield",
+    "trainer_attests_no_conflict": True,
+    "employer_attests_no_conflict": True,
+}
+
+
 def application_body(**changes: Any) -> dict[str, Any]:
     body: dict[str, Any] = {
         "jurisdiction": "ON",
@@ -249,6 +266,7 @@ def application_body(**changes: Any) -> dict[str, Any]:
             }
         ],
     }
+    body["declarations"] = copy.deepcopy(DECLARATIONS)
     body.update(copy.deepcopy(changes))
     return body
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 ACTION_LABELS: dict[str, Promise] = {
     # applications
     "application.create": gettext_lazy("Application created"),
+    "application.declare": gettext_lazy("Declarations made"),
     "application.submit": gettext_lazy("Application submitted"),
     "application.recommend": gettext_lazy("Application recommended"),
     "application.approve": gettext_lazy("Application approved"),
