@@ -223,9 +223,7 @@ def _audit(user: User, application: Application, action: str, **also: str) -> Ap
 
 
 @audited_refusals_of("application")
-def submit_application(
-    user: User, application: Application, declared: Any = None
-) -> Application:
+def submit_application(user: User, application: Application, declared: Any = None) -> Application:
     """Submit a draft; its declarations are required, made before or given here (`declared`,
     the body's object, replaces those made before)."""
     access.check_applicant(user, application)

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from jobgrant.rules.money import AmountError, parse_amount
+from jobgrant.rules.money import AmountError, format_amount, parse_amount
 from jobgrant.rules.requests import has_control_characters
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.chain import record
@@ -226,7 +226,7 @@ def _relations(read: _Reader) -> dict[str, Any]:
     if not valid:
         read.wrong("relations", MISSING if not relations else ONE_OF_RELATIONS)
         return {"related_to_provider": related, "relations": []}
-    ordered = [r for r in Relation.values if r in relations]
+    ordered = [r for r in Relation.values if r in (relations or ())]
     return {"related_to_provider": related, "relations": ordered}
 
 
@@ -319,6 +319,17 @@ def _phone(read: _Reader) -> str:
         )
         return ""
     return "-".join(found.groups())
+
+
+def body_of(declared: Declared) -> dict[str, Any]:
+    """A checked declaration as the body's object again (what the web form sends on)."""
+    fields = asdict(declared)
+    fee, other = fields.pop("preparer_fee_cents"), fields.pop("other_funding_cents")
+    body = {key: value for key, value in fields.items() if value not in ("", [])}
+    for key, cents in (("preparer_fee", fee), ("other_funding_amount", other)):
+        if cents is not None:
+            body[key] = format_amount(cents)
+    return body
 
 
 # --- Saving, and requiring one to submit ---------------------------------------------------
