@@ -283,6 +283,32 @@ TRAINING_STEP: dict[str, str] = {
 }
 
 
+#: The wizard's declarations step as a person fills it in: the declarations of application_body.
+DECLARATIONS_STEP: dict[str, str] = {
+    "provider_public_institution": "yes",
+    "provider_street_address": "135 Fennell Avenue West",
+    "provider_city": "Hamilton",
+    "provider_postal_code": "L9C 1E9",
+    "provider_phone": "905-575-1212",
+    "prepared_by": "employer",
+    "related_to_provider": "no",
+    "other_funding": "no",
+    "trainer_name": "Dana Whitfield",
+    "trainer_attests_no_conflict": "yes",
+    "employer_attests_no_conflict": "yes",
+}
+
+
+def declare(client: Client, language: str = "en", **changes: str) -> HttpResponse:
+    """Fill in the wizard's declarations step (DECLARATIONS_STEP) and go on to the review."""
+    from tests.addresses import page_path
+
+    typed = {**DECLARATIONS_STEP, "action": "next", **changes}
+    response = client.post(page_path(language, "/employer/apply/declarations/"), typed)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    return response
+
+
 SERVER_TESTS = ("tests/service/", "tests/web/", "tests/e2e/")
 
 # --- Each test on the engine that matters (docs/testing.md) ----------------------------------

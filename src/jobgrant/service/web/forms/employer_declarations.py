@@ -105,14 +105,15 @@ class DeclarationsForm(forms.Form):
     def clean(self) -> dict[str, Any] | None:
         """The declarations checked by the service; each problem beside its field."""
         body = self._body()
-        if self.errors:
-            return self.cleaned_data
         try:
-            self.declared = service.checked_declaration(body)
+            declared = service.checked_declaration(body)
         except ServiceError as error:
             for item in error.problems:
                 key = item["field"].removeprefix(f"{service.KEY}.")
-                self.add_error(key if key in self.fields else None, _sentence(key, item))
+                if key not in self.errors:  # an amount that did not read is said once
+                    self.add_error(key if key in self.fields else None, _sentence(key, item))
+        else:
+            self.declared = None if self.errors else declared
         return self.cleaned_data
 
     def _body(self) -> dict[str, Any]:
@@ -131,9 +132,10 @@ class DeclarationsForm(forms.Form):
         for name in AMOUNTS:
             if name in data:
                 data[name] = self._amount(name, str(data[name]))
-        return data
+        return {key: value for key, value in data.items() if value is not None}
 
-    def _amount(self, name: str, typed: str) -> str:
+    def _amount(self, name: str, typed: str) -> str | None:
+        """The amount as the API writes it, or None (the error is the form's)."""
         try:
             return format_amount(parse_money(typed[:MAX_TEXT]))
         except AmountError:
@@ -142,7 +144,7 @@ class DeclarationsForm(forms.Form):
                 _("%(field)s: enter an amount in dollars, 0 or more, for example 1500.")
                 % {"field": declaration_label(name)},
             )
-            return typed
+            return None
 
 
 def _sentence(key: str, item: dict[str, str]) -> str:
