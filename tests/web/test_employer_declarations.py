@@ -213,3 +213,17 @@ def test_an_application_made_before_declarations_says_so(
         answer = client.get(page_path(lang, path))
         assert answer.status_code == 200
         assert words in text(answer)
+
+
+def test_a_draft_without_declarations_says_so_and_is_not_submitted(
+    employer: Client, make_body: Any
+) -> None:
+    body = make_body()
+    del body["declarations"]
+    application = actions.create_application(EMPLOYER.get(), body)
+    path = page_path("en", f"/employer/applications/{application.pk}/")
+    assert "Not made yet: they are required to submit" in text(employer.get(path))
+    answer = employer.post(page_path("en", f"/employer/applications/{application.pk}/submit/"))
+    assert "The declarations are required to submit" in text(employer.get(answer["Location"]))
+    application.refresh_from_db()
+    assert application.state == "draft"
