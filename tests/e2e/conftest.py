@@ -466,8 +466,8 @@ class Apply:
         values = {**DECLARATIONS_STEP, **changes}
         self.web.goto(self.url("declarations"))
         for key, value in values.items():
-            if self.page.locator(f"#{key}-{value}").count():
-                self.page.check(f"#{key}-{value}")  # a radio button
+            if self.page.locator(f"input[type=radio][name={key}]").count():
+                self.page.check(f"#{key}-{value}")
             elif value == "yes" and key.endswith("attests_no_conflict"):
                 self.page.check(f"#{key}")
             else:

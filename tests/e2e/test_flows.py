@@ -339,6 +339,9 @@ def test_at_390_px_a_draft_survives_sign_out_and_a_language_switch_then_is_submi
     web.assert_lang("fr")
     assert page.input_value("#trainee-0-tuition") == "9000", "the typed cost was lost"
     apply.next()
+    assert page.url.endswith("/fr/employeur/demander/declarations/"), page.url
+    assert page_width(web) <= 390, "the declarations step scrolls sideways"
+    web.apply("fr").declarations()
     assert page.url.endswith("/fr/employeur/demander/verification/"), page.url
     assert page_width(web) <= 390, "the review scrolls sideways"
     page.check("#confirm")
