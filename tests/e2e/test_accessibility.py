@@ -113,9 +113,7 @@ def trainees_done(web: Any) -> None:
 
 
 def declarations_done(web: Any) -> None:
-    apply = web.apply(language_of(web))
-    apply.trainees()
-    apply.declarations()
+    web.apply(language_of(web)).declarations()
 
 
 def live_quote(web: Any) -> None:
