@@ -314,6 +314,22 @@ def token(port: int, username: str) -> str:
 # --- The benchmark --------------------------------------------------------------------------
 
 
+#: The declarations submitting requires: an employer that prepared its own application.
+DECLARATIONS: dict[str, Any] = {
+    "prepared_by": "employer",
+    "related_to_provider": False,
+    "other_funding": False,
+    "provider_public_institution": True,
+    "provider_street_address": "135 Fennell Avenue West",
+    "provider_city": "Hamilton",
+    "provider_postal_code": "L9C 1E9",
+    "provider_phone": "905-575-1212",
+    "trainer_name": "Dana Whitfield",
+    "trainer_attests_no_conflict": True,
+    "employer_attests_no_conflict": True,
+}
+
+
 def application_body(employer: dict[str, Any], today: dt.date) -> dict[str, Any]:
     """An Ontario application for training that starts and ends in the current fiscal year."""
     year_end = dt.date(today.year + (today.month >= 4), 3, 31)
@@ -342,6 +358,7 @@ def application_body(employer: dict[str, Any], today: dt.date) -> dict[str, Any]
                 },
             }
         ],
+        "declarations": DECLARATIONS,
     }
 
 

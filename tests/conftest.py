@@ -224,6 +224,23 @@ def as_user(demo: None) -> Callable[[str | Persona | None], Api]:
     return Api
 
 
+#: The declarations of an employer that prepared its own application, of a public college: what
+#: submitting requires (application_body carries them; a test about them changes or drops them).
+DECLARATIONS: dict[str, Any] = {
+    "prepared_by": "employer",
+    "related_to_provider": False,
+    "other_funding": False,
+    "provider_public_institution": True,
+    "provider_street_address": "135 Fennell Avenue West",
+    "provider_city": "Hamilton",
+    "provider_postal_code": "L9C 1E9",
+    "provider_phone": "905-575-1212",
+    "trainer_name": "Dana Whitfield",
+    "trainer_attests_no_conflict": True,
+    "employer_attests_no_conflict": True,
+}
+
+
 def application_body(**changes: Any) -> dict[str, Any]:
     body: dict[str, Any] = {
         "jurisdiction": "ON",
@@ -249,6 +266,7 @@ def application_body(**changes: Any) -> dict[str, Any]:
             }
         ],
     }
+    body["declarations"] = copy.deepcopy(DECLARATIONS)
     body.update(copy.deepcopy(changes))
     return body
 
@@ -263,6 +281,32 @@ TRAINING_STEP: dict[str, str] = {
     "provider_name": "Mohawk College",
     "third_party": "yes",
 }
+
+
+#: The wizard's declarations step as a person fills it in: the declarations of application_body.
+DECLARATIONS_STEP: dict[str, str] = {
+    "provider_public_institution": "yes",
+    "provider_street_address": "135 Fennell Avenue West",
+    "provider_city": "Hamilton",
+    "provider_postal_code": "L9C 1E9",
+    "provider_phone": "905-575-1212",
+    "prepared_by": "employer",
+    "related_to_provider": "no",
+    "other_funding": "no",
+    "trainer_name": "Dana Whitfield",
+    "trainer_attests_no_conflict": "yes",
+    "employer_attests_no_conflict": "yes",
+}
+
+
+def declare(client: Client, language: str = "en", **changes: str) -> HttpResponse:
+    """Fill in the wizard's declarations step (DECLARATIONS_STEP) and go on to the review."""
+    from tests.addresses import page_path
+
+    typed = {**DECLARATIONS_STEP, "action": "next", **changes}
+    response = client.post(page_path(language, "/employer/apply/declarations/"), typed)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    return response
 
 
 SERVER_TESTS = ("tests/service/", "tests/web/", "tests/e2e/")

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from tests.addresses import page_path
-from tests.conftest import TRAINING_STEP
+from tests.conftest import DECLARATIONS_STEP, TRAINING_STEP
 
 from jobgrant.service.demo import DEMO_PASSWORD, seed
 
@@ -540,7 +540,21 @@ class Apply:
         self.trainee(1, LAKESHORE, "new-hire", "6000")
         if go_on:
             self.next()
-            assert self.page.url.endswith(self.url("review")), self.page.url
+            assert self.page.url.endswith(self.url("declarations")), self.page.url
+
+    def declarations(self, **changes: str) -> None:
+        """The declarations step as DECLARATIONS_STEP answers it: radios, text, ticks."""
+        values = {**DECLARATIONS_STEP, **changes}
+        self.web.goto(self.url("declarations"))
+        for key, value in values.items():
+            if self.page.locator(f"input[type=radio][name={key}]").count():
+                self.page.check(f"#{key}-{value}")
+            elif value == "yes" and key.endswith("attests_no_conflict"):
+                self.page.check(f"#{key}")
+            else:
+                self.page.fill(f"#{key}", value)
+        self.next()
+        assert self.page.url.endswith(self.url("review")), self.page.url
 
     def wait_for_quote(self) -> str:
         """The live quote's status line, once htmx has brought it (it names the grant)."""
@@ -552,6 +566,7 @@ class Apply:
         self.organizations(partners=partners)
         self.training()
         self.trainees()
+        self.declarations()
 
 
 @pytest.fixture

@@ -112,6 +112,10 @@ def trainees_done(web: Any) -> None:
     web.apply(language_of(web)).trainees()
 
 
+def declarations_done(web: Any) -> None:
+    web.apply(language_of(web)).declarations()
+
+
 def live_quote(web: Any) -> None:
     """Costs typed in: htmx brings the grant's split and the partners' shares."""
     apply = web.apply(language_of(web))
@@ -363,8 +367,13 @@ CATALOGUE: tuple[Group, ...] = (
                 states=(("live quote", live_quote),),
             ),
             Visit(
-                "web:employer-apply-review",
+                "web:employer-apply-declarations",
                 prepare=trainees_done,
+                error=click("#continue"),
+            ),
+            Visit(
+                "web:employer-apply-review",
+                prepare=declarations_done,
                 error=click("#submit-application"),
             ),
             Visit("web:employer-apply-cancel", prepare=organizations_done),
@@ -766,6 +775,8 @@ def test_the_employer_pages_reflow_at_390_px(
     apply.wait_for_quote()
     check("trainees step, with the live quote")
     apply.next()
+    check("declarations")
+    apply.declarations()
     check("review")
     web.goto(page_path(language, "/employer/"))
     check("dashboard")

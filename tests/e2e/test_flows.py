@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from tests.addresses import page_path
+from tests.conftest import DECLARATIONS_STEP
 from tests.e2e.conftest import SIGN_OUT_BUTTON
 
 from jobgrant.service.accounts.models import User
@@ -74,7 +75,7 @@ def test_apply_with_a_partner_recommend_approve_and_the_budget_shows_it(
     quote = spaces(page.locator("#live-quote").inner_text())
     assert "Lakeshore Logistics" in quote, "the live quote shows no share for the partner"
     apply.next()
-    assert page.url.endswith(apply.url("review")), page.url
+    apply.declarations()
     page.check("#confirm")
     apply.next("#submit-application")
     application = application_in(page.url)
@@ -226,6 +227,27 @@ def test_the_keyboard_alone_applies_with_a_partner(web: Any, keyboard: Any) -> N
     assert "$5,000.00" in status, status
     keyboard.tab_to("#continue")
     keyboard.press("Enter", navigates=True)
+    assert page.url.endswith("/en/employer/apply/declarations/"), page.url
+
+    # Declarations: a radio button chosen with the arrows, a tick with Space, answers typed.
+    for key, value in DECLARATIONS_STEP.items():
+        options = page.locator(f"input[type=radio][name={key}]").evaluate_all(
+            "(found) => found.map((option) => option.value)"
+        )
+        if options:
+            keyboard.tab_to(f"#{key}-{options[0]}")
+            for _ in range(options.index(value)):
+                keyboard.press("ArrowDown")
+            keyboard.press("Space")
+            assert page.is_checked(f"#{key}-{value}"), key
+        elif key.endswith("attests_no_conflict"):
+            keyboard.tab_to(f"#{key}")
+            keyboard.press("Space")
+        else:
+            keyboard.tab_to(f"#{key}")
+            keyboard.type(value)
+    keyboard.tab_to("#continue")
+    keyboard.press("Enter", navigates=True)
     assert page.url.endswith("/en/employer/apply/review/"), page.url
 
     # Review: confirm with Space, submit with Enter.
@@ -317,6 +339,9 @@ def test_at_390_px_a_draft_survives_sign_out_and_a_language_switch_then_is_submi
     web.assert_lang("fr")
     assert page.input_value("#trainee-0-tuition") == "9000", "the typed cost was lost"
     apply.next()
+    assert page.url.endswith("/fr/employeur/demander/declarations/"), page.url
+    assert page_width(web) <= 390, "the declarations step scrolls sideways"
+    web.apply("fr").declarations()
     assert page.url.endswith("/fr/employeur/demander/verification/"), page.url
     assert page_width(web) <= 390, "the review scrolls sideways"
     page.check("#confirm")

@@ -29,6 +29,22 @@ FUNDERS = ("federal", "provincial")
 AMOUNT_CENTS = 900_000  # $9,000 federal (and as much provincial) per application, as in T1
 
 
+#: The declarations submitting requires: an employer that prepared its own application.
+DECLARATIONS: dict[str, Any] = {
+    "prepared_by": "employer",
+    "related_to_provider": False,
+    "other_funding": False,
+    "provider_public_institution": True,
+    "provider_street_address": "135 Fennell Avenue West",
+    "provider_city": "Hamilton",
+    "provider_postal_code": "L9C 1E9",
+    "provider_phone": "905-575-1212",
+    "trainer_name": "Dana Whitfield",
+    "trainer_attests_no_conflict": True,
+    "employer_attests_no_conflict": True,
+}
+
+
 def application_body(business_number: str, federal_cents: int, today: dt.date) -> dict[str, Any]:
     """An Ontario application of exactly `federal_cents` federal (and provincial), whose training
     starts and ends in the current fiscal year (the year of the budgets the servers seeded).
@@ -63,6 +79,7 @@ def application_body(business_number: str, federal_cents: int, today: dt.date) -
             }
             for share in (first, federal_cents - first)
         ],
+        "declarations": DECLARATIONS,
     }
 
 

@@ -563,6 +563,7 @@ def test_an_application_no_longer_eligible_is_refused_with_its_reasons(make_body
     # What it was decided on has changed since: its stored quote no longer stands.
     body = make_body()
     body["training"]["provider"]["third_party"] = False
+    del body["declarations"]  # kept apart from the stored request, as applying keeps them
     Application.objects.filter(pk=application.pk).update(request=body, eligible=False)
     before = written()
     response = decide(signed_in(SECOND_OFFICER.username), application, "en", action="approve")

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from tests.addresses import page_path
-from tests.conftest import TRAINING_STEP, changes_audited
+from tests.conftest import TRAINING_STEP, changes_audited, declare
 from tests.personas import APPLICANT, EMPLOYER, OFFICER, PARTNER
 
 from jobgrant.service.accounts.models import Role, User
@@ -403,13 +403,14 @@ def test_ineligibility_reasons_appear_next_to_what_they_concern(employer: Client
     assert page.count("Not eligible as entered.") == 1  # in the status line, once
 
 
-# --- Step 4 and the whole flow ----------------------------------------------------------------
+# --- Step 5 and the whole flow ----------------------------------------------------------------
 
 
 def test_the_review_step_needs_the_confirmation(employer: Client) -> None:
     through_training(employer)
     bn = APPLICANT.get().business_number
     employer.post("/en/employer/apply/trainees/", trainees_form(trainee(0, bn)))
+    declare(employer)
     before = rows_written()
     response = employer.post("/en/employer/apply/review/", {"action": "submit"})
     page = assert_error_summary(response, "confirm")
@@ -425,6 +426,8 @@ def test_an_employer_applies_step_by_step_and_submits(employer: Client, lang: st
         page_path(lang, "/employer/apply/trainees/"), trainees_form(trainee(0, bn))
     )
     assert response.status_code == 302
+    assert response["Location"] == page_path(lang, "/employer/apply/declarations/")
+    response = declare(employer, lang)
     assert response["Location"] == page_path(lang, "/employer/apply/review/")
     assert Application.objects.count() == 0  # nothing written before the submission
     review = employer.get(response["Location"]).content.decode()
@@ -462,6 +465,7 @@ def test_a_consortium_application_shows_each_employers_share(employer: Client) -
     form = trainees_form(trainee(0, lead, tuition="15000"), trainee(1, partner, tuition="6000"))
     review = employer.post("/en/employer/apply/trainees/", form)
     assert review.status_code == 302
+    declare(employer)
     page = employer.get("/en/employer/apply/review/").content.decode()
     # cjg-2013: a third each; the partner's $6,000 -> $2,000 federal, $2,000 provincial.
     partner_row = page[page.index(f'id="quote-employer-{partner}"') :]
@@ -487,6 +491,7 @@ def test_a_problem_the_service_finds_at_submission_is_shown_and_nothing_written(
     employer.post(
         "/en/employer/apply/trainees/", trainees_form(trainee(0, APPLICANT.get().business_number))
     )
+    declare(employer)
     User.objects.filter(username=EMPLOYER.username).update(role=Role.EMPLOYER)
     APPLICANT.get().users.clear()  # the user no longer acts for the lead employer
     before = rows_written()
@@ -530,6 +535,7 @@ def test_a_refusal_at_submission_names_its_field_and_links_to_its_step(
         "/fr/employeur/demander/personnes-en-formation/",
         trainees_form(trainee(0, APPLICANT.get().business_number)),
     )
+    declare(employer, "fr")
     before = rows_written()
     response = employer.post("/fr/employeur/demander/verification/", {"confirm": "yes"})
     page = assert_error_summary(response)

@@ -8,7 +8,7 @@ import html
 import pytest
 from django.test import Client
 from tests.addresses import page_path
-from tests.conftest import TRAINING_STEP
+from tests.conftest import TRAINING_STEP, declare
 from tests.personas import APPLICANT, EMPLOYER, OFFICER
 
 from jobgrant.service.accounts.models import Role, User
@@ -169,6 +169,7 @@ def test_a_draft_is_deleted_when_it_is_submitted(employer: Client) -> None:
         "trainee-0-tuition": "9000",
     }
     assert employer.post("/en/employer/apply/trainees/", rows).status_code == 302
+    declare(employer)
     assert employer.post("/en/employer/apply/review/", {"confirm": "yes"}).status_code == 302
     assert Application.objects.get().state == "submitted"
     assert not FormDraft.objects.exists()

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from tests.addresses import page_path
-from tests.conftest import TRAINING_STEP
+from tests.conftest import TRAINING_STEP, declare
 from tests.personas import APPLICANT, EMPLOYER
 
 from jobgrant.service.grants.applications import actions
@@ -153,6 +153,7 @@ def not_eligible_review(client: Client) -> None:
         "trainee-0-tuition": "9000",
     }
     assert client.post("/en/employer/apply/trainees/", rows).status_code == 302
+    declare(client)
 
 
 def test_the_review_warns_with_the_reasons_and_asks_for_an_acknowledgment(
@@ -185,6 +186,7 @@ def test_an_eligible_review_asks_no_acknowledgment(employer: Client) -> None:
         "trainee-0-tuition": "9000",
     }
     employer.post("/en/employer/apply/trainees/", rows)
+    declare(employer)
     page = employer.get("/en/employer/apply/review/").content.decode()
     assert 'id="not-eligible-warning"' not in page and 'id="understood"' not in page
 

@@ -14,7 +14,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.addresses import page_path
-from tests.conftest import TRAINING_STEP, changes_audited
+from tests.conftest import DECLARATIONS_STEP, TRAINING_STEP, changes_audited
 from tests.personas import APPLICANT, EMPLOYER, PARTNER, PARTNER_EMPLOYER
 
 from jobgrant.service.accounts.models import Role, User
@@ -70,6 +70,7 @@ def valid_draft() -> dict[str, Any]:
                 "wages_in_kind": "",
             }
         ],
+        "declarations": dict(DECLARATIONS_STEP),
     }
 
 
@@ -190,6 +191,7 @@ PAGES = [
     "/employer/apply/organizations/",
     "/employer/apply/training/",
     "/employer/apply/trainees/",
+    "/employer/apply/declarations/",
     "/employer/apply/review/",
     "/employer/applications/{id}/",
     "/employer/applications/{id}/withdraw/",

@@ -26,7 +26,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.addresses import page_path
-from tests.conftest import TRAINING_STEP
+from tests.conftest import DECLARATIONS_STEP, TRAINING_STEP
 from tests.personas import (
     ANALYST,
     APPLICANT,
@@ -196,6 +196,15 @@ TRAINEES_BAD = {
     "trainee-0-status": bad(["", "retired", "\x00", "new-hire " * 30]),
     **{key: bad(BAD_AMOUNTS) for key in AMOUNT_KEYS},
 }
+DECLARATIONS_BAD = {
+    "provider_public_institution": bad(["", "maybe", "\x00"]),
+    "provider_postal_code": bad(["", "12345", "\x00", "K1A 0B1 " * 20]),
+    "provider_phone": bad(["", "555-0100", "\x00", "1" * 40]),
+    "prepared_by": bad(["", "a friend", "EMPLOYER", "\x00"]),
+    "preparer_fee": bad(BAD_AMOUNTS),
+    "trainer_name": bad(["", "   ", "x" * 201, "\x00"]),
+    "employer_attests_no_conflict": bad(["", "no", "oui", "\x00"]),
+}
 NOTE_MAX = employer_forms.NOTE_MAX
 TOO_LONG_NOTE = st.integers(NOTE_MAX + 1, NOTE_MAX * 20).map(lambda n: "é" * n)
 DECISION_NOTE = st.one_of(
@@ -257,6 +266,14 @@ FORMS: tuple[Form, ...] = (
         ),
         draft=True,
         never=("remove-trainee",),
+    ),
+    Form(
+        "employer: declarations",
+        lambda _made: "/employer/apply/declarations/",
+        EMPLOYER.username,
+        (*DECLARATIONS_STEP, "action"),
+        one_bad(DECLARATIONS_BAD, action="next"),
+        draft=True,
     ),
     Form(
         "employer: review and submit",
@@ -437,6 +454,7 @@ def valid_draft() -> dict[str, Any]:
                 "wages_in_kind": "",
             }
         ],
+        "declarations": dict(DECLARATIONS_STEP),
     }
 
 

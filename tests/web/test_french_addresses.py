@@ -29,6 +29,7 @@ SAME_IN_FRENCH = {
     "codes": "a French word too",
     "confirmations": "a French word too",
     "decision": "French « décision », without its accent (paths have none)",
+    "declarations": "French « déclarations », without its accent",
     "demo": "French « démo », without its accent",
     "invitation": "a French word too",
     "invitations": "a French word too",

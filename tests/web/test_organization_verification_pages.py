@@ -12,7 +12,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from tests.addresses import page_path
-from tests.conftest import application_body
+from tests.conftest import application_body, declare
 from tests.personas import APPLICANT, EMPLOYER, OFFICER
 from tests.service.people.test_organization_verification import FILED, dispute_token, document
 
@@ -253,6 +253,7 @@ def test_the_wizard_keeps_an_unverified_organizations_application_as_a_draft(
     through_training(client, lang)
     rows = trainees_form(trainee(0, APPLICANT.business_number))
     assert client.post(page_path(lang, "/employer/apply/trainees/"), rows).status_code == 302
+    declare(client, lang)
     answer = client.post(
         page_path(lang, "/employer/apply/review/"), {"confirm": "yes", "action": "submit"}
     )

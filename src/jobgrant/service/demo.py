@@ -370,7 +370,25 @@ def _ready_body(business_number: str, tuition: str, today: dt.date) -> dict[str,
             {"employer_id": "acme", "status": trainee["status"], "costs": dict(trainee_costs)}
             for trainee in READY_TRAINEES
         ],
+        "declarations": READY_DECLARATIONS,
     }
+
+
+#: What demo-employer declares of its ready files: prepared by Acme itself, Mohawk College a
+#: public college with no ties to it (a fictitious telephone number).
+READY_DECLARATIONS = {
+    "prepared_by": "employer",
+    "related_to_provider": False,
+    "other_funding": False,
+    "provider_public_institution": True,
+    "provider_street_address": "135 Fennell Avenue West",
+    "provider_city": "Hamilton",
+    "provider_postal_code": "L9C 1E9",
+    "provider_phone": "905-555-0101",
+    "trainer_name": "Dana Whitfield",
+    "trainer_attests_no_conflict": True,
+    "employer_attests_no_conflict": True,
+}
 
 
 def _demo_sin(number: int, position: int) -> str:

@@ -35,6 +35,7 @@ import pytest
 from django.db import connections, transaction
 from django.db.models import Sum
 from django.test import Client
+from tests.conftest import DECLARATIONS
 from tests.personas import EMPLOYER, OFFICER, SECOND_OFFICER
 
 from jobgrant.service.accounts.models import ApiToken, User
@@ -98,6 +99,7 @@ def application_body(employer: Employer, federal_cents: int) -> dict[str, Any]:
             "provider": {"name": "Mohawk College", "third_party": True},
         },
         "trainees": trainees,
+        "declarations": DECLARATIONS,
     }
 
 

@@ -233,15 +233,75 @@ class Trainee(Schema):
     wages_in_kind: AmountIn = "0.00"
 
 
+PreparedByCode = Literal["employer", "consultant", "provider"]
+RelationCode = Literal["owners", "directors", "family", "shared_address"]
+
+
+class Declarations(Schema):
+    """What the employer declares: who prepared the application and what they are paid, ties
+    to the training provider, other government funding for the same training, the provider's
+    details, and the two conflict-of-interest attestations. Checked whole: a field that only
+    applies to another answer (a fee when the employer prepared it) is refused, not dropped.
+    In British Columbia a consultant may prepare an application but only the employer's own
+    account submits it."""
+
+    prepared_by: PreparedByCode
+    preparer_name: str | None = Field(
+        None, max_length=200, description="Required unless prepared_by is employer."
+    )
+    preparer_fee: AmountIn | None = Field(
+        None, description="What the employer pays the preparer; required unless employer."
+    )
+    related_to_provider: bool = Field(
+        description="Owners, directors or officers in common, family ties or the same address."
+    )
+    relations: list[RelationCode] | None = Field(
+        None, description="Each relation once; required when related_to_provider."
+    )
+    other_funding: bool = Field(description="Other government funding for this training.")
+    other_funding_program: str | None = Field(None, max_length=200)
+    other_funding_amount: AmountIn | None = None
+    provider_public_institution: bool = Field(
+        description="A public college, university or school board: no business number asked."
+    )
+    provider_business_number: str | None = Field(
+        None, description="The provider's BN9; required unless a public institution."
+    )
+    provider_street_address: str = Field(max_length=200)
+    provider_city: str = Field(max_length=100)
+    provider_postal_code: str = Field(examples=["L9C 1E9"])
+    provider_phone: str = Field(examples=["905-575-1212"])
+    trainer_name: str = Field(
+        max_length=200, description="Who signed the trainer's attestation, for the provider."
+    )
+    trainer_attests_no_conflict: Literal[True] = Field(
+        description="The employer holds the trainer's signed attestation of no conflict of "
+        "interest other than those declared."
+    )
+    employer_attests_no_conflict: Literal[True] = Field(
+        description="The employer attests no conflict of interest other than those declared."
+    )
+
+
 class ApplicationBody(Schema):
     """An application: the `jobgrant quote` input without policy, delivery and application_date
-    (the program decides them); each employer is named by its registered business number."""
+    (the program decides them); each employer is named by its registered business number.
+    `declarations` may come now or with the submission; submitting requires them."""
 
     jurisdiction: Jurisdiction
     region: str | None = Field(None, description="An economic region of the jurisdiction.")
     employers: list[EmployerRef] = Field(min_length=1)
     training: Training
     trainees: list[Trainee] = Field(min_length=1)
+    declarations: Declarations | None = None
+
+
+class SubmitBody(Schema):
+    """Submitting: the declarations, unless the application was made with them (given here,
+    they replace those)."""
+
+    note: str = Field("", max_length=NOTE_MAX)
+    declarations: Declarations | None = None
 
 
 class NoteBody(Schema):
@@ -347,10 +407,44 @@ class StateChangeOut(Schema):
     note: str
 
 
+class DeclarationsOut(Schema):
+    """The declarations as made, with when the employer attested and who did."""
+
+    prepared_by: PreparedByCode
+    preparer_name: str
+    preparer_fee: Amount | None
+    related_to_provider: bool
+    relations: list[RelationCode]
+    other_funding: bool
+    other_funding_program: str
+    other_funding_amount: Amount | None
+    provider_public_institution: bool
+    provider_business_number: str
+    provider_street_address: str
+    provider_city: str
+    provider_postal_code: str
+    provider_phone: str
+    trainer_name: str
+    trainer_attests_no_conflict: bool
+    employer_attests_no_conflict: bool
+    declared_by: str
+    declared_at: dt.datetime
+
+
 class ApplicationDetail(ApplicationOut):
     policy_version: str
     explanation: list[ExplanationStep]
     history: list[StateChangeOut]
+    declarations: DeclarationsOut | None = Field(
+        description="null when the application was made before declarations were asked, "
+        "while a draft has none yet, or to a consortium partner (they are the applicant's)."
+    )
+
+
+class ApplicationCreated(ApplicationOut):
+    declarations: DeclarationsOut | None = Field(
+        description="The declarations made with the application; null when it was made without."
+    )
 
 
 class ApplicationPage(Schema):

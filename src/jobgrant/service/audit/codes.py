@@ -22,6 +22,7 @@ ACTIONS: frozenset[str] = frozenset(
     {
         # applications
         "application.create",
+        "application.declare",
         "application.submit",
         "application.recommend",
         "application.approve",

@@ -14,6 +14,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from jobgrant.rules.money import format_amount
 from jobgrant.service.demo import _link_token
 from jobgrant.service.demo_history.cast import Cast
+from jobgrant.service.demo_history.declarations import declarations
 from jobgrant.service.demo_history.plan import FilePlan, TraineePlan
 from jobgrant.service.demo_history.receipt import invoice_pdf
 from jobgrant.service.grants.agreements import actions as agreement_actions
@@ -76,6 +77,7 @@ def body(plan: FilePlan, business_number: str) -> dict[str, Any]:
             }
             for trainee in plan.trainees
         ],
+        "declarations": declarations(plan),
     }
 
 

@@ -42,6 +42,7 @@ from jobgrant.service.web.audit_labels import (
     OBJECT_TYPE_LABELS,
     REFUSAL_CODE_LABELS,
     REFUSED,
+    DeclarationWords,
 )
 from jobgrant.service.web.change_display import CHANGE_KIND_LABELS, field_label
 from jobgrant.service.web.labels import (
@@ -55,8 +56,8 @@ from jobgrant.service.web.labels import (
 from jobgrant.service.web.templatetags.backoffice import moment
 from jobgrant.service.web.templatetags.jobgrant import money
 
-# The details' names, in the order they are shown.
-FIELD_LABELS: dict[str, Promise] = {
+FIELD_LABELS: dict[str, Promise] = {  # the details' names, in the order they are shown
+    **DeclarationWords.labels,
     "code": gettext_lazy("Reason for the refusal"),
     "status": gettext_lazy("HTTP status"),
     "reason": gettext_lazy("Reason"),
@@ -236,6 +237,7 @@ STATES_OF: dict[str, Mapping[str, str]] = {
 }
 # The details whose values are codes with labels.
 CODED_FIELDS: dict[str, Mapping[str, object]] = {
+    **DeclarationWords.codes,
     "funder": FUNDER_LABELS,
     "role": ROLE_LABELS,
     "code": REFUSAL_CODE_LABELS,

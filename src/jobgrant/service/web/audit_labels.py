@@ -6,12 +6,18 @@ the codes and fails on one without its words in both languages.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import ClassVar
+
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
+
+from jobgrant.service.grants.models.declarations import PreparedBy, Relation
 
 ACTION_LABELS: dict[str, Promise] = {
     # applications
     "application.create": gettext_lazy("Application created"),
+    "application.declare": gettext_lazy("Declarations made"),
     "application.submit": gettext_lazy("Application submitted"),
     "application.recommend": gettext_lazy("Application recommended"),
     "application.approve": gettext_lazy("Application approved"),
@@ -306,3 +312,24 @@ REFUSAL_CODE_LABELS: dict[str, Promise] = {
     "NOT_FOUND": gettext_lazy("no such application, or not one the person may read"),
     "EMAIL_TAKEN": gettext_lazy("another account uses this email address"),
 }
+
+
+class DeclarationWords:
+    """The details of `application.declare` (grants/applications/declarations.summary): their
+    names, and the words of the codes they hold. audit_entries.py merges them into its own."""
+
+    labels: ClassVar[Mapping[str, Promise]] = {
+        "prepared_by": gettext_lazy("Prepared by"),
+        "preparer_fee_cents": gettext_lazy("Fee paid to prepare the application"),
+        "related_to_provider": gettext_lazy("Related to the provider"),
+        "relations": gettext_lazy("How they are related"),
+        "other_funding": gettext_lazy("Other government funding"),
+        "other_funding_cents": gettext_lazy("Amount of the other funding"),
+        "provider_business_number": gettext_lazy("Provider's business number"),
+        "trainer_attests_no_conflict": gettext_lazy("Trainer's conflict-of-interest attestation"),
+        "employer_attests_no_conflict": gettext_lazy("Employer's conflict-of-interest attestation"),
+    }
+    codes: ClassVar[Mapping[str, Mapping[str, object]]] = {
+        "prepared_by": dict(PreparedBy.choices),
+        "relations": dict(Relation.choices),
+    }

@@ -55,6 +55,7 @@ def test_an_ineligible_application_cannot_be_approved(as_user: Any, make_body: A
     # What it was recommended on has changed since: its stored quote no longer stands.
     body = make_body()
     body["training"]["provider"]["third_party"] = False
+    del body["declarations"]  # kept apart from the stored request, as applying keeps them
     Application.objects.filter(pk=application_id).update(request=body, eligible=False)
     refused = as_user(SECOND_OFFICER).post(f"/applications/{application_id}/approve")
     assert refused.status_code == 409

@@ -20,14 +20,15 @@ from jobgrant.service.api.schemas import (
     NOTE_MAX,
     STATES,
     ApplicationBody,
+    ApplicationCreated,
     ApplicationDetail,
-    ApplicationOut,
     ApplicationPage,
     AssignBody,
     Assigned,
     EmptyBody,
     Jurisdiction,
     NoteBody,
+    SubmitBody,
     Transitioned,
     one_of,
 )
@@ -36,6 +37,7 @@ from jobgrant.service.api.visibility import actor_name, note_shown
 from jobgrant.service.grants.applications import actions, assignment, partner_view
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.declarations import ApplicationDeclaration
 
 router = Router(tags=["applications"], auth=bearer)
 PAGE_SIZE = 50
@@ -83,6 +85,7 @@ def application_json(
     }
     if detail:
         assert viewer is not None, "the history depends on who reads it"
+        data["declarations"] = declarations_json(application)
         data["policy_version"] = application.policy_version
         data["explanation"] = application.explanation
         data["history"] = [
@@ -98,6 +101,43 @@ def application_json(
     return data if own is None else _partner_share(data, own)
 
 
+def declarations_json(application: Application) -> dict[str, Any] | None:
+    """The declarations as made (DeclarationsOut), or None when there are none."""
+    found = ApplicationDeclaration.objects.filter(application_id=application.pk)
+    made = found.select_related("declared_by").first()
+    if made is None:
+        return None
+    fees = {
+        "preparer_fee": made.preparer_fee_cents,
+        "other_funding_amount": made.other_funding_cents,
+    }
+    return {
+        **{key: getattr(made, key) for key in DECLARED_AS_STORED},
+        **{key: None if cents is None else format_amount(cents) for key, cents in fees.items()},
+        "declared_by": made.declared_by.username,
+        "declared_at": made.declared_at.isoformat(),
+    }
+
+
+DECLARED_AS_STORED = (
+    "prepared_by",
+    "preparer_name",
+    "related_to_provider",
+    "relations",
+    "other_funding",
+    "other_funding_program",
+    "provider_public_institution",
+    "provider_business_number",
+    "provider_street_address",
+    "provider_city",
+    "provider_postal_code",
+    "provider_phone",
+    "trainer_name",
+    "trainer_attests_no_conflict",
+    "employer_attests_no_conflict",
+)
+
+
 def _partner_share(data: dict[str, Any], own: set[str]) -> dict[str, Any]:
     quote = partner_view.partner_quote(data["quote"], own)
     totals = quote["totals"]
@@ -106,26 +146,31 @@ def _partner_share(data: dict[str, Any], own: set[str]) -> dict[str, Any]:
     shown["employer"] = totals["employer"]
     if "explanation" in shown:
         shown["explanation"] = []
+    if "declarations" in shown:
+        shown["declarations"] = None  # the applicant's, as its fees and ties are
     return shown
 
 
 @router.post(
     "",
-    response={201: ApplicationOut, **problems(400, 401, 403, 422, 429)},
+    response={201: ApplicationCreated, **problems(400, 401, 403, 422, 429)},
     openapi_extra={
         **read_by_hand(ApplicationBody),
         "responses": {201: {"links": links_to_the_application(*OPERATIONS_ON_ONE)}},
     },
 )
 def create_application(request: HttpRequest) -> HttpResponse:
-    """Apply: the grant is computed by the rules kernel and stored with the application.
+    """Apply: the grant is computed by the rules kernel and stored with the application, with
+    its declarations when the body has them (422 naming each field at fault; nothing is saved).
     An employer creates or submits at most 30 applications an hour (429 beyond)."""
     user = caller(request)
     throttle(request, "submit", user)
 
     def work() -> HttpResponse:
         created = actions.create_application(user, json_body(request))
-        return json_response(application_json(created, viewer=user), status=201)
+        answer = {**application_json(created, viewer=user)}
+        answer["declarations"] = declarations_json(created)
+        return json_response(answer, status=201)
 
     return idempotent(request, user, work)
 
@@ -138,12 +183,18 @@ TRANSITIONED = {200: Transitioned, **problems(400, 401, 403, 404, 409, 422)}
 @router.post(
     "/{application_id}/submit",
     response={**TRANSITIONED, **problems(429)},
-    openapi_extra=TRANSITION_BODY,
+    openapi_extra=read_by_hand(SubmitBody, required=False),
 )
 def submit_application(request: HttpRequest, application_id: ApplicationId) -> HttpResponse:
-    """Submit the application (an illegal transition answers 409)."""
+    """Submit the application (an illegal transition answers 409). Its declarations are
+    required: made with it, or given in this body (422 DECLARATIONS_MISSING without them, or
+    naming each field at fault). Only the employer's own account submits, whoever prepared it."""
     throttle(request, "submit", caller(request))
-    return _transition(request, application_id, lambda u, a, b: actions.submit_application(u, a))
+    return _transition(
+        request,
+        application_id,
+        lambda u, a, b: actions.submit_application(u, a, b.get("declarations")),
+    )
 
 
 @router.post("/{application_id}/recommend", response=TRANSITIONED, openapi_extra=TRANSITION_BODY)

@@ -25,8 +25,10 @@ router = Router(tags=["quote"], auth=bearer)
 )
 def quote(request: HttpRequest, explain: Annotated[bool, Query()] = False) -> HttpResponse:
     """Quote an application body as applying would, today, and save nothing (no
-    Idempotency-Key needed). `explain=true` adds how each figure was computed."""
-    quoted = quote_application(
-        caller(request), json_body(request), timezone.localdate(), explain=explain
-    )
+    Idempotency-Key needed). `explain=true` adds how each figure was computed. Its
+    `declarations`, if any, are not read: they change no figure."""
+    body = json_body(request)
+    if isinstance(body, dict):
+        body = {key: value for key, value in body.items() if key != "declarations"}
+    quoted = quote_application(caller(request), body, timezone.localdate(), explain=explain)
     return json_response(quoted.result)

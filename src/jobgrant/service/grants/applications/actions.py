@@ -19,6 +19,7 @@ from jobgrant.service.audit.anchors import anchored
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, not_found
 from jobgrant.service.grants.agreements.actions import issue_agreement
+from jobgrant.service.grants.applications import declarations
 from jobgrant.service.grants.applications import messages as application_messages
 from jobgrant.service.grants.applications import partners as partner_actions
 from jobgrant.service.grants.applications.training_dates import check_training_dates
@@ -69,9 +70,11 @@ def _summary(application: Application) -> dict[str, Any]:
 
 @audited_refusals_of("application")
 def create_application(user: User, payload: Any, *, today: dt.date | None = None) -> Application:
-    """Quote and save a draft application for employers the user acts for."""
+    """Quote and save a draft application for employers the user acts for, with its
+    declarations when the body has them (checked whole before anything is written)."""
     access.require_role(user, Role.EMPLOYER)
     received = today or timezone.localdate()
+    payload, declared = declarations.declaration_of(payload)
     employers = checked_employers(payload)
     access.check_employer_may_act(user, employers[0])
     quoted = quote_checked(payload, employers, received, explain=True)
@@ -85,6 +88,8 @@ def create_application(user: User, payload: Any, *, today: dt.date | None = None
             application.pk,
             _summary(application),
         )
+        if declared is not None:
+            declarations.save_declaration(user, application, declared)
     return application
 
 
@@ -221,10 +226,16 @@ def _audit(user: User, application: Application, action: str, **also: str) -> Ap
 
 
 @audited_refusals_of("application")
-def submit_application(user: User, application: Application) -> Application:
+def submit_application(user: User, application: Application, declared: Any = None) -> Application:
+    """Submit a draft; its declarations are required, made before or given here (`declared`,
+    the body's object, replaces those made before)."""
     access.check_applicant(user, application)
+    checked = None if declared is None else declarations.checked_declaration(declared)
     with transaction.atomic():
         _transition(user, application, "submit")
+        if checked is not None:
+            declarations.save_declaration(user, application, checked)
+        declarations.check_declared(application)
         check_organizations_verified(application)
         # After the row lock: a partner's answer and this submission cannot cross.
         partner_actions.check_partners_consented(application)

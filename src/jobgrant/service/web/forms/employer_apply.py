@@ -26,7 +26,7 @@ from jobgrant.service.web.forms.employer import (
 )
 from jobgrant.service.web.pages import set_choices
 
-STEPS = ("organizations", "training", "trainees", "review")
+STEPS = ("organizations", "training", "trainees", "declarations", "review")
 MAX_PARTNERS = 20
 MAX_TRAINEES = 50
 AMOUNTS = (*COST_CATEGORIES, "wages_in_kind")

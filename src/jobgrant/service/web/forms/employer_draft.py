@@ -1,5 +1,5 @@
 """The application wizard's draft checked as a whole: each step's forms bound to what was typed,
-the first step still to complete, the review's declaration, and the payload the actions take."""
+the first step still to complete, the review's confirmation, and the payload the actions take."""
 
 from __future__ import annotations
 
@@ -12,11 +12,13 @@ from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
+from jobgrant.service.grants.applications.declarations import Declared, body_of
 from jobgrant.service.grants.core import quoting
 from jobgrant.service.registry.models import Employer
 from jobgrant.service.web.forms import employer_apply as apply
 from jobgrant.service.web.forms import employer_trainees as trainees
 from jobgrant.service.web.forms.employer_apply import Organizations
+from jobgrant.service.web.forms.employer_declarations import DeclarationsForm, declarations_data
 from jobgrant.service.web.forms.employer_trainees import TraineeRow
 from jobgrant.service.web.forms.employer_training import Training, TrainingForm
 
@@ -28,11 +30,12 @@ class Checked:
     organizations: Organizations | None = None
     training: Training | None = None
     trainees: list[TraineeRow] | None = None
+    declarations: Declared | None = None
     forms: dict[str, list[Any]] = field(default_factory=dict)
 
     @property
     def first_incomplete(self) -> str | None:
-        for step in apply.STEPS[:3]:
+        for step in apply.STEPS[:-1]:
             if getattr(self, step) is None:
                 return step
         return None
@@ -66,6 +69,12 @@ def bind_draft(draft: Mapping[str, Any], acted_for: QuerySet[Employer], today: d
     )
     checked.forms["trainees"] = [formset]
     checked.trainees = trainees.checked_trainees(formset)
+    declared = draft.get("declarations")
+    if checked.trainees is None or not isinstance(declared, dict):
+        return checked
+    form = DeclarationsForm(declarations_data(declared))
+    checked.forms["declarations"] = [form]
+    checked.declarations = form.declared if form.is_valid() else None
     return checked
 
 
@@ -116,9 +125,13 @@ class ReviewForm(forms.Form):
 
 
 def payload(
-    organizations: Organizations, training: Training, rows: list[TraineeRow]
+    organizations: Organizations,
+    training: Training,
+    rows: list[TraineeRow],
+    declared: Declared | None = None,
 ) -> dict[str, Any]:
-    """The application as create_application takes it: employers named by business number."""
+    """The application as create_application takes it: employers named by business number,
+    and the declarations when they are made (the quote is asked without them)."""
     lead = organizations.lead
     body: dict[str, Any] = {
         "jurisdiction": lead.jurisdiction,
@@ -131,6 +144,8 @@ def payload(
     }
     if lead.region:
         body["region"] = lead.region
+    if declared is not None:
+        body["declarations"] = body_of(declared)
     return body
 
 

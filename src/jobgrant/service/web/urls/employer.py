@@ -26,6 +26,7 @@ from jobgrant.service.web.views.employer_apply import (
     apply_trainees,
     apply_training,
 )
+from jobgrant.service.web.views.employer_declarations import apply_declarations
 from jobgrant.service.web.views.employer_review import apply_cancel, apply_review
 
 urlpatterns = [
@@ -35,6 +36,7 @@ urlpatterns = [
     path(_("apply/training/"), apply_training, name="employer-apply-training"),
     path(_("apply/trainees/"), apply_trainees, name="employer-apply-trainees"),
     path(_("apply/quote/"), apply_quote, name="employer-apply-quote"),
+    path(_("apply/declarations/"), apply_declarations, name="employer-apply-declarations"),
     path(_("apply/review/"), apply_review, name="employer-apply-review"),
     path(_("apply/cancel/"), apply_cancel, name="employer-apply-cancel"),
     path(_("drafts/<id:draft_id>/resume/"), draft_resume, name="employer-draft-resume"),

@@ -31,6 +31,7 @@ from jobgrant.service.grants.models.applications import (
 from jobgrant.service.grants.payments.paid import application_payments
 from jobgrant.service.language import localized
 from jobgrant.service.web import claim_display, labels
+from jobgrant.service.web.declaration_display import declarations_context
 from jobgrant.service.web.employer_stage import (
     STAGE_PREFETCH,
     has_claims_page,
@@ -299,6 +300,8 @@ def _detail_context(user: User, application: Application) -> dict[str, Any]:
         if may_submit and not application.eligible
         else None,
         **tables,
+        # The applicant's own answers: a partner sees neither its fees nor its ties.
+        **(declarations_context(application) if is_applicant else {}),
     }
 
 

@@ -1,5 +1,5 @@
 """The employer's application wizard: organizations, training, trainees (with the live quote),
-review and submit.
+declarations (employer_declarations.py), review and submit (employer_review.py).
 
 Each completed step is kept in a FormDraft (grants.actions writes it), so an application being
 written survives sign-out and is listed on the dashboard; the session only remembers which draft
@@ -40,6 +40,7 @@ STEP_URLS = {
     "organizations": "web:employer-apply-organizations",
     "training": "web:employer-apply-training",
     "trainees": "web:employer-apply-trainees",
+    "declarations": "web:employer-apply-declarations",
     "review": "web:employer-apply-review",
 }
 
@@ -266,7 +267,7 @@ def apply_trainees(request: HttpRequest, user: User) -> HttpResponse:
         elif trainee_forms.checked_trainees(formset) is not None:
             keep(request, user, "trainees", typed)
             if action != "calculate":
-                return redirect(STEP_URLS["review"])
+                return redirect(STEP_URLS["declarations"])
             calculate = True
     else:
         typed = typed_so_far(current_draft(request, user)).get("trainees") or [blank]

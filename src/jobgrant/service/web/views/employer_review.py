@@ -14,6 +14,7 @@ from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.applications import partners as partner_actions
 from jobgrant.service.web import labels
+from jobgrant.service.web.declaration_display import declaration_rows
 from jobgrant.service.web.forms import employer as shared
 from jobgrant.service.web.forms.employer_draft import ReviewForm, payload
 from jobgrant.service.web.limits import limited
@@ -39,7 +40,9 @@ def apply_review(request: HttpRequest, user: User) -> HttpResponse:
     if (back := gate(found, "review")) is not None:
         return back
     organizations, training, rows = found.organizations, found.training, found.trainees
+    declared = found.declarations
     assert organizations is not None and training is not None and rows is not None
+    assert declared is not None
     quote, problems = steps.try_quote(found, rows)
     eligible = quote is None or bool(quote.get("eligible"))
     form = ReviewForm(request.POST if request.method == "POST" else None, eligible=eligible)
@@ -47,7 +50,8 @@ def apply_review(request: HttpRequest, user: User) -> HttpResponse:
         if too_many := limited(request, "submit", user):
             return too_many
         try:
-            application = actions.create_application(user, payload(organizations, training, rows))
+            body = payload(organizations, training, rows, declared)
+            application = actions.create_application(user, body)
             waiting = partner_actions.unconsented_partners(application)
             held = None
             if not waiting:
@@ -76,12 +80,13 @@ def apply_review(request: HttpRequest, user: User) -> HttpResponse:
         "web/employer/apply_review.html",
         {
             "title": _("Review and submit"),
-            "step_number": 4,
+            "step_number": 5,
             "organizations": organizations,
             "training": training,
             "trainees": steps.review_trainees(rows, organizations),
             "jurisdiction": labels.jurisdiction_name(organizations.lead.jurisdiction),
             "quote": quote,
+            "declarations": declaration_rows(declared),
             "form": form,
             "warning": None if eligible or quote is None else shared.all_reasons(quote),
             **steps.training_summary(found),

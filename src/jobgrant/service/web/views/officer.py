@@ -29,6 +29,7 @@ from jobgrant.service.grants.core.workflow import TRANSITIONS
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.language import localized
 from jobgrant.service.web import explanations
+from jobgrant.service.web.declaration_display import declarations_context
 from jobgrant.service.web.forms.officer import DecisionForm, DenyForm
 from jobgrant.service.web.labels import (
     DELIVERY_LABELS,
@@ -98,6 +99,7 @@ def _render_review(
         "employer_rows": explanations.employer_rows(application),
         "eligibility": explanations.eligibility(application),
         "funded": funded(application),
+        **declarations_context(application),
         "history": [
             {
                 **vars(change),
