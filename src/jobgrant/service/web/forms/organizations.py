@@ -129,7 +129,8 @@ class SetPasswordForm(PlainForm):
 
 
 STAFF_ROLE_CHOICES = [
-    (role.value, role.label) for role in (Role.OFFICER, Role.FINANCE, Role.ANALYST, Role.AUDITOR)
+    (role.value, role.label)
+    for role in (Role.OFFICER, Role.FINANCE, Role.ANALYST, Role.AUDITOR, Role.PROGRAM_MANAGER)
 ]
 
 
