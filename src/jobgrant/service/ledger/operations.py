@@ -142,11 +142,11 @@ def release(account: BudgetAccount, cents: int, *, actor: str, application: Appl
     _require_positive(cents)
     to_earmark = min(cents, earmarked_commitment(application, account))
     reference = ""
-    if to_earmark > 0:
+    if to_earmark > 0 and application.intake_id is not None:
         Earmark.objects.filter(intake_id=application.intake_id, account=account).update(
             committed_cents=F("committed_cents") - to_earmark
         )
-        reference = intake_reference(int(application.intake_id or 0))
+        reference = intake_reference(application.intake_id)
     BudgetAccount.objects.filter(pk=account.pk).update(
         committed_cents=F("committed_cents") - cents,
         earmarked_cents=F("earmarked_cents") + to_earmark,
@@ -338,7 +338,7 @@ def set_earmark(intake_id: int, account: BudgetAccount, cents: int, *, actor: st
     ):
         raise EarmarkBelowCommitted(earmark, cents)
     _move_earmarked(account, change)
-    legs = [(account, Bucket.AVAILABLE, -change), (account, Bucket.EARMARKED, change)]
+    legs = [(account, str(Bucket.AVAILABLE), -change), (account, str(Bucket.EARMARKED), change)]
     _post("earmark" if change > 0 else "unearmark", actor, legs, None, intake_reference(intake_id))
     earmark.refresh_from_db()
     return earmark

@@ -96,7 +96,7 @@ def change_intake(user: User, intake: Intake, data: dict[str, Any]) -> Intake:
 
 
 @audited_refusals_of("intake", action="intake.close")
-def close_intake(user: User, intake: Intake, reason: str) -> Intake:
+def close_intake(user: User, intake: Intake, reason: object) -> Intake:
     """Close a scheduled or open intake before its date, for a reason: it receives no more
     applications. A ranked stream's intake is then ranked by the worker."""
     access.check_manager(user, intake.stream.program)
@@ -127,7 +127,7 @@ def _refuse_bad_window(stream: Stream, typed: IntakeInput, own: int | None) -> N
                 "doit être aujourd'hui ou plus tard\u00a0: un appel ne s'ouvre pas dans le passé",
             )
         )
-    others = stream.intakes.exclude(pk=own).filter(
+    others = stream.intakes.exclude(pk__in=[own] if own else []).filter(
         opens_on__lte=typed.closes_on, closes_on__gte=typed.opens_on
     )
     for other in others.order_by("opens_on"):
