@@ -163,7 +163,12 @@ def _ranked_intake(program: Program, today: dt.date) -> None:
         funder=Funder.FEDERAL, jurisdiction="ON", fiscal_year=program.fiscal_year, stream="CJG"
     )
     operations.set_earmark(intake.pk, account, RANKED_INTAKE_BUDGET_CENTS, actor="demo-seed")
-    summary = {"name_en": intake.name_en, "federal_budget": "500000.00", "state": intake.state}
+    summary = {
+        "name_en": intake.name_en,
+        "name_fr": intake.name_fr,
+        "federal_budget_cents": RANKED_INTAKE_BUDGET_CENTS,
+        "intake_state": intake.state,
+    }
     record("demo-seed", "intake.create", "intake", intake.pk, summary)
 
 

@@ -88,7 +88,7 @@ def test_a_program_manager_creates_a_scheduled_intake_with_its_budget_earmarked(
     assert (earmark.budget_cents, earmark.committed_cents) == (12_500_000, 0)
     entry = AuditEntry.objects.filter(action="intake.create", object_id=str(intake.pk)).get()
     assert entry.actor == PROGRAM_MANAGER.username
-    assert entry.summary["federal_budget"] == "125000.00"
+    assert entry.summary["federal_budget_cents"] == 12_500_000
     assert operations.verify() == []
 
 

@@ -209,14 +209,13 @@ def _earmark_problem(intake: Intake, funder: str, cents: int, actor: str) -> dic
 
 def _summary(intake: Intake) -> dict[str, Any]:
     return {
-        "stream": intake.stream_id,
         "name_en": intake.name_en,
         "name_fr": intake.name_fr,
         "opens_on": intake.opens_on.isoformat(),
         "closes_on": intake.closes_on.isoformat(),
-        "state": intake.state,
-        "federal_budget": format_amount(intake.federal_budget_cents),
-        "provincial_budget": format_amount(intake.provincial_budget_cents),
+        "intake_state": intake.state,
+        "federal_budget_cents": intake.federal_budget_cents,
+        "provincial_budget_cents": intake.provincial_budget_cents,
     }
 
 
@@ -317,16 +316,16 @@ def open_and_close_due(today: dt.date | None = None) -> dict[str, list[int]]:
     due_to_close = Intake.objects.filter(
         state__in=[IntakeState.SCHEDULED, IntakeState.OPEN], closes_on__lt=day
     )
-    closed = [i for i in due_to_close.values_list("pk", flat=True) if _worker_move(i, "close", day)]
+    closed = [i for i in due_to_close.values_list("pk", flat=True) if _worker_move(i, "close")]
     due_to_open = Intake.objects.filter(
         state=IntakeState.SCHEDULED, opens_on__lte=day, closes_on__gte=day
     )
-    opened = [i for i in due_to_open.values_list("pk", flat=True) if _worker_move(i, "open", day)]
+    opened = [i for i in due_to_open.values_list("pk", flat=True) if _worker_move(i, "open")]
     ranked = [intake.pk for intake in _waiting_for_ranking() if hand_to_ranking(intake)]
     return {"closed": closed, "opened": opened, "ranked": ranked}
 
 
-def _worker_move(intake_id: int, action: str, day: dt.date) -> bool:
+def _worker_move(intake_id: int, action: str) -> bool:
     sources, target = workflow.TRANSITIONS[action]
     with transaction.atomic():
         intake = (
@@ -345,7 +344,7 @@ def _worker_move(intake_id: int, action: str, day: dt.date) -> bool:
             f"intake.{action}",
             "intake",
             intake.pk,
-            {**_summary(intake), "on": day.isoformat()},
+            _summary(intake),
         )
     return True
 
