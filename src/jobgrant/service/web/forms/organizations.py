@@ -147,7 +147,7 @@ class StaffForm(PlainForm):
     jurisdiction = forms.ChoiceField(
         label=_("Jurisdiction"),
         required=False,
-        help_text=_("Required for a provincial or territorial officer."),
+        help_text=_("Required for a provincial or territorial officer or program manager."),
     )
     federal = forms.BooleanField(
         label=_("Works for the Government of Canada (Service Canada)"), required=False
