@@ -35,6 +35,7 @@ from jobgrant.service.accounts.demo_credentials import DEMO_PASSWORD, DEMO_TOTP_
 from jobgrant.service.accounts.models import STAFF_ROLES, OrganizationRole, Role, User
 from jobgrant.service.accounts.second_factor import APP_DEVICE
 from jobgrant.service.audit.chain import record
+from jobgrant.service.grants.intakes.scoring import scoring_sets
 from jobgrant.service.grants.models.applications import (
     Intake,
     IntakeState,
@@ -135,8 +136,6 @@ def _ranked_intake(program: Program, today: dt.date) -> None:
     to today, with its own budget earmarked on Ontario's federal account; the worker hands it
     to the ranking. Its first-come intake (the stream made first, which applications take)
     commits from the whole account, as every other jurisdiction's (ADR 0048)."""
-    from jobgrant.service.grants.intakes.scoring import scoring_sets
-
     start = dt.date(fiscal_year_start(today), 4, 1)
     closes = start + (today - start) // 2
     if (today - start).days < 14:
