@@ -21,9 +21,12 @@ from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.audit.codes import WORKER
 from jobgrant.service.errors import bad_input, problem
-from jobgrant.service.grants.core.input import ReasonRule, checked_reason
 from jobgrant.service.grants.intakes import access, workflow
-from jobgrant.service.grants.intakes.input import IntakeInput, checked_intake
+from jobgrant.service.grants.intakes.input import (
+    IntakeInput,
+    checked_closing_reason,
+    checked_intake,
+)
 from jobgrant.service.grants.intakes.ranking_handoff import hand_to_ranking
 from jobgrant.service.grants.intakes.scoring import scoring_sets
 from jobgrant.service.grants.models.applications import (
@@ -37,10 +40,6 @@ from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.refusals import refused
 
-CLOSING_REASON = ReasonRule(
-    2000,
-    missing=("is required to close an intake early", "est obligatoire pour fermer un appel tôt"),
-)
 BUDGET_FIELDS = {Funder.FEDERAL: "federal_budget", Funder.PROVINCIAL: "provincial_budget"}
 
 
@@ -100,7 +99,7 @@ def close_intake(user: User, intake: Intake, reason: object) -> Intake:
     """Close a scheduled or open intake before its date, for a reason: it receives no more
     applications. A ranked stream's intake is then ranked by the worker."""
     access.check_manager(user, intake.stream.program)
-    why = checked_reason(reason, CLOSING_REASON)
+    why = checked_closing_reason(reason)
     with transaction.atomic():
         locked = Intake.objects.select_for_update().get(pk=intake.pk)
         locked.state = workflow.move(locked, "close")

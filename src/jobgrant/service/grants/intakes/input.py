@@ -9,10 +9,16 @@ from typing import Any
 
 from jobgrant.rules.codes import fiscal_year as fiscal_year_of
 from jobgrant.rules.money import AmountError, parse_amount
+from jobgrant.rules.requests import has_control_characters
 from jobgrant.service.errors import bad_input, problem
+from jobgrant.service.grants.core.input import ReasonRule, checked_reason
 
 NAME_MOST = 200
 REQUIRED = ("is required", "est obligatoire")
+CONTROL = (
+    "must not contain control characters",
+    "ne doit pas contenir de caractères de contrôle",
+)
 
 
 @dataclass(frozen=True)
@@ -30,6 +36,8 @@ def _name(data: dict[str, Any], key: str, problems: list[dict[str, str]]) -> str
     text = raw.strip() if isinstance(raw, str) else ""
     if not text:
         problems.append(problem(key, *REQUIRED))
+    elif has_control_characters(text):  # a NUL, say: the database would refuse it
+        problems.append(problem(key, *CONTROL))
     elif len(text) > NAME_MOST:
         problems.append(
             problem(
@@ -117,3 +125,24 @@ def checked_intake(data: dict[str, Any], fiscal_year: str) -> IntakeInput:
     if problems or opens is None or closes is None:
         raise bad_input(problems)
     return IntakeInput(name_en, name_fr, opens, closes, federal, provincial)
+
+
+def refuse_control_characters(text: str, key: str) -> None:
+    """A 422 for characters nobody types (a NUL, say, which the database refuses), line
+    breaks and tabs apart."""
+    if has_control_characters(text.replace("\n", "").replace("\r", "").replace("\t", "")):
+        raise bad_input([problem(key, *CONTROL)])
+
+
+CLOSING_REASON = ReasonRule(
+    2000,
+    missing=("is required to close an intake early", "est obligatoire pour fermer un appel tôt"),
+)
+
+
+def checked_closing_reason(raw: object) -> str:
+    """Why an intake closes early, trimmed: required, at most 2,000 characters, no SIN, no
+    control character; or a 422 naming `reason`."""
+    why = checked_reason(raw, CLOSING_REASON)
+    refuse_control_characters(why, "reason")
+    return why

@@ -15,6 +15,7 @@ from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.intakes import access
 from jobgrant.service.grants.intakes import actions as intake_actions
+from jobgrant.service.grants.intakes.input import checked_closing_reason, checked_intake
 from jobgrant.service.grants.models.applications import Intake, IntakeState
 from jobgrant.service.ledger.models import Earmark
 from jobgrant.service.web import labels
@@ -56,8 +57,10 @@ def intake_new(request: HttpRequest, user: User, stream_id: int) -> HttpResponse
     form = forms.IntakeForm(request.POST if request.method == "POST" else None)
     first: list[tuple[str, str]] = []
     if request.method == "POST" and not switching_language(request):
+        typed = form.typed()
         try:
-            intake = intake_actions.create_intake(user, stream, form.typed())
+            checked_intake(typed, stream.program.fiscal_year)  # the form's own checks first
+            intake = intake_actions.create_intake(user, stream, typed)
         except ServiceError as error:
             first = show_problems(form, error)
         else:
@@ -85,8 +88,10 @@ def intake_page(request: HttpRequest, user: User, intake_id: int) -> HttpRespons
     form = forms.IntakeForm(posted, initial=_initial(intake)) if editable else None
     first: list[tuple[str, str]] = []
     if form is not None and request.method == "POST" and not switching_language(request):
+        typed = form.typed()
         try:
-            intake_actions.change_intake(user, intake, form.typed())
+            checked_intake(typed, intake.stream.program.fiscal_year)
+            intake_actions.change_intake(user, intake, typed)
         except ServiceError as error:
             first = show_problems(form, error)
         else:
@@ -133,8 +138,10 @@ def intake_close(request: HttpRequest, user: User, intake_id: int) -> HttpRespon
     form = forms.CloseIntakeForm(request.POST if request.method == "POST" else None)
     first: list[tuple[str, str]] = []
     if request.method == "POST" and not switching_language(request):
+        reason = form.typed()["reason"]
         try:
-            intake_actions.close_intake(user, intake, form.typed()["reason"])
+            checked_closing_reason(reason)  # the form's own checks first
+            intake_actions.close_intake(user, intake, reason)
         except ServiceError as error:
             first = show_problems(form, error)
         else:
