@@ -180,6 +180,35 @@ def an_administrator(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]
     return {}
 
 
+def intakes_to_manage(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+    """Ontario's ranked stream with a scheduled intake (its form) beside the demonstration's
+    closed spring intake, and the first-come intake open now (its page, and closing it)."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from jobgrant.service.accounts.models import User
+    from jobgrant.service.grants.core.quoting import open_intake
+    from jobgrant.service.grants.intakes import actions as intake_actions
+    from jobgrant.service.grants.models.applications import Program, Selection
+
+    program = Program.objects.filter(jurisdiction="ON").order_by("-fiscal_year")[0]
+    stream = program.streams.get(selection=Selection.RANKED)
+    today = timezone.localdate()
+    body = {
+        "name_en": "Winter intake",
+        "name_fr": "Appel d'hiver",
+        "opens_on": (today + dt.timedelta(days=7)).isoformat(),
+        "closes_on": (today + dt.timedelta(days=30)).isoformat(),
+        "federal_budget": "1000.00",
+    }
+    manager = User.objects.get(username="demo-program-manager-on")
+    scheduled = intake_actions.create_intake(manager, stream, body)
+    current = open_intake(program, today)
+    assert current is not None
+    return {"stream": stream.pk, "scheduled": scheduled.pk, "open": current.pk}
+
+
 def a_token(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
     """The demonstration employer's API token for one client (its row on the account page)."""
     from jobgrant.service.accounts.models import ApiToken, User
@@ -314,6 +343,32 @@ CATALOGUE: tuple[Group, ...] = (
         "e2e-admin",
         (Visit("web:home"), Visit("web:account-all-tokens")),
         setup=an_administrator,
+    ),
+    Group(
+        "program manager",
+        "demo-program-manager-on",
+        (
+            Visit("web:program-list"),
+            Visit("web:program-stream", kwargs=lambda made: {"stream_id": made["stream"]}),
+            Visit("web:program-stream-rules", kwargs=lambda made: {"stream_id": made["stream"]}),
+            Visit(
+                "web:program-intake-new",
+                kwargs=lambda made: {"stream_id": made["stream"]},
+                error=click("#save-intake"),
+            ),
+            Visit("web:program-intake", kwargs=lambda made: {"intake_id": made["scheduled"]}),
+            Visit(
+                "web:program-intake",
+                kwargs=lambda made: {"intake_id": made["open"]},
+                label="open: its figures",
+            ),
+            Visit(
+                "web:program-intake-close",
+                kwargs=lambda made: {"intake_id": made["open"]},
+                error=click("#confirm-close"),
+            ),
+        ),
+        setup=intakes_to_manage,
     ),
     Group(
         "employer's account",

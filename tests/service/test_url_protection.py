@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import translation
 from tests.addresses import page_path
-from tests.personas import ADMIN, ANALYST, AUDITOR, EMPLOYER, FINANCE, OFFICER
+from tests.personas import ADMIN, ANALYST, AUDITOR, EMPLOYER, FINANCE, OFFICER, PROGRAM_MANAGER
 
 from jobgrant.service.accounts.models import User
 
@@ -95,6 +95,7 @@ SHARED_PAGES = {
 }
 SHARED_SECTION_ROLES = {  # ...or, for these sections, exactly these roles
     "reports": {"analyst", "officer"},  # the annual accountability report
+    "programs": {"program_manager", "admin"},  # programs, streams and intakes
 }
 PERSONA = {
     "employer": EMPLOYER.username,
@@ -103,6 +104,7 @@ PERSONA = {
     "analyst": ANALYST.username,
     "auditor": AUDITOR.username,
     "admin": ADMIN.username,
+    "program_manager": PROGRAM_MANAGER.username,
 }
 REFUSED_ANONYMOUS = {401, 403}
 SAMPLE_VALUES = {

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.db.models import F
 from django.test import Client
 from tests.addresses import page_path
 from tests.personas import (
@@ -549,7 +550,9 @@ def test_an_exhausted_budget_is_refused_with_the_amount_still_available(
     make_body: Body, language: str, sentence: str
 ) -> None:
     application = recommended(make_body)
-    BudgetAccount.objects.filter(pk=budget("federal").pk).update(allocated_cents=1234)
+    BudgetAccount.objects.filter(pk=budget("federal").pk).update(
+        allocated_cents=F("committed_cents") + F("earmarked_cents") + 1234  # intakes keep theirs
+    )
     before = written()
     response = decide(signed_in(SECOND_OFFICER.username), application, language, action="approve")
     assert response.status_code == 409

@@ -147,7 +147,7 @@ def test_a_budget_that_cannot_cover_the_change_is_explained(demo) -> None:
     assert sent.status_code == 302, text(sent)
     change = ChangeRequest.objects.get()
     BudgetAccount.objects.filter(funder="federal", jurisdiction="ON").update(
-        allocated_cents=F("committed_cents")
+        allocated_cents=F("committed_cents") + F("earmarked_cents")  # what intakes hold stays
     )
     answer = signed_in(OFFICER).post(
         f"/en/officer/changes/{change.pk}/decision/", {"action": "approve", "confirm": "yes"}

@@ -23,6 +23,7 @@ import pytest
 from axes.utils import reset as axes_reset
 from django.apps import apps
 from django.test import Client
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.addresses import page_path
@@ -35,6 +36,7 @@ from tests.personas import (
     FINANCE,
     OFFICER,
     PARTNER,
+    PROGRAM_MANAGER,
     SECOND_OFFICER,
 )
 
@@ -42,6 +44,8 @@ from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.demo import DEMO_PASSWORD, business_number
 from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.core.quoting import open_intake
+from jobgrant.service.grants.models.applications import Program, Selection
 from jobgrant.service.registry.models import Employer
 from jobgrant.service.web.forms import employer as employer_forms
 from jobgrant.service.web.forms.employer_apply import AMOUNTS
@@ -382,6 +386,28 @@ FORMS: tuple[Form, ...] = (
         method="get",
     ),
     Form(
+        "program manager: new intake",
+        lambda made: f"/programs/streams/{made['ranked_stream']}/intakes/new/",
+        PROGRAM_MANAGER.username,
+        ("name_en", "name_fr", "opens_on", "closes_on", "federal_budget", "provincial_budget"),
+        one_bad(
+            {
+                "name_en": bad(["", "   ", "x" * 201, "a\x00b"]),
+                "opens_on": bad([*BAD_DATES, "2020-04-01"]),  # in the past
+                "closes_on": bad([*BAD_DATES, "2099-03-31"]),  # outside the fiscal year
+                "federal_budget": bad([*BAD_AMOUNTS, "999999999999.00"]),
+            },
+            name_fr="Appel d'hiver",
+        ),
+    ),
+    Form(
+        "program manager: close an intake",
+        lambda made: f"/programs/intakes/{made['open_intake']}/close/",
+        PROGRAM_MANAGER.username,
+        ("reason",),
+        one_bad({"reason": bad(["", "   ", "x" * 2001, "a\x00b", "046 454 286"])}),
+    ),
+    Form(
         "auditor: trail filter",
         lambda _made: "/auditor/trail/",
         AUDITOR.username,
@@ -471,7 +497,16 @@ def made(demo: None, make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]
         jurisdiction="ON",
         region="3550",
     )
-    return {"submitted": application.pk, "outsider": outsider.pk}
+    program = Program.objects.filter(jurisdiction="ON").order_by("-fiscal_year")[0]
+    ranked = program.streams.get(selection=Selection.RANKED)
+    current = open_intake(program, timezone.localdate())
+    assert current is not None
+    return {
+        "submitted": application.pk,
+        "outsider": outsider.pk,
+        "ranked_stream": ranked.pk,
+        "open_intake": current.pk,
+    }
 
 
 def signed_in(username: str | None) -> Client:

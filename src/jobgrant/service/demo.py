@@ -35,7 +35,14 @@ from jobgrant.service.accounts.demo_credentials import DEMO_PASSWORD, DEMO_TOTP_
 from jobgrant.service.accounts.models import STAFF_ROLES, OrganizationRole, Role, User
 from jobgrant.service.accounts.second_factor import APP_DEVICE
 from jobgrant.service.audit.chain import record
-from jobgrant.service.grants.models.applications import Intake, Program, Stream
+from jobgrant.service.grants.intakes.scoring import scoring_sets
+from jobgrant.service.grants.models.applications import (
+    Intake,
+    IntakeState,
+    Program,
+    Selection,
+    Stream,
+)
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.registry.models import Employer, Verification
@@ -110,8 +117,58 @@ def _programs(today: dt.date) -> None:
             name_fr="Subvention canadienne pour l'emploi",
         )
         Intake.objects.create(
-            stream=stream, opens_on=start, closes_on=dt.date(start.year + 1, 3, 31)
+            stream=stream,
+            name_en=f"Intake {year}",
+            name_fr=f"Appel de demandes {year}",
+            opens_on=start,
+            closes_on=dt.date(start.year + 1, 3, 31),
         )
+        if code == "ON":
+            _ranked_intake(program, today)
+
+
+#: The budget of Ontario's ranked intake, federal (Ontario no longer matches: cjg-2014).
+RANKED_INTAKE_BUDGET_CENTS = 50_000_000
+
+
+def _ranked_intake(program: Program, today: dt.date) -> None:
+    """Ontario's second stream, ranked: an intake that opened on April 1 and closed halfway
+    to today, with its own budget earmarked on Ontario's federal account; the worker hands it
+    to the ranking. Its first-come intake (the stream made first, which applications take)
+    commits from the whole account, as every other jurisdiction's (ADR 0048)."""
+    start = dt.date(fiscal_year_start(today), 4, 1)
+    closes = start + (today - start) // 2
+    if (today - start).days < 14:
+        return  # too early in the year for an intake to have come and gone
+    stream = Stream.objects.create(
+        program=program,
+        code="CJG",
+        name_en="Canada-Ontario Job Grant, ranked selection",
+        name_fr="Subvention Canada-Ontario pour l'emploi, sélection par classement",
+        selection=Selection.RANKED,
+        scoring=next(iter(scoring_sets()), ""),
+    )
+    intake = Intake.objects.create(
+        stream=stream,
+        name_en=f"Spring intake {program.fiscal_year}",
+        name_fr=f"Appel du printemps {program.fiscal_year}",
+        opens_on=start,
+        closes_on=closes,
+        state=IntakeState.CLOSED,
+        closed_on=closes,
+        federal_budget_cents=RANKED_INTAKE_BUDGET_CENTS,
+    )
+    account = BudgetAccount.objects.get(
+        funder=Funder.FEDERAL, jurisdiction="ON", fiscal_year=program.fiscal_year, stream="CJG"
+    )
+    operations.set_earmark(intake.pk, account, RANKED_INTAKE_BUDGET_CENTS, actor="demo-seed")
+    summary = {
+        "name_en": intake.name_en,
+        "name_fr": intake.name_fr,
+        "federal_budget_cents": RANKED_INTAKE_BUDGET_CENTS,
+        "intake_state": intake.state,
+    }
+    record("demo-seed", "intake.create", "intake", intake.pk, summary)
 
 
 def _accounts() -> None:
@@ -145,6 +202,8 @@ def _accounts() -> None:
     _user("demo-analyst", Role.ANALYST, password)
     _user("demo-auditor", Role.AUDITOR, password)
     _user("demo-admin", Role.ADMIN, password)  # staff accounts (web:staff-list)
+    # Ontario's programs, streams and intakes (web:program-list).
+    _user("demo-program-manager-on", Role.PROGRAM_MANAGER, password, jurisdiction="ON")
 
 
 @functools.cache

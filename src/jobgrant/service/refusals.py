@@ -73,6 +73,29 @@ WORDINGS: dict[str, Wording] = {
             "and only %(available)s is still available in it. Nothing was committed."
         ),
     ),
+    "INTAKE_BUDGET_EXHAUSTED": Wording(
+        gettext_lazy("The intake's budget cannot cover this approval"),
+        gettext_lazy(
+            "This approval needs %(requested)s from the intake's budget of the funder "
+            "“%(funder)s”, and only %(available)s is still available in it. Nothing was "
+            "committed."
+        ),
+    ),
+    "STREAM_IN_USE": Wording(
+        gettext_lazy("This stream's selection cannot change now"),
+        gettext_lazy(
+            "An intake of this stream is open or closed and waiting to be ranked: its "
+            "applications came in under the selection they were told of. Change it before the "
+            "next intake opens."
+        ),
+    ),
+    "POLICY_IN_USE": Wording(
+        gettext_lazy("This program's policy cannot change now"),
+        gettext_lazy(
+            "Applications were already made under this program's policy: their amounts were "
+            "worked out by it. Choose the policy before the first application."
+        ),
+    ),
     "NO_BUDGET": Wording(
         gettext_lazy("There is no budget for this application"),
         gettext_lazy(

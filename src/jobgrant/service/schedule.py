@@ -32,6 +32,9 @@ PERIODIC_JOBS: list[tuple[str, str, int]] = [
     ),
     ("remind_follow_ups", "jobgrant.service.grants.completion.follow_ups:remind_follow_ups", 3600),
     ("lapse_follow_ups", "jobgrant.service.grants.completion.follow_ups:lapse_follow_ups", 3600),
+    # Opens and closes the intakes at their dates; hands a ranked stream's closed ones to the
+    # ranking (ADR 0048).
+    ("intakes", "jobgrant.service.grants.intakes.actions:open_and_close_due", 600),
     # Hands the KPI snapshots older than JOBGRANT_KPI_REFRESH_MINUTES to the worker's tasks.
     ("refresh_kpis", "jobgrant.service.outcomes.snapshot_actions:refresh_stale_snapshots", 60),
 ]

@@ -32,6 +32,7 @@ PROVINCIAL_ON_FEDERAL = "provincial officer, federal-direct file"
 FINANCE = "finance"
 ANALYST = "analyst"
 AUDITOR = "auditor"
+PROGRAM_MANAGER = "program manager"  # of the jurisdiction: its programs, streams and intakes
 ANONYMOUS = "nobody signed in"
 RELATIONSHIPS = (
     OWN,
@@ -47,6 +48,7 @@ RELATIONSHIPS = (
     FINANCE,
     ANALYST,
     AUDITOR,
+    PROGRAM_MANAGER,
     ANONYMOUS,
 )
 
@@ -90,10 +92,15 @@ ROLE_OF = {
     FINANCE: "finance",
     ANALYST: "analyst",
     AUDITOR: "auditor",
+    PROGRAM_MANAGER: "program_manager",
     ANONYMOUS: "",
 }
 
 ALLOWED = "allowed"
+#: Every staff relationship: they all read the programs and intakes; only the program manager
+#: of the jurisdiction manages them.
+STAFF = frozenset(r for r, role in ROLE_OF.items() if role not in (EMPLOYER_ROLE, ""))
+MANAGES_INTAKES = frozenset({PROGRAM_MANAGER})
 
 
 @dataclass(frozen=True)
@@ -127,6 +134,18 @@ class Action:
         if self.role_wide:
             return 403
         return 403 if relationship in (self.sees or SEES_THE_FILE) else 404
+
+
+#: An intake of the fixture's stream that does not overlap the fixture's own (tests.seeded's
+#: clock: November 29, 2026; fiscal year 2026-27).
+INTAKE_BODY = {
+    "name_en": "Winter intake",
+    "name_fr": "Appel d'hiver",
+    "opens_on": "2027-02-01",
+    "closes_on": "2027-02-28",
+    "federal_budget": "1000.00",
+    "provincial_budget": "0",
+}
 
 
 def _every_state(*names: str) -> tuple[str, ...]:
@@ -298,10 +317,63 @@ ACTIONS: tuple[Action, ...] = (
                 FINANCE,
                 ANALYST,
                 AUDITOR,
+                PROGRAM_MANAGER,
             }
         ),
         ("submitted",),
         role_wide=True,
+    ),
+    # --- Programs and intakes (role-wide reads; a program manager's changes) ---
+    Action("list programs", "api", "get", "/programs", STAFF, ("intake",), role_wide=True),
+    Action("list intakes", "api", "get", "/intakes", STAFF, ("intake",), role_wide=True),
+    Action("read intake", "api", "get", "/intakes/{intake}", STAFF, ("intake",), role_wide=True),
+    Action(
+        "create intake",
+        "api",
+        "post",
+        "/streams/{stream}/intakes",
+        MANAGES_INTAKES,
+        ("intake",),
+        body=INTAKE_BODY,
+        sees=STAFF,
+    ),
+    Action(
+        "change intake",
+        "api",
+        "put",
+        "/intakes/{intake}",
+        MANAGES_INTAKES,
+        ("intake",),
+        body={**INTAKE_BODY, "name_en": "Winter intake, changed"},
+        sees=STAFF,
+    ),
+    Action(
+        "close intake",
+        "api",
+        "post",
+        "/intakes/{intake}/close",
+        MANAGES_INTAKES,
+        ("intake",),
+        body={"reason": "A backlog: suspended for three weeks."},
+        sees=STAFF,
+    ),
+    Action(
+        "programs page",
+        "page",
+        "get",
+        "/programs/",
+        MANAGES_INTAKES,
+        ("intake",),
+        roles=frozenset({"program_manager"}),
+    ),
+    Action(
+        "intake page",
+        "page",
+        "get",
+        "/programs/intakes/{intake}/",
+        MANAGES_INTAKES,
+        ("intake",),
+        roles=frozenset({"program_manager"}),
     ),
     # --- Organizations and their verification ---
     Action(

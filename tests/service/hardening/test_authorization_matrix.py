@@ -31,6 +31,7 @@ from tests.personas import (
     OUTSIDER_EMPLOYER,
     PARTNER,
     PARTNER_EMPLOYER,
+    PROGRAM_MANAGER,
     SECOND_OFFICER,
     Persona,
 )
@@ -42,8 +43,9 @@ from jobgrant.service.grants.agreements import actions as agreement_actions
 from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.applications import assignment as assignment_actions
 from jobgrant.service.grants.changes import actions as change_actions
+from jobgrant.service.grants.intakes import actions as intake_actions
 from jobgrant.service.grants.models.agreements import Agreement
-from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.applications import Application, Selection, Stream
 from jobgrant.service.registry.models import Employer, Verification
 
 pytestmark = pytest.mark.django_db
@@ -64,6 +66,7 @@ SIGNED_IN = (
     FINANCE,
     ANALYST,
     AUDITOR,
+    PROGRAM_MANAGER,
 )
 PERSONAS: tuple[Persona | None, ...] = (*SIGNED_IN, None)
 LANGUAGES = ("en", "fr")
@@ -78,6 +81,8 @@ class Fixture:
     change: int | None = None
     organization: int | None = None
     unverified: bool = False  # the applicant's organization made unverified for the case
+    intake: int | None = None  # a scheduled intake of Ontario's ranked stream
+    stream: int | None = None
 
 
 def relationship(persona: Persona | None, fixture: Fixture) -> str:
@@ -89,6 +94,8 @@ def relationship(persona: Persona | None, fixture: Fixture) -> str:
         return by_role[persona.role]
     if persona.role == Role.AUDITOR:
         return matrix.AUDITOR
+    if persona.role == Role.PROGRAM_MANAGER:
+        return matrix.PROGRAM_MANAGER
     if persona.role == Role.EMPLOYER:
         names = {organization.name for organization in persona.organizations}
         if APPLICANT.name in names:
@@ -170,7 +177,16 @@ def make_fixtures() -> dict[str, Fixture]:
         "unverified organization": Fixture(
             new().pk, organization=APPLICANT.get().pk, unverified=True
         ),
+        "intake": _intake_fixture(new().pk),
     }
+
+
+def _intake_fixture(application: int) -> Fixture:
+    """A scheduled intake of Ontario's ranked stream, made by its program manager."""
+    stream = Stream.objects.get(program__jurisdiction="ON", selection=Selection.RANKED)
+    body = {**matrix.INTAKE_BODY, "opens_on": "2027-01-04", "closes_on": "2027-01-29"}
+    intake = intake_actions.create_intake(PROGRAM_MANAGER.get(), stream, body)
+    return Fixture(application, intake=intake.pk, stream=stream.pk)
 
 
 @dataclass(frozen=True)
@@ -213,6 +229,8 @@ class Callers:
             application=fixture.application,
             change=fixture.change,
             organization=fixture.organization,
+            intake=fixture.intake,
+            stream=fixture.stream,
         )
         if fixture.unverified:  # inside the case's savepoint: rolled back after it
             Employer.objects.filter(pk=APPLICANT.get().pk).update(
@@ -225,8 +243,8 @@ class Callers:
         headers = {"Authorization": f"Bearer {self.tokens[persona.username]}"} if persona else {}
         client = Client(raise_request_exception=False)
         url = "/api/v1" + path + ("?limit=100" if action.listing else "")
-        if action.method == "post":
-            answer = client.post(
+        if action.method in ("post", "put"):
+            answer = getattr(client, action.method)(
                 url, json.dumps(action.body or {}), content_type="application/json", headers=headers
             )
         else:

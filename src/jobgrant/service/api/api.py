@@ -17,6 +17,7 @@ from jobgrant.service.api.routers import (
     claims,
     completion,
     employers,
+    intakes,
     kpis,
     participants,
     partners,
@@ -42,6 +43,7 @@ api.add_router("/applications", agreements.router)
 api.add_router("/quote", quote.router)
 api.add_router("/budgets", budgets.router)
 api.add_router("/kpis", kpis.router)
+api.add_router("", intakes.router)  # /programs, /intakes, /streams/{id}/intakes
 api.add_router("", participants.router)
 api.add_router("", partners.router)  # /partner-requests
 api.add_router("", change_requests.router)  # /applications/{id}/change-requests, /change-requests

@@ -88,6 +88,12 @@ ACTIONS: frozenset[str] = frozenset(
         "follow_up.remind",
         "follow_up.lapse",
         "follow_up.respond",
+        # programs, streams and intakes
+        "stream.change",
+        "intake.create",
+        "intake.change",
+        "intake.open",
+        "intake.close",
         # budgets, the registry, the KPIs, simulations, messages
         "budget.allocate",
         "employer.register",
@@ -161,6 +167,9 @@ OBJECT_TYPES: frozenset[str] = frozenset(
         "employer",
         "followup",
         "formdraft",
+        "intake",
+        "program",
+        "stream",
         "kpis",
         "message",
         "page",

@@ -43,6 +43,10 @@ class BudgetAccount(models.Model):
     receivable_cents = models.BigIntegerField(default=0)
     recovered_cents = models.BigIntegerField(default=0)
     written_off_cents = models.BigIntegerField(default=0)
+    # Set aside for intakes and not yet committed by them (the EARMARKED bucket; ADR 0048): no
+    # longer available to files outside those intakes. A default in the database too, as the
+    # servers of the release before insert budget rows without it.
+    earmarked_cents = models.BigIntegerField(default=0, db_default=0)
 
     class Meta:
         constraints = [
@@ -72,6 +76,11 @@ class BudgetAccount(models.Model):
                 & Q(written_off_cents__gte=0),
                 name="recovery_buckets_not_negative",
             ),
+            models.CheckConstraint(
+                condition=Q(earmarked_cents__gte=0)
+                & Q(earmarked_cents__lte=F("allocated_cents") - F("committed_cents")),
+                name="earmarked_within_allocation",
+            ),
         ]
 
     @property
@@ -85,6 +94,7 @@ class BudgetAccount(models.Model):
             - self.receivable_cents
             - self.recovered_cents
             - self.written_off_cents
+            - self.earmarked_cents
         )
 
     @property
@@ -104,6 +114,7 @@ class BudgetAccount(models.Model):
 class Bucket(models.TextChoices):
     APPROPRIATION = "appropriation", "Appropriation (source of allocations)"
     AVAILABLE = "available", "Available"
+    EARMARKED = "earmarked", "Set aside for an intake, not committed"
     COMMITTED = "committed", "Committed, not claimed"
     CLAIMED = "claimed", "Claimed, not decided"
     PAYABLE = "payable", "Certified, not paid"
@@ -123,6 +134,34 @@ NESTED_BUCKETS: dict[str, tuple[str, ...]] = {
     "recovered": ("recovered",),
     "written_off": ("written_off",),
 }
+
+
+class Earmark(models.Model):
+    """The part of a budget account set aside for one intake (ADR 0048): its budget from this
+    account, and what its files committed of it. The rows decide, as the budget row does for
+    the account: a conditional UPDATE takes each commitment, and CHECK keeps it within the
+    budget; the budget itself came out of the account's available money by the same means."""
+
+    # Not indexed alone: `one_earmark_per_account` starts with it.
+    intake = models.ForeignKey(
+        "grants.Intake", on_delete=models.PROTECT, related_name="earmarks", db_index=False
+    )
+    account = models.ForeignKey(BudgetAccount, on_delete=models.PROTECT, related_name="earmarks")
+    budget_cents = models.BigIntegerField(default=0)
+    committed_cents = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["intake", "account"], name="one_earmark_per_account"),
+            models.CheckConstraint(
+                condition=Q(committed_cents__gte=0) & Q(committed_cents__lte=F("budget_cents")),
+                name="earmark_committed_within_budget",
+            ),
+        ]
+
+    @property
+    def available_cents(self) -> int:
+        return self.budget_cents - self.committed_cents
 
 
 class LedgerTransaction(models.Model):

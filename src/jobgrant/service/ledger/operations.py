@@ -1,9 +1,11 @@
-"""Moving money between a budget's buckets: allocate, commit, release, disburse.
+"""Moving money between a budget's buckets: allocate, earmark, commit, release, disburse.
 
 Every operation runs inside the caller's transaction: the balance update and the postings
 commit (or roll back) together with the state change that caused them. The commitment rule is
 structural: one conditional UPDATE that only succeeds while the allocation covers it, backed by
-a CHECK constraint, so concurrent approvals can never over-commit a budget.
+a CHECK constraint, so concurrent approvals can never over-commit a budget. An intake's budget is
+an earmark on its account, taken and spent by the same means (ADR 0048): a file of an intake with
+an earmark commits from the earmark, any other file from what no earmark holds.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from django.db import connection, transaction
+from django.db.backends.utils import CursorWrapper
 from django.db.models import F, Q, Sum
 from django.db.models.expressions import CombinedExpression
 from django.utils import timezone
@@ -21,6 +24,7 @@ from jobgrant.service.ledger.models import (
     NESTED_BUCKETS,
     Bucket,
     BudgetAccount,
+    Earmark,
     LedgerTransaction,
     Posting,
 )
@@ -37,6 +41,26 @@ class InsufficientBudget(Exception):  # noqa: N818 - the business name of the re
     @property
     def available_cents(self) -> int:
         return self.account.available_cents
+
+
+@dataclass
+class InsufficientIntakeBudget(InsufficientBudget):
+    """The intake's earmark on the account cannot take the commitment (ADR 0048)."""
+
+    earmark: Earmark | None = None
+
+    @property
+    def available_cents(self) -> int:
+        return self.earmark.available_cents if self.earmark else 0
+
+
+class EarmarkBelowCommitted(Exception):  # noqa: N818 - the business name of the refusal
+    """An intake's budget lowered below what its files already committed of it."""
+
+    def __init__(self, earmark: Earmark, cents: int) -> None:
+        super().__init__(f"earmark {earmark.pk}: {cents} is below {earmark.committed_cents}")
+        self.earmark = earmark
+        self.cents = cents
 
 
 class NoBudget(Exception):  # noqa: N818 - the business name of the refusal
@@ -61,10 +85,13 @@ def _post(
     actor: str,
     legs: list[tuple[BudgetAccount, str, int]],
     application: Application | None = None,
+    reference: str = "",
 ) -> LedgerTransaction:
     if sum(amount for _, _, amount in legs) != 0:
         raise ValueError("a ledger transaction's legs must sum to zero")
-    entry = LedgerTransaction.objects.create(kind=kind, actor=actor, application=application)
+    entry = LedgerTransaction.objects.create(
+        kind=kind, actor=actor, application=application, reference=reference
+    )
     Posting.objects.bulk_create(
         Posting(transaction=entry, account=account, bucket=bucket, amount_cents=amount)
         for account, bucket, amount in legs
@@ -108,16 +135,28 @@ def commit(
 
 def release(account: BudgetAccount, cents: int, *, actor: str, application: Application) -> None:
     """Give back a commitment (withdrawal after approval); more than is committed is refused
-    by the database (CHECK), and the caller's transaction must then roll back."""
+    by the database (CHECK), and the caller's transaction must then roll back. What the
+    application committed from its intake's earmark goes back to the earmark (the earmark's row
+    first, then the account's, as a commitment locks them); the rest to the account."""
     _require_transaction()
     _require_positive(cents)
-    BudgetAccount.objects.filter(pk=account.pk).update(committed_cents=F("committed_cents") - cents)
-    _post(
-        "release",
-        actor,
-        [(account, Bucket.COMMITTED, -cents), (account, Bucket.AVAILABLE, cents)],
-        application,
+    to_earmark = min(cents, earmarked_commitment(application, account))
+    reference = ""
+    if to_earmark > 0 and application.intake_id is not None:
+        Earmark.objects.filter(intake_id=application.intake_id, account=account).update(
+            committed_cents=F("committed_cents") - to_earmark
+        )
+        reference = intake_reference(application.intake_id)
+    BudgetAccount.objects.filter(pk=account.pk).update(
+        committed_cents=F("committed_cents") - cents,
+        earmarked_cents=F("earmarked_cents") + to_earmark,
     )
+    legs = [
+        (account, Bucket.COMMITTED, -cents),
+        (account, Bucket.EARMARKED, to_earmark),
+        (account, Bucket.AVAILABLE, cents - to_earmark),
+    ]
+    _post("release", actor, [leg for leg in legs if leg[2]], application, reference)
     account.refresh_from_db()
 
 
@@ -128,7 +167,7 @@ _POOL_SQL = (
 )
 _ENTRY_SQL = (
     f'INSERT INTO "{LedgerTransaction._meta.db_table}" ("kind", "application_id", "actor",'
-    ' "created_at") VALUES {} RETURNING "id"'
+    ' "created_at", "reference") VALUES {} RETURNING "id"'
 )
 _LEG_SQL = (
     f'INSERT INTO "{Posting._meta.db_table}" ("transaction_id", "account_id", "bucket",'
@@ -139,7 +178,18 @@ _LEG_SQL = (
 _COMMIT_SQL = (
     f'UPDATE "{_TABLE}" SET "committed_cents" = "committed_cents" + %s'
     ' WHERE "id" = %s AND "committed_cents" + "receivable_cents" + "recovered_cents"'
-    ' + "written_off_cents" <= "allocated_cents" - %s RETURNING "id"'
+    ' + "written_off_cents" + "earmarked_cents" <= "allocated_cents" - %s RETURNING "id"'
+)
+_EARMARK_TABLE = Earmark._meta.db_table
+# A commitment of an intake's file: its earmark first (the intake's budget decides), then the
+# account, whose earmarked money becomes committed (CHECK keeps both within their bounds).
+_EARMARK_COMMIT_SQL = (
+    f'UPDATE "{_EARMARK_TABLE}" SET "committed_cents" = "committed_cents" + %s'
+    ' WHERE "id" = %s AND "committed_cents" + %s <= "budget_cents" RETURNING "id"'
+)
+_EARMARKED_COMMIT_SQL = (
+    f'UPDATE "{_TABLE}" SET "committed_cents" = "committed_cents" + %s,'
+    ' "earmarked_cents" = "earmarked_cents" - %s WHERE "id" = %s'
 )
 
 
@@ -166,42 +216,152 @@ def _commit_to(
     application: Application | None,
 ) -> None:
     """Commit each funder's share against its account (`ids`: funder -> account id), with one
-    ledger transaction per funder (two legs each).
+    ledger transaction per funder (two legs each): from the intake's earmark on the account
+    when the application's intake has one with a budget (ADR 0048), else from what no earmark
+    holds.
 
     Every approval waits for the same budget rows, so they are locked last: the ledger
     transactions and their legs are written first (two plain statements), then each row is
     updated by one conditional UPDATE, in the order given (the same for every approval, so that
-    two approvals never hold each other's rows). At the first share that does not fit, NoBudget
-    or InsufficientBudget is raised: the ledger rows are written and an earlier share may be
-    committed, so the caller's transaction must roll back.
+    two approvals never hold each other's rows; an earmark's row before its account's, as
+    `set_earmark` locks them). At the first share that does not fit, NoBudget,
+    InsufficientBudget or InsufficientIntakeBudget is raised: the ledger rows are written and
+    an earlier share may be committed, so the caller's transaction must roll back.
     """
     _require_transaction()
     for _, cents in shares:
         _require_positive(cents)
     application_id = application.pk if application is not None else None
+    earmarks = _earmarks_of(application, ids)
     with connection.cursor() as cursor:
         if shares and all(funder in ids for funder, _ in shares):
-            at = timezone.now()
-            cursor.execute(
-                _rows(_ENTRY_SQL, len(shares), 4),
-                [value for _ in shares for value in ("commit", application_id, actor, at)],
-            )
-            entries = [entry for (entry,) in cursor.fetchall()]
-            legs = [
-                (entry, ids[funder], str(bucket), amount)
-                for entry, (funder, cents) in zip(entries, shares, strict=True)
-                for bucket, amount in ((Bucket.AVAILABLE, -cents), (Bucket.COMMITTED, cents))
-            ]
-            cursor.execute(_rows(_LEG_SQL, len(legs), 4), [v for leg in legs for v in leg])
+            _write_commitments(cursor, ids, shares, earmarks, application_id, actor)
         for funder, cents in shares:
             if funder not in ids:
                 raise NoBudget(funder)
+            earmark = earmarks.get(ids[funder])
+            if earmark is not None:
+                _commit_from_earmark(cursor, earmark, ids[funder], cents)
+                continue
             cursor.execute(_COMMIT_SQL, [cents, ids[funder], cents])
             if cursor.fetchone() is None:
                 found = BudgetAccount.objects.filter(pk=ids[funder]).first()
                 if found is None:
                     raise NoBudget(funder)
                 raise InsufficientBudget(found, cents)
+
+
+def _earmarks_of(application: Application | None, ids: dict[str, int]) -> dict[int, Earmark]:
+    """The application's intake's earmarks with a budget, by account id (none without one)."""
+    intake_id = getattr(application, "intake_id", None)
+    if intake_id is None or not ids:
+        return {}
+    found = Earmark.objects.filter(
+        intake_id=intake_id, account_id__in=list(ids.values()), budget_cents__gt=0
+    )
+    return {earmark.account_id: earmark for earmark in found}
+
+
+def _write_commitments(
+    cursor: CursorWrapper,
+    ids: dict[str, int],
+    shares: list[tuple[str, int]],
+    earmarks: dict[int, Earmark],
+    application_id: int | None,
+    actor: str,
+) -> None:
+    """The commitments' ledger transactions and legs, in two statements."""
+    at = timezone.now()
+    sources = [_commit_source(earmarks.get(ids[funder])) for funder, _ in shares]
+    cursor.execute(
+        _rows(_ENTRY_SQL, len(shares), 5),
+        [
+            value
+            for _, reference in sources
+            for value in ("commit", application_id, actor, at, reference)
+        ],
+    )
+    entries = [entry for (entry,) in cursor.fetchall()]
+    legs = [
+        (entry, ids[funder], str(bucket), amount)
+        for entry, (funder, cents), (source, _) in zip(entries, shares, sources, strict=True)
+        for bucket, amount in ((source, -cents), (Bucket.COMMITTED, cents))
+    ]
+    cursor.execute(_rows(_LEG_SQL, len(legs), 4), [v for leg in legs for v in leg])
+
+
+def _commit_source(earmark: Earmark | None) -> tuple[str, str]:
+    """The bucket a commitment leaves, and its transaction's reference."""
+    if earmark is None:
+        return str(Bucket.AVAILABLE), ""
+    return str(Bucket.EARMARKED), intake_reference(earmark.intake_id)
+
+
+def intake_reference(intake_id: int) -> str:
+    """The reference of every ledger transaction that moves an intake's earmarked money."""
+    return f"intake:{intake_id}"
+
+
+def _commit_from_earmark(
+    cursor: CursorWrapper, earmark: Earmark, account_id: int, cents: int
+) -> None:
+    cursor.execute(_EARMARK_COMMIT_SQL, [cents, earmark.pk, cents])
+    if cursor.fetchone() is None:
+        earmark.refresh_from_db()
+        account = BudgetAccount.objects.get(pk=account_id)
+        raise InsufficientIntakeBudget(account, cents, earmark)
+    cursor.execute(_EARMARKED_COMMIT_SQL, [cents, cents, account_id])
+
+
+# --- An intake's budget: an earmark on its account (ADR 0048) ----------------------------
+
+
+def set_earmark(intake_id: int, account: BudgetAccount, cents: int, *, actor: str) -> Earmark:
+    """Set the intake's budget from `account` to `cents`. The ledger decides: more is taken
+    from the account's available money by a conditional UPDATE (InsufficientBudget when it
+    does not hold it, and two intakes asking at once cannot both have it); less is given back,
+    never below what the intake's files committed (EarmarkBelowCommitted). Locks the earmark's
+    row, then the account's, as a commitment does. In the caller's transaction, which must roll
+    back on a refusal."""
+    _require_transaction()
+    if isinstance(cents, bool) or not isinstance(cents, int) or cents < 0:
+        raise ValueError(f"an intake's budget is zero or more cents, not {cents!r}")
+    Earmark.objects.bulk_create(
+        [Earmark(intake_id=intake_id, account=account)], ignore_conflicts=True
+    )
+    earmark = Earmark.objects.select_for_update().get(intake_id=intake_id, account=account)
+    change = cents - earmark.budget_cents
+    if change == 0:
+        return earmark
+    if not Earmark.objects.filter(pk=earmark.pk, committed_cents__lte=cents).update(
+        budget_cents=cents
+    ):
+        raise EarmarkBelowCommitted(earmark, cents)
+    _move_earmarked(account, change)
+    legs = [(account, str(Bucket.AVAILABLE), -change), (account, str(Bucket.EARMARKED), change)]
+    _post("earmark" if change > 0 else "unearmark", actor, legs, None, intake_reference(intake_id))
+    earmark.refresh_from_db()
+    return earmark
+
+
+def _move_earmarked(account: BudgetAccount, change: int) -> None:
+    """Move `change` cents from the account's available money into its earmarked money (or
+    back, when negative): taking is conditional on the available money holding it."""
+    rows = BudgetAccount.objects.filter(pk=account.pk)
+    if change > 0:
+        rows = rows.filter(_holds(Bucket.AVAILABLE, change))
+    if rows.update(earmarked_cents=F("earmarked_cents") + change) != 1:
+        found = BudgetAccount.objects.get(pk=account.pk)
+        raise InsufficientBudget(found, change)
+
+
+def earmarked_commitment(application: Application, account: BudgetAccount) -> int:
+    """What the application committed on `account` from its intake's earmark, and has not
+    given back: the money a release returns to the earmark rather than to the account."""
+    total = Posting.objects.filter(
+        transaction__application=application, account=account, bucket=Bucket.EARMARKED
+    ).aggregate(total=Sum("amount_cents"))["total"]
+    return -int(total or 0)
 
 
 # --- The money's way out ---------------------------------------------------------------
@@ -229,8 +389,15 @@ class BucketShort(Exception):  # noqa: N818 - the business name of the refusal
 _BUCKET_BALANCE: dict[str, tuple[str, tuple[str, ...]]] = {
     Bucket.AVAILABLE: (
         "allocated_cents",
-        ("committed_cents", "receivable_cents", "recovered_cents", "written_off_cents"),
+        (
+            "committed_cents",
+            "receivable_cents",
+            "recovered_cents",
+            "written_off_cents",
+            "earmarked_cents",
+        ),
     ),
+    Bucket.EARMARKED: ("earmarked_cents", ()),
     Bucket.COMMITTED: ("committed_cents", ("claimed_cents",)),
     Bucket.CLAIMED: ("claimed_cents", ("payable_cents",)),
     Bucket.PAYABLE: ("payable_cents", ("disbursed_cents",)),
@@ -531,6 +698,13 @@ def verify() -> list[str]:
                     f"{account}: {balance} is {recorded} cents on the budget row,"
                     f" {cents} by its postings"
                 )
+        earmarked = buckets.get(Bucket.EARMARKED, 0)
+        if account.earmarked_cents != earmarked:
+            differences.append(
+                f"{account}: earmarked is {account.earmarked_cents} cents on the budget row,"
+                f" {earmarked} by its postings"
+            )
+    differences += _verify_earmarks()
     unbalanced = (
         Posting.objects.values("transaction")
         .annotate(total=Sum("amount_cents"))
@@ -539,4 +713,48 @@ def verify() -> list[str]:
     )
     for entry, total in unbalanced:
         differences.append(f"ledger transaction {entry}: its legs sum to {total} cents, not 0")
+    return differences
+
+
+#: The kinds of ledger transaction that set an intake's budget (the others spend it).
+_EARMARK_KINDS = ("earmark", "unearmark")
+
+
+def _verify_earmarks() -> list[str]:
+    """Each intake's earmark recomputed from the postings of the transactions that name its
+    intake (their reference): its budget from those that set it, what its files committed
+    from those that spent it or gave it back; and the intake's own budget per funder, which
+    must be the earmark's."""
+    differences: list[str] = []
+    sums: dict[tuple[str, int, bool], int] = {}
+    for reference, account_id, kind, total in (
+        Posting.objects.filter(
+            bucket=Bucket.EARMARKED, transaction__reference__startswith="intake:"
+        )
+        .values_list("transaction__reference", "account", "transaction__kind")
+        .annotate(total=Sum("amount_cents"))
+    ):
+        key = (reference, account_id, kind in _EARMARK_KINDS)
+        sums[key] = sums.get(key, 0) + total
+    for earmark in Earmark.objects.select_related("account", "intake").order_by("pk"):
+        reference = intake_reference(earmark.intake_id)
+        budget = sums.pop((reference, earmark.account_id, True), 0)
+        committed = -sums.pop((reference, earmark.account_id, False), 0)
+        name = f"intake {earmark.intake_id}, {earmark.account}"
+        if (earmark.budget_cents, earmark.committed_cents) != (budget, committed):
+            differences.append(
+                f"{name}: budget {earmark.budget_cents} and committed {earmark.committed_cents}"
+                f" cents on the earmark, {budget} and {committed} by its postings"
+            )
+        recorded = getattr(earmark.intake, f"{earmark.account.funder}_budget_cents", None)
+        if recorded is not None and recorded != earmark.budget_cents:
+            differences.append(
+                f"{name}: the intake's budget is {recorded} cents, its earmark's"
+                f" {earmark.budget_cents}"
+            )
+    for (reference, account_id, _), total in sorted(sums.items()):
+        if total:
+            differences.append(
+                f"{reference}: {total} cents earmarked on account {account_id} with no earmark"
+            )
     return differences

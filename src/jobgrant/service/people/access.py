@@ -11,7 +11,7 @@ from jobgrant.service.errors import ServiceError, forbidden
 from jobgrant.service.registry.models import Employer
 
 #: The roles whose accounts the administrator manages (an administrator's own is not one).
-STAFF_ROLES = (Role.OFFICER, Role.FINANCE, Role.ANALYST, Role.AUDITOR)
+STAFF_ROLES = (Role.OFFICER, Role.FINANCE, Role.ANALYST, Role.AUDITOR, Role.PROGRAM_MANAGER)
 
 
 @audited_refusals_of("employer", action="organization.open")  # the trail's name

@@ -249,6 +249,14 @@ def _valid_account(data: dict[str, Any], problems: Problems) -> dict[str, Any]:
                 "est obligatoire pour un agent provincial ou territorial",
             )
         )
+    if role == Role.PROGRAM_MANAGER and not federal and not jurisdiction:
+        problems.append(
+            problem(
+                "jurisdiction",
+                "is required for a provincial or territorial program manager",
+                "est obligatoire pour un gestionnaire de programme provincial ou territorial",
+            )
+        )
     names = {key: str(data.get(key) or "").strip()[:150] for key in ("first_name", "last_name")}
     language = data.get("language") if data.get("language") in ("en", "fr") else "en"
     return {

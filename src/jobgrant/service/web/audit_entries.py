@@ -36,6 +36,7 @@ from jobgrant.service.grants.models.payments import (
 from jobgrant.service.grants.participants.sin_keys import ACTOR as REKEY_ACTOR
 from jobgrant.service.language import current_language, long_date
 from jobgrant.service.registry.models import Verification
+from jobgrant.service.web.audit_intake_words import INTAKE_CODED_FIELDS, INTAKE_FIELD_LABELS
 from jobgrant.service.web.audit_labels import (
     ACTION_LABELS,
     ATTEMPT_LABELS,
@@ -209,6 +210,7 @@ FIELD_LABELS: dict[str, Promise] = {  # the details' names, in the order they ar
     "verified_against": gettext_lazy("Verified against"),
     "members_removed": gettext_lazy("People removed"),
     "routed": gettext_lazy("Sent to the partner"),
+    **INTAKE_FIELD_LABELS,
 }
 #: The names of the shares inside a group of money ("figures": before and after).
 SHARE_LABELS: dict[str, Promise] = {
@@ -218,7 +220,6 @@ SHARE_LABELS: dict[str, Promise] = {
 }
 #: The details that hold groups of shares in cents.
 MONEY_GROUPS = frozenset({"figures"})
-
 # The state codes of each kind of object (an entry's "state", "before" and "after").
 STATES_OF: dict[str, Mapping[str, str]] = {
     "application": STATE_LABELS,
@@ -258,6 +259,7 @@ CODED_FIELDS: dict[str, Mapping[str, object]] = {
     "later_attempts": {
         "logged only, until the window ends": gettext_lazy("logged only, until the window ends")
     },
+    **INTAKE_CODED_FIELDS,
 }
 MONEY_FIELDS = frozenset({"amount", "total", "owed", "paid"})
 DATE_FIELDS = frozenset({"due_on", "received_on", "opens_on", "closes_on"})

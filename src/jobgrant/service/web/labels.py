@@ -16,7 +16,7 @@ from jobgrant.service import refusals
 from jobgrant.service.accounts.models import Role
 from jobgrant.service.choices import CostCategory, Jurisdiction, Setting, StreamCode, TraineeStatus
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants.models.applications import Delivery, State
+from jobgrant.service.grants.models.applications import Delivery, IntakeState, Selection, State
 from jobgrant.service.ledger.models import Funder
 
 
@@ -46,6 +46,8 @@ FUNDER_LABELS = Labels(Funder)
 DELIVERY_LABELS = Labels(Delivery)
 JURISDICTION_LABELS = Labels(Jurisdiction)
 STREAM_LABELS = Labels(StreamCode)
+INTAKE_STATE_LABELS = Labels(IntakeState)
+SELECTION_LABELS = Labels(Selection)
 
 
 def label(labels: Mapping[str, object], key: str) -> str:

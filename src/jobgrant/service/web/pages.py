@@ -126,6 +126,8 @@ finance_required = user_required(Role.FINANCE)
 analyst_required = user_required(Role.ANALYST)
 auditor_required = user_required(Role.AUDITOR)
 admin_required = user_required(Role.ADMIN)
+# Programs, streams and intakes: a program manager's, and the administrator's too.
+program_manager_required = user_required(Role.PROGRAM_MANAGER, Role.ADMIN)
 
 
 def visible_or_404(

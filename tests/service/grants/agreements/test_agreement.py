@@ -10,6 +10,7 @@ import json
 import pytest
 import time_machine
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from tests import canonical
 from tests.conftest import changes_audited
@@ -81,7 +82,9 @@ def test_the_approval_tells_the_applicant_in_their_language_with_the_agreement_l
 
 def test_an_approval_that_fails_leaves_no_agreement(demo) -> None:
     application = recommended()
-    BudgetAccount.objects.filter(funder="federal", jurisdiction="ON").update(allocated_cents=0)
+    BudgetAccount.objects.filter(funder="federal", jurisdiction="ON").update(
+        allocated_cents=F("committed_cents") + F("earmarked_cents")  # nothing left outside intakes
+    )
     with pytest.raises(ServiceError) as refused:
         actions.approve_application(SECOND_OFFICER.get(), application)
     assert refused.value.code == "BUDGET_EXHAUSTED"

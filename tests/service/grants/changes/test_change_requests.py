@@ -268,7 +268,7 @@ def test_money_added_beyond_the_budget_is_refused_and_everything_rolls_back(demo
     agreement = canonical.put("accepted").agreement
     change = ask(agreement, "trainees", add=[trainee(tuition="3000.00")])
     BudgetAccount.objects.filter(funder="federal", jurisdiction="ON", fiscal_year="2026-27").update(
-        allocated_cents=F("committed_cents") + 50_000
+        allocated_cents=F("committed_cents") + F("earmarked_cents") + 50_000
     )
     federal, provincial = committed("federal"), committed("provincial")
     versions, messages = latest(agreement).number, Message.objects.count()

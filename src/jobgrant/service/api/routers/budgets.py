@@ -18,7 +18,14 @@ from jobgrant.service.grants.core import access
 from jobgrant.service.ledger.models import BudgetAccount
 
 router = Router(tags=["ledger"], auth=bearer)
-READERS = (Role.FINANCE, Role.OFFICER, Role.ANALYST, Role.AUDITOR, Role.ADMIN)
+READERS = (
+    Role.FINANCE,
+    Role.OFFICER,
+    Role.ANALYST,
+    Role.AUDITOR,
+    Role.ADMIN,
+    Role.PROGRAM_MANAGER,
+)
 
 
 @router.get("", response={200: list[BudgetOut], **problems(401, 403, 422)})

@@ -28,9 +28,10 @@ def budget_refusal(
             extra={"state": state, "available": "0.00"},
         )
     account, cents, available = error.account, error.requested_cents, error.available_cents
+    intake = isinstance(error, operations.InsufficientIntakeBudget)
     return refused(
         409,
-        "BUDGET_EXHAUSTED",
+        "INTAKE_BUDGET_EXHAUSTED" if intake else "BUDGET_EXHAUSTED",
         lambda: {
             "funder": Funder(account.funder).label,
             "requested": amount(cents),

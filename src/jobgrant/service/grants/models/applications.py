@@ -93,6 +93,10 @@ class Intake(models.Model):
     federal_budget_cents = models.BigIntegerField(default=0, db_default=0)
     provincial_budget_cents = models.BigIntegerField(default=0, db_default=0)
     ranked_at = models.DateTimeField(null=True, blank=True)
+    # When it closed, at its date or early (Ontario suspended its intake in April 2015), and
+    # why when early: a program manager's reason.
+    closed_on = models.DateField(null=True, blank=True)
+    closing_reason = models.TextField(blank=True, default="", db_default="")
 
     class Meta:
         constraints = [

@@ -129,7 +129,8 @@ class SetPasswordForm(PlainForm):
 
 
 STAFF_ROLE_CHOICES = [
-    (role.value, role.label) for role in (Role.OFFICER, Role.FINANCE, Role.ANALYST, Role.AUDITOR)
+    (role.value, role.label)
+    for role in (Role.OFFICER, Role.FINANCE, Role.ANALYST, Role.AUDITOR, Role.PROGRAM_MANAGER)
 ]
 
 
@@ -146,7 +147,7 @@ class StaffForm(PlainForm):
     jurisdiction = forms.ChoiceField(
         label=_("Jurisdiction"),
         required=False,
-        help_text=_("Required for a provincial or territorial officer."),
+        help_text=_("Required for a provincial or territorial officer or program manager."),
     )
     federal = forms.BooleanField(
         label=_("Works for the Government of Canada (Service Canada)"), required=False

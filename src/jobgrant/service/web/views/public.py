@@ -109,6 +109,7 @@ HOME_PAGES: dict[str, str] = {
     Role.ANALYST: "web:analyst-scenarios",
     Role.AUDITOR: "web:auditor-trail",
     Role.ADMIN: "web:staff-list",
+    Role.PROGRAM_MANAGER: "web:program-list",
 }
 
 

@@ -1,0 +1,28 @@
+"""The words of the details that the entries of programs, streams and intakes record (the
+auditor's page reads them with the others': web/audit_entries.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy
+
+from jobgrant.service.grants.models.applications import IntakeState, Selection
+from jobgrant.service.web.labels import Labels
+
+INTAKE_FIELD_LABELS: dict[str, Promise] = {
+    "name_en": gettext_lazy("Name in English"),
+    "name_fr": gettext_lazy("Name in French"),
+    "intake_state": gettext_lazy("State"),
+    "federal_budget_cents": gettext_lazy("Federal budget"),
+    "provincial_budget_cents": gettext_lazy("Provincial or territorial budget"),
+    "selection": gettext_lazy("Selection"),
+    "scoring": gettext_lazy("Scoring criteria"),
+    "policy": gettext_lazy("Policy"),
+}
+#: The details whose values are codes, and their labels.
+INTAKE_CODED_FIELDS: dict[str, Mapping[str, object]] = {
+    "intake_state": Labels(IntakeState),
+    "selection": Labels(Selection),
+}
