@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("grants", "0020_intake_closing"),
+        ("grants", "0021_intake_closing"),
         ("ledger", "0005_posting_balance_index"),
     ]
 

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("grants", "0019_application_by_intake"),
+        ("grants", "0020_application_declarations"),
     ]
 
     operations = [
