@@ -27,10 +27,13 @@ class Role(models.TextChoices):
     ANALYST = "analyst", gettext_lazy("policy analyst")
     AUDITOR = "auditor", gettext_lazy("auditor")
     ADMIN = "admin", gettext_lazy("administrator")
+    PROGRAM_MANAGER = "program_manager", gettext_lazy("program manager")
 
 
 #: The roles that must pass a second factor (TOTP or a recovery code) at every sign-in.
-STAFF_ROLES = frozenset({Role.OFFICER, Role.FINANCE, Role.ANALYST, Role.AUDITOR, Role.ADMIN})
+STAFF_ROLES = frozenset(
+    {Role.OFFICER, Role.FINANCE, Role.ANALYST, Role.AUDITOR, Role.ADMIN, Role.PROGRAM_MANAGER}
+)
 
 
 class User(AbstractUser):  # type: ignore[django-manager-missing]  # Passkey: django-otp's Device
