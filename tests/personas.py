@@ -111,6 +111,8 @@ ANALYST = Persona("analyst", Role.ANALYST)
 AUDITOR = Persona("auditor", Role.AUDITOR)
 #: Manages the staff accounts.
 ADMIN = Persona("staff-admin", Role.ADMIN)
+#: Ontario's program manager: signs off (or refuses) the decisions against an intake's ranking.
+PROGRAM_MANAGER = Persona("program-manager-on", Role.PROGRAM_MANAGER, jurisdiction="ON")
 PERSONAS = (
     EMPLOYER,
     PARTNER_EMPLOYER,
@@ -123,6 +125,7 @@ PERSONAS = (
     ANALYST,
     AUDITOR,
     ADMIN,
+    PROGRAM_MANAGER,
 )
 
 
