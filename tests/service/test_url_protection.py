@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import translation
 from tests.addresses import page_path
-from tests.personas import ADMIN, ANALYST, AUDITOR, EMPLOYER, FINANCE, OFFICER
+from tests.personas import ADMIN, ANALYST, AUDITOR, EMPLOYER, FINANCE, OFFICER, PROGRAM_MANAGER
 
 from jobgrant.service.accounts.models import User
 
@@ -92,9 +92,13 @@ SECTION_ROLES = {  # pages under /{lang}/<section>/ serve exactly one role...
 #: Pages of a section that serve another role besides the section's own.
 SHARED_PAGES = {
     "{lang}/analyst/kpis/": {"analyst", "officer"},  # the KPIs: analysts and officers
+    # The decisions taken against an intake's ranking: officers and auditors read them too.
+    "{lang}/manager/out-of-rank/": {"officer", "auditor"},
+    "{lang}/manager/out-of-rank/<id:intake_id>/csv/": {"officer", "auditor"},
 }
 SHARED_SECTION_ROLES = {  # ...or, for these sections, exactly these roles
     "reports": {"analyst", "officer"},  # the annual accountability report
+    "manager": {"program_manager", "admin"},  # overrides' sign-off; intakes' ranking
 }
 PERSONA = {
     "employer": EMPLOYER.username,
@@ -103,6 +107,7 @@ PERSONA = {
     "analyst": ANALYST.username,
     "auditor": AUDITOR.username,
     "admin": ADMIN.username,
+    "program_manager": PROGRAM_MANAGER.username,
 }
 REFUSED_ANONYMOUS = {401, 403}
 SAMPLE_VALUES = {

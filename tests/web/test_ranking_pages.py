@@ -118,14 +118,14 @@ def test_the_report_lists_each_decision_out_of_rank_with_its_reason_and_two_sign
     files,
 ) -> None:
     _decided_out_of_rank(files)
-    english = text(signed_in(AUDITOR).get(page_path("en", "/reports/out-of-rank/")))
+    english = text(signed_in(AUDITOR).get(page_path("en", "/manager/out-of-rank/")))
     assert f"Application {files['D'].pk}" in english and REASON in english
     assert OFFICER.username in english and PROGRAM_MANAGER.username in english
     assert "Approved below the cut-off" in english
-    french = text(signed_in(PROGRAM_MANAGER).get(page_path("fr", "/reports/out-of-rank/")))
+    french = text(signed_in(PROGRAM_MANAGER).get(page_path("fr", "/manager/out-of-rank/")))
     assert "Approuvée sous le seuil de financement" in french
     intake_id = files["D"].intake_id
-    answer = signed_in(OFFICER).get(page_path("en", f"/reports/out-of-rank/{intake_id}/csv/"))
+    answer = signed_in(OFFICER).get(page_path("en", f"/manager/out-of-rank/{intake_id}/csv/"))
     rows = list(csv.DictReader(io.StringIO(answer.content.decode())))
     assert [(r["application"], r["rank"], r["decision"]) for r in rows] == [
         (str(files["D"].pk), "4", "approve")

@@ -3,16 +3,10 @@
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
-from jobgrant.service.web.views import reports, reports_ranking
+from jobgrant.service.web.views import reports
 
 urlpatterns = [
     path(_("annual/"), reports.annual, name="reports-annual"),
     path(_("annual/pdf/"), reports.annual_pdf, name="reports-annual-pdf"),
     path(_("annual/csv/<slug:table>/"), reports.annual_csv, name="reports-annual-csv"),
-    path(_("out-of-rank/"), reports_ranking.out_of_rank, name="reports-out-of-rank"),
-    path(
-        _("out-of-rank/<id:intake_id>/csv/"),
-        reports_ranking.out_of_rank_csv,
-        name="reports-out-of-rank-csv",
-    ),
 ]

@@ -1,5 +1,6 @@
-"""The report of decisions taken against an intake's ranking: per intake, each decision with
-the file's rank, the officer's reason and the two signatories; as a page and as a CSV.
+"""The report of decisions taken against an intake's ranking, in the manager's area: per intake,
+each decision with the file's rank, the officer's reason and the two signatories; as a page and
+as a CSV.
 
 For the program managers, officers, administrators and auditors who read the intake (the
 policy analysts count them in the annual report). A GET form: reading changes nothing.
@@ -43,7 +44,7 @@ def out_of_rank(request: HttpRequest, user: User) -> HttpResponse:
         "chosen_name": _intake_name(chosen) if chosen else "",
         "rows": rows,
     }
-    return render(request, "web/reports/out_of_rank.html", context)
+    return render(request, "web/manager/out_of_rank.html", context)
 
 
 @require_GET
