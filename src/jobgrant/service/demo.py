@@ -145,6 +145,8 @@ def _accounts() -> None:
     _user("demo-analyst", Role.ANALYST, password)
     _user("demo-auditor", Role.AUDITOR, password)
     _user("demo-admin", Role.ADMIN, password)  # staff accounts (web:staff-list)
+    # Signs off the decisions against an intake's ranking (grants/ranking).
+    _user("demo-manager-on", Role.PROGRAM_MANAGER, password, jurisdiction="ON")
 
 
 @functools.cache

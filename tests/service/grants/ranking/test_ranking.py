@@ -113,3 +113,19 @@ def test_an_approval_before_the_ranking_is_refused(demo: None) -> None:
     with pytest.raises(ServiceError) as refused:
         actions.approve_application(SECOND_OFFICER.get(), files["B"])
     assert refused.value.code == "INTAKE_NOT_RANKED"
+
+
+def test_the_demonstration_ranks_an_intake_and_takes_one_decision_against_it(demo: None) -> None:
+    from jobgrant.service.grants.ranking.demonstration import rank_and_override
+
+    intake = ranked_stream()
+    files = submitted_files()
+    shown = rank_and_override(
+        closed(intake),
+        officer=OFFICER.get(),
+        second_officer=SECOND_OFFICER.get(),
+        manager=PROGRAM_MANAGER.get(),
+    )
+    assert [r.rank for r in shown.ranks] == [1, 2, 3, 4]
+    assert shown.override is not None and shown.override.application_id == files["D"].pk
+    assert shown.override.state == "applied"
