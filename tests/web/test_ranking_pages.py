@@ -137,7 +137,7 @@ def test_the_report_lists_each_decision_out_of_rank_with_its_reason_and_two_sign
 
 def test_the_annual_report_counts_the_decisions_out_of_rank(files) -> None:
     from jobgrant.service.outcomes.kpis import compute
-    from jobgrant.service.outcomes.report.content import out_of_rank_sentence
+    from jobgrant.service.outcomes.report.integrity import out_of_rank_sentence
 
     _decided_out_of_rank(files)
     assert out_of_rank_sentence(compute("ON", "2026-27")).endswith(": 1.")

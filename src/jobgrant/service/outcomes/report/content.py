@@ -12,7 +12,6 @@ from django.utils.translation import gettext as _
 
 from jobgrant.service.choices import Jurisdiction
 from jobgrant.service.grants.core.quoting import policy_version
-from jobgrant.service.grants.models.ranking import OverrideState, RankOverride
 from jobgrant.service.language import (
     TIME_ZONE_NAME,
     current_language,
@@ -99,7 +98,6 @@ class ReportView:
     made: str
     rules_version: str
     summary: Summary
-    out_of_rank: str  # the decisions taken against an intake's ranking in the year
     suppression_rule: str
     symbols: tuple[tuple[str, str], ...]
     tables: tuple[TableView, ...]
@@ -120,30 +118,12 @@ def view(report: KpiReport, made: dt.datetime) -> ReportView:
         made=f"{long_moment(made, current_language())} ({TIME_ZONE_NAME})",
         rules_version=policy_version(),
         summary=summary(report),
-        out_of_rank=out_of_rank_sentence(report),
         suppression_rule=suppression_rule(report),
         symbols=symbols(),
         tables=tuple(table_view(t) for t in report.tables),
         definitions=definitions(report),
         notes=report.notes,
     )
-
-
-def out_of_rank_sentence(report: KpiReport) -> str:
-    """How many decisions of the year went against an intake's ranking, each signed off by a
-    second person (a count of decisions, not of people: never suppressed)."""
-    taken = RankOverride.objects.filter(
-        state=OverrideState.APPLIED, application__fiscal_year=report.fiscal_year
-    )
-    if report.jurisdiction is not None:
-        taken = taken.filter(application__jurisdiction=report.jurisdiction)
-    count = taken.count()
-    if count == 0:
-        return _("No decision of the year went against an intake's ranking.")
-    return _(
-        "Decisions of the year taken against an intake's ranking, each with a written reason "
-        "and a second person's sign-off: %(count)s."
-    ) % {"count": cells.whole(count)}
 
 
 def suppression_rule(report: KpiReport) -> str:
