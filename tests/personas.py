@@ -111,7 +111,8 @@ ANALYST = Persona("analyst", Role.ANALYST)
 AUDITOR = Persona("auditor", Role.AUDITOR)
 #: Manages the staff accounts.
 ADMIN = Persona("staff-admin", Role.ADMIN)
-#: Ontario's programs, streams and intakes.
+#: Ontario's programs, streams and intakes; signs off (or refuses) the decisions against an
+#: intake's ranking.
 PROGRAM_MANAGER = Persona("program-manager-on", Role.PROGRAM_MANAGER, jurisdiction="ON")
 PERSONAS = (
     EMPLOYER,

@@ -28,6 +28,7 @@ from tests.e2e.claim_catalogue import CLAIM_EXCLUDED, claim_groups
 from tests.e2e.org_catalogue import ORG_EXCLUDED, org_groups
 from tests.e2e.outcome_catalogue import OUTCOME_EXCLUDED, outcome_groups
 from tests.e2e.payment_catalogue import PAYMENT_EXCLUDED, payment_groups
+from tests.e2e.ranking_catalogue import RANKING_EXCLUDED, ranking_groups
 
 LANGUAGES = ("en", "fr")
 
@@ -660,6 +661,9 @@ EXCLUDED.update(ORG_EXCLUDED)
 # The completion report, the follow-ups and the officer's outcomes (tests/e2e/outcome_catalogue.py).
 CATALOGUE += outcome_groups(Group, Visit, click, fill_and_click)
 EXCLUDED.update(OUTCOME_EXCLUDED)
+# A ranked intake: the officer's review, the overrides' sign-off, the report (ranking_catalogue).
+CATALOGUE += ranking_groups(Group, Visit, click, fill_and_click)
+EXCLUDED.update(RANKING_EXCLUDED)
 
 
 def web_routes() -> set[str]:

@@ -92,10 +92,14 @@ SECTION_ROLES = {  # pages under /{lang}/<section>/ serve exactly one role...
 #: Pages of a section that serve another role besides the section's own.
 SHARED_PAGES = {
     "{lang}/analyst/kpis/": {"analyst", "officer"},  # the KPIs: analysts and officers
+    # The decisions taken against an intake's ranking: officers and auditors read them too.
+    "{lang}/manager/out-of-rank/": {"officer", "auditor"},
+    "{lang}/manager/out-of-rank/<id:intake_id>/csv/": {"officer", "auditor"},
 }
 SHARED_SECTION_ROLES = {  # ...or, for these sections, exactly these roles
     "reports": {"analyst", "officer"},  # the annual accountability report
     "programs": {"program_manager", "admin"},  # programs, streams and intakes
+    "manager": {"program_manager", "admin"},  # overrides' sign-off; intakes' ranking
 }
 PERSONA = {
     "employer": EMPLOYER.username,

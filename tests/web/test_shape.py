@@ -45,6 +45,7 @@ def test_every_page_area_has_its_views_and_its_routes() -> None:
             "completion",
             "reports",
             "programs",
+            "manager",
         }
     )
 

@@ -202,7 +202,8 @@ def _accounts() -> None:
     _user("demo-analyst", Role.ANALYST, password)
     _user("demo-auditor", Role.AUDITOR, password)
     _user("demo-admin", Role.ADMIN, password)  # staff accounts (web:staff-list)
-    # Ontario's programs, streams and intakes (web:program-list).
+    # Ontario's programs, streams and intakes (web:program-list); signs off the decisions
+    # against an intake's ranking (grants/ranking).
     _user("demo-program-manager-on", Role.PROGRAM_MANAGER, password, jurisdiction="ON")
 
 

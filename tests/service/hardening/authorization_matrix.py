@@ -32,7 +32,9 @@ PROVINCIAL_ON_FEDERAL = "provincial officer, federal-direct file"
 FINANCE = "finance"
 ANALYST = "analyst"
 AUDITOR = "auditor"
-PROGRAM_MANAGER = "program manager"  # of the jurisdiction: its programs, streams and intakes
+PROGRAM_MANAGER = (
+    "program manager"  # of the jurisdiction: its programs, streams and intakes; signs off overrides
+)
 ANONYMOUS = "nobody signed in"
 RELATIONSHIPS = (
     OWN,
@@ -60,6 +62,22 @@ SEES_THE_FILE = frozenset(
 #: Who may decide on a file: an officer who covers it with no tie to its employers.
 DECIDES = frozenset({IN_SCOPE, ASSIGNED, RECOMMENDER})
 APPLICANT = frozenset({OWN})
+#: Who reads a ranked intake (its ranks, its overrides, its report): the officers of its
+#: government and jurisdiction, the auditors and its program manager.
+READS_RANKING = frozenset({IN_SCOPE, ASSIGNED, AFFILIATED, RECOMMENDER, AUDITOR, PROGRAM_MANAGER})
+#: Who signs an override off: the program manager (an administrator too, not a persona here).
+SIGNS_OFF = frozenset({PROGRAM_MANAGER})
+EVERY_OFFICER = frozenset(
+    {
+        IN_SCOPE,
+        ASSIGNED,
+        AFFILIATED,
+        RECOMMENDER,
+        OTHER_JURISDICTION,
+        FEDERAL_ON_PROVINCIAL,
+        PROVINCIAL_ON_FEDERAL,
+    }
+)
 OFFICERS_WHO_SEE = frozenset({IN_SCOPE, ASSIGNED, AFFILIATED, RECOMMENDER})
 EMPLOYERS_WHO_SEE = frozenset({OWN, PARTNER})
 #: An organization (the applicant's): its people, and those who review its verification: the
@@ -504,5 +522,93 @@ ACTIONS: tuple[Action, ...] = (
         frozenset({ANALYST}),
         ("submitted",),
         roles=frozenset({"analyst"}),
+    ),
+)
+
+# --- Ranked intakes and decisions against the ranking ---
+ACTIONS += (
+    Action(
+        "read an intake's ranking",
+        "api",
+        "get",
+        "/intakes/{intake}/ranking",
+        READS_RANKING,
+        ("ranked",),
+        sees=READS_RANKING,
+    ),
+    Action(
+        "read an intake's decisions out of rank",
+        "api",
+        "get",
+        "/intakes/{intake}/out-of-rank",
+        READS_RANKING,
+        ("ranked",),
+        sees=READS_RANKING,
+    ),
+    Action(
+        "ask for an override",
+        "api",
+        "post",
+        "/applications/{application}/override",
+        DECIDES,
+        ("ranked",),
+        body={"reason": "The plant closes in March."},
+    ),
+    Action(
+        "read an override",
+        "api",
+        "get",
+        "/overrides/{override}",
+        READS_RANKING,
+        ("override",),
+        sees=READS_RANKING,
+    ),
+    Action(
+        "sign an override off",
+        "api",
+        "post",
+        "/overrides/{override}/sign-off",
+        SIGNS_OFF,
+        ("override",),
+        sees=READS_RANKING,
+    ),
+    Action(
+        "refuse an override",
+        "api",
+        "post",
+        "/overrides/{override}/refuse",
+        SIGNS_OFF,
+        ("override",),
+        body={"reason": "The ranking stands."},
+        sees=READS_RANKING,
+    ),
+    Action(
+        "overrides awaiting a sign-off (page)",
+        "page",
+        "get",
+        "/manager/overrides/",
+        SIGNS_OFF,
+        ("override",),
+        roles=frozenset({"program_manager", "admin"}),
+        role_wide=True,
+    ),
+    Action(
+        "an override (page)",
+        "page",
+        "get",
+        "/manager/overrides/{override}/",
+        SIGNS_OFF,
+        ("override",),
+        roles=frozenset({"program_manager", "admin"}),
+    ),
+    Action(
+        "decisions out of rank (page)",
+        "page",
+        "get",
+        "/manager/out-of-rank/",
+        EVERY_OFFICER | {AUDITOR, PROGRAM_MANAGER},
+        ("ranked",),
+        roles=frozenset({"program_manager", "admin", "auditor", "officer"}),
+        role_wide=True,
     ),
 )

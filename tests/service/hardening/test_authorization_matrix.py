@@ -8,6 +8,7 @@ rolled back, so an allowed action changes nothing the next case sees.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections import Counter
 from dataclasses import dataclass
@@ -45,7 +46,15 @@ from jobgrant.service.grants.applications import assignment as assignment_action
 from jobgrant.service.grants.changes import actions as change_actions
 from jobgrant.service.grants.intakes import actions as intake_actions
 from jobgrant.service.grants.models.agreements import Agreement
-from jobgrant.service.grants.models.applications import Application, Selection, Stream
+from jobgrant.service.grants.models.applications import (
+    Application,
+    Intake,
+    IntakeState,
+    Program,
+    Selection,
+    Stream,
+)
+from jobgrant.service.grants.ranking.actions import rank_intake, request_override
 from jobgrant.service.registry.models import Employer, Verification
 
 pytestmark = pytest.mark.django_db
@@ -81,8 +90,9 @@ class Fixture:
     change: int | None = None
     organization: int | None = None
     unverified: bool = False  # the applicant's organization made unverified for the case
-    intake: int | None = None  # a scheduled intake of Ontario's ranked stream
+    intake: int | None = None  # a scheduled intake of Ontario's ranked stream, or a ranked one's
     stream: int | None = None
+    override: int | None = None
 
 
 def relationship(persona: Persona | None, fixture: Fixture) -> str:
@@ -178,6 +188,36 @@ def make_fixtures() -> dict[str, Fixture]:
             new().pk, organization=APPLICANT.get().pk, unverified=True
         ),
         "intake": _intake_fixture(new().pk),
+        **_ranked(submitted, by),
+    }
+
+
+def _ranked(submitted: Any, by: str) -> dict[str, Fixture]:
+    """Two recommended files of a closed, ranked intake of their own (a second Ontario stream),
+    both below its cut-off; the second with an override asked for by their recommender."""
+    program = Program.objects.get(jurisdiction="ON")
+    stream = Stream.objects.create(
+        program=program, name_en="Ranked", name_fr="Classé", selection="ranked", scoring="on-2017"
+    )
+    intake = Intake.objects.create(
+        stream=stream,
+        opens_on=dt.date(2026, 4, 1),
+        closes_on=dt.date(2026, 11, 1),
+        state=IntakeState.CLOSED,
+        federal_budget_cents=1,
+        provincial_budget_cents=1,
+    )
+    files = [submitted(), submitted()]
+    recommender = User.objects.get(username=by)
+    for application in files:
+        Application.objects.filter(pk=application.pk).update(intake=intake, stream=stream)
+        application.refresh_from_db()
+        actions.recommend_application(recommender, application)
+    rank_intake(intake)
+    override = request_override(recommender, files[1], "approve", "The plant closes in March.")
+    return {
+        "ranked": Fixture(files[0].pk, recommended_by=by, intake=intake.pk),
+        "override": Fixture(files[1].pk, recommended_by=by, intake=intake.pk, override=override.pk),
     }
 
 
@@ -231,6 +271,7 @@ class Callers:
             organization=fixture.organization,
             intake=fixture.intake,
             stream=fixture.stream,
+            override=fixture.override,
         )
         if fixture.unverified:  # inside the case's savepoint: rolled back after it
             Employer.objects.filter(pk=APPLICANT.get().pk).update(

@@ -23,6 +23,7 @@ from jobgrant.service.api.routers import (
     partners,
     payments,
     quote,
+    ranking,
 )
 
 api = DocumentedApi(
@@ -49,4 +50,5 @@ api.add_router("", partners.router)  # /partner-requests
 api.add_router("", change_requests.router)  # /applications/{id}/change-requests, /change-requests
 api.add_router("", claims.router)  # /applications/{id}/claims, /claims
 api.add_router("", payments.router)  # /payment-batches, /receivables
+api.add_router("", ranking.router)  # /intakes/{id}/ranking, /overrides
 api.add_router("", completion.router)  # /applications/{id}/completion-report, .../follow-ups

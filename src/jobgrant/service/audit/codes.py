@@ -33,6 +33,11 @@ ACTIONS: frozenset[str] = frozenset(
         "partner.ask",
         "partner.accept",
         "partner.decline",
+        # ranked intakes and decisions against their ranking
+        "intake.rank",
+        "rank_override.request",
+        "rank_override.sign_off",
+        "rank_override.refuse",
         # agreements
         "agreement.issue",
         "agreement.new_version",
@@ -178,6 +183,7 @@ OBJECT_TYPES: frozenset[str] = frozenset(
         "paymentbatch",
         "paymentrequest",
         "receipt",
+        "rankoverride",
         "receivable",
         "request",
         "simulation",

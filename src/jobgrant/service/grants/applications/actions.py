@@ -46,6 +46,7 @@ from jobgrant.service.grants.models.applications import (
     StateChange,
     Stream,
 )
+from jobgrant.service.grants.ranking.decisions import check_decision_follows_rank
 from jobgrant.service.language import current_language
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
@@ -291,6 +292,7 @@ def approve_application(user: User, application: Application, note: str = "") ->
         access.check_not_recommender(user, application)
         check_training_dates(application)  # the agreement is dated from them: never a 500
         _refuse_if_ineligible(application, locked)
+        ranked = check_decision_follows_rank(application, "approve")
         application.decided_by = user
         _save(application)
         issued = issue_agreement(application, user)  # the offer, in this transaction
@@ -299,7 +301,7 @@ def approve_application(user: User, application: Application, note: str = "") ->
         # the transaction.
         _commit_shares(application, locked.stream_code, user)
         issued.record()
-        return _audit(user, application, "approve", **anchored(note))
+        return _audit(user, application, "approve", **anchored(note), **ranked)
 
 
 def _refuse_if_ineligible(application: Application, locked: Locked) -> None:
@@ -409,9 +411,10 @@ def deny_application(user: User, application: Application, reason: str) -> Appli
     why = checked_reason(reason, DENIAL_REASON)
     with transaction.atomic():
         _transition(user, application, "deny", reason)
+        ranked = check_decision_follows_rank(application, "deny")
         application.decided_by, application.decision_reason = user, why
         application_messages.application_denied(application)
-        return _finish(user, application, "deny", reason=why, **anchored(reason))
+        return _finish(user, application, "deny", reason=why, **anchored(reason), **ranked)
 
 
 @audited_refusals_of("application")

@@ -12,4 +12,5 @@ from jobgrant.service.grants.models import (  # noqa: F401
     participants,
     partners,
     payments,
+    ranking,
 )

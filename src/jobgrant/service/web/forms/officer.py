@@ -22,6 +22,8 @@ MAX_SEARCH = 200
 # that equal values keep one order from page to page).
 SORTS = {
     "id": ("id",),
+    # a ranked intake's order; files of no ranking after them (officer_queue.default_sort)
+    "rank": ("rank_order", "id"),
     "employer": ("lead_name", "id"),
     "jurisdiction": ("jurisdiction", "id"),
     "stream": ("stream__code", "id"),

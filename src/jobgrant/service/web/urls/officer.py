@@ -10,6 +10,7 @@ from jobgrant.service.web.views import (
     officer_claims,
     officer_organizations,
     officer_queue,
+    officer_ranking,
 )
 
 urlpatterns = [
@@ -17,6 +18,11 @@ urlpatterns = [
     path(_("applications/<id:application_id>/"), officer.review, name="officer-review"),
     path(_("applications/<id:application_id>/decision/"), officer.decide, name="officer-decide"),
     path(_("applications/<id:application_id>/assignment/"), officer.assign, name="officer-assign"),
+    path(
+        _("applications/<id:application_id>/override/"),
+        officer_ranking.ask_override,
+        name="officer-override",
+    ),
 ]
 # Agreements: the queue by state, an agreement, its PDF, withdrawing an offer.
 urlpatterns += [

@@ -49,6 +49,7 @@ from jobgrant.service.web.pages import (
     typed_back,
     visible_or_404,
 )
+from jobgrant.service.web.views.officer_ranking import OverrideForm, ranking_context
 
 DECISIONS = ("recommend", "approve", "deny")
 # Approving commits money and denying ends the application: each waits for a second POST that
@@ -77,6 +78,7 @@ def _render_review(
     *,
     refusal: dict[str, Any] | None = None,
     status: int = 200,
+    override_form: OverrideForm | None = None,
 ) -> HttpResponse:
     user = request.user
     assert isinstance(user, User)
@@ -87,7 +89,9 @@ def _render_review(
         if application.state in TRANSITIONS[a].sources
         and not (a == "approve" and you_recommended)  # a second officer approves
     ]
-    errors = deny_form if deny_form.errors else decision_form
+    errors: forms.Form = deny_form if deny_form.errors else decision_form
+    if override_form is not None and override_form.errors:
+        errors = override_form
     context = {
         "title": _("Application %(id)s") % {"id": application.pk},
         "application": application,
@@ -118,8 +122,18 @@ def _render_review(
         **error_context(errors),
         "refusal": refusal,
         "notice": _notice_text(take_notice(request), application),
+        **ranking_context(application, override_form),
     }
     return render(request, "web/officer/review.html", context, status=status)
+
+
+def render_with_ranking(
+    request: HttpRequest, application: Application, override_form: OverrideForm, **shown: Any
+) -> HttpResponse:
+    """The review with the override form as typed, and its refusal if any."""
+    return _render_review(
+        request, application, DecisionForm(), DenyForm(), override_form=override_form, **shown
+    )
 
 
 def _assignment(user: User, application: Application) -> dict[str, Any]:
@@ -173,6 +187,10 @@ def _notice_text(notice: dict[str, Any] | None, application: Application) -> str
         "deny": _("You denied application %(id)s."),
         "take": _("Application %(id)s is assigned to you."),
         "release": _("You released application %(id)s: it is assigned to nobody now."),
+        "override": _(
+            "You asked for an override on application %(id)s. A program manager must sign it "
+            "off before the decision can be taken."
+        ),
     }.get(str(notice.get("kind")), "") % {"id": application.pk}
 
 

@@ -12,7 +12,8 @@ import re
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -38,6 +39,7 @@ PAGE_SIZE = 50
 OPEN_STATES = (State.SUBMITTED, State.RECOMMENDED)
 COLUMNS = (
     ("id", gettext_lazy("Application")),
+    ("rank", gettext_lazy("Rank")),
     ("employer", gettext_lazy("Employer")),
     ("jurisdiction", gettext_lazy("Jurisdiction")),
     ("stream", gettext_lazy("Stream")),
@@ -46,7 +48,9 @@ COLUMNS = (
     ("state", gettext_lazy("State")),
     ("government", gettext_lazy("Government share")),
 )
-NUMERIC_COLUMNS = ("id", "waiting", "government")
+NUMERIC_COLUMNS = ("id", "rank", "waiting", "government")
+#: Where a file of no ranking sorts in the rank order: after every ranked one.
+UNRANKED = 2**31 - 1
 
 
 def _stream_choices() -> list[tuple[str, str]]:
@@ -120,7 +124,7 @@ def queue(request: HttpRequest, user: User) -> HttpResponse:
     chosen, today = form.cleaned_data, timezone.localdate()
     found = filtered(user, chosen, today)
     counts = dict(found.order_by().values_list("state").annotate(n=Count("id", distinct=True)))
-    sort = chosen["sort"] or "received"
+    sort = chosen["sort"] or default_sort(in_state(found, chosen["state"]))
     rows = (
         _with_columns(in_state(found, chosen["state"]))
         # Only what a row shows: not the request, the quote nor the explanation (decoded for
@@ -145,6 +149,12 @@ def queue(request: HttpRequest, user: User) -> HttpResponse:
     return render(request, "web/officer/queue.html", context)
 
 
+def default_sort(found: QuerySet[Application]) -> str:
+    """The order the queue opens in: a ranked intake's order when a file shown is ranked (the
+    officers take the files as the ranking put them), else the oldest first."""
+    return "rank" if found.filter(intake_rank__isnull=False).exists() else "received"
+
+
 #: The application's columns a row of the queue reads (the others are annotated).
 QUEUE_COLUMNS = ("id", "jurisdiction", "stream__code", "received_on", "state", "eligible")
 
@@ -163,6 +173,9 @@ def _with_columns(found: QuerySet[Application]) -> QuerySet[Application]:
             lead_name=Subquery(lead.values("employer__name")[:1]),
             assignee_name=F("assigned_to__username"),
             government_cents=F("federal_cents") + F("provincial_cents"),
+            rank=F("intake_rank__rank"),
+            rank_order=Coalesce(F("intake_rank__rank"), Value(UNRANKED)),
+            within_budget=F("intake_rank__within_budget"),
         )
     )
 
@@ -182,6 +195,8 @@ def _row(application: Any, today: dt.date) -> dict[str, Any]:
         "eligible": application.eligible,
         "government_cents": application.government_cents,
         "assignee": application.assignee_name or "",
+        "rank": application.rank,
+        "within_budget": application.within_budget,
     }
 
 

@@ -27,6 +27,7 @@ from jobgrant.service.language import current_language, in_language
 from jobgrant.service.outcomes.access import default_jurisdiction, read_annual_report
 from jobgrant.service.outcomes.report import csvfiles, source
 from jobgrant.service.outcomes.report.content import place_name, view
+from jobgrant.service.outcomes.report.integrity import out_of_rank_sentence
 from jobgrant.service.outcomes.report.pdf import report_pdf
 from jobgrant.service.outcomes.report.plots import plots
 from jobgrant.service.outcomes.tables import KpiReport
@@ -109,6 +110,7 @@ def annual(request: HttpRequest, user: User) -> HttpResponse:
     context.update(
         {
             "report": view(kpis, dt.datetime.now(dt.UTC)),
+            "out_of_rank": out_of_rank_sentence(kpis),
             "plots": [(p, mark_safe(p.svg)) for p in plots(kpis)],
             "with_plot_tables": True,
             "in_page": True,

@@ -1,0 +1,1 @@
+"""Ranking a closed intake, and the decisions taken against its ranking (overrides)."""

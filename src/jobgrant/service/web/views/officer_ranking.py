@@ -1,0 +1,107 @@
+"""An application's rank on the officer's review, and the officer's request to decide against it.
+
+The review shows the rank, the score and each point's reason (web/ranking_words.py), where the
+file stands against the intake's cut-off, and the overrides asked for. Approving below the
+cut-off or denying above it needs an override: the officer asks for one here, with a written
+reason; a program manager signs it off on their own pages (web/views/manager.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods
+
+from jobgrant.service.accounts.models import User
+from jobgrant.service.errors import ServiceError
+from jobgrant.service.grants.models.applications import Application, State
+from jobgrant.service.grants.models.ranking import (
+    IntakeRank,
+    OverrideDecision,
+    OverrideState,
+    RankOverride,
+)
+from jobgrant.service.grants.ranking import actions as ranking_actions
+from jobgrant.service.language import in_language, localized
+from jobgrant.service.web.forms.officer import MAX_TEXT
+from jobgrant.service.web.pages import officer_required, set_notice
+from jobgrant.service.web.ranking_words import cut_off_sentence, point_rows
+
+
+class OverrideForm(forms.Form):
+    reason = forms.CharField(
+        label=gettext_lazy("Why the decision goes against the ranking"),
+        help_text=gettext_lazy(
+            "A program manager reads it before signing off; it is kept in the audit trail and "
+            "listed in the report of decisions out of rank."
+        ),
+        max_length=MAX_TEXT,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        error_messages={"required": gettext_lazy("Enter the reason for the override.")},
+    )
+
+
+def ranking_context(
+    application: Application, override_form: OverrideForm | None = None
+) -> dict[str, Any]:
+    """What the review shows of the file's rank (nothing for a file of no ranked intake)."""
+    rank = IntakeRank.objects.select_related("intake").filter(application=application).first()
+    if rank is None:
+        return {"rank": None}
+    overrides = list(
+        RankOverride.objects.filter(application=application).select_related(
+            "requested_by", "signed_off_by"
+        )
+    )
+    deciding = application.state in (State.SUBMITTED, State.RECOMMENDED)
+    open_one = any(
+        o.state in (OverrideState.REQUESTED, OverrideState.SIGNED_OFF) for o in overrides
+    )
+    return {
+        "rank": rank,
+        "ranked_count": IntakeRank.objects.filter(intake_id=rank.intake_id).count(),
+        "intake_name": in_language(en=rank.intake.name_en, fr=rank.intake.name_fr),
+        "point_rows": point_rows(rank),
+        "cut_off": cut_off_sentence(rank),
+        "overrides": overrides,
+        "override_decision": OverrideDecision.DENY
+        if rank.within_budget
+        else OverrideDecision.APPROVE,
+        "may_ask_override": deciding and not open_one,
+        "override_form": override_form or OverrideForm(),
+    }
+
+
+@require_http_methods(["GET", "POST"])
+@officer_required
+def ask_override(request: HttpRequest, user: User, application_id: int) -> HttpResponse:
+    """Ask to approve below the cut-off or deny above it (the side decides which); then back to
+    the review (PRG). A GET goes to the review."""
+    from jobgrant.service.web.views import officer  # the review renders this page's refusals
+
+    application = officer._application(user, application_id)
+    if request.method != "POST":
+        return redirect(reverse("web:officer-review", args=[application.pk]))
+    form = OverrideForm(request.POST)
+    if not form.is_valid():
+        return officer.render_with_ranking(request, application, form, status=422)
+    rank = IntakeRank.objects.filter(application=application).first()
+    decision = (
+        OverrideDecision.APPROVE if rank and not rank.within_budget else OverrideDecision.DENY
+    )
+    try:
+        ranking_actions.request_override(user, application, decision, form.cleaned_data["reason"])
+    except ServiceError as error:
+        for found in error.problems:
+            form.add_error("reason", localized(found))
+        refusal = None if error.problems else officer.refusal_of(error, "override")
+        return officer.render_with_ranking(
+            request, application, form, refusal=refusal, status=error.status
+        )
+    set_notice(request, "override", application=application.pk)
+    return redirect(reverse("web:officer-review", args=[application.pk]))
