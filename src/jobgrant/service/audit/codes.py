@@ -87,6 +87,10 @@ ACTIONS: frozenset[str] = frozenset(
         "follow_up.remind",
         "follow_up.lapse",
         "follow_up.respond",
+        # integrity: risk flags on a file
+        "risk_flag.raise",
+        "risk_flag.lapse",
+        "risk_flag.clear",
         # budgets, the registry, the KPIs, simulations, messages
         "budget.allocate",
         "employer.register",
@@ -133,6 +137,7 @@ ACTIONS: frozenset[str] = frozenset(
         "organization.refuse",
         "organization.dispute",
         "organization.resolve_dispute",
+        "organization.set_bank_account",
         "staff.create",
         "staff.change",
         "staff.deactivate",
@@ -170,6 +175,7 @@ OBJECT_TYPES: frozenset[str] = frozenset(
         "receipt",
         "receivable",
         "request",
+        "riskflag",
         "simulation",
         "trainee",
         "user",

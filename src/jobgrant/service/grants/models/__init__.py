@@ -7,6 +7,7 @@ from jobgrant.service.grants.models import (  # noqa: F401
     changes,
     claims,
     completion,
+    integrity,
     kpi,
     participants,
     partners,
