@@ -22,6 +22,7 @@ from jobgrant.service.api.routers import (
     partners,
     payments,
     quote,
+    risk_flags,
 )
 
 api = DocumentedApi(
@@ -47,4 +48,5 @@ api.add_router("", partners.router)  # /partner-requests
 api.add_router("", change_requests.router)  # /applications/{id}/change-requests, /change-requests
 api.add_router("", claims.router)  # /applications/{id}/claims, /claims
 api.add_router("", payments.router)  # /payment-batches, /receivables
+api.add_router("", risk_flags.router)  # /risk-flags, /applications/{id}/risk-flags
 api.add_router("", completion.router)  # /applications/{id}/completion-report, .../follow-ups

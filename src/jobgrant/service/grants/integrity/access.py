@@ -14,7 +14,7 @@ from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.errors import not_found
 from jobgrant.service.grants.core import access
-from jobgrant.service.grants.models.applications import Application, Intake
+from jobgrant.service.grants.models.applications import Intake
 from jobgrant.service.grants.models.integrity import RiskFlag
 
 #: The roles that read the counts of flags (a page and the API list them).
@@ -78,6 +78,10 @@ def visible_intakes(user: User) -> QuerySet[Intake]:
     return Intake.objects.select_related("stream__program").order_by("-opens_on", "id")
 
 
-def visible_flagged_applications(user: User) -> QuerySet[Application]:
-    """The files with flags that `user` may read."""
-    return access.visible_applications(user).filter(risk_flags__isnull=False).distinct()
+@audited_refusals_of("intake", action="get_visible_intake")
+def get_visible_intake(user: User, intake_id: int) -> Intake:
+    """One of visible_intakes(user), or 404 (audited)."""
+    found = visible_intakes(user).filter(pk=intake_id).first()
+    if found is None:
+        raise not_found()
+    return found

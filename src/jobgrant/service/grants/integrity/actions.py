@@ -199,7 +199,7 @@ def check_none_open(application: Application) -> None:
 
 
 @audited_refusals_of("riskflag")
-def clear_flag(user: User, flag: RiskFlag, reason: str) -> RiskFlag:
+def clear_flag(user: User, flag: RiskFlag, reason: object) -> RiskFlag:
     """An officer who may decide the file clears an open flag, saying what they checked."""
     access.check_officer(user, flag.application)
     why = checked_reason(reason, CLEAR_REASON)

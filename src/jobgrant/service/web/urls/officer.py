@@ -8,6 +8,7 @@ from jobgrant.service.web.views import (
     officer_agreements,
     officer_changes,
     officer_claims,
+    officer_flags,
     officer_organizations,
     officer_queue,
 )
@@ -17,6 +18,7 @@ urlpatterns = [
     path(_("applications/<id:application_id>/"), officer.review, name="officer-review"),
     path(_("applications/<id:application_id>/decision/"), officer.decide, name="officer-decide"),
     path(_("applications/<id:application_id>/assignment/"), officer.assign, name="officer-assign"),
+    path(_("risk-flags/<id:flag_id>/clear/"), officer_flags.clear, name="officer-flag-clear"),
 ]
 # Agreements: the queue by state, an agreement, its PDF, withdrawing an offer.
 urlpatterns += [

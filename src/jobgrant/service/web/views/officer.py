@@ -48,6 +48,7 @@ from jobgrant.service.web.pages import (
     typed_back,
     visible_or_404,
 )
+from jobgrant.service.web.views import officer_flags
 
 DECISIONS = ("recommend", "approve", "deny")
 # Approving commits money and denying ends the application: each waits for a second POST that
@@ -98,6 +99,7 @@ def _render_review(
         "employer_rows": explanations.employer_rows(application),
         "eligibility": explanations.eligibility(application),
         "funded": funded(application),
+        "flags": officer_flags.flag_rows(application),
         "history": [
             {
                 **vars(change),
@@ -171,6 +173,7 @@ def _notice_text(notice: dict[str, Any] | None, application: Application) -> str
         "deny": _("You denied application %(id)s."),
         "take": _("Application %(id)s is assigned to you."),
         "release": _("You released application %(id)s: it is assigned to nobody now."),
+        "flag-cleared": _("You cleared a risk flag on application %(id)s."),
     }.get(str(notice.get("kind")), "") % {"id": application.pk}
 
 
