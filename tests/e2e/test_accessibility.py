@@ -25,6 +25,7 @@ from django.utils import translation
 from tests.addresses import page_path
 from tests.e2e.change_catalogue import CHANGE_EXCLUDED, change_groups
 from tests.e2e.claim_catalogue import CLAIM_EXCLUDED, claim_groups
+from tests.e2e.flag_catalogue import FLAG_EXCLUDED, flag_groups
 from tests.e2e.org_catalogue import ORG_EXCLUDED, org_groups
 from tests.e2e.outcome_catalogue import OUTCOME_EXCLUDED, outcome_groups
 from tests.e2e.payment_catalogue import PAYMENT_EXCLUDED, payment_groups
@@ -596,6 +597,9 @@ EXCLUDED.update(ORG_EXCLUDED)
 # The completion report, the follow-ups and the officer's outcomes (tests/e2e/outcome_catalogue.py).
 CATALOGUE += outcome_groups(Group, Visit, click, fill_and_click)
 EXCLUDED.update(OUTCOME_EXCLUDED)
+# The risk flags and an organization's direct-deposit account (tests/e2e/flag_catalogue.py).
+CATALOGUE += flag_groups(Group, Visit, click, fill_and_click)
+EXCLUDED.update(FLAG_EXCLUDED)
 
 
 def web_routes() -> set[str]:
