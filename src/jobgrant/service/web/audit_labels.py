@@ -321,3 +321,27 @@ REFUSAL_CODE_LABELS: dict[str, Promise] = {
     "EMAIL_TAKEN": gettext_lazy("another account uses this email address"),
     "RISK_FLAGS_OPEN": gettext_lazy("risk flags still open on the file"),
 }
+
+#: The details of the risk flags' entries (risk_flag.*, organization.set_bank_account).
+FLAG_FIELD_LABELS: dict[str, Promise] = {
+    "compared": gettext_lazy("Figures compared"),
+    "price_cents": gettext_lazy("Cost per trainee"),
+    "usual_cents": gettext_lazy("Usual cost per trainee"),
+    "percent": gettext_lazy("Percentage of the usual price"),
+    "threshold": gettext_lazy("Threshold"),
+    "threshold_cents": gettext_lazy("Threshold"),
+    "least_files": gettext_lazy("Fewest files to compare"),
+    "with_receivables": gettext_lazy("Files with an amount owed"),
+    "fee_cents": gettext_lazy("Preparer's fee"),
+    "trainee": gettext_lazy("Trainee"),
+    "again": gettext_lazy("Raised again"),
+    "changed": gettext_lazy("Replaces an earlier account"),
+    "account": gettext_lazy("Account"),
+}
+
+#: The names of the shares inside a group of money ("figures": before and after).
+SHARE_LABELS: dict[str, Promise] = {
+    "federal": gettext_lazy("Federal share"),
+    "provincial": gettext_lazy("Provincial or territorial share"),
+    "employer": gettext_lazy("Employer share"),
+}

@@ -52,16 +52,28 @@ CLEAR_REASON = ReasonRule(
 
 
 def _summary(flag: RiskFlag, **also: Any) -> dict[str, Any]:
-    """What the audit trail keeps of a flag: its kind, subject and figures (no personal
-    information: the figures never hold a SIN or an account number)."""
+    """What the audit trail keeps of a flag: its file, kind and state, and the figures it
+    compared (the numbers; the names stay on the flag, which the entry names)."""
     return {
         "application": flag.application_id,
         "kind": flag.kind,
-        "subject": flag.subject,
         "state": flag.state,
-        "figures": flag.figures,
+        "compared": compared(flag.kind, flag.figures),
         **also,
     }
+
+
+def compared(kind: str, figures: dict[str, Any]) -> dict[str, Any]:
+    """The figures' numbers (cents, counts, percentages, file numbers, fiscal years), each
+    threshold by its value: a threshold in money is named in cents."""
+    found: dict[str, Any] = {}
+    for key, value in figures.items():
+        if isinstance(value, dict) and "value" in value:
+            money = kind == FlagKind.TRAINEE_ACROSS_YEARS and key == "threshold"
+            found[f"{key}_cents" if money else key] = value["value"]
+        elif isinstance(value, int | list) and key not in ("others", "relations"):
+            found[key] = value
+    return found
 
 
 def sync(

@@ -51,8 +51,8 @@ def intake_name(intake: Intake) -> str:
         "stream": name,
         "place": intake.stream.program.jurisdiction,
         "year": intake.stream.program.fiscal_year,
-        "opens": long_date(intake.opens_on),
-        "closes": long_date(intake.closes_on),
+        "opens": long_date(intake.opens_on, current_language()),
+        "closes": long_date(intake.closes_on, current_language()),
     }
 
 
