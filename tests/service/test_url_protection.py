@@ -92,6 +92,8 @@ SECTION_ROLES = {  # pages under /{lang}/<section>/ serve exactly one role...
 #: Pages of a section that serve another role besides the section's own.
 SHARED_PAGES = {
     "{lang}/analyst/kpis/": {"analyst", "officer"},  # the KPIs: analysts and officers
+    # the risk flags per intake and per provider: the report's roles and auditors
+    "{lang}/reports/risk-flags/": {"analyst", "officer", "auditor"},
 }
 SHARED_SECTION_ROLES = {  # ...or, for these sections, exactly these roles
     "reports": {"analyst", "officer"},  # the annual accountability report
