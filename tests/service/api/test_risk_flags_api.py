@@ -56,20 +56,18 @@ def test_an_analyst_gets_the_counts_only_and_an_officer_elsewhere_nothing(as_use
     assert elsewhere["counts"] == [] and elsewhere["flags"] == []
 
 
-def test_the_flags_of_an_intake_are_those_its_stream_received_in_its_window(as_user) -> None:
+def test_the_flags_of_an_intake_are_those_of_the_files_it_received(as_user) -> None:
     application, _flag = flagged()
-    intake = Intake.objects.create(
-        stream=application.stream,
-        opens_on=application.received_on,
-        closes_on=application.received_on,
-    )
+    intake = Application.objects.get(pk=application.pk).intake
+    assert intake is not None
     inside = as_user(AUDITOR).get("/risk-flags", intake=intake.pk).json()
     assert [f["application"] for f in inside["flags"]] == [application.pk]
-    Intake.objects.filter(pk=intake.pk).update(
+    other = Intake.objects.create(
+        stream=application.stream,
         opens_on=application.received_on.replace(year=2020),
         closes_on=application.received_on.replace(year=2020),
     )
-    assert as_user(AUDITOR).get("/risk-flags", intake=intake.pk).json()["flags"] == []
+    assert as_user(AUDITOR).get("/risk-flags", intake=other.pk).json()["flags"] == []
     assert as_user(AUDITOR).get("/risk-flags", intake=999_999).status_code == 404
 
 

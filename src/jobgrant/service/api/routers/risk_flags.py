@@ -54,7 +54,7 @@ def list_risk_flags(
     intake: Annotated[int | None, Query(ge=1, le=MAX_DATABASE_ID)] = None,
     provider: Annotated[str, Query(max_length=200)] = "",
 ) -> HttpResponse:
-    """The flags of an intake (the files its stream received in its window) and of a training
+    """The flags of an intake (the files it received) and of a training
     provider (by its name, case and punctuation aside), or of every file: the counts per kind,
     the providers with the most flags, and the flags the caller may read (officers: their
     files; auditors: all; analysts: none, the counts only). 404 for an unknown intake."""

@@ -42,12 +42,8 @@ def get_visible_risk_flag(user: User, flag_id: int) -> RiskFlag:
 
 
 def in_intake(flags: QuerySet[RiskFlag], intake: Intake) -> QuerySet[RiskFlag]:
-    """The flags of the files received in the intake: its stream, within its window."""
-    return flags.filter(
-        application__stream_id=intake.stream_id,
-        application__received_on__gte=intake.opens_on,
-        application__received_on__lte=intake.closes_on,
-    )
+    """The flags of the files the intake received."""
+    return flags.filter(application__intake=intake)
 
 
 def visible_flag_counts(user: User) -> QuerySet[RiskFlag]:

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('grants', '0017_agreement_terms_hash'),
+        ('grants', '0019_application_by_intake'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
