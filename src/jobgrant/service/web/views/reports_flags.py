@@ -46,7 +46,9 @@ class FlagFilter(forms.Form):
 
 
 def intake_name(intake: Intake) -> str:
-    name = intake.stream.name_fr if current_language() == "fr" else intake.stream.name_en
+    french = current_language() == "fr"
+    own = intake.name_fr if french else intake.name_en
+    name = own or (intake.stream.name_fr if french else intake.stream.name_en)
     return _("%(stream)s, %(place)s %(year)s: %(opens)s to %(closes)s") % {
         "stream": name,
         "place": intake.stream.program.jurisdiction,
