@@ -9,6 +9,8 @@ out again in the same transaction.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.db import transaction
 
 from jobgrant.service.accounts.models import User
@@ -25,7 +27,7 @@ FIELDS = ("institution", "transit", "account")
 
 
 @audited_refusals_of("employer")
-def set_bank_account(user: User, employer: Employer, typed: dict[str, object]) -> Employer:
+def set_bank_account(user: User, employer: Employer, typed: Mapping[str, object]) -> Employer:
     """Check the three numbers (422 naming each wrong field, nothing written), then seal and
     store the account for the organization `user` administers."""
     if not is_admin(user, employer):
