@@ -81,17 +81,15 @@ def sync(
     application: Application,
     found: Iterable[Finding],
     kinds: Iterable[str],
-    *,
-    claim: Claim | None = None,
-    subject_prefix: str = "",
+    within: Callable[[RiskFlag], bool] = lambda _flag: True,
 ) -> list[RiskFlag]:
-    """Make the application's flags of `kinds` (of `claim`, or whose subject starts with
-    `subject_prefix`, when given) what `found` says; the caller holds the transaction."""
+    """Make the application's flags of `kinds` (those `within` says were worked out again)
+    what `found` says; the caller holds the transaction."""
     now = timezone.now()
     existing = {
         (flag.kind, flag.subject): flag
         for flag in RiskFlag.objects.filter(application=application, kind__in=list(kinds))
-        if (claim is None or flag.claim_id == claim.pk) and flag.subject.startswith(subject_prefix)
+        if within(flag)
     }
     provider = findings.training_of(application).provider_key
     kept = [
@@ -164,7 +162,8 @@ def raise_on_submission(actor: str, application: Application) -> list[RiskFlag]:
 def raise_for_receipts(actor: str, claim: Claim) -> list[RiskFlag]:
     """The claim's receipts used in another file (in the claim's submission's transaction)."""
     found = findings.reused_receipts(claim)
-    return sync(actor, claim.application, found, [FlagKind.RECEIPT_REUSED], claim=claim)
+    kinds = [FlagKind.RECEIPT_REUSED]
+    return sync(actor, claim.application, found, kinds, lambda flag: flag.claim_id == claim.pk)
 
 
 def raise_for_trainee(
@@ -172,13 +171,9 @@ def raise_for_trainee(
 ) -> list[RiskFlag]:
     """The trainee funded across years, when their participation is decided."""
     found = findings.trainee_across_years(participant, government_cents)
-    return sync(
-        actor,
-        participant.application,
-        found,
-        [FlagKind.TRAINEE_ACROSS_YEARS],
-        subject_prefix=f"participant:{participant.pk}",
-    )
+    subject = findings.trainee_subject(participant)
+    kinds = [FlagKind.TRAINEE_ACROSS_YEARS]
+    return sync(actor, participant.application, found, kinds, lambda f: f.subject == subject)
 
 
 def rework_bank_accounts(actor: str, indexes: Iterable[str]) -> None:
@@ -198,9 +193,13 @@ def rework_bank_accounts(actor: str, indexes: Iterable[str]) -> None:
             for f in findings.related_provider(application, declaration)
             if f.subject.startswith("bank_account:")
         ]
-        sync(actor, application, related, [FlagKind.RELATED_PROVIDER], subject_prefix="bank_")
+        sync(actor, application, related, [FlagKind.RELATED_PROVIDER], _by_account)
         shared = findings.shared_bank_account(application)
         sync(actor, application, shared, [FlagKind.SHARED_BANK_ACCOUNT])
+
+
+def _by_account(flag: RiskFlag) -> bool:
+    return flag.subject.startswith("bank_account:")
 
 
 def check_none_open(application: Application) -> None:

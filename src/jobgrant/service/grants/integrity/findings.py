@@ -295,7 +295,8 @@ def reused_receipts(claim: Claim) -> list[Finding]:
         )
         if others:
             figures = {"receipt": receipt.original_name, "files": others, "count": len(others)}
-            subject = f"sha256:{receipt.sha256}"
+            # One flag per claim and receipt: a later claim of the file may hold it again.
+            subject = f"claim:{claim.pk}:sha256:{receipt.sha256}"
             found.append(Finding(FlagKind.RECEIPT_REUSED, subject, figures, claim_id=claim.pk))
     return found
 
@@ -335,4 +336,8 @@ def trainee_across_years(
         "government_cents": total,
         "threshold": most,
     }
-    return [Finding(FlagKind.TRAINEE_ACROSS_YEARS, f"participant:{participant.pk}", figures)]
+    return [Finding(FlagKind.TRAINEE_ACROSS_YEARS, trainee_subject(participant), figures)]
+
+
+def trainee_subject(participant: Participant) -> str:
+    return f"participant:{participant.pk}"
