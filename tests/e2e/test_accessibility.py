@@ -25,6 +25,7 @@ from django.utils import translation
 from tests.addresses import page_path
 from tests.e2e.change_catalogue import CHANGE_EXCLUDED, change_groups
 from tests.e2e.claim_catalogue import CLAIM_EXCLUDED, claim_groups
+from tests.e2e.flag_catalogue import FLAG_EXCLUDED, flag_groups
 from tests.e2e.org_catalogue import ORG_EXCLUDED, org_groups
 from tests.e2e.outcome_catalogue import OUTCOME_EXCLUDED, outcome_groups
 from tests.e2e.payment_catalogue import PAYMENT_EXCLUDED, payment_groups
@@ -664,6 +665,9 @@ EXCLUDED.update(OUTCOME_EXCLUDED)
 # A ranked intake: the officer's review, the overrides' sign-off, the report (ranking_catalogue).
 CATALOGUE += ranking_groups(Group, Visit, click, fill_and_click)
 EXCLUDED.update(RANKING_EXCLUDED)
+# The risk flags and an organization's direct-deposit account (tests/e2e/flag_catalogue.py).
+CATALOGUE += flag_groups(Group, Visit, click, fill_and_click)
+EXCLUDED.update(FLAG_EXCLUDED)
 
 
 def web_routes() -> set[str]:

@@ -95,6 +95,8 @@ SHARED_PAGES = {
     # The decisions taken against an intake's ranking: officers and auditors read them too.
     "{lang}/manager/out-of-rank/": {"officer", "auditor"},
     "{lang}/manager/out-of-rank/<id:intake_id>/csv/": {"officer", "auditor"},
+    # the risk flags per intake and per provider: the report's roles and auditors
+    "{lang}/reports/risk-flags/": {"analyst", "officer", "auditor"},
 }
 SHARED_SECTION_ROLES = {  # ...or, for these sections, exactly these roles
     "reports": {"analyst", "officer"},  # the annual accountability report

@@ -37,6 +37,7 @@ from jobgrant.service.accounts.second_factor import APP_DEVICE
 from jobgrant.service.audit.chain import record
 from jobgrant.service.grants.intakes.scoring import scoring_sets
 from jobgrant.service.grants.models.applications import (
+    Application,
     Intake,
     IntakeState,
     Program,
@@ -339,6 +340,7 @@ def seed_ready_to_claim(today: dt.date | None = None) -> list[int]:
             application = actions.create_application(employer, body, today=applied)
             actions.submit_application(employer, application)
         with _clock_at(on["recommend"]):
+            clear_demo_flags(recommender, application)
             actions.recommend_application(recommender, application, "Ready-to-claim demo file.")
         with _clock_at(on["approve"]):
             actions.approve_application(approver, application, "Ready-to-claim demo file.")
@@ -368,6 +370,48 @@ def seed_ready_to_claim(today: dt.date | None = None) -> list[int]:
             assignment_actions.assign_application(recommender, application, recommender)
         ids.append(application.pk)
     return ids
+
+
+def clear_demo_flags(officer: User, application: Application) -> None:
+    """Clear the file's open risk flags as the demonstration's officer, saying what they checked
+    (the demonstration's prices and providers may raise some; an officer clears each before
+    recommending)."""
+    from jobgrant.service.grants.integrity.actions import clear_flag
+    from jobgrant.service.grants.models.integrity import FlagState, RiskFlag
+
+    for flag in RiskFlag.objects.filter(application=application, state=FlagState.OPEN):
+        clear_flag(officer, flag, "Demonstration file: checked against the provider's rates.")
+
+
+#: The account the demonstration's two organizations share (a made-up branch and number).
+DEMO_SHARED_ACCOUNT = {"institution": "003", "transit": "01234", "account": "7654321"}
+
+
+def raise_demo_flags(application_ids: list[int]) -> list[int]:
+    """Flags to look at on the demonstration files: Acme and Lakeshore Logistics (both
+    demo-employer's, unrelated businesses) are given one direct-deposit account, which flags
+    every undecided file of either ("Bank account shared with another employer"); then each file
+    of `application_ids` is worked out again, which also raises "Price far above the usual price"
+    on a file costing at least twice the median of three or more other files of its provider or
+    course. Returns the ids of the open flags on those files."""
+    from jobgrant.service.audit.codes import DEMO_SEED
+    from jobgrant.service.grants.integrity.actions import raise_on_submission
+    from jobgrant.service.grants.integrity.direct_deposit import set_bank_account
+    from jobgrant.service.grants.models.integrity import FlagState, RiskFlag
+
+    employer = User.objects.get(username="demo-employer")
+    for number in ("10000000", "20000000"):
+        set_bank_account(
+            employer,
+            employer.employers.get(business_number=business_number(number)),
+            DEMO_SHARED_ACCOUNT,
+        )
+    files = Application.objects.filter(pk__in=application_ids).order_by("id")
+    with transaction.atomic():
+        for application in files:
+            raise_on_submission(DEMO_SEED, application)
+    open_flags = RiskFlag.objects.filter(application__in=files, state=FlagState.OPEN)
+    return list(open_flags.order_by("id").values_list("pk", flat=True))
 
 
 def _ready_moments(applied: dt.date) -> dict[str, dt.datetime]:

@@ -109,6 +109,19 @@ WORDINGS: dict[str, Wording] = {
             "Checked again today, the application does not meet the eligibility rules: %(reasons)s"
         ),
     ),
+    "RISK_FLAGS_OPEN": Wording(
+        gettext_lazy("Risk flags are still open on this file"),
+        gettext_lazy(
+            "Risk flags still open on this file: %(count)s. Read each one, check what it says "
+            "and clear it with what you found; then the application can be recommended."
+        ),
+    ),
+    "RISK_FLAG_NOT_OPEN": Wording(
+        gettext_lazy("This flag is not open"),
+        gettext_lazy(
+            "This risk flag was already cleared, or is no longer found: nothing to clear."
+        ),
+    ),
     "TRAINING_DATES_OUT_OF_RANGE": Wording(
         gettext_lazy("The training's dates cannot be approved"),
         gettext_lazy(

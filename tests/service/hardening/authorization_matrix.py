@@ -242,6 +242,15 @@ ACTIONS: tuple[Action, ...] = (
         DECIDES,
         ("submitted", "federal submitted", "recommended"),
     ),
+    Action(
+        # an employer reads no flag: its own file answers an empty list
+        "read a file's risk flags",
+        "api",
+        "get",
+        "/applications/{application}/risk-flags",
+        SEES_THE_FILE,
+        READABLE,
+    ),
     # --- Agreements ---
     Action(
         "read agreement",

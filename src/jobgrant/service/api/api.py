@@ -24,6 +24,7 @@ from jobgrant.service.api.routers import (
     payments,
     quote,
     ranking,
+    risk_flags,
 )
 
 api = DocumentedApi(
@@ -51,4 +52,5 @@ api.add_router("", change_requests.router)  # /applications/{id}/change-requests
 api.add_router("", claims.router)  # /applications/{id}/claims, /claims
 api.add_router("", payments.router)  # /payment-batches, /receivables
 api.add_router("", ranking.router)  # /intakes/{id}/ranking, /overrides
+api.add_router("", risk_flags.router)  # /risk-flags, /applications/{id}/risk-flags
 api.add_router("", completion.router)  # /applications/{id}/completion-report, .../follow-ups

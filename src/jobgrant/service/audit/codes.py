@@ -99,6 +99,10 @@ ACTIONS: frozenset[str] = frozenset(
         "intake.change",
         "intake.open",
         "intake.close",
+        # integrity: risk flags on a file
+        "risk_flag.raise",
+        "risk_flag.lapse",
+        "risk_flag.clear",
         # budgets, the registry, the KPIs, simulations, messages
         "budget.allocate",
         "employer.register",
@@ -145,6 +149,7 @@ ACTIONS: frozenset[str] = frozenset(
         "organization.refuse",
         "organization.dispute",
         "organization.resolve_dispute",
+        "organization.set_bank_account",
         "staff.create",
         "staff.change",
         "staff.deactivate",
@@ -186,6 +191,7 @@ OBJECT_TYPES: frozenset[str] = frozenset(
         "rankoverride",
         "receivable",
         "request",
+        "riskflag",
         "simulation",
         "trainee",
         "user",

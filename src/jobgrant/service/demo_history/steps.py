@@ -12,7 +12,7 @@ from typing import Any
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from jobgrant.rules.money import format_amount
-from jobgrant.service.demo import _link_token
+from jobgrant.service.demo import _link_token, clear_demo_flags
 from jobgrant.service.demo_history.cast import Cast
 from jobgrant.service.demo_history.declarations import declarations
 from jobgrant.service.demo_history.plan import FilePlan, TraineePlan
@@ -92,10 +92,12 @@ def apply(state: FileState, cast: Cast) -> None:
 
 
 def recommend(state: FileState, cast: Cast) -> None:
+    """The recommender first clears the file's risk flags (the history's prices and providers
+    may raise some), saying what they checked, as an officer must before recommending."""
     office = cast.offices[state.plan.jurisdiction]
-    actions.recommend_application(
-        office.recommender, _application(state), "Eligible; costs reasonable."
-    )
+    application = _application(state)
+    clear_demo_flags(office.recommender, application)
+    actions.recommend_application(office.recommender, application, "Eligible; costs reasonable.")
 
 
 def approve(state: FileState, cast: Cast) -> None:

@@ -33,6 +33,18 @@ class Employer(models.Model):
     street_address = models.CharField(max_length=200, blank=True, default="")
     city = models.CharField(max_length=100, blank=True, default="")
     postal_code = models.CharField(max_length=7, blank=True, default="")
+    # Where the grant is paid (direct deposit), set by the organization's administrator
+    # (people/direct_deposit.py). The institution and transit numbers name a branch and are kept
+    # in clear; the account number is sealed (AES-GCM, registry/bank_accounts.py), matched
+    # through a keyed index over the whole account (institution, transit and number) without
+    # being read, and shown by its last digits only. Defaults in the database too, so that the
+    # servers of the release before, which do not know the columns, can still register.
+    bank_institution = models.CharField(max_length=3, blank=True, default="", db_default="")
+    bank_transit = models.CharField(max_length=5, blank=True, default="", db_default="")
+    bank_account_key_id = models.CharField(max_length=16, blank=True, default="", db_default="")
+    bank_account_ciphertext = models.BinaryField(null=True, blank=True)
+    bank_account_index = models.CharField(max_length=64, blank=True, default="", db_default="")
+    bank_account_last_digits = models.CharField(max_length=4, blank=True, default="", db_default="")
     # Unverified until an officer checks it; a default in the database too, so that an
     # organization the servers of the release before register is unverified as well.
     verification = models.CharField(
@@ -50,6 +62,17 @@ class Employer(models.Model):
                 name="employer_verification_known",
             )
         ]
+
+    @property
+    def has_bank_account(self) -> bool:
+        return bool(self.bank_account_index)
+
+    @property
+    def masked_bank_account(self) -> str:
+        """The account as shown on pages: institution, transit and the last digits only."""
+        if not self.bank_account_index:
+            return ""
+        return f"{self.bank_institution}-{self.bank_transit}-****{self.bank_account_last_digits}"
 
     @property
     def is_verified(self) -> bool:

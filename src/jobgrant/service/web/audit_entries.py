@@ -1,9 +1,7 @@
 """Audit entries in words, in the page's language: what was done, to what, and the details
-each action recorded (money formatted, codes named), for the auditor's page and its CSV.
-
-The entries themselves keep codes and cents (they are hashed as written); only their display
-is translated here. A code with no label is shown as it is, so nothing recorded is hidden.
-"""
+each action recorded (money formatted, codes named), for the auditor's page and its CSV. The
+entries keep codes and cents (hashed as written); only their display is translated here. A
+code with no label is shown as it is, so nothing recorded is hidden."""
 
 from __future__ import annotations
 
@@ -26,6 +24,7 @@ from jobgrant.service.grants.models.agreements import AgreementState
 from jobgrant.service.grants.models.changes import ChangeState
 from jobgrant.service.grants.models.claims import ClaimState
 from jobgrant.service.grants.models.completion import FollowUpState, ReportState, Respondent
+from jobgrant.service.grants.models.integrity import FlagKind, FlagState
 from jobgrant.service.grants.models.participants import ParticipantState
 from jobgrant.service.grants.models.payments import (
     BatchState,
@@ -40,9 +39,11 @@ from jobgrant.service.web.audit_intake_words import INTAKE_CODED_FIELDS, INTAKE_
 from jobgrant.service.web.audit_labels import (
     ACTION_LABELS,
     ATTEMPT_LABELS,
+    FLAG_FIELD_LABELS,
     OBJECT_TYPE_LABELS,
     REFUSAL_CODE_LABELS,
     REFUSED,
+    SHARE_LABELS,
     DeclarationWords,
 )
 from jobgrant.service.web.change_display import CHANGE_KIND_LABELS, field_label
@@ -211,12 +212,7 @@ FIELD_LABELS: dict[str, Promise] = {  # the details' names, in the order they ar
     "members_removed": gettext_lazy("People removed"),
     "routed": gettext_lazy("Sent to the partner"),
     **INTAKE_FIELD_LABELS,
-}
-#: The names of the shares inside a group of money ("figures": before and after).
-SHARE_LABELS: dict[str, Promise] = {
-    "federal": gettext_lazy("Federal share"),
-    "provincial": gettext_lazy("Provincial or territorial share"),
-    "employer": gettext_lazy("Employer share"),
+    **FLAG_FIELD_LABELS,
 }
 #: The details that hold groups of shares in cents.
 MONEY_GROUPS = frozenset({"figures"})
@@ -235,7 +231,9 @@ STATES_OF: dict[str, Mapping[str, str]] = {
     "receivable": Labels(ReceivableState),
     "simulation": Labels(RunState),
     "employer": Labels(Verification),
+    "riskflag": Labels(FlagState),
 }
+KINDS_OF = {"changerequest": CHANGE_KIND_LABELS, "riskflag": Labels(FlagKind)}
 # The details whose values are codes with labels.
 CODED_FIELDS: dict[str, Mapping[str, object]] = {
     **DeclarationWords.codes,
@@ -328,8 +326,8 @@ def value_text(key: str, value: object, object_type: str = "") -> str:
         return ", ".join(field_label(str(path)) for path in value)
     if isinstance(value, list):
         return ", ".join(value_text(key, item, object_type) for item in value)
-    if key == "kind" and object_type == "changerequest":
-        return label(CHANGE_KIND_LABELS, str(value))
+    if key == "kind" and object_type in KINDS_OF:
+        return label(KINDS_OF[object_type], str(value))
     if key == "preferred_language":
         return value_text("language", value, object_type)
     if (key == "cents" or key.endswith("_cents")) and isinstance(value, int):

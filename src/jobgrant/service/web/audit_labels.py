@@ -144,6 +144,11 @@ ACTION_LABELS: dict[str, Promise] = {
     "staff.create": gettext_lazy("Staff account created"),
     "staff.change": gettext_lazy("Staff account changed"),
     "staff.setup": gettext_lazy("Staff account set up by its owner"),
+    # integrity: risk flags on a file
+    "risk_flag.raise": gettext_lazy("Risk flag raised"),
+    "risk_flag.lapse": gettext_lazy("Risk flag no longer found"),
+    "risk_flag.clear": gettext_lazy("Risk flag cleared by an officer"),
+    "organization.set_bank_account": gettext_lazy("Organization's direct-deposit account set"),
     # the demonstration history
     "demo.history_started": gettext_lazy("Demonstration history started"),
     "demo.history_loaded": gettext_lazy("Demonstration history loaded"),
@@ -241,6 +246,9 @@ ATTEMPT_LABELS: dict[str, Promise] = {
     "intake.create": gettext_lazy("create an intake"),
     "intake.change": gettext_lazy("change an intake"),
     "intake.close": gettext_lazy("close an intake"),
+    "clear_flag": gettext_lazy("clear a risk flag"),
+    "get_visible_risk_flag": gettext_lazy("open a risk flag"),
+    "set_bank_account": gettext_lazy("set an organization's direct-deposit account"),
     "staff.open": gettext_lazy("open a staff account"),
     "staff.create": gettext_lazy("create a staff account"),
     "staff.change": gettext_lazy("change a staff account"),
@@ -296,6 +304,9 @@ ATTEMPT_LABELS: dict[str, Promise] = {
     "revoke_token": gettext_lazy("revoke an API token"),
     "kpis": gettext_lazy("read the indicators"),
     "quote": gettext_lazy("quote an application"),
+    "list_risk_flags": gettext_lazy("list the risk flags"),
+    "list_application_risk_flags": gettext_lazy("list a file's risk flags"),
+    "clear_risk_flag": gettext_lazy("clear a risk flag"),
 }
 REFUSED = gettext_lazy("Refused: %(attempt)s")
 OBJECT_TYPE_LABELS: dict[str, Promise] = {
@@ -325,6 +336,7 @@ OBJECT_TYPE_LABELS: dict[str, Promise] = {
     "receipt": gettext_lazy("Receipt"),
     "receivable": gettext_lazy("Amount owed"),
     "request": gettext_lazy("API request"),
+    "riskflag": gettext_lazy("Risk flag"),
     "simulation": gettext_lazy("Simulation"),
     "trainee": gettext_lazy("Trainee"),
     "user": gettext_lazy("User"),
@@ -343,6 +355,31 @@ REFUSAL_CODE_LABELS: dict[str, Promise] = {
     "SIN_VIEW_NOT_ALLOWED": gettext_lazy("no permission to view a SIN in full"),
     "NOT_FOUND": gettext_lazy("no such application, or not one the person may read"),
     "EMAIL_TAKEN": gettext_lazy("another account uses this email address"),
+    "RISK_FLAGS_OPEN": gettext_lazy("risk flags still open on the file"),
+}
+
+#: The details of the risk flags' entries (risk_flag.*, organization.set_bank_account).
+FLAG_FIELD_LABELS: dict[str, Promise] = {
+    "compared": gettext_lazy("Figures compared"),
+    "price_cents": gettext_lazy("Cost per trainee"),
+    "usual_cents": gettext_lazy("Usual cost per trainee"),
+    "percent": gettext_lazy("Percentage of the usual price"),
+    "threshold": gettext_lazy("Threshold"),
+    "threshold_cents": gettext_lazy("Threshold"),
+    "least_files": gettext_lazy("Fewest files to compare"),
+    "with_receivables": gettext_lazy("Files with an amount owed"),
+    "fee_cents": gettext_lazy("Preparer's fee"),
+    "trainee": gettext_lazy("Trainee"),
+    "again": gettext_lazy("Raised again"),
+    "changed": gettext_lazy("Replaces an earlier account"),
+    "account": gettext_lazy("Account"),
+}
+
+#: The names of the shares inside a group of money ("figures": before and after).
+SHARE_LABELS: dict[str, Promise] = {
+    "federal": gettext_lazy("Federal share"),
+    "provincial": gettext_lazy("Provincial or territorial share"),
+    "employer": gettext_lazy("Employer share"),
 }
 
 

@@ -36,6 +36,7 @@ from jobgrant.service.grants.core.quoting import (
     run_quote,
 )
 from jobgrant.service.grants.core.workflow import IllegalTransition, target_of
+from jobgrant.service.grants.integrity import actions as integrity
 from jobgrant.service.grants.models.agreements import Agreement, AgreementState
 from jobgrant.service.grants.models.applications import (
     Application,
@@ -240,6 +241,7 @@ def submit_application(user: User, application: Application, declared: Any = Non
         check_organizations_verified(application)
         # After the row lock: a partner's answer and this submission cannot cross.
         partner_actions.check_partners_consented(application)
+        integrity.raise_on_submission(user.username, application)  # shown to the officers
         application_messages.application_received(application)
         return _finish(user, application, "submit")
 
@@ -272,6 +274,7 @@ def recommend_application(user: User, application: Application, note: str = "") 
     access.check_officer(user, application)
     with transaction.atomic():
         locked = _transition(user, application, "recommend", note)
+        integrity.check_none_open(application)  # each flag cleared with a reason first
         check_training_dates(application)
         # Refused here, the whole transaction rolls back: the state change is not kept either.
         _refuse_if_ineligible(application, locked)

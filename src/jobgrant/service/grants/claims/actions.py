@@ -47,6 +47,7 @@ from jobgrant.service.grants.claims.refusals import (
 )
 from jobgrant.service.grants.claims.workflow import IllegalClaimTransition, target_of
 from jobgrant.service.grants.core import access
+from jobgrant.service.grants.integrity.actions import raise_for_receipts
 from jobgrant.service.grants.models.agreements import Agreement, AgreementState
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.grants.models.claims import Claim, ClaimLine, ClaimShare, ClaimState, Receipt
@@ -481,6 +482,7 @@ def submit_claim(user: User, claim: Claim) -> Claim:
         if agreement.state == AgreementState.ACCEPTED:
             agreement.state = agreement_target_of("activate", agreement.state)
             agreement.save(update_fields=["state", "updated_at"])
+        raise_for_receipts(user.username, locked)  # a receipt used in another file
         record(user.username, "claim.submit", "claim", locked.pk, summary(locked))
     return locked
 

@@ -8,6 +8,7 @@ from jobgrant.service.grants.models import (  # noqa: F401
     claims,
     completion,
     declarations,
+    integrity,
     kpi,
     participants,
     partners,

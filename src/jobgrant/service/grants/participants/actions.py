@@ -25,6 +25,7 @@ from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import bad_input, problem
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.core.workflow import IllegalTransition
+from jobgrant.service.grants.integrity.actions import raise_for_trainee
 from jobgrant.service.grants.models.applications import Application, State
 from jobgrant.service.grants.models.participants import (
     EmploymentStatus,
@@ -338,6 +339,7 @@ def _decide(actor: str, participant: Participant) -> None:
     participant.save(
         update_fields=["state", "decided_reason", "funded_elsewhere", "funded_elsewhere_cents"]
     )
+    raise_for_trainee(actor, participant, government_cents)  # funded across years
     action = "confirm" if participant.state == ParticipantState.CONFIRMED else "find_ineligible"
     audit_slot(
         actor,

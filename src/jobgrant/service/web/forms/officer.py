@@ -106,3 +106,18 @@ class DenyForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         error_messages={"required": gettext_lazy("Enter the reason for the denial.")},
     )
+
+
+class ClearFlagForm(forms.Form):
+    """Why an open risk flag is cleared: what the officer checked (the action checks it)."""
+
+    reason = forms.CharField(
+        label=gettext_lazy("What you checked"),
+        help_text=gettext_lazy(
+            "Say what you checked and what you found, for example the provider's public price "
+            "list or the employer's explanation. It is kept in the audit trail."
+        ),
+        required=False,
+        max_length=MAX_TEXT,
+        widget=forms.Textarea,
+    )

@@ -285,3 +285,14 @@ class DisputeForm(PlainForm):
         ),
         required=False,
     )
+
+
+class BankAccountForm(PlainForm):
+    """An organization's direct-deposit account (the action checks and seals it)."""
+
+    institution = _text(_("Institution number"), hint=_("3 digits, for example 003"))
+    transit = _text(_("Transit (branch) number"), hint=_("5 digits, for example 01234"))
+    account = _text(
+        _("Account number"),
+        hint=_("7 to 12 digits. It is stored sealed and shown only by its last 4 digits."),
+    )

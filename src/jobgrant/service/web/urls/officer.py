@@ -8,6 +8,7 @@ from jobgrant.service.web.views import (
     officer_agreements,
     officer_changes,
     officer_claims,
+    officer_flags,
     officer_organizations,
     officer_queue,
     officer_ranking,
@@ -23,6 +24,7 @@ urlpatterns = [
         officer_ranking.ask_override,
         name="officer-override",
     ),
+    path(_("risk-flags/<id:flag_id>/clear/"), officer_flags.clear, name="officer-flag-clear"),
 ]
 # Agreements: the queue by state, an agreement, its PDF, withdrawing an offer.
 urlpatterns += [

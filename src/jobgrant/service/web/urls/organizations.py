@@ -3,7 +3,7 @@
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
-from jobgrant.service.web.views import organizations, organizations_verification
+from jobgrant.service.web.views import organizations, organizations_bank, organizations_verification
 
 #: Pages anyone can open: the links in messages carry their own key.
 public = [
@@ -31,6 +31,11 @@ employer = [
         _("organizations/<id:employer_id>/proof/"),
         organizations_verification.organization_proof,
         name="organization-proof",
+    ),
+    path(
+        _("organizations/<id:employer_id>/bank-account/"),
+        organizations_bank.bank_account,
+        name="organization-bank-account",
     ),
     path(
         _("organizations/<id:employer_id>/members/<id:membership_id>/role/"),

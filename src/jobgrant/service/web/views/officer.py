@@ -49,6 +49,7 @@ from jobgrant.service.web.pages import (
     typed_back,
     visible_or_404,
 )
+from jobgrant.service.web.views import officer_flags
 from jobgrant.service.web.views.officer_ranking import OverrideForm, ranking_context
 
 DECISIONS = ("recommend", "approve", "deny")
@@ -104,6 +105,7 @@ def _render_review(
         "eligibility": explanations.eligibility(application),
         "funded": funded(application),
         **declarations_context(application),
+        "flags": officer_flags.flag_rows(application),
         "history": [
             {
                 **vars(change),
@@ -191,6 +193,7 @@ def _notice_text(notice: dict[str, Any] | None, application: Application) -> str
             "You asked for an override on application %(id)s. A program manager must sign it "
             "off before the decision can be taken."
         ),
+        "flag-cleared": _("You cleared a risk flag on application %(id)s."),
     }.get(str(notice.get("kind")), "") % {"id": application.pk}
 
 
