@@ -21,6 +21,8 @@ from jobgrant.service.errors import ServiceError, not_found
 from jobgrant.service.grants.agreements.actions import issue_agreement
 from jobgrant.service.grants.applications import messages as application_messages
 from jobgrant.service.grants.applications import partners as partner_actions
+from jobgrant.service.grants.applications import service_standards
+from jobgrant.service.grants.applications.service_standards import Standard
 from jobgrant.service.grants.applications.training_dates import check_training_dates
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.core.budget_refusals import budget_refusal
@@ -221,12 +223,23 @@ def _audit(user: User, application: Application, action: str, **also: str) -> Ap
 def submit_application(user: User, application: Application) -> Application:
     access.check_applicant(user, application)
     with transaction.atomic():
-        _transition(user, application, "submit")
+        locked = _transition(user, application, "submit")
         check_organizations_verified(application)
         # After the row lock: a partner's answer and this submission cannot cross.
         partner_actions.check_partners_consented(application)
         application_messages.application_received(application)
+        _start_the_decision_clock(application, locked)
         return _finish(user, application, "submit")
+
+
+def _start_the_decision_clock(application: Application, locked: Locked) -> None:
+    """Store the day the decision is due (the queue sorts by it): the standard in force today,
+    where the file is, counted from today, the day it was received."""
+    place = service_standards.place_of(application, locked.program_policy)
+    today = timezone.localdate()
+    terms = service_standards.terms_of(Standard.DECIDE, place, today)
+    application.decide_by = service_standards.due_on(terms, application.jurisdiction, today)
+    Application.objects.filter(pk=application.pk).update(decide_by=application.decide_by)
 
 
 def check_organizations_verified(application: Application) -> None:
