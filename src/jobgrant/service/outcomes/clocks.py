@@ -145,9 +145,7 @@ def _clock(
         return None  # withdrawn first: the standard no longer applies
     terms = terms_of(standard, facts.place, started_on)
     due = due_on(terms, facts.place.jurisdiction, started_on)
-    return Clock(
-        standard, terms, started_on, due, done_on, today, facts.place.jurisdiction, claim
-    )
+    return Clock(standard, terms, started_on, due, done_on, today, facts.place.jurisdiction, claim)
 
 
 def clocks_of(facts: FileFacts, today: dt.date) -> list[Clock]:
