@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 from fractions import Fraction
 
-
 from jobgrant.service.grants.applications.service_standards import Place, Standard
 from jobgrant.service.outcomes.clocks import ClaimFacts, Clock, FileFacts, clocks_of
 
