@@ -63,6 +63,7 @@ class Clock:
     today: dt.date
     jurisdiction: str
     claim: int | None = None
+    version: int = 1  # the claim's version: an approved amendment pays what it adds
 
     @property
     def label(self) -> str:
@@ -110,6 +111,7 @@ class Clock:
             "days_left": self.days_left,
             "days_late": self.days_late,
             "claim": self.claim,
+            "claim_version": self.version if self.claim else None,
             "reference": [r.as_dict() for r in self.terms.reference],
         }
 
@@ -119,6 +121,7 @@ class ClaimFacts:
     number: int
     approved_on: dt.date
     paid_on: dt.date | None  # None while a payment is still to come
+    version: int = 1
 
 
 @dataclass(frozen=True)
@@ -139,13 +142,15 @@ def _clock(
     started_on: dt.date,
     done_on: dt.date | None,
     today: dt.date,
-    claim: int | None = None,
+    claim: ClaimFacts | None = None,
 ) -> Clock | None:
     if done_on is None and facts.withdrawn:
         return None  # withdrawn first: the standard no longer applies
     terms = terms_of(standard, facts.place, started_on)
     due = due_on(terms, facts.place.jurisdiction, started_on)
-    return Clock(standard, terms, started_on, due, done_on, today, facts.place.jurisdiction, claim)
+    number, version = (claim.number, claim.version) if claim else (None, 1)
+    where = facts.place.jurisdiction
+    return Clock(standard, terms, started_on, due, done_on, today, where, number, version)
 
 
 def clocks_of(facts: FileFacts, today: dt.date) -> list[Clock]:
@@ -157,15 +162,24 @@ def clocks_of(facts: FileFacts, today: dt.date) -> list[Clock]:
         _clock(Standard.DECIDE, facts, facts.received_on, facts.decided_on, today),
     ]
     for claim in facts.claims:
-        found.append(
-            _clock(Standard.PAY, facts, claim.approved_on, claim.paid_on, today, claim.number)
-        )
+        found.append(_clock(Standard.PAY, facts, claim.approved_on, claim.paid_on, today, claim))
     return [clock for clock in found if clock is not None]
 
 
 def file_clocks(application: Application, today: dt.date | None = None) -> list[Clock]:
     """The clocks of one file, read from its history, its messages, claims and payments."""
     return clocks_of(file_facts(application), today or timezone.localdate())
+
+
+def pay_clocks(claim: Claim, today: dt.date | None = None) -> list[Clock]:
+    """The payment clock of one claim (none before it is approved, or when it pays nothing)."""
+    application = claim.application
+    return [
+        clock
+        for clock in file_clocks(application, today)
+        if clock.standard is Standard.PAY
+        and (clock.claim, clock.version) == (claim.number, claim.version)
+    ]
 
 
 def file_facts(application: Application) -> FileFacts:
@@ -240,11 +254,11 @@ def settled(claim: Claim, requests: list[tuple[str, dt.date | None]]) -> ClaimFa
     if not requests:
         if claim.state == ClaimState.SUPERSEDED or not _pays_more(claim):
             return None
-        return ClaimFacts(claim.number, approved_on, None)
+        return ClaimFacts(claim.number, approved_on, None, claim.version)
     if any(state in UNSETTLED for state, _ in requests):
-        return ClaimFacts(claim.number, approved_on, None)
+        return ClaimFacts(claim.number, approved_on, None, claim.version)
     paid = [day for state, day in requests if state == RequestState.PAID and day is not None]
-    return ClaimFacts(claim.number, approved_on, max(paid) if paid else None)
+    return ClaimFacts(claim.number, approved_on, max(paid) if paid else None, claim.version)
 
 
 def _pays_more(claim: Claim) -> bool:

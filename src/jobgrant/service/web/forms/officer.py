@@ -30,7 +30,12 @@ SORTS = {
     "government": ("government_cents", "id"),
     # waiting longest first is received earliest first: the same order, the other way round
     "waiting": ("-received_on", "-id"),
+    # the decision due first (officer_queue.due_first: a file from before the due day was
+    # stored counts as due on the day it was received, so it comes first)
+    "due": ("due_first", "id"),
 }
+#: The queue's order when none is chosen: what is due first.
+DEFAULT_SORT = "due"
 
 
 def jurisdictions_of(user: User) -> set[str]:
