@@ -36,6 +36,7 @@ from jobgrant.service.api.visibility import actor_name, note_shown
 from jobgrant.service.grants.applications import actions, assignment, partner_view
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.outcomes.clocks import file_clocks
 
 router = Router(tags=["applications"], auth=bearer)
 PAGE_SIZE = 50
@@ -95,6 +96,7 @@ def application_json(
             }
             for c in application.history.select_related("actor")
         ]
+        data["clocks"] = [clock.as_json() for clock in file_clocks(application)]
     return data if own is None else _partner_share(data, own)
 
 
