@@ -263,8 +263,10 @@ def settled(claim: Claim, requests: list[tuple[str, dt.date | None]]) -> ClaimFa
 
 def _pays_more(claim: Claim) -> bool:
     """Whether the approval owes government money not already paid for the claim it amends."""
-    approved = sum(share.approved_cents or 0 for share in claim.shares.all())
-    if claim.amends_id is None:
-        return approved > 0
-    before = sum(share.approved_cents or 0 for share in claim.amends.shares.all())  # type: ignore[union-attr]
-    return approved > before
+    amended = claim.amends
+    before = _approved_cents(amended) if amended is not None else 0
+    return _approved_cents(claim) > before
+
+
+def _approved_cents(claim: Claim) -> int:
+    return sum(int(share.approved_cents or 0) for share in claim.shares.all())

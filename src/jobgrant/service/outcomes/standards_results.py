@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
-from django.db.models import CharField, F, Min, OuterRef, QuerySet, Subquery
+from django.db.models import CharField, F, Min, OuterRef, Subquery
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.utils import timezone
@@ -109,7 +110,7 @@ def _first(to_states: Iterable[str]) -> Subquery:
     return Subquery(changes.order_by().values("application").annotate(at=Min("at")).values("at"))
 
 
-def _files() -> QuerySet[Application, dict[str, object]]:  # type: ignore[type-var]
+def _files() -> Iterable[Mapping[str, Any]]:
     receipts = Message.objects.filter(
         kind=RECEIPT_MESSAGE,
         subject_type="grants.application",
