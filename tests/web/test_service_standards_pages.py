@@ -152,3 +152,17 @@ def test_the_queue_puts_what_is_due_first_and_counts_what_is_overdue(make_body: 
     assert received_order.index(f'id="open-{later.pk}"') < received_order.index(
         f'id="open-{sooner.pk}"'
     )
+
+
+def test_the_employers_claim_page_shows_its_payment_clock(canonical_file: Any) -> None:
+    from jobgrant.service.grants.models.claims import Claim
+
+    claim = Claim.objects.get(application=canonical_file("paid"))
+    page = text(signed_in(EMPLOYER.username).get(f"/en/employer/claims/{claim.pk}/"))
+    row = page[page.index(f'id="clock-pay-{claim.number}-1">') :]
+    row = row[row.index(">") + 1 : row.index("</tr>")]
+    row = re.sub(r"\s+", " ", re.sub("<[^>]+>", " ", row)).strip()
+    assert row == (
+        f"Pay claim {claim.number}, within 30 business days January 20, 2027 March 4, 2027"
+        " Met: done on January 23, 2027"
+    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+from collections import Counter
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -75,20 +76,26 @@ def _percent(share: Fraction) -> str:
 
 
 def _standards(today: dt.date) -> list[dict[str, Any]]:
-    """Each standard as it stands today: its default and every province that sets its own."""
+    """Each standard as it stands today: the figure most provinces use, and every province
+    that sets its own."""
     rows = []
     for standard in Standard:
-        default = terms_of(standard, Place((DEFAULT_POLICY,), "ON", None), today)
-        own = []
-        for code in JURISDICTION_CODES:
-            terms = terms_of(standard, Place((DEFAULT_POLICY,), code, None), today)
-            if terms.business_days != default.business_days:
-                own.append({"place": jurisdiction_name(code), "days": terms.business_days})
+        terms = {
+            code: terms_of(standard, Place((DEFAULT_POLICY,), code, None), today)
+            for code in JURISDICTION_CODES
+        }
+        usual = Counter(t.business_days for t in terms.values()).most_common(1)[0][0]
+        default = next(t for t in terms.values() if t.business_days == usual)
+        own = [
+            {"place": jurisdiction_name(code), "days": t.business_days}
+            for code, t in terms.items()
+            if t.business_days != usual
+        ]
         rows.append(
             {
                 "key": standard.value,
                 "label": STANDARD_LABELS[standard],
-                "days": default.business_days,
+                "days": usual,
                 "target": _percent(default.target),
                 "counted": COUNTED[standard],
                 "own": own,
