@@ -148,6 +148,9 @@ def test_the_queue_puts_what_is_due_first_and_counts_what_is_overdue(make_body: 
     assert "Decision overdue: <strong>1</strong>" in page
     due = page[page.index(f'id="due-{sooner.pk}"') :]
     assert due[: due.index("</td>")].endswith("Overdue by 5 business days</strong>")
+    overdue_only = text(signed_in(OFFICER.username).get("/en/officer/?due=overdue"))
+    assert f'id="open-{sooner.pk}"' in overdue_only
+    assert f'id="open-{later.pk}"' not in overdue_only
     received_order = text(signed_in(OFFICER.username).get("/en/officer/?sort=received"))
     assert received_order.index(f'id="open-{later.pk}"') < received_order.index(
         f'id="open-{sooner.pk}"'

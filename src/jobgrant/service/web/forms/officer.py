@@ -56,6 +56,7 @@ class QueueFilter(forms.Form):
     stream = forms.ChoiceField(label=gettext_lazy("Stream"), required=False)
     age = forms.ChoiceField(label=gettext_lazy("Days since received"), required=False)
     assigned = forms.ChoiceField(label=gettext_lazy("Assigned to"), required=False)
+    due = forms.ChoiceField(label=gettext_lazy("Decision due"), required=False)
     sort = forms.ChoiceField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, data: Any, user: User, streams: list[tuple[str, str]]) -> None:
@@ -84,6 +85,7 @@ class QueueFilter(forms.Form):
         set_choices(
             self, "assigned", [("", _("Anyone")), *((k, str(v)) for k, v in ASSIGNED.items())]
         )
+        set_choices(self, "due", [("", _("Any")), ("overdue", _("Overdue"))])
         sorts = [(key, key) for key in SORTS] + [(f"-{key}", key) for key in SORTS]
         set_choices(self, "sort", [("", ""), *sorts])
 

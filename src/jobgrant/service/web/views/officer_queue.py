@@ -97,6 +97,8 @@ def filtered(user: User, chosen: dict[str, Any], today: dt.date) -> QuerySet[App
         found = found.filter(assigned_to=user)
     elif chosen["assigned"] == "nobody":
         found = found.filter(assigned_to__isnull=True)
+    if chosen["due"] == "overdue":
+        found = _overdue(found, today)
     return found
 
 
