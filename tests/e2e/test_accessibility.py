@@ -319,6 +319,26 @@ def acceptance_confirmation(web: Any) -> None:
     web.page.locator("#accept-confirm-form").wait_for()
 
 
+def files_with_clocks(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+    """Two files received on June 1, 2026, one denied two days later and one left waiting:
+    the service standards' results page has a met and a missed file in its tables."""
+    import datetime as dt
+
+    from jobgrant.service.accounts.models import User
+    from jobgrant.service.grants.applications import actions
+    from jobgrant.service.grants.models.applications import StateChange
+
+    employer = User.objects.get(username="demo-employer")
+    files = []
+    for _ in range(2):
+        made = actions.create_application(employer, make_body())
+        files.append(actions.submit_application(employer, made))
+    actions.deny_application(User.objects.get(username="demo-officer-on-1"), files[0], "Not now.")
+    june = dt.datetime(2026, 6, 1, 15, tzinfo=dt.UTC)
+    StateChange.objects.filter(application__in=files).update(at=june)
+    return {}
+
+
 ID = "application_id"  # the URL argument of an application's pages
 CATALOGUE: tuple[Group, ...] = (
     Group(
@@ -339,6 +359,12 @@ CATALOGUE: tuple[Group, ...] = (
                 label="a link that does not work",
             ),
         ),
+    ),
+    Group(
+        "public service standards",
+        None,
+        (Visit("web:service-standards", label="with results"),),
+        setup=files_with_clocks,
     ),
     Group(
         "administrator",
@@ -626,6 +652,7 @@ EXCLUDED: dict[str, str] = {
     "web:officer-assign": "POST only (Assign to me, Release), redirects to the review, checked "
     "as officer-review with the file assigned",
     "web:finance-budgets-csv": "a CSV download, not a page",
+    "web:service-standards-csv": "a CSV download, not a page",
     "web:employer-agreement-pdf": "a PDF download, not a page (its text is tested with pypdf)",
     "web:officer-agreement-pdf": "a PDF download, not a page (its text is tested with pypdf)",
     "web:auditor-trail-csv": "a CSV download, not a page",

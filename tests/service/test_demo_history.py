@@ -14,6 +14,7 @@ import pytest
 import time_machine
 from django.db import transaction
 from django.db.models import Count, Sum
+from django.test import Client
 from tests.conftest import TODAY
 from tests.personas import create_personas
 
@@ -27,6 +28,7 @@ from jobgrant.service.demo_history.load import (
     seed_history,
 )
 from jobgrant.service.demo_history.plan import make_plan
+from jobgrant.service.grants.applications.service_standards import Standard
 from jobgrant.service.grants.models.agreements import Agreement
 from jobgrant.service.grants.models.applications import Application, Delivery
 from jobgrant.service.grants.models.claims import Claim, ClaimState
@@ -36,6 +38,7 @@ from jobgrant.service.grants.models.payments import PaymentRequest, Receivable
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount
 from jobgrant.service.notifications.models import Message
+from jobgrant.service.outcomes.standards_results import results
 
 pytestmark = pytest.mark.django_db
 
@@ -189,6 +192,17 @@ class TestWhatTheSmallHistoryWrote:
         assert first.received_on < dt.date(2025, 3, 31)
         approval = AuditEntry.objects.get(action="application.approve", object_id=str(first.pk))
         assert first.received_on < approval.at.date() < first.received_on + dt.timedelta(days=14)
+
+    def test_the_service_standards_page_shows_the_historys_results(
+        self, small_history: Loaded, demo: None
+    ) -> None:
+        found = results()
+        assert {r.standard for r in found} == set(Standard)
+        assert {r.jurisdiction for r in found} == {"ON", "PE", "CA"}
+        ontario = [r for r in found if r.jurisdiction == "ON"]
+        assert sum(r.due for r in ontario if r.standard is Standard.DECIDE) == 2
+        page = Client().get("/en/service-standards/?fiscal_year=2024-25").content.decode()
+        assert 'id="results-pay"' in page and "Prince Edward Island" in page
 
     def test_a_receivable_is_raised_and_repaid_for_a_trainee_who_did_not_complete(
         self, small_history: Loaded, demo: None

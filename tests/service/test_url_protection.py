@@ -65,6 +65,9 @@ PUBLIC_ROUTES = {  # route -> what an anonymous GET answers
     # The demonstration's mailbox: off (404) unless JOBGRANT_DEMO_MAIL; then a visitor sees only
     # the messages to the address they registered with in that browser (docs/guide/running.md).
     "{lang}/demo/mail/": 404,
+    # The service standards and how often they are met, with the results as CSV: public data.
+    "{lang}/service-standards/": 200,
+    "{lang}/service-standards/csv/": 200,
 }
 PUBLIC_API_OPERATIONS = {("POST", "/api/v1/auth/token")}
 ANY_SIGNED_IN_PAGES = {

@@ -35,6 +35,7 @@ SAME_IN_FRENCH = {
     "invitations": "a French word too",
     "role": "French « rôle », without its accent",
     "scenarios": "French « scénarios », without its accent",
+    "service": "a French word too (« normes de service »)",
     "simulation": "a French word too",
     "simulations": "a French word too",
     "csv": "a file's format, not a word",

@@ -179,13 +179,15 @@ def read(html: str, language: str) -> PageText:
 #: Identifiers shown as they are (a scenario's file name, a parameter, a username): lower-case
 #: ASCII words joined by "-", "_" or ".".
 IDENTIFIER = re.compile(r"(?<![\w-])[a-z0-9]+(?:[-_.][a-z0-9]+)+(?![\w-])")
+#: A hash as the audit trail shows it (hex with a digit): "3be9…" is not the word "be".
+DIGEST = re.compile(r"\b(?=[0-9a-f]*\d)[0-9a-f]{7,}\b")
 
 
 def foreign_words(text: str, language: str, data: tuple[str, ...]) -> list[str]:
     """Words of the other language in the page's text (data such as names taken out first)."""
     for value in data:
         text = text.replace(value, " ")
-    words = [w.lower() for w in WORD.findall(IDENTIFIER.sub(" ", text))]
+    words = [w.lower() for w in WORD.findall(IDENTIFIER.sub(" ", DIGEST.sub(" ", text)))]
     wrong = ENGLISH if language == "fr" else FRENCH
     return sorted({w for w in words if w in wrong})
 

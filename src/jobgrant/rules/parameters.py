@@ -4,7 +4,7 @@ One YAML file per parameter under `parameters/`; its path is its dotted name
 (`parameters/cjg/federal/rate.yaml` is `cjg.federal.rate`). A file holds:
 
     description: what the value means, and what is uncertain about it
-    unit: CAD | ratio | count | hours | days | boolean
+    unit: CAD | ratio | count | hours | days | business_days | boolean
     values: {2013-03-21: 1/3}                 # national values keyed by effective date
     jurisdictions: {"ON": {2014-04-01: ...}}  # optional, per province or territory
     regions: {"1310": {2015-01-16: ...}}      # optional, per economic region (SGC 2016)
@@ -39,6 +39,7 @@ class Unit(StrEnum):
     COUNT = "count"
     HOURS = "hours"
     DAYS = "days"
+    BUSINESS_DAYS = "business_days"  # a province's working days (rules.business_days)
     BOOLEAN = "boolean"
 
 

@@ -9,6 +9,7 @@ from typing import Annotated
 from ninja import Schema
 from pydantic import Field
 
+from jobgrant.service.api.clock_schemas import ClockOut
 from jobgrant.service.api.schemas import MAX_DATABASE_ID, Amount, AmountIn
 from jobgrant.service.choices import CostCategory
 from jobgrant.service.grants.claims.input import MAX_LINES, REASON_MAX
@@ -156,6 +157,9 @@ class ClaimOut(Schema):
         description="What was paid, or is being paid, for this claim's number, oldest first."
     )
     paid: Amount = Field(description="What its number was paid to date (the payments' gross).")
+    clocks: list[ClockOut] = Field(
+        description="The payment's service standard, once the claim is approved."
+    )
 
 
 class ReceiptsOut(Schema):

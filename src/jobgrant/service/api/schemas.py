@@ -16,6 +16,7 @@ from pydantic import Field
 from jobgrant.rules.batch import SETTINGS, STATUSES
 from jobgrant.rules.codes import JURISDICTION_CODES
 from jobgrant.rules.requests import COURSE_MAX
+from jobgrant.service.api.clock_schemas import ClockOut
 from jobgrant.service.grants.models.applications import State
 
 AMOUNT_IN = r"^\d{1,10}(\.\d{1,2})?$"
@@ -438,6 +439,9 @@ class ApplicationDetail(ApplicationOut):
     declarations: DeclarationsOut | None = Field(
         description="null when the application was made before declarations were asked, "
         "while a draft has none yet, or to a consortium partner (they are the applicant's)."
+    )
+    clocks: list[ClockOut] = Field(
+        description="Each service standard that applies to the file, with its clock."
     )
 
 

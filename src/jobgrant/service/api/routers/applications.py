@@ -38,6 +38,7 @@ from jobgrant.service.grants.applications import actions, assignment, partner_vi
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.grants.models.declarations import ApplicationDeclaration
+from jobgrant.service.outcomes.clocks import file_clocks
 
 router = Router(tags=["applications"], auth=bearer)
 PAGE_SIZE = 50
@@ -98,6 +99,7 @@ def application_json(
             }
             for c in application.history.select_related("actor")
         ]
+        data["clocks"] = [clock.as_json() for clock in file_clocks(application)]
     return data if own is None else _partner_share(data, own)
 
 

@@ -61,6 +61,7 @@ from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.claims import Claim, Receipt
 from jobgrant.service.grants.models.payments import PaymentRequest
 from jobgrant.service.grants.payments.paid import claim_payments, claim_status
+from jobgrant.service.outcomes.clocks import pay_clocks
 
 router = Router(tags=["claims"], auth=bearer)
 ApplicationId = Annotated[int, Path(ge=1, le=MAX_DATABASE_ID)]
@@ -132,6 +133,7 @@ def claim_json(claim: Claim) -> dict[str, Any]:
         "receipts": [_receipt_json(receipt) for receipt in shown["receipts"]],
         "payments": [_payment_json(payment) for payment in payments],
         "paid": format_amount(claim_status(claim, payments).paid_cents),
+        "clocks": [clock.as_json() for clock in pay_clocks(claim)],
     }
 
 

@@ -19,9 +19,10 @@ from jobgrant.service.audit.anchors import anchored
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, not_found
 from jobgrant.service.grants.agreements.actions import issue_agreement
-from jobgrant.service.grants.applications import declarations
+from jobgrant.service.grants.applications import declarations, service_standards
 from jobgrant.service.grants.applications import messages as application_messages
 from jobgrant.service.grants.applications import partners as partner_actions
+from jobgrant.service.grants.applications.service_standards import Standard
 from jobgrant.service.grants.applications.training_dates import check_training_dates
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.core.budget_refusals import budget_refusal
@@ -234,7 +235,7 @@ def submit_application(user: User, application: Application, declared: Any = Non
     access.check_applicant(user, application)
     checked = None if declared is None else declarations.checked_declaration(declared)
     with transaction.atomic():
-        _transition(user, application, "submit")
+        locked = _transition(user, application, "submit")
         if checked is not None:
             declarations.save_declaration(user, application, checked)
         declarations.check_declared(application)
@@ -243,7 +244,18 @@ def submit_application(user: User, application: Application, declared: Any = Non
         partner_actions.check_partners_consented(application)
         integrity.raise_on_submission(user.username, application)  # shown to the officers
         application_messages.application_received(application)
+        _start_the_decision_clock(application, locked)
         return _finish(user, application, "submit")
+
+
+def _start_the_decision_clock(application: Application, locked: Locked) -> None:
+    """Store the day the decision is due (the queue sorts by it): the standard in force today,
+    where the file is, counted from today, the day it was received."""
+    place = service_standards.place_of(application, locked.program_policy)
+    today = timezone.localdate()
+    terms = service_standards.terms_of(Standard.DECIDE, place, today)
+    application.decide_by = service_standards.due_on(terms, application.jurisdiction, today)
+    Application.objects.filter(pk=application.pk).update(decide_by=application.decide_by)
 
 
 def check_organizations_verified(application: Application) -> None:

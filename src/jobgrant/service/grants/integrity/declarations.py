@@ -31,10 +31,10 @@ class Declared:
 
 
 def declared(application: Application) -> Declared | None:
-    """The application's declaration, or None when it has none (or declarations do not exist)."""
+    """The application's declaration, or None when it has none (made before they were asked)."""
     try:
-        row: Any = application.declaration  # type: ignore[attr-defined]
-    except (AttributeError, ObjectDoesNotExist):
+        row: Any = application.declaration
+    except ObjectDoesNotExist:
         return None
     return Declared(
         prepared_by=str(row.prepared_by or ""),

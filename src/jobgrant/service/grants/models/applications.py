@@ -167,6 +167,12 @@ class Application(models.Model):
         related_name="+",
         help_text="The officer handling the file, if one took it (grants.assignment_actions).",
     )
+    decide_by = models.DateField(
+        null=True,
+        blank=True,
+        help_text="The last day of the decision's service standard, set at submission"
+        " (grants.applications.service_standards): what the officer's queue sorts by.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

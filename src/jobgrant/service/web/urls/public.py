@@ -5,7 +5,7 @@ from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
 from jobgrant.service.web.views import account_passkeys as passkeys
-from jobgrant.service.web.views import public, public_demo, public_sign_in
+from jobgrant.service.web.views import public, public_demo, public_sign_in, public_standards
 
 urlpatterns = [
     path("", public.landing, name="landing"),
@@ -29,4 +29,10 @@ urlpatterns = [
     ),
     path(_("home/"), public.home, name="home"),
     path(_("demo/mail/"), public_demo.demo_mail, name="demo-mail"),
+    path(_("service-standards/"), public_standards.service_standards, name="service-standards"),
+    path(
+        _("service-standards/csv/"),
+        public_standards.service_standards_csv,
+        name="service-standards-csv",
+    ),
 ]

@@ -30,7 +30,9 @@ from jobgrant.service.grants.models.applications import (
 )
 from jobgrant.service.grants.payments.paid import application_payments
 from jobgrant.service.language import localized
+from jobgrant.service.outcomes.clocks import file_clocks
 from jobgrant.service.web import claim_display, labels
+from jobgrant.service.web.clock_display import clock_rows
 from jobgrant.service.web.declaration_display import declarations_context
 from jobgrant.service.web.employer_stage import (
     STAGE_PREFETCH,
@@ -284,6 +286,7 @@ def _detail_context(user: User, application: Application) -> dict[str, Any]:
         "hours_label": _hours(training.get("hours")),
         "trainees": _trainees(request_body, by_id, own),
         "history": _history(application),
+        "clocks": clock_rows(file_clocks(application)),
         "may_withdraw": is_applicant and may_withdraw(application),
         "waiting_partners": [
             {"employer": link.employer, "declined": link.consent.state == "declined"}

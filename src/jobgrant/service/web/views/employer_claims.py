@@ -35,7 +35,9 @@ from jobgrant.service.grants.models.claims import Claim, ClaimState
 from jobgrant.service.grants.models.participants import Participant, ParticipantState
 from jobgrant.service.grants.participants.workflow import CONFIRMED_SLOTS
 from jobgrant.service.language import localized
+from jobgrant.service.outcomes.clocks import pay_clocks
 from jobgrant.service.web import claim_display as display
+from jobgrant.service.web.clock_display import clock_rows
 from jobgrant.service.web.forms.claims import ClaimLinesForm, ReceiptsForm, category_label
 from jobgrant.service.web.pages import (
     employer_required,
@@ -157,6 +159,7 @@ def _render(
         "files_not_kept": files or [],
         "refusal": refusal,
         "notice": display.notice(take_notice(request), claim),
+        "clocks": clock_rows(pay_clocks(claim)),
         **display.decorated(shown),
         **display.paid_context(claim),
         **error_context(lines_form, upload_form),

@@ -28,7 +28,9 @@ from jobgrant.service.grants.core import access
 from jobgrant.service.grants.core.workflow import TRANSITIONS
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.language import localized
+from jobgrant.service.outcomes.clocks import file_clocks
 from jobgrant.service.web import explanations
+from jobgrant.service.web.clock_display import clock_rows
 from jobgrant.service.web.declaration_display import declarations_context
 from jobgrant.service.web.forms.officer import DecisionForm, DenyForm
 from jobgrant.service.web.labels import (
@@ -115,6 +117,7 @@ def _render_review(
             }
             for change in application.history.select_related("actor")
         ],
+        "clocks": clock_rows(file_clocks(application)),
         "possible": possible,
         **_assignment(user, application),
         "you_recommended": you_recommended,

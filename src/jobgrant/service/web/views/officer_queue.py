@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
+from jobgrant.rules.business_days import calendar
 from jobgrant.service.accounts.models import User
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.applications import (
@@ -31,7 +32,8 @@ from jobgrant.service.grants.models.applications import (
     Stream,
 )
 from jobgrant.service.language import in_language
-from jobgrant.service.web.forms.officer import QUEUE_STATES, SORTS, QueueFilter
+from jobgrant.service.web.clock_display import due_in
+from jobgrant.service.web.forms.officer import DEFAULT_SORT, QUEUE_STATES, SORTS, QueueFilter
 from jobgrant.service.web.labels import STATE_LABELS, jurisdiction_name
 from jobgrant.service.web.pages import error_context, officer_required, query_params
 
@@ -45,6 +47,7 @@ COLUMNS = (
     ("stream", gettext_lazy("Stream")),
     ("received", gettext_lazy("Received")),
     ("waiting", gettext_lazy("Days waiting")),
+    ("due", gettext_lazy("Decision due")),
     ("state", gettext_lazy("State")),
     ("government", gettext_lazy("Government share")),
 )
@@ -97,6 +100,8 @@ def filtered(user: User, chosen: dict[str, Any], today: dt.date) -> QuerySet[App
         found = found.filter(assigned_to=user)
     elif chosen["assigned"] == "nobody":
         found = found.filter(assigned_to__isnull=True)
+    if chosen["due"] == "overdue":
+        found = _overdue(found, today)
     return found
 
 
@@ -106,8 +111,14 @@ def in_state(found: QuerySet[Application], state: str) -> QuerySet[Application]:
     return found if state == "all" else found.filter(state=state)
 
 
+def due_first(found: QuerySet[Application]) -> QuerySet[Application]:
+    """The files with the day their decision is due (`due_first`), to sort the queue by."""
+    return found.annotate(due_first=Coalesce("decide_by", "received_on"))
+
+
 def _ordering(sort: str) -> list[str]:
-    """The fields of a sort key; "-key" is the same order reversed."""
+    """The fields of a sort key; "-key" is the same order reversed. Every order the queue
+    offers is a key of SORTS (one place to add another, as a ranked intake's rank)."""
     fields = SORTS[sort.lstrip("-")]
     if not sort.startswith("-"):
         return list(fields)
@@ -143,6 +154,7 @@ def queue(request: HttpRequest, user: User) -> HttpResponse:
             (state, STATE_LABELS[state], counts.get(state, 0)) for state in QUEUE_STATES
         ],
         "open_count": sum(counts.get(s, 0) for s in OPEN_STATES),
+        "overdue_count": _overdue(found, today).count(),
         "columns": _sortable_columns(request, sort),
         "page_links": _page_links(request, page),
     }
@@ -151,12 +163,25 @@ def queue(request: HttpRequest, user: User) -> HttpResponse:
 
 def default_sort(found: QuerySet[Application]) -> str:
     """The order the queue opens in: a ranked intake's order when a file shown is ranked (the
-    officers take the files as the ranking put them), else the oldest first."""
-    return "rank" if found.filter(intake_rank__isnull=False).exists() else "received"
+    officers take the files as the ranking put them), else the decision due first."""
+    return "rank" if found.filter(intake_rank__isnull=False).exists() else DEFAULT_SORT
+
+
+def _overdue(found: QuerySet[Application], today: dt.date) -> QuerySet[Application]:
+    """The files awaiting a decision past the day it was due."""
+    return found.filter(state__in=OPEN_STATES, decide_by__lt=today)
 
 
 #: The application's columns a row of the queue reads (the others are annotated).
-QUEUE_COLUMNS = ("id", "jurisdiction", "stream__code", "received_on", "state", "eligible")
+QUEUE_COLUMNS = (
+    "id",
+    "jurisdiction",
+    "stream__code",
+    "received_on",
+    "decide_by",
+    "state",
+    "eligible",
+)
 
 
 def _with_columns(found: QuerySet[Application]) -> QuerySet[Application]:
@@ -167,7 +192,8 @@ def _with_columns(found: QuerySet[Application]) -> QuerySet[Application]:
         .only("application_id", "employer__name")
     )
     return (
-        found.select_related("stream")
+        due_first(found)
+        .select_related("stream")
         .prefetch_related(Prefetch("employers", queryset=partners, to_attr="partners"))
         .annotate(
             lead_name=Subquery(lead.values("employer__name")[:1]),
@@ -197,7 +223,17 @@ def _row(application: Any, today: dt.date) -> dict[str, Any]:
         "assignee": application.assignee_name or "",
         "rank": application.rank,
         "within_budget": application.within_budget,
+        "decide_by": application.decide_by,
+        "decision_due": _decision_due(application, today),
     }
+
+
+def _decision_due(application: Any, today: dt.date) -> dict[str, Any] | None:
+    """How long is left to decide a file awaiting a decision, or how late it is; None for a
+    decided file, or one from before the due day was stored."""
+    if application.state not in OPEN_STATES or application.decide_by is None:
+        return None
+    return due_in(calendar(application.jurisdiction).between(today, application.decide_by))
 
 
 def _query(request: HttpRequest, **changes: str) -> str:
