@@ -198,6 +198,7 @@ ATTEMPT_LABELS: dict[str, Promise] = {
     "read_kpis": gettext_lazy("read the indicators"),
     "read_annual_report": gettext_lazy("read the annual report"),
     "refresh_kpis": gettext_lazy("refresh the indicators"),
+    "read_burden": gettext_lazy("read the burden on employers"),
     "employer.register": gettext_lazy("register an employer"),
     "trainee.register": gettext_lazy("register a trainee"),
     "trainee.view_sin": gettext_lazy("view a Social Insurance Number in full"),
