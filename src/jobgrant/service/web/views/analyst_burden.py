@@ -23,6 +23,7 @@ from jobgrant.service.outcomes.access import default_jurisdiction, read_burden
 from jobgrant.service.outcomes.tables import Row, Table
 from jobgrant.service.refusals import shown
 from jobgrant.service.web.field_errors import form_name
+from jobgrant.service.web.forms import employer as shared
 from jobgrant.service.web.forms.kpis import KpiChoice
 from jobgrant.service.web.labels import jurisdiction_name
 from jobgrant.service.web.pages import error_context, query_params, user_required
@@ -107,15 +108,23 @@ def _label(form: str, field: str, code: str, lang: str) -> str:
     with override(lang):
         step = FORM_PAGES.get(form)
         page = str(step.label) if step is not None else _("Another page")
-        found = _form_classes().get(form)
-        widget = found.base_fields.get(field) if found is not None else None
-        if field == "__all__":
-            name = _("the whole form")
-        else:
-            name = str(widget.label) if widget is not None and widget.label else field
         meaning = CODE_LABELS.get(code)
         what = str(meaning) if meaning is not None else _("another check")
+        name = _field_name(form, field)
         return _("%(page)s — %(field)s: %(what)s") % {"page": page, "field": name, "what": what}
+
+
+def _field_name(form: str, field: str) -> str:
+    """The field's label as its page shows it (the wizard names its fields when it is built)."""
+    if field == "__all__":
+        return _("the whole form")
+    found = _form_classes().get(form)
+    widget = found.base_fields.get(field) if found is not None else None
+    if widget is not None and widget.label:
+        return str(widget.label)
+    if form.startswith("employer_"):
+        return str(shared.cost_labels().get(field) or shared.field_label(field))
+    return field.replace("_", " ")
 
 
 @cache
