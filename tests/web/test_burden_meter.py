@@ -153,9 +153,10 @@ def test_a_claim_returned_to_the_employer_counts_as_sent_back(demo: None) -> Non
         assert client.get(f"/en/employer/claims/{claim.pk}/").status_code == 200
         files = [SimpleUploadedFile("invoice.pdf", pdf_bytes(), "application/pdf")]
         client.post(f"/en/employer/claims/{claim.pk}/", {"file": files})
-        assert client.post(
-            f"/en/employer/claims/{claim.pk}/submit/", {"confirm": "yes"}
-        ).status_code == 302
+        assert (
+            client.post(f"/en/employer/claims/{claim.pk}/submit/", {"confirm": "yes"}).status_code
+            == 302
+        )
         return_claim(OFFICER.get(), Claim.objects.get(pk=claim.pk), "The invoice is unreadable.")
     timing = StepTiming.objects.get(step=BurdenStep.CLAIM, subject=claim.pk)
     assert timing.submitted_at is not None and timing.sent_back == 1
@@ -214,3 +215,21 @@ def cells(html: str, table: str) -> str:
     found = re.findall(rf'<table[^>]*id="{table}(?:-part-\d+)?">(.*?)</table>', html, re.S)
     assert found, table
     return "".join(found)
+
+
+def test_the_api_gives_the_same_figures_and_a_422_for_a_year_that_is_not_one(
+    demo: None, as_user: Any
+) -> None:
+    application = canonical.put("approved")
+    timed_claims(application, [5, 6, 7, 8, 9, 10, 11, 12, 13, 14])
+    year = application.fiscal_year
+    api = as_user(ANALYST)
+    answer = api.get("/burden", fiscal_year=year, jurisdiction="ON")
+    assert answer.status_code == 200, answer.content
+    tables = {table["id"]: table for table in answer.json()["tables"]}
+    total = tables["step-claim"]["rows"][-1]["figures"]
+    assert total["median"] == {**total["median"], "unit": "minutes", "value": 9}
+    assert total["sent-back"]["value"] == "0.1000"
+    refused = api.get("/burden", fiscal_year="2026-28")
+    assert refused.status_code == 422
+    assert refused.json()["errors"][0]["field"] == "fiscal_year"

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import override
 
 from jobgrant.rules.codes import fiscal_year_label
+from jobgrant.service.errors import bad_input, problem
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.grants.models.burden import BurdenStep, FieldErrorShown, StepTiming
 from jobgrant.service.outcomes.kpi_columns import FIRM_SIZES, TOTAL
@@ -92,6 +93,7 @@ class _Cell:
 
 def compute(jurisdiction: str | None, fiscal_year: str, *, suppressed: bool = True) -> KpiReport:
     """The burden figures of the fiscal year's files (of one jurisdiction, or Canada)."""
+    fiscal_year_span(fiscal_year)  # a fiscal year, or 422
     cells = _timings(jurisdiction, fiscal_year)
     tables = [_step_table(step, cells.get(step, {})) for step in BurdenStep]
     tables.append(field_errors_table(fiscal_year))
@@ -174,10 +176,19 @@ def median(histogram: dict[int, int]) -> int | None:
 
 
 def fiscal_year_span(fiscal_year: str) -> tuple[dt.datetime, dt.datetime]:
-    """April 1 to the next April 1, midnight in Ottawa time."""
-    start = int(fiscal_year[:4])
-    if fiscal_year_label(start) != fiscal_year:
-        raise ValueError(f"not a fiscal year: {fiscal_year!r}")
+    """April 1 to the next April 1, midnight in Ottawa time; 422 for what is not a fiscal
+    year (2026-27: two years that follow each other)."""
+    start = int(fiscal_year[:4]) if fiscal_year[:4].isdigit() else 0
+    if not start or fiscal_year_label(start) != fiscal_year:
+        raise bad_input(
+            [
+                problem(
+                    "fiscal_year",
+                    f"must be a fiscal year like 2026-27, not {fiscal_year!r}",
+                    f"doit être un exercice comme 2026-27, et non {fiscal_year!r}",
+                )
+            ]
+        )
     zone = timezone.get_default_timezone()
     return (
         dt.datetime(start, 4, 1, tzinfo=zone),

@@ -25,7 +25,7 @@ from jobgrant.service.refusals import shown
 from jobgrant.service.web.field_errors import form_name
 from jobgrant.service.web.forms import employer as shared
 from jobgrant.service.web.forms.kpis import KpiChoice
-from jobgrant.service.web.labels import jurisdiction_name
+from jobgrant.service.web.labels import cost_labels, jurisdiction_name
 from jobgrant.service.web.pages import error_context, query_params, user_required
 from jobgrant.service.web.views.analyst_kpis import table_context
 
@@ -119,11 +119,12 @@ def _field_name(form: str, field: str) -> str:
     if field == "__all__":
         return _("the whole form")
     found = _form_classes().get(form)
-    widget = found.base_fields.get(field) if found is not None else None
+    fields = getattr(found, "base_fields", {})
+    widget = fields.get(field)
     if widget is not None and widget.label:
         return str(widget.label)
     if form.startswith("employer_"):
-        return str(shared.cost_labels().get(field) or shared.field_label(field))
+        return str(cost_labels().get(field) or shared.field_label(field))
     return field.replace("_", " ")
 
 
