@@ -92,6 +92,7 @@ SECTION_ROLES = {  # pages under /{lang}/<section>/ serve exactly one role...
 #: Pages of a section that serve another role besides the section's own.
 SHARED_PAGES = {
     "{lang}/analyst/kpis/": {"analyst", "officer"},  # the KPIs: analysts and officers
+    "{lang}/analyst/burden/": {"analyst", "officer"},  # the burden on employers: as the KPIs
 }
 SHARED_SECTION_ROLES = {  # ...or, for these sections, exactly these roles
     "reports": {"analyst", "officer"},  # the annual accountability report
