@@ -120,6 +120,29 @@ def draft_became_file(draft: FormDraft, application: Application) -> None:
     )
 
 
+def record_timing(
+    step: BurdenStep,
+    application: Application,
+    *,
+    first_viewed_at: dt.datetime,
+    submitted_at: dt.datetime,
+    subject: int = 0,
+) -> None:
+    """A step timed as a whole, both times known (the demonstration's history, whose people act
+    through the actions without pages); a step already timed is left as it was."""
+    StepTiming.objects.get_or_create(
+        application=application,
+        step=step,
+        subject=subject,
+        defaults={
+            "first_viewed_at": first_viewed_at,
+            "submitted_at": submitted_at,
+            "seconds": max(0, int((submitted_at - first_viewed_at).total_seconds())),
+            "employees": lead_employees(application),
+        },
+    )
+
+
 def sent_back(step: BurdenStep, application_id: int, subject: int) -> None:
     """The submitted step was sent back to the employer (a claim returned, a change request
     refused because information was missing): counted on its timing, if it was timed."""
