@@ -18,10 +18,12 @@ from tests.personas import ANALYST, APPLICANT, AUDITOR, CLOCK, EMPLOYER, OFFICER
 from tests.service.grants.claim_helpers import during_training, pdf_bytes
 
 from jobgrant.service.accounts.models import User
+from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.grants.burden import actions as burden
 from jobgrant.service.grants.claims.assessment import return_claim
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.grants.models.burden import BurdenStep, FieldErrorShown, StepTiming
+from jobgrant.service.grants.models.changes import ChangeRequest
 from jobgrant.service.grants.models.claims import Claim
 from jobgrant.service.outcomes import burden as figures
 from jobgrant.service.outcomes.access import read_burden
@@ -233,3 +235,35 @@ def test_the_api_gives_the_same_figures_and_a_422_for_a_year_that_is_not_one(
     refused = api.get("/burden", fiscal_year="2026-28")
     assert refused.status_code == 422
     assert refused.json()["errors"][0]["field"] == "fiscal_year"
+
+
+def test_a_change_denied_because_information_is_missing_counts_as_sent_back(demo: None) -> None:
+    agreement = canonical.put("accepted").agreement
+    employer = signed_in(EMPLOYER)
+    form = f"/en/employer/applications/{agreement.application_id}/changes/new/provider/"
+    assert employer.get(form).status_code == 200
+    spend(6)
+    typed = {"provider_name": "Niagara College", "third_party": "yes", "confirm": "yes"}
+    assert employer.post(form, typed).status_code == 302
+    change = ChangeRequest.objects.get()
+    timing = StepTiming.objects.get(step=BurdenStep.CHANGE)
+    assert timing.subject == change.pk and (timing.seconds or 0) // 60 == 6
+    officer = signed_in(OFFICER)
+    decide = f"/en/officer/changes/{change.pk}/decision/"
+    review = officer.get(f"/en/officer/changes/{change.pk}/")
+    assert 'name="deny-missing_information"' in review.content.decode()
+    asked = {
+        "action": "deny",
+        "deny-reason": "Send the college's outline.",
+        "deny-missing_information": "on",
+    }
+    confirm = officer.post(decide, asked)
+    assert 'id="confirm-missing-information"' in confirm.content.decode()
+    assert officer.post(decide, {**asked, "confirm": "yes"}).status_code == 302
+    timing.refresh_from_db()
+    assert timing.sent_back == 1
+    entry = AuditEntry.objects.filter(action="change_request.deny").get()
+    assert entry.summary["missing_information"] is True
+    # The next change request of the file is timed on its own, from its own first view.
+    assert employer.get(form).status_code == 200
+    assert StepTiming.objects.filter(step=BurdenStep.CHANGE, submitted_at__isnull=True).count() == 1
