@@ -262,6 +262,7 @@ ATTEMPT_LABELS: dict[str, Promise] = {
     "list_tokens": gettext_lazy("list the API tokens"),
     "revoke_token": gettext_lazy("revoke an API token"),
     "kpis": gettext_lazy("read the indicators"),
+    "burden": gettext_lazy("read the burden on employers"),
     "quote": gettext_lazy("quote an application"),
 }
 REFUSED = gettext_lazy("Refused: %(attempt)s")
