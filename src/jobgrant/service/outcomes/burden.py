@@ -179,7 +179,7 @@ def fiscal_year_span(fiscal_year: str) -> tuple[dt.datetime, dt.datetime]:
     """April 1 to the next April 1, midnight in Ottawa time; 422 for what is not a fiscal
     year (2026-27: two years that follow each other)."""
     start = int(fiscal_year[:4]) if fiscal_year[:4].isdigit() else 0
-    if not start or fiscal_year_label(start) != fiscal_year:
+    if not 1900 <= start < 9999 or fiscal_year_label(start) != fiscal_year:
         raise bad_input(
             [
                 problem(

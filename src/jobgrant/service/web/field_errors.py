@@ -36,6 +36,14 @@ def note(form: forms.BaseForm, names: list[str]) -> None:
             noted.append((form_name(type(form)), name, str(error.code or NO_CODE)))
 
 
+def note_problems(form: str, fields: list[str], code: str = NO_CODE) -> None:
+    """Errors of a page whose checks are the service's own rather than a Django form's (the
+    completion report): each field named once per error, with the code the service gives."""
+    noted = _NOTED.get()
+    if noted is not None:
+        noted.extend((form, field, code) for field in fields)
+
+
 def form_name(form_class: type) -> str:
     """A form's name as recorded: its module's last part and its class ("claims.ReasonForm"),
     since two forms of different pages may share a class name."""

@@ -45,6 +45,7 @@ FORM_PAGES = {
     "changes.ProviderForm": BurdenStep.CHANGE,
     "changes.TraineesForm": BurdenStep.CHANGE,
     "changes.CostsForm": BurdenStep.CHANGE,
+    "completion.CompletionReport": BurdenStep.COMPLETION,
 }
 
 #: What an error's code means, for the codes the forms use most.
