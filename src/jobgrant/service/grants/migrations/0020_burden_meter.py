@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('grants', '0017_agreement_terms_hash'),
+        ('grants', '0019_application_by_intake'),
     ]
 
     operations = [
