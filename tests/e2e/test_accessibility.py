@@ -585,6 +585,7 @@ CATALOGUE: tuple[Group, ...] = (
         (
             Visit("web:analyst-scenarios", error=query("policy=nonsense&fiscal_year=1900-01")),
             Visit("web:analyst-kpis", error=query("fiscal_year=1900-01")),
+            Visit("web:analyst-burden", error=query("fiscal_year=1900-01")),
             Visit(
                 "web:analyst-simulations",
                 error=fill_and_click({"#id_draws": "0"}, "#simulation-run-button"),

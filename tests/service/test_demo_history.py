@@ -31,6 +31,7 @@ from jobgrant.service.demo_history.plan import make_plan
 from jobgrant.service.grants.applications.service_standards import Standard
 from jobgrant.service.grants.models.agreements import Agreement
 from jobgrant.service.grants.models.applications import Application, Delivery
+from jobgrant.service.grants.models.burden import StepTiming
 from jobgrant.service.grants.models.claims import Claim, ClaimState
 from jobgrant.service.grants.models.completion import CompletionReport, FollowUp, TraineeOutcome
 from jobgrant.service.grants.models.participants import Participant
@@ -38,6 +39,7 @@ from jobgrant.service.grants.models.payments import PaymentRequest, Receivable
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount
 from jobgrant.service.notifications.models import Message
+from jobgrant.service.outcomes.burden import compute as burden_figures
 from jobgrant.service.outcomes.standards_results import results
 
 pytestmark = pytest.mark.django_db
@@ -248,3 +250,23 @@ class TestWhatTheSmallHistoryWrote:
         assert seed_history(SEED, **SMALL) is None  # type: ignore[arg-type]
         assert _figures() == before
         assert history_state() == "loaded"
+
+    def test_every_file_has_its_steps_timed_for_the_burden_meter(
+        self, small_history: Loaded, demo: None
+    ) -> None:
+        """The history's made-up page timings (demo_history/page_timings.py): each file's
+        wizard, its participants' forms, its claim and its completion report, by its size."""
+        files = Application.objects.filter(request__employers__0__business_number__startswith="7")
+        for application in files:
+            steps = Counter(
+                StepTiming.objects.filter(application=application).values_list("step", flat=True)
+            )
+            trainees = Participant.objects.filter(application=application).count()
+            assert steps["application"] == steps["apply.training"] == steps["claim"] == 1
+            assert steps["participant-form"] == trainees
+            assert steps["completion"] == 1
+        whole = StepTiming.objects.filter(step="application", application__in=files)
+        assert all(t.seconds and t.employees for t in whole)
+        report = burden_figures("ON", "2024-25", suppressed=False)
+        total = report.table("step-participant-form").rows[-1].figures
+        assert total["timed"].value and total["median"].value

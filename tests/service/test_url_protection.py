@@ -100,6 +100,7 @@ SHARED_PAGES = {
     "{lang}/manager/out-of-rank/<id:intake_id>/csv/": {"officer", "auditor"},
     # the risk flags per intake and per provider: the report's roles and auditors
     "{lang}/reports/risk-flags/": {"analyst", "officer", "auditor"},
+    "{lang}/analyst/burden/": {"analyst", "officer"},  # the burden on employers: as the KPIs
 }
 SHARED_SECTION_ROLES = {  # ...or, for these sections, exactly these roles
     "reports": {"analyst", "officer"},  # the annual accountability report

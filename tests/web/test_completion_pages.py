@@ -24,6 +24,7 @@ from tests.service.grants.payments.test_payments import build, paid_through
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.grants.completion import follow_ups as follow_up_actions
+from jobgrant.service.grants.models.burden import FieldErrorShown
 from jobgrant.service.grants.models.completion import (
     CompletionReport,
     FollowUp,
@@ -77,6 +78,9 @@ def test_the_employer_saves_a_draft_fixes_errors_confirms_and_submits(demo: None
         assert client.post(path, {"action": "start"}).status_code == 302
         bad = client.post(path, report_form(slots, employer, noc="12"))
         assert bad.status_code == 422
+        # Counted for the burden meter: the field, never the code typed (web/field_errors.py).
+        counted = FieldErrorShown.objects.filter(form="completion.CompletionReport", field="noc")
+        assert counted.exists() and not FieldErrorShown.objects.filter(field__contains="12")
         assert "CNP 2021" in text(bad) and f'href="#t{slots[0].pk}-noc"' in text(bad)
         assert not TraineeOutcome.objects.exists()
         assert client.post(path, report_form(slots, employer)).status_code == 302

@@ -198,6 +198,8 @@ MIDDLEWARE = [
     "jobgrant.service.accounts.sessions.SessionLimitsMiddleware",
     "jobgrant.service.accounts.second_factor.SecondFactorMiddleware",
     "jobgrant.service.api.refusal_audit.AuditApiRefusals",  # every API refusal audited
+    # The field errors an employer's or a trainee's refused form showed (the burden meter).
+    "jobgrant.service.web.field_errors.FieldErrorsMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, so that it sees the sign-in's answer: a locked-out attempt becomes the lockout page.
     "axes.middleware.AxesMiddleware",

@@ -13,6 +13,7 @@ from jobgrant.service.api.routers import (
     applications,
     auth,
     budgets,
+    burden,
     change_requests,
     claims,
     completion,
@@ -46,6 +47,7 @@ api.add_router("/quote", quote.router)
 api.add_router("/budgets", budgets.router)
 api.add_router("/kpis", kpis.router)
 api.add_router("", intakes.router)  # /programs, /intakes, /streams/{id}/intakes
+api.add_router("/burden", burden.router)
 api.add_router("", participants.router)
 api.add_router("", partners.router)  # /partner-requests
 api.add_router("", change_requests.router)  # /applications/{id}/change-requests, /change-requests

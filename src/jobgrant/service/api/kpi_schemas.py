@@ -17,7 +17,9 @@ from ninja import Field, Schema
 
 from jobgrant.service.outcomes.tables import Unit
 
-UnitName = Literal["people", "files", "money", "days", "rate", "money-per", "days-per"]
+UnitName = Literal[
+    "people", "files", "money", "days", "rate", "money-per", "days-per", "minutes", "count"
+]
 SuppressionName = Literal["", "small", "complementary"]
 
 #: The API's name of each unit: money is in dollars there, never in cents.
@@ -29,6 +31,8 @@ UNIT_NAMES: dict[Unit, str] = {
     Unit.RATE: "rate",
     Unit.CENTS_PER: "money-per",
     Unit.DAYS_PER: "days-per",
+    Unit.MINUTES: "minutes",
+    Unit.COUNT: "count",
 }
 assert set(UNIT_NAMES) == set(Unit)
 assert set(UNIT_NAMES.values()) == set(UnitName.__args__)  # type: ignore[attr-defined]

@@ -11,12 +11,14 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from jobgrant.rules.money import format_amount
+from jobgrant.service.demo_history import page_timings
 from jobgrant.service.demo_history.plan import Answer, FilePlan, Plan, TraineePlan
 from jobgrant.service.demo_history.steps import FileState
 from jobgrant.service.grants.completion import follow_ups as follow_up_actions
 from jobgrant.service.grants.completion import report as completion_actions
 from jobgrant.service.grants.completion.schedule import due_on
 from jobgrant.service.grants.completion.workflow import WAITING
+from jobgrant.service.grants.models.burden import BurdenStep
 from jobgrant.service.grants.models.completion import FollowUp, Respondent
 from jobgrant.service.notifications.models import Message
 
@@ -87,6 +89,7 @@ def report(state: FileState, history: Walk) -> None:
         by=user,
     )
     completion_actions.submit_completion_report(filled, by=user)
+    page_timings.done(BurdenStep.COMPLETION, application, plan.number, plan.employer.employees)
 
 
 def _outcome(plan: FilePlan, trainee: TraineePlan, participant: int) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from jobgrant.rules.money import format_amount
 from jobgrant.service.demo import _link_token, clear_demo_flags
+from jobgrant.service.demo_history import page_timings
 from jobgrant.service.demo_history.cast import Cast
 from jobgrant.service.demo_history.declarations import declarations
 from jobgrant.service.demo_history.plan import FilePlan, TraineePlan
@@ -25,6 +26,7 @@ from jobgrant.service.grants.claims import assessment as claim_assessment_action
 from jobgrant.service.grants.claims.receipts import checked
 from jobgrant.service.grants.models.agreements import Agreement
 from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.burden import BurdenStep
 from jobgrant.service.grants.models.claims import Claim
 from jobgrant.service.grants.models.participants import Participant
 from jobgrant.service.grants.participants import actions as participant_actions
@@ -89,6 +91,7 @@ def apply(state: FileState, cast: Cast) -> None:
         user, body(plan, employer.business_number), today=plan.received_on
     )
     state.application = actions.submit_application(user, made)
+    page_timings.applied(state.application, plan.number, plan.employer.employees)
 
 
 def recommend(state: FileState, cast: Cast) -> None:
@@ -133,6 +136,14 @@ def answer_forms(state: FileState, today: dt.date) -> None:
         token = _link_token(state.participants[trainee.position].pk)
         state.participants[trainee.position] = participant_actions.submit_participant_form(
             token, form_answers(state.plan, trainee), today=today
+        )
+        participant = state.participants[trainee.position]
+        page_timings.done(
+            BurdenStep.PARTICIPANT_FORM,
+            _application(state),
+            state.plan.number,
+            state.plan.employer.employees,
+            subject=participant.pk,
         )
 
 
@@ -181,6 +192,8 @@ def claim(state: FileState, cast: Cast) -> None:
     upload = SimpleUploadedFile(f"invoice-{state.plan.number}.pdf", pdf, "application/pdf")
     claim_actions.add_receipts(user, made, [checked(upload)])
     state.claim = claim_actions.submit_claim(user, made)
+    employees = state.plan.employer.employees
+    page_timings.done(BurdenStep.CLAIM, application, state.plan.number, employees, made.pk)
 
 
 def certify(state: FileState, cast: Cast) -> None:

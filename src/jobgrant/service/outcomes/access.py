@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
-from jobgrant.service.outcomes import snapshot_actions, snapshots
+from jobgrant.service.outcomes import burden, snapshot_actions, snapshots
 from jobgrant.service.outcomes.report import source
 from jobgrant.service.outcomes.tables import KpiReport
 from jobgrant.service.refusals import forbidden_for
@@ -68,3 +68,11 @@ def refresh_kpis(user: User, jurisdiction: str | None, fiscal_year: str) -> int:
     if user.role != Role.ANALYST:
         raise forbidden_for("ROLE_NOT_ALLOWED")
     return snapshot_actions.ask_for_refresh(user, jurisdiction, fiscal_year)
+
+
+@audited_refusals_of("kpis", action="read_burden")
+def read_burden(user: User, jurisdiction: str | None, fiscal_year: str) -> KpiReport:
+    """The burden on employers (time per step, steps sent back, the fields in error) for a
+    reader of the KPIs of that scope, suppressed as the KPIs are; 403 (audited) else."""
+    _refuse_unless_reader(user, jurisdiction)
+    return burden.compute(jurisdiction, fiscal_year, suppressed=not sees_unsuppressed(user))

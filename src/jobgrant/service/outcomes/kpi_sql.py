@@ -101,13 +101,15 @@ def _firm_joins(where: str) -> str:
     )
 
 
-def _firm_band_sql() -> str:
-    return (
-        "CASE WHEN fe.\"employees\" IS NULL THEN 'unknown'"
-        " WHEN fe.\"employees\" < 50 THEN '1-49'"
-        " WHEN fe.\"employees\" < 100 THEN '50-99'"
-        " WHEN fe.\"employees\" < 500 THEN '100-499' ELSE '500+' END"
+def firm_band_sql(column: str = 'fe."employees"') -> str:
+    """The firm-size band of a column of employees (FIRM_SIZE_BANDS; 'unknown' when not
+    recorded): the KPIs' and the burden meter's one definition of a firm's size."""
+    whens = "".join(
+        f" WHEN {column} <= {high} THEN '{band}'"
+        for band, _low, high in FIRM_SIZE_BANDS
+        if high is not None
     )
+    return f"CASE WHEN {column} IS NULL THEN 'unknown'{whens} ELSE '{FIRM_SIZE_BANDS[-1][0]}' END"
 
 
 def _scope_sql(jurisdiction: str | None) -> tuple[str, list[Any]]:
@@ -203,7 +205,7 @@ def _dimension_sql(name: str) -> str:
     if name in ("jurisdiction", "delivery"):
         return f'a."{name}"'
     if name == "firm_size":
-        return _firm_band_sql()
+        return firm_band_sql()
     if name in EQUITY_COLUMNS:
         return f'p."{name}"'
     raise ValueError(f"no such dimension: {name}")

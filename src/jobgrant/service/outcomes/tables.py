@@ -23,6 +23,8 @@ class Unit(StrEnum):
     RATE = "rate"  # numerator / denominator, shown as a percentage
     CENTS_PER = "cents-per"  # numerator cents / denominator people, shown as money
     DAYS_PER = "days-per"  # numerator days / denominator payments, shown as days (an average)
+    MINUTES = "minutes"  # value: a number of whole minutes (a median time)
+    COUNT = "count"  # value: a count of things done (steps timed, errors shown)
 
 
 class Suppression(StrEnum):

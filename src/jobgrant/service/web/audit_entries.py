@@ -183,6 +183,7 @@ FIELD_LABELS: dict[str, Promise] = {  # the details' names, in the order they ar
     "fields": gettext_lazy("Fields changed"),
     "figures": gettext_lazy("Shares"),
     "self_service": gettext_lazy("Within what the employer may change alone"),
+    "missing_information": gettext_lazy("Denied because information is missing"),
     "federal": gettext_lazy("Federal officer"),
     "may_view_sin": gettext_lazy("May view a SIN in full"),
     "affiliations": gettext_lazy("Affiliated employers"),

@@ -27,6 +27,7 @@ from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.refusals import forbidden_for
+from jobgrant.service.web import field_errors
 from jobgrant.service.web.labels import ROLE_LABELS, label
 
 P = ParamSpec("P")
@@ -187,6 +188,8 @@ def error_context(
     part of a review page where that field is changed); `first` are (href, message) links that
     come before the forms' own (problems found in an earlier part of the page)."""
     targets = hrefs or {}
+    for form in forms_in_page_order:
+        field_errors.note(form, _in_page_order(form))
     error_list = [
         (name, f"#{_anchor(form, name)}", str(message))
         for form in forms_in_page_order

@@ -42,10 +42,10 @@ def kpis(
     figures are added up from stored cells the worker keeps fresh: `as_of` says when the records
     were read."""
     report = read_kpis(caller(request), jurisdiction or None, fiscal_year)
-    return json_response(_plain(report))
+    return json_response(plain(report))
 
 
-def _plain(data: Any) -> Any:
+def plain(data: Any) -> Any:
     """The report as JSON values: each figure with its value (`figure_json`), units by their
     API names, enums as their strings; `notes` left to the pages."""
     if isinstance(data, Figure):
@@ -54,14 +54,14 @@ def _plain(data: Any) -> Any:
         return UNIT_NAMES[data]
     if dataclasses.is_dataclass(data) and not isinstance(data, type):
         return {
-            f.name: _plain(getattr(data, f.name))
+            f.name: plain(getattr(data, f.name))
             for f in dataclasses.fields(data)
             if f.name != "notes"
         }
     if isinstance(data, dict):
-        return {key: _plain(value) for key, value in data.items()}
+        return {key: plain(value) for key, value in data.items()}
     if isinstance(data, list | tuple):
-        return [_plain(value) for value in data]
+        return [plain(value) for value in data]
     if isinstance(data, str):
         return str(data)
     if isinstance(data, dt.datetime):

@@ -35,6 +35,7 @@ from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, problem
 from jobgrant.service.grants.agreements.actions import current_version, new_version
 from jobgrant.service.grants.agreements.document import terms_of
+from jobgrant.service.grants.burden import actions as burden
 from jobgrant.service.grants.changes.kinds import Proposal, kernel_problems, propose
 from jobgrant.service.grants.changes.refusals import change_not_found, illegal_change_transition
 from jobgrant.service.grants.changes.workflow import IllegalChangeTransition, target_of
@@ -44,6 +45,7 @@ from jobgrant.service.grants.core.input import ReasonRule, checked_reason
 from jobgrant.service.grants.core.quoting import kernel_request, policy_version, run_quote
 from jobgrant.service.grants.models.agreements import Agreement, AgreementState, AgreementVersion
 from jobgrant.service.grants.models.applications import Application, ApplicationEmployer
+from jobgrant.service.grants.models.burden import BurdenStep
 from jobgrant.service.grants.models.changes import ChangeKind, ChangeRequest, ChangeState
 from jobgrant.service.grants.models.claims import UNDER_ASSESSMENT, Claim
 from jobgrant.service.language import language_of, localized
@@ -293,15 +295,22 @@ def approve_change(user: User, change: ChangeRequest, reason: str = "") -> Chang
 
 
 @audited_refusals_of("changerequest")
-def deny_change(user: User, change: ChangeRequest, reason: str) -> ChangeRequest:
-    """An officer denies, with the reason the employer reads; nothing else changes."""
+def deny_change(
+    user: User, change: ChangeRequest, reason: str, *, missing_information: bool = False
+) -> ChangeRequest:
+    """An officer denies, with the reason the employer reads; nothing else changes. Denied
+    because information is missing: the request counts as sent back (the burden meter)."""
     why = checked_reason(reason, DECISION_REASON)
     with transaction.atomic():
         locked, agreement = _lock_change(user, change, "deny_change")
         locked.state = ChangeState.DENIED
         locked.decided_by, locked.decided_at, locked.reason = user, timezone.now(), why
         locked.save(update_fields=["state", "decided_by", "decided_at", "reason"])
-        record(user.username, "change_request.deny", "changerequest", locked.pk, _summary(locked))
+        summary = _summary(locked)
+        if missing_information:
+            summary["missing_information"] = True
+            burden.sent_back(BurdenStep.CHANGE, agreement.application_id, locked.pk)
+        record(user.username, "change_request.deny", "changerequest", locked.pk, summary)
         _tell("change_denied", locked, agreement)
     return _refreshed(change, locked)
 

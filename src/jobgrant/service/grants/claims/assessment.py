@@ -14,6 +14,7 @@ from jobgrant.rules.money import format_money
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
+from jobgrant.service.grants.burden import actions as burden
 from jobgrant.service.grants.claims.actions import (
     agreement_of,
     check_assessor,
@@ -34,6 +35,7 @@ from jobgrant.service.grants.claims.ledger import (
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.core.input import checked_reason
 from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.burden import BurdenStep
 from jobgrant.service.grants.models.claims import Claim, ClaimLine, ClaimShare, ClaimState
 from jobgrant.service.language import language_of
 from jobgrant.service.links import page_link
@@ -88,6 +90,8 @@ def _close(user: User, claim: Claim, action: str, text: str, message: str) -> Cl
         locked.save()
         ledger_unclaim(application, locked, user)
         record(user.username, f"claim.{action}", "claim", locked.pk, summary(locked, reason=text))
+        if action == "return":
+            burden.sent_back(BurdenStep.CLAIM, application.pk, locked.pk)
         tell(message, locked)
     return locked
 

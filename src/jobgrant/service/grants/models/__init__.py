@@ -4,6 +4,7 @@ them with Django; code imports a model from its stage's module."""
 from jobgrant.service.grants.models import (  # noqa: F401
     agreements,
     applications,
+    burden,
     changes,
     claims,
     completion,

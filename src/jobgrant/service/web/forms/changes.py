@@ -316,11 +316,21 @@ class ChangeDecisionForm(forms.Form):
         max_length=4000,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
+    missing_information = forms.BooleanField(
+        label=gettext_lazy("Denied because information is missing"),
+        help_text=gettext_lazy(
+            "Tick when the employer may ask again with what is missing. It is counted as a"
+            " request sent back in the figures of the burden on employers."
+        ),
+        required=False,
+    )
 
     def __init__(self, *args: Any, deny: bool = False, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "%s")
         kwargs.setdefault("prefix", "deny" if deny else "approve")
         super().__init__(*args, **kwargs)
+        if not deny:
+            del self.fields["missing_information"]
         field = self.fields["reason"]
         field.required = deny
         if deny:

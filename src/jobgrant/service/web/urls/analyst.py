@@ -3,12 +3,13 @@
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
-from jobgrant.service.web.views import analyst, analyst_kpis, analyst_simulation
+from jobgrant.service.web.views import analyst, analyst_burden, analyst_kpis, analyst_simulation
 
 urlpatterns = [
     path(_("scenarios/"), analyst.scenario_page, name="analyst-scenarios"),
     path(_("kpis/"), analyst_kpis.kpis_page, name="analyst-kpis"),
     path(_("kpis/refresh/"), analyst_kpis.kpis_refresh, name="analyst-kpis-refresh"),
+    path(_("burden/"), analyst_burden.burden_page, name="analyst-burden"),
     path(_("scenarios/chart.svg"), analyst.scenario_chart, name="analyst-chart"),
     path(_("simulations/"), analyst_simulation.simulations, name="analyst-simulations"),
     path(_("simulations/<id:pk>/"), analyst_simulation.simulation, name="analyst-simulation"),

@@ -17,6 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from jobgrant.rules.money import format_money
@@ -64,7 +65,7 @@ def kpis_page(request: HttpRequest, user: User) -> HttpResponse:
         {
             "place": place,
             "year": year,
-            "tables": [_table(table) for table in report.tables],
+            "tables": [table_context(table) for table in report.tables],
             "suppressed": report.suppressed,
             "threshold": report.threshold,
             "as_of": report.as_of,
@@ -97,7 +98,8 @@ def kpis_refresh(request: HttpRequest, user: User) -> HttpResponse:
 PAGE_COLUMNS = 5
 
 
-def _table(table: Table) -> dict[str, Any]:
+def table_context(table: Table) -> dict[str, Any]:
+    """A table as the page shows it: in the page's language, wide ones in parts."""
     lang = current_language()
     columns = [getattr(column, f"title_{lang}") for column in table.columns]
     rows = [
@@ -142,8 +144,10 @@ def cell(figure: Figure) -> Cell:
 
 def _figure_text(figure: Figure) -> str:
     lang = current_language()
-    if figure.unit in (Unit.PEOPLE, Unit.FILES, Unit.DAYS):
+    if figure.unit in (Unit.PEOPLE, Unit.FILES, Unit.DAYS, Unit.COUNT):
         return format_decimal(figure.value or 0, locale=current_locale())
+    if figure.unit is Unit.MINUTES:
+        return duration_text(figure.value)
     if figure.unit is Unit.CENTS:
         return format_money(figure.value or 0, lang)
     if not figure.denominator:
@@ -154,6 +158,22 @@ def _figure_text(figure: Figure) -> str:
     if figure.unit is Unit.CENTS_PER:
         return format_money(int(quotient.quantize(Decimal(1), ROUND_HALF_EVEN)), lang)
     return format_decimal(quotient.quantize(Decimal("0.1")), "#,##0.0", locale=current_locale())
+
+
+def duration_text(minutes: int | None) -> str:
+    """A time in whole minutes as people read it: minutes, then hours, then days and hours."""
+    if minutes is None:
+        return "—"
+    if minutes < 60:
+        return _("%(minutes)s min") % {"minutes": minutes}
+    hours, rest = divmod(minutes, 60)
+    if hours < 48:
+        return _("%(hours)s h %(minutes)02d min") % {"hours": hours, "minutes": rest}
+    days, hours = divmod(hours, 24)
+    return ngettext("%(days)s day %(hours)s h", "%(days)s days %(hours)s h", days) % {
+        "days": days,
+        "hours": hours,
+    }
 
 
 def _ratio_text(figure: Figure) -> str:

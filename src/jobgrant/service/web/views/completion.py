@@ -22,10 +22,12 @@ from django.views.decorators.http import require_http_methods
 from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.agreements.actions import current_version
+from jobgrant.service.grants.burden import actions as burden
 from jobgrant.service.grants.completion import follow_ups
 from jobgrant.service.grants.completion import report as completion_actions
 from jobgrant.service.grants.completion.schedule import due_on
 from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.burden import BurdenStep
 from jobgrant.service.grants.models.completion import (
     CompletionReport,
     FollowUp,
@@ -71,6 +73,7 @@ def completion_report(request: HttpRequest, user: User, application_id: int) -> 
         return _submit(request, user, application, report)
     if action in ("save", "review"):
         return _save(request, user, application, report, review=action == "review")
+    burden.step_viewed(BurdenStep.COMPLETION, application=application)
     return _render_form(request, application, report, forms.saved_report(report), {}, [])
 
 
@@ -228,6 +231,7 @@ def _submit(
     except ServiceError as error:
         refusal = [("#report-form", labels.service_message(error))]
         return _render_form(request, application, report, forms.saved_report(report), {}, refusal)
+    burden.step_submitted(BurdenStep.COMPLETION, application=application)
     set_notice(request, "report-submitted")
     return redirect("web:employer-completion-report", application_id=application.pk)
 

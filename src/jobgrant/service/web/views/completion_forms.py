@@ -25,6 +25,7 @@ from jobgrant.service.grants.models.completion import (
 )
 from jobgrant.service.grants.models.participants import Participant
 from jobgrant.service.language import current_language, in_language, labelled
+from jobgrant.service.web import field_errors
 from jobgrant.service.web.templatetags.jobgrant import money
 
 TRAINEE_INPUTS = (
@@ -102,6 +103,8 @@ def saved_report(report: CompletionReport) -> dict[str, str]:
 def report_problems(error: ServiceError, order: list[int]) -> dict[str, str]:
     """Each problem's message in the page's language, by the name of the input it is about."""
     found: dict[str, str] = {}
+    fields = [_generic(str(problem["field"])) for problem in error.problems]
+    field_errors.note_problems(REPORT_FORM, fields)
     for problem in error.problems:
         path = problem["field"]
         message = in_language(en=problem["message_en"], fr=problem["message_fr"])
@@ -114,6 +117,19 @@ def report_problems(error: ServiceError, order: list[int]) -> dict[str, str]:
         else:
             found[path] = message
     return found
+
+
+#: The completion report's name among the forms whose errors are counted (web/field_errors.py).
+REPORT_FORM = "completion.CompletionReport"
+
+
+def _generic(path: str) -> str:
+    """A problem's field without the trainee or rating it is about: "noc", "rating"."""
+    if match := _TRAINEE_PATH.fullmatch(path):
+        return match[2]
+    if _RATING_PATH.fullmatch(path):
+        return "rating"
+    return path
 
 
 def anchor(name: str) -> str:
@@ -196,6 +212,8 @@ def follow_up_problems(error: ServiceError, prefix_of: dict[str, str]) -> dict[s
     """Problems by input name: `17.weekly_hours` is `p17-weekly_hours` on the employer's page
     (prefix_of maps "17." to "p17-"); the trainee's `weekly_hours` is itself."""
     found: dict[str, str] = {}
+    fields = [_generic(str(problem["field"])) for problem in error.problems]
+    field_errors.note_problems(REPORT_FORM, fields)
     for problem in error.problems:
         path = problem["field"]
         message = in_language(en=problem["message_en"], fr=problem["message_fr"])

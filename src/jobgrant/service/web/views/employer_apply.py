@@ -9,6 +9,7 @@ grants.access and changes through grants.actions.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django import forms as django_forms
@@ -23,8 +24,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.applications import actions
+from jobgrant.service.grants.burden import actions as burden
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.applications import FormDraft
+from jobgrant.service.grants.models.burden import WIZARD_STEPS
 from jobgrant.service.registry.identifiers import normalize_business_number
 from jobgrant.service.registry.models import Employer
 from jobgrant.service.web.forms import employer as shared
@@ -36,6 +39,8 @@ from jobgrant.service.web.pages import employer_required, error_context, switchi
 from jobgrant.service.web.views import employer_steps as steps
 
 DRAFT_KEY = "jobgrant.employer.draft"
+#: When the first step's page was first shown, while no draft holds the application yet.
+FIRST_VIEW_KEY = "jobgrant.employer.first-view"
 STEP_URLS = {
     "organizations": "web:employer-apply-organizations",
     "training": "web:employer-apply-training",
@@ -70,6 +75,31 @@ def keep(
     saved = actions.save_form_draft(user, current_draft(request, user), step, typed, lead=lead)
     request.session[DRAFT_KEY] = saved.pk
     return saved
+
+
+def step_shown(request: HttpRequest, user: User, step: str) -> None:
+    """The burden meter: the step's page shown (its first view is what counts). Before the
+    draft exists, the first step's first view waits in the session."""
+    draft = current_draft(request, user)
+    if draft is None:
+        request.session.setdefault(FIRST_VIEW_KEY, timezone.now().isoformat())
+        return
+    burden.step_viewed(WIZARD_STEPS[step], draft=draft, at=_first_view(request, step, pop=False))
+
+
+def step_done(request: HttpRequest, saved: FormDraft, step: str) -> None:
+    """The burden meter: the step submitted (saved on the way to the next one)."""
+    burden.wizard_step_saved(saved, step, first_viewed_at=_first_view(request, step, pop=True))
+
+
+def _first_view(request: HttpRequest, step: str, *, pop: bool) -> dt.datetime | None:
+    if step != "organizations":
+        return None
+    kept = request.session.pop(FIRST_VIEW_KEY, None) if pop else request.session.get(FIRST_VIEW_KEY)
+    try:
+        return dt.datetime.fromisoformat(kept) if isinstance(kept, str) else None
+    except ValueError:
+        return None
 
 
 def checked(request: HttpRequest, user: User) -> Checked:
@@ -136,6 +166,7 @@ def apply_start(request: HttpRequest, user: User) -> HttpResponse:
     (the open draft stays on the dashboard)."""
     if request.GET.get("new"):
         request.session.pop(DRAFT_KEY, None)
+        request.session.pop(FIRST_VIEW_KEY, None)
     first = checked(request, user).first_incomplete or "review"
     return redirect(STEP_URLS[first])
 
@@ -155,11 +186,13 @@ def apply_organizations(request: HttpRequest, user: User) -> HttpResponse:
             focus = edited
             lead, partners = forms.organizations_forms(None, acted_for, typed)
         elif (found := forms.checked_organizations(lead, partners)) is not None:
-            keep(
+            saved = keep(
                 request, user, "organizations", forms.cleaned_organizations(found), lead=found.lead
             )
+            step_done(request, saved, "organizations")
             return redirect(STEP_URLS["training"])
     else:
+        step_shown(request, user, "organizations")
         only = list(acted_for[:2])
         default = {"lead": str(only[0].pk) if len(only) == 1 else "", "partners": []}
         typed = typed_so_far(current_draft(request, user)).get("organizations") or default
@@ -215,9 +248,10 @@ def apply_training(request: HttpRequest, user: User) -> HttpResponse:
             keep(request, user, "training", typed)
             return redirect(STEP_URLS["organizations"])
         if form.is_valid():
-            keep(request, user, "training", typed)
+            step_done(request, keep(request, user, "training", typed), "training")
             return redirect(STEP_URLS["trainees"])
     else:
+        step_shown(request, user, "training")
         typed = typed_so_far(current_draft(request, user)).get("training") or {}
         bound = typed if request.GET.get("check") else None
         form = training_forms.TrainingForm(
@@ -265,11 +299,13 @@ def apply_trainees(request: HttpRequest, user: User) -> HttpResponse:
             keep(request, user, "trainees", typed)
             return redirect(STEP_URLS["training"])
         elif trainee_forms.checked_trainees(formset) is not None:
-            keep(request, user, "trainees", typed)
+            saved = keep(request, user, "trainees", typed)
             if action != "calculate":
+                step_done(request, saved, "trainees")
                 return redirect(STEP_URLS["declarations"])
             calculate = True
     else:
+        step_shown(request, user, "trainees")
         typed = typed_so_far(current_draft(request, user)).get("trainees") or [blank]
         formset = steps.draft_trainees(found, typed, bound=bool(request.GET.get("check")))
         calculate = found.trainees is not None

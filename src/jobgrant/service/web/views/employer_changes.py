@@ -20,11 +20,13 @@ from django.views.decorators.http import require_GET, require_http_methods
 from jobgrant.service import refusals
 from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
+from jobgrant.service.grants.burden import actions as burden
 from jobgrant.service.grants.changes import access as change_access
 from jobgrant.service.grants.changes import actions as change_actions
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.agreements import Agreement
 from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.burden import BurdenStep
 from jobgrant.service.grants.models.changes import ChangeKind, ChangeState
 from jobgrant.service.language import labelled, localized
 from jobgrant.service.web import change_display as display
@@ -126,6 +128,8 @@ def change_new(request: HttpRequest, user: User, application_id: int, kind: str)
         except ServiceError as error:
             return _refused(request, application, kind, form, error)
         return _render_review(request, application, kind, form, preview)
+    if request.method != "POST":
+        burden.step_viewed(BurdenStep.CHANGE, application=application)
     if request.method != "POST" or not form.is_valid():
         return _render_form(request, application, kind, form, status=_status(form))
     body = form.as_body()
@@ -136,6 +140,7 @@ def change_new(request: HttpRequest, user: User, application_id: int, kind: str)
         change = change_actions.request_change(user, agreement, kind, body)
     except ServiceError as error:
         return _refused(request, application, kind, form, error)
+    burden.step_submitted(BurdenStep.CHANGE, application=application, opened=change.pk)
     notice = "self-service" if change.state == ChangeState.APPROVED else "requested"
     set_notice(request, notice, change=change.pk)
     return redirect("web:employer-change", change_id=change.pk)

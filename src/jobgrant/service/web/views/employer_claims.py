@@ -20,6 +20,7 @@ from jobgrant.rules.money import parse_amount
 from jobgrant.service import refusals
 from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
+from jobgrant.service.grants.burden import actions as burden
 from jobgrant.service.grants.claims import access as claim_access
 from jobgrant.service.grants.claims import actions as claim_actions
 from jobgrant.service.grants.claims.figures import agreed_lines
@@ -31,6 +32,7 @@ from jobgrant.service.grants.claims.receipts import (
 )
 from jobgrant.service.grants.claims.view import describe
 from jobgrant.service.grants.core import access
+from jobgrant.service.grants.models.burden import BurdenStep
 from jobgrant.service.grants.models.claims import Claim, ClaimState
 from jobgrant.service.grants.models.participants import Participant, ParticipantState
 from jobgrant.service.grants.participants.workflow import CONFIRMED_SLOTS
@@ -173,7 +175,10 @@ def claim_page(request: HttpRequest, user: User, claim_id: int) -> HttpResponse:
     """The claim (GET); its one form posts back here (POST: `_save`)."""
     if request.method == "POST":
         return _save(request, user, _claim(user, claim_id))
-    return _render(request, _claim(user, claim_id))
+    claim = _claim(user, claim_id)
+    if claim.state in claim_actions.EDITABLE:
+        burden.step_viewed(BurdenStep.CLAIM, application=claim.application, subject=claim.pk)
+    return _render(request, claim)
 
 
 def _refused(
@@ -287,6 +292,7 @@ def claim_submit(request: HttpRequest, user: User, claim_id: int) -> HttpRespons
             claim_actions.submit_claim(user, claim)
         except ServiceError as error:
             return _refused(request, claim, error)
+        burden.step_submitted(BurdenStep.CLAIM, application=claim.application, subject=claim.pk)
         set_notice(request, "submitted", claim=claim.pk)
         return redirect("web:employer-claim", claim_id=claim.pk)
     context = {

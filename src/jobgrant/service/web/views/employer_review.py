@@ -13,6 +13,7 @@ from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.applications import partners as partner_actions
+from jobgrant.service.grants.burden import actions as burden
 from jobgrant.service.web import labels
 from jobgrant.service.web.declaration_display import declaration_rows
 from jobgrant.service.web.forms import employer as shared
@@ -26,6 +27,7 @@ from jobgrant.service.web.views.employer_apply import (
     current_draft,
     gate,
     page,
+    step_shown,
 )
 
 #: The refusals that keep the application a draft rather than lose it: an organization not
@@ -64,6 +66,8 @@ def apply_review(request: HttpRequest, user: User) -> HttpResponse:
         except ServiceError as error:
             problems = shared.service_problems(error)
         else:
+            if (draft := current_draft(request, user)) is not None:
+                burden.draft_became_file(draft, application)
             _forget_draft(request, user)
             # Partners not yet asked keep it a draft: submitted from its page once they accept.
             if held is not None:
@@ -74,6 +78,8 @@ def apply_review(request: HttpRequest, user: User) -> HttpResponse:
                 notice = "waiting-partners" if waiting else "submitted"
                 set_notice(request, notice, application=application.pk)
             return redirect("web:employer-application", application_id=application.pk)
+    if request.method == "GET":
+        step_shown(request, user, "review")
     first = [(f"#change-{shared.step_of(key)}", message) for key, message in problems]
     return page(
         request,

@@ -161,7 +161,8 @@ def decide(request: HttpRequest, user: User, change_id: int) -> HttpResponse:
         return _render_confirmation(request, change, action, reason, form)
     try:
         if deny:
-            change_actions.deny_change(user, change, reason)
+            missing = bool(form.cleaned_data.get("missing_information"))
+            change_actions.deny_change(user, change, reason, missing_information=missing)
         else:
             change_actions.approve_change(user, change, reason)
     except ServiceError as error:
@@ -196,5 +197,7 @@ def _render_confirmation(
         "action": action,
         "reason": reason,
         "reason_name": form.add_prefix("reason"),
+        "missing_information": bool(form.cleaned_data.get("missing_information")),
+        "missing_name": form.add_prefix("missing_information"),
     }
     return render(request, "web/changes/officer_confirm.html", context)

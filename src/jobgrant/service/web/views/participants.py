@@ -21,7 +21,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
+from jobgrant.service.grants.burden import actions as burden
 from jobgrant.service.grants.core import access
+from jobgrant.service.grants.models.burden import BurdenStep
 from jobgrant.service.grants.models.participants import Participant, ParticipantState
 from jobgrant.service.grants.participants import actions as participant_actions
 from jobgrant.service.grants.participants.access import (
@@ -99,10 +101,18 @@ def participate(request: HttpRequest, token: str) -> HttpResponse:
                 return _link_refused(request, error)
             form.show_problems(error)
         else:
+            burden.step_submitted(
+                BurdenStep.PARTICIPANT_FORM,
+                application=participant.application,
+                subject=participant.pk,
+            )
             request.session[RECEIVED_KEY] = True
             return _private(redirect(request.path))
     else:
         form = ParticipantForm(initial={"contact_email": participant.email})
+        burden.step_viewed(
+            BurdenStep.PARTICIPANT_FORM, application=participant.application, subject=participant.pk
+        )
     errors = error_context(form) if form.is_bound else {"error_links": []}
     context = {
         "title": _("Confirm your participation in the training"),
