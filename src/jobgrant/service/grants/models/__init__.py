@@ -6,6 +6,7 @@ from jobgrant.service.grants.models import (  # noqa: F401
     applications,
     changes,
     claims,
+    comparison,
     completion,
     kpi,
     participants,

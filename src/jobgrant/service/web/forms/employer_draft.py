@@ -13,6 +13,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from jobgrant.service.grants.core import quoting
+from jobgrant.service.grants.models.applications import Counterfactual
 from jobgrant.service.registry.models import Employer
 from jobgrant.service.web.forms import employer_apply as apply
 from jobgrant.service.web.forms import employer_trainees as trainees
@@ -86,11 +87,13 @@ class ReviewForm(forms.Form):
 
     confirm = Ticked()
     understood = Ticked(required=False)
+    counterfactual = forms.ChoiceField(required=False, widget=forms.RadioSelect)
 
     def __init__(self, *args: Any, eligible: bool = True, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "%s")
         super().__init__(*args, **kwargs)
         self.eligible = eligible
+        self._ask_counterfactual()
         self.fields["confirm"].label = _(
             "I confirm that the information in this application is true and complete."
         )
@@ -103,6 +106,17 @@ class ReviewForm(forms.Form):
         )
         if eligible:
             del self.fields["understood"]
+
+    def _ask_counterfactual(self) -> None:
+        """The one question asked for the net outcomes, worded neutrally: every answer is
+        as good as another, and none changes the decision."""
+        field = self.fields["counterfactual"]
+        field.label = _("Would this training have happened without the grant?")
+        field.help_text = _(
+            "Optional. Your answer is used only to measure what the grant adds; it does not"
+            " change the decision on your application."
+        )
+        field.choices = [*Counterfactual.choices, ("", _("I prefer not to answer"))]
 
     def clean_understood(self) -> bool:
         if not self.cleaned_data["understood"]:

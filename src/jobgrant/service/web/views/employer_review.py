@@ -47,7 +47,10 @@ def apply_review(request: HttpRequest, user: User) -> HttpResponse:
         if too_many := limited(request, "submit", user):
             return too_many
         try:
-            application = actions.create_application(user, payload(organizations, training, rows))
+            body = payload(organizations, training, rows)
+            if form.cleaned_data.get("counterfactual"):
+                body["counterfactual"] = form.cleaned_data["counterfactual"]
+            application = actions.create_application(user, body)
             waiting = partner_actions.unconsented_partners(application)
             held = None
             if not waiting:
