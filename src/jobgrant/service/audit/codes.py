@@ -87,6 +87,14 @@ ACTIONS: frozenset[str] = frozenset(
         "follow_up.remind",
         "follow_up.lapse",
         "follow_up.respond",
+        # the comparison group of the net outcomes
+        "comparison.enrol",
+        "comparison.send",
+        "comparison.remind",
+        "comparison.lapse",
+        "comparison.respond",
+        "comparison.decline",
+        "evaluation.export",
         # budgets, the registry, the KPIs, simulations, messages
         "budget.allocate",
         "employer.register",
@@ -159,6 +167,8 @@ OBJECT_TYPES: frozenset[str] = frozenset(
         "demo",
         "employer",
         "followup",
+        "comparisonfollowup",
+        "evaluation",
         "formdraft",
         "kpis",
         "message",

@@ -125,7 +125,12 @@ def _save(
     typed = _typed(request)
     try:
         report = completion_actions.save_completion_report(
-            report, trainees=trainees, ratings=ratings, feedback=feedback, by=user
+            report,
+            trainees=trainees,
+            ratings=ratings,
+            feedback=feedback,
+            by=user,
+            counterfactual=request.POST.get("counterfactual", ""),
         )
     except ServiceError as error:
         if error.status != 422:
@@ -193,6 +198,8 @@ def _render_form(
         "ratings": ratings,
         "feedback": values.get("feedback", ""),
         "feedback_error": problems.get("feedback", ""),
+        "counterfactual": values.get("counterfactual", ""),
+        "counterfactual_error": problems.get("counterfactual", ""),
         "notice": _("The draft was saved.")
         if notice and notice.get("kind") == "report-saved"
         else "",
