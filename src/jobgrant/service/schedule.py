@@ -34,7 +34,11 @@ PERIODIC_JOBS: list[tuple[str, str, int]] = [
     ("lapse_follow_ups", "jobgrant.service.grants.completion.follow_ups:lapse_follow_ups", 3600),
     # The net outcomes' comparison group: files refused for lack of budget join it, then are
     # asked at 3 and 12 months as the funded files are (grants/completion/comparison.py).
-    ("enrol_comparison", "jobgrant.service.grants.completion.comparison:enrol_comparison_group", 3600),
+    (
+        "enrol_comparison",
+        "jobgrant.service.grants.completion.comparison:enrol_comparison_group",
+        3600,
+    ),
     ("send_comparison", "jobgrant.service.grants.completion.comparison:send_due_comparison", 3600),
     ("remind_comparison", "jobgrant.service.grants.completion.comparison:remind_comparison", 3600),
     ("lapse_comparison", "jobgrant.service.grants.completion.comparison:lapse_comparison", 3600),

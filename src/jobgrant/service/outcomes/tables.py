@@ -23,6 +23,7 @@ class Unit(StrEnum):
     RATE = "rate"  # numerator / denominator, shown as a percentage
     CENTS_PER = "cents-per"  # numerator cents / denominator people, shown as money
     DAYS_PER = "days-per"  # numerator days / denominator payments, shown as days (an average)
+    POINTS = "points"  # value: hundredths of a percentage point (a net difference, a bound)
 
 
 class Suppression(StrEnum):

@@ -161,7 +161,9 @@ def send_due_comparison(today: dt.date | None = None) -> int:
     milestone; how many questions were sent."""
     today = today or timezone.localdate()
     due = ComparisonFollowUp.objects.filter(state=ComparisonState.DUE, due_on__lte=today)
-    return sum(_ask(ids, ComparisonState.DUE, "send", "comparison_questions") for ids in _groups(due))
+    return sum(
+        _ask(ids, ComparisonState.DUE, "send", "comparison_questions") for ids in _groups(due)
+    )
 
 
 def remind_comparison(today: dt.date | None = None) -> int:

@@ -79,7 +79,7 @@ class CompletionReport(models.Model):
         blank=True,
         default="",
         db_default="",
-        help_text="Would the training have happened without the grant (applications.Counterfactual).",
+        help_text="Would the training have happened without the grant (Counterfactual)?",
     )
     answers = models.JSONField(
         default=dict, help_text="Answers to questions a later version adds, by question id."

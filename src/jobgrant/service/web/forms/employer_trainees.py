@@ -67,13 +67,8 @@ class TraineeForm(forms.Form):
         self.fields["wage_band"].label = _("Usual hourly wage")
         hours = self.fields["weekly_hours"]
         hours.label = _("Usual hours a week")
-        hours.error_messages.update(
-            invalid=_("Enter the usual hours a week of trainee %(number)s, from 1 to 168.") % number,
-            min_value=_("Enter the usual hours a week of trainee %(number)s, from 1 to 168.")
-            % number,
-            max_value=_("Enter the usual hours a week of trainee %(number)s, from 1 to 168.")
-            % number,
-        )
+        wrong = _("Enter the usual hours a week of trainee %(number)s, from 1 to 168.") % number
+        hours.error_messages.update(invalid=wrong, min_value=wrong, max_value=wrong)
 
     def clean(self) -> dict[str, Any] | None:
         data = super().clean() or {}

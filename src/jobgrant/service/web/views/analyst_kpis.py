@@ -24,6 +24,7 @@ from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.language import current_language, current_locale
 from jobgrant.service.outcomes.access import default_jurisdiction, read_kpis, refresh_kpis
+from jobgrant.service.outcomes.report.cells import points_text
 from jobgrant.service.outcomes.snapshots import freshness
 from jobgrant.service.outcomes.tables import Figure, Table, Unit
 from jobgrant.service.refusals import shown
@@ -146,6 +147,8 @@ def _figure_text(figure: Figure) -> str:
         return format_decimal(figure.value or 0, locale=current_locale())
     if figure.unit is Unit.CENTS:
         return format_money(figure.value or 0, lang)
+    if figure.unit is Unit.POINTS:
+        return "—" if figure.value is None else points_text(figure.value)
     if not figure.denominator:
         return "—"
     if figure.unit is Unit.RATE:
