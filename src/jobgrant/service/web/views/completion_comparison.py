@@ -66,8 +66,9 @@ def _page(
         }
         for row in rows
     ]
+    consent = _("May we use your answers about these people to evaluate the program?")
     links = [
-        (f"#{name}", labelled(questions.get(name.split("-", 1)[-1], name), message))
+        (_anchor(name), labelled(questions.get(name.split("-", 1)[-1], consent), message))
         for name, message in problems.items()
     ]
     context = {
@@ -85,6 +86,10 @@ def _page(
     }
     status = 422 if problems else 200
     return render(request, "web/completion/comparison_follow_up.html", context, status=status)
+
+
+def _anchor(name: str) -> str:
+    return "#consent-yes" if name == "consent" else f"#{forms.anchor(name)}"
 
 
 def _thanks(request: HttpRequest) -> HttpResponse:
