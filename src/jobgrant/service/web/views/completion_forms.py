@@ -151,6 +151,26 @@ def report_questions(version: str) -> dict[str, Any]:
     }
 
 
+def report_answers(
+    request: HttpRequest, trainees: list[dict[str, Any]], ratings: Any, feedback: str
+) -> dict[str, Any]:
+    """What `save_completion_report` takes from the posted form, the counterfactual included."""
+    counterfactual = request.POST.get("counterfactual", "")
+    return {
+        "trainees": trainees,
+        "ratings": ratings,
+        "feedback": feedback,
+        "counterfactual": counterfactual,
+    }
+
+
+def counterfactual_context(values: dict[str, str], problems: dict[str, str]) -> dict[str, str]:
+    return {
+        "counterfactual": values.get("counterfactual", ""),
+        "counterfactual_error": problems.get("counterfactual", ""),
+    }
+
+
 def _counterfactual_question(data: dict[str, Any], language: str) -> dict[str, Any]:
     """The counterfactual question, its help and its answers, as the application asked it
     (a version without it asks nothing)."""
