@@ -30,6 +30,7 @@ SAME_IN_FRENCH = {
     "confirmations": "a French word too",
     "decision": "French « décision », without its accent (paths have none)",
     "demo": "French « démo », without its accent",
+    "evaluation": "French « évaluation », without its accent",
     "invitation": "a French word too",
     "invitations": "a French word too",
     "role": "French « rôle », without its accent",

@@ -205,6 +205,7 @@ ATTEMPT_LABELS: dict[str, Promise] = {
     "read_kpis": gettext_lazy("read the indicators"),
     "read_annual_report": gettext_lazy("read the annual report"),
     "refresh_kpis": gettext_lazy("refresh the indicators"),
+    "export_evaluation": gettext_lazy("export the evaluation file"),
     "employer.register": gettext_lazy("register an employer"),
     "trainee.register": gettext_lazy("register a trainee"),
     "trainee.view_sin": gettext_lazy("view a Social Insurance Number in full"),

@@ -226,7 +226,7 @@ def _ask(ids: list[int], state: str, action: str, kind: str) -> int:
         now = timezone.now()
         stamp = "sent_at" if action == "send" else "reminded_at"
         for row in rows:
-            _move(row, action, **{stamp: now})
+            _move(row, action, "worker", **{stamp: now})
         _tell_employer(rows, kind, now)
     return len(rows)
 

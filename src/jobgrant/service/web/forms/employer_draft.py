@@ -20,6 +20,7 @@ from jobgrant.service.web.forms import employer_trainees as trainees
 from jobgrant.service.web.forms.employer_apply import Organizations
 from jobgrant.service.web.forms.employer_trainees import TraineeRow
 from jobgrant.service.web.forms.employer_training import Training, TrainingForm
+from jobgrant.service.web.pages import set_choices
 
 
 @dataclass
@@ -116,7 +117,14 @@ class ReviewForm(forms.Form):
             "Optional. Your answer is used only to measure what the grant adds; it does not"
             " change the decision on your application."
         )
-        field.choices = [*Counterfactual.choices, ("", _("I prefer not to answer"))]
+        set_choices(
+            self,
+            "counterfactual",
+            [
+                *((str(v), str(label)) for v, label in Counterfactual.choices),
+                ("", _("I prefer not to answer")),
+            ],
+        )
 
     def clean_understood(self) -> bool:
         if not self.cleaned_data["understood"]:

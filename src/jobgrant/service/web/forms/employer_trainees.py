@@ -63,7 +63,11 @@ class TraineeForm(forms.Form):
             " application."
         )
         set_choices(self, "employed_before", [("", _("Not answered")), *yes_no_choices()])
-        set_choices(self, "wage_band", [("", _("Choose…")), *WageBand.choices])
+        set_choices(
+            self,
+            "wage_band",
+            [("", _("Choose…")), *[(str(v), str(label)) for v, label in WageBand.choices]],
+        )
         self.fields["wage_band"].label = _("Usual hourly wage")
         hours = self.fields["weekly_hours"]
         hours.label = _("Usual hours a week")
