@@ -11,6 +11,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from jobgrant.rules.money import format_amount
+from jobgrant.service.demo_history import evaluation
 from jobgrant.service.demo_history.plan import Answer, FilePlan, Plan, TraineePlan
 from jobgrant.service.demo_history.steps import FileState
 from jobgrant.service.grants.completion import follow_ups as follow_up_actions
@@ -85,6 +86,7 @@ def report(state: FileState, history: Walk) -> None:
         ratings={(employer.pk, item): score for item, score in plan.ratings.items()},
         feedback=_feedback(plan),
         by=user,
+        counterfactual=evaluation.counterfactual_answers(plan)[1],
     )
     completion_actions.submit_completion_report(filled, by=user)
 

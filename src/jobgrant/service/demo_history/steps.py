@@ -13,6 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from jobgrant.rules.money import format_amount
 from jobgrant.service.demo import _link_token
+from jobgrant.service.demo_history import evaluation
 from jobgrant.service.demo_history.cast import Cast
 from jobgrant.service.demo_history.plan import FilePlan, TraineePlan
 from jobgrant.service.demo_history.receipt import invoice_pdf
@@ -73,9 +74,11 @@ def body(plan: FilePlan, business_number: str) -> dict[str, Any]:
                     "materials": format_amount(trainee.materials_cents),
                     "exam_fees": "0.00",
                 },
+                "baseline": evaluation.baseline(trainee),
             }
             for trainee in plan.trainees
         ],
+        "counterfactual": evaluation.counterfactual_answers(plan)[0],
     }
 
 
