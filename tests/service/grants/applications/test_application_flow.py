@@ -11,7 +11,7 @@ from tests.personas import EMPLOYER, FINANCE, OFFICER, SECOND_OFFICER
 
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.applications import Application, Intake, IntakeState
 from jobgrant.service.ledger.models import BudgetAccount, Posting
 
 pytestmark = pytest.mark.django_db
@@ -35,6 +35,25 @@ def test_an_application_is_quoted_by_the_rules_kernel_when_created(as_user, make
     assert created["quote"]["totals"]["federal"] == "5000.00"  # cjg-2013: 15000 / 3
     assert created["quote"]["totals"]["provincial"] == "5000.00"
     assert created["quote"]["policy"] == "cjg-2013"
+
+
+def test_an_application_belongs_to_the_intake_whose_window_holds_its_date(
+    as_user, make_body
+) -> None:
+    application = Application.objects.get(pk=applied(as_user, make_body()))
+    intake = application.intake
+    assert intake is not None
+    assert intake.opens_on <= application.received_on <= intake.closes_on
+    assert intake.stream_id == application.stream_id
+    assert intake.stream.program.jurisdiction == application.jurisdiction
+
+
+def test_an_intake_closed_early_receives_no_application(as_user, make_body) -> None:
+    Intake.objects.filter(stream__program__jurisdiction="ON").update(state=IntakeState.CLOSED)
+    response = as_user(EMPLOYER).post("/applications", make_body())
+    assert response.status_code == 422
+    assert response.json()["code"] == "NO_OPEN_INTAKE"
+    assert not Application.objects.exists()
 
 
 def test_officer_a_recommends_officer_b_approves_and_the_budget_is_committed(

@@ -30,6 +30,7 @@ from jobgrant.service.grants.core.quoting import (
     checked_employers,
     employer_cap_may_apply,
     kernel_request,
+    open_intake,
     policy_version,
     quote_checked,
     run_quote,
@@ -101,8 +102,10 @@ def _save_draft(
     result: dict[str, Any],
 ) -> Application:
     totals = result["totals"]
+    intake = open_intake(program, received)
     application = Application.objects.create(
-        stream=program.streams.order_by("id")[0],
+        stream=intake.stream if intake else program.streams.order_by("id")[0],
+        intake=intake,
         jurisdiction=program.jurisdiction,
         fiscal_year=result["fiscal_year"],
         delivery=result["delivery"],

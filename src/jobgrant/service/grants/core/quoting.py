@@ -24,6 +24,8 @@ from jobgrant.service.grants.core.evaluation_answers import for_the_kernel
 from jobgrant.service.grants.models.applications import (
     ApplicationEmployer,
     Delivery,
+    Intake,
+    IntakeState,
     Program,
     State,
 )
@@ -174,13 +176,7 @@ def program_for(payload: dict[str, Any], received: dt.date) -> Program:
     jurisdiction = payload.get("jurisdiction")
     year = _training_fiscal_year(payload)
     program = Program.objects.filter(jurisdiction=jurisdiction, fiscal_year=year).first()
-    open_intake = (
-        program
-        and program.streams.filter(
-            intakes__opens_on__lte=received, intakes__closes_on__gte=received
-        ).exists()
-    )
-    if program is None or not open_intake:
+    if program is None or open_intake(program, received) is None:
         code = str(jurisdiction or "")
         english, french = jurisdiction_names(code) if code in JURISDICTION_CODES else (code, code)
         raise ServiceError(
@@ -197,6 +193,19 @@ def program_for(payload: dict[str, Any], received: dt.date) -> Program:
             ],
         )
     return program
+
+
+def open_intake(program: Program, received: dt.date) -> Intake | None:
+    """The program's intake receiving applications on `received`: its window holds the date
+    and it was not closed early. The first stream's first, as applications take that stream."""
+    return (
+        Intake.objects.filter(
+            stream__program=program, opens_on__lte=received, closes_on__gte=received
+        )
+        .exclude(state__in=[IntakeState.CLOSED, IntakeState.RANKED])
+        .order_by("stream_id", "opens_on", "id")
+        .first()
+    )
 
 
 # --- A quote of an application's body, as applying would compute it ------------------------

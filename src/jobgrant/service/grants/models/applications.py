@@ -58,17 +58,73 @@ class Program(models.Model):
         ]
 
 
+class Selection(models.TextChoices):
+    """How a stream chooses among the applications an intake receives."""
+
+    FIRST_COME = "first_come", gettext_lazy("First come, first served")
+    RANKED = "ranked", gettext_lazy("Ranked when the intake closes")
+
+
 class Stream(models.Model):
     program = models.ForeignKey(Program, on_delete=models.PROTECT, related_name="streams")
     code = models.CharField(max_length=32, choices=StreamCode.choices, default=StreamCode.CJG)
     name_en = models.CharField(max_length=200)
     name_fr = models.CharField(max_length=200)
+    # A default in the database too: servers of the release before insert streams without them.
+    selection = models.CharField(
+        max_length=16,
+        choices=Selection.choices,
+        default=Selection.FIRST_COME,
+        db_default=Selection.FIRST_COME,
+    )
+    scoring = models.CharField(
+        max_length=100,
+        blank=True,
+        default="",
+        db_default="",
+        help_text="The rules kernel's scoring criteria for a ranked stream; blank for first come.",
+    )
+
+
+class IntakeState(models.TextChoices):
+    """An intake's states: the worker opens and closes it at its dates; a ranked stream's
+    intake is ranked once closed."""
+
+    SCHEDULED = "scheduled", pgettext_lazy("intake state", "Scheduled")
+    OPEN = "open", pgettext_lazy("intake state", "Open")
+    CLOSED = "closed", pgettext_lazy("intake state", "Closed")
+    RANKED = "ranked", pgettext_lazy("intake state", "Ranked")
 
 
 class Intake(models.Model):
+    """A window in which a stream receives applications, with its own budget per funder."""
+
     stream = models.ForeignKey(Stream, on_delete=models.PROTECT, related_name="intakes")
+    name_en = models.CharField(max_length=200, blank=True, default="", db_default="")
+    name_fr = models.CharField(max_length=200, blank=True, default="", db_default="")
     opens_on = models.DateField()
     closes_on = models.DateField()
+    state = models.CharField(
+        max_length=16,
+        choices=IntakeState.choices,
+        default=IntakeState.OPEN,
+        db_default=IntakeState.OPEN,
+    )
+    # What the intake may commit, per funder; zero: the whole budget account (first come).
+    federal_budget_cents = models.BigIntegerField(default=0, db_default=0)
+    provincial_budget_cents = models.BigIntegerField(default=0, db_default=0)
+    ranked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(closes_on__gte=F("opens_on")), name="intake_closes_after_it_opens"
+            ),
+            models.CheckConstraint(
+                condition=Q(federal_budget_cents__gte=0) & Q(provincial_budget_cents__gte=0),
+                name="intake_budget_not_negative",
+            ),
+        ]
 
 
 class State(models.TextChoices):
@@ -84,6 +140,16 @@ class State(models.TextChoices):
 
 class Application(models.Model):
     stream = models.ForeignKey(Stream, on_delete=models.PROTECT, related_name="applications")
+    # The intake whose window held the application date; null for files made before intakes.
+    # Not indexed alone: `application_by_intake` starts with it.
+    intake = models.ForeignKey(
+        Intake,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="applications",
+        db_index=False,
+    )
     state = models.CharField(max_length=16, choices=State.choices, default=State.DRAFT)
     jurisdiction = models.CharField(max_length=2, choices=JURISDICTION_CHOICES)
     fiscal_year = models.CharField(max_length=7)
@@ -132,7 +198,11 @@ class Application(models.Model):
     class Meta:
         ordering = ["id"]
         # The KPIs (outcomes.kpi_sql) read a fiscal year's files, of a jurisdiction or all.
-        indexes = [models.Index(fields=["fiscal_year", "jurisdiction"], name="application_by_year")]
+        indexes = [
+            models.Index(fields=["fiscal_year", "jurisdiction"], name="application_by_year"),
+            # An intake's files: its ranking, its flags, its report of decisions out of rank.
+            models.Index(fields=["intake", "state"], name="application_by_intake"),
+        ]
         constraints = [
             # Separation of duties, as a backstop to the check in actions: nobody approves
             # what they recommended.
