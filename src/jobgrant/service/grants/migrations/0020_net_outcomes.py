@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('grants', '0017_agreement_terms_hash'),
+        ('grants', '0019_application_by_intake'),
     ]
 
     operations = [
@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='completionreport',
             name='counterfactual',
-            field=models.CharField(blank=True, db_default='', default='', help_text='Would the training have happened without the grant (applications.Counterfactual).', max_length=16),
+            field=models.CharField(blank=True, db_default='', default='', help_text='Would the training have happened without the grant (Counterfactual)?', max_length=16),
         ),
         migrations.CreateModel(
             name='ComparisonLink',
