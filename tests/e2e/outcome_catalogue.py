@@ -102,6 +102,39 @@ def reports_and_follow_ups(make_body: Callable[..., dict[str, Any]]) -> dict[str
     }
 
 
+def comparison_questions(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+    """A file refused for lack of budget, in the comparison group, asked at 3 months."""
+    import contextlib
+
+    import time_machine
+    from django.db.models import F
+
+    from jobgrant.service.accounts.models import User
+    from jobgrant.service.errors import ServiceError
+    from jobgrant.service.grants.applications import actions
+    from jobgrant.service.grants.completion import comparison
+    from jobgrant.service.ledger.models import BudgetAccount
+    from jobgrant.service.notifications.models import Message
+
+    employer = User.objects.get(username="demo-employer")
+    first, second = (User.objects.get(username=f"demo-officer-on-{n}") for n in (1, 2))
+    application = actions.create_application(employer, make_body())
+    actions.submit_application(employer, application)
+    actions.recommend_application(first, application)
+    pools = BudgetAccount.objects.filter(
+        jurisdiction=application.jurisdiction, fiscal_year=application.fiscal_year
+    )
+    pools.update(allocated_cents=F("committed_cents"))
+    with contextlib.suppress(ServiceError):  # refused for lack of budget: it joins the group
+        actions.approve_application(second, application)
+    comparison.enrol_comparison_group()
+    with time_machine.travel(THREE_MONTHS, tick=True):
+        comparison.send_due_comparison()
+    message = Message.objects.filter(kind="comparison_questions").order_by("-id").first()
+    assert message is not None
+    return {"token": message.body.split("/comparison/", 1)[1].split("/", 1)[0]}
+
+
 def outcome_groups(group: Any, visit: Any, click: Any, fill_and_click: Any) -> tuple[Any, ...]:
     Group, Visit = group, visit  # noqa: N806 - read as the classes they are
 
@@ -157,6 +190,18 @@ def outcome_groups(group: Any, visit: Any, click: Any, fill_and_click: Any) -> t
             setup=reports_and_follow_ups,
         ),
         Group(
+            "comparison group's questions",
+            None,
+            (
+                Visit(
+                    "web:comparison-follow-up",
+                    kwargs=lambda made: {"token": made["token"]},
+                    error=click("#send-answers"),
+                ),
+            ),
+            setup=comparison_questions,
+        ),
+        Group(
             "officer outcomes",
             "demo-officer-on-1",
             (Visit("web:officer-outcomes", kwargs=lambda made: {APPLICATION: made["done"]}),),
@@ -166,6 +211,7 @@ def outcome_groups(group: Any, visit: Any, click: Any, fill_and_click: Any) -> t
 
 
 OUTCOME_EXCLUDED: dict[str, str] = {
+    "web:analyst-kpis-evaluation-csv": "a CSV download, not a page; its link is on the KPI page",
     "web:officer-outcomes-receivable": "POST only (Raise a receivable); it redirects to the "
     "officer's outcomes page, checked as officer-outcomes",
 }

@@ -114,6 +114,7 @@ def test_no_module_uses_django_s_token_generators() -> None:
 LINK_PAGES = {
     "participate": 404,
     "trainee-follow-up": 404,
+    "comparison-follow-up": 404,
     "invitation": 404,
     "verify-email": 404,
     "account-setup": 404,

@@ -52,6 +52,7 @@ PUBLIC_ROUTES = {  # route -> what an anonymous GET answers
     "{lang}/participate/<str:token>/": 404,
     # A trainee's follow-up survey at 3 or 12 months: the same kind of link (no account).
     "{lang}/follow-up/<str:token>/": 404,
+    "{lang}/comparison/<str:token>/": 404,
     # Registering an organization, and the links its messages carry (the token is the key).
     "{lang}/register/": 200,
     "{lang}/register/sent/": 200,

@@ -31,6 +31,7 @@ SAME_IN_FRENCH = {
     "decision": "French « décision », without its accent (paths have none)",
     "declarations": "French « déclarations », without its accent",
     "demo": "French « démo », without its accent",
+    "evaluation": "French « évaluation », without its accent",
     "invitation": "a French word too",
     "invitations": "a French word too",
     "role": "French « rôle », without its accent",

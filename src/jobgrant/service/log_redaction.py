@@ -24,6 +24,8 @@ LINK_PREFIXES = (
     "participer",
     "follow-up",
     "suivi",
+    "comparison",
+    "comparaison",
     "invitation",
     "register/verify",
     "inscription/verifier",

@@ -34,6 +34,13 @@ class Wording:
 
 
 WORDINGS: dict[str, Wording] = {
+    "NO_EVALUATION_KEY": Wording(
+        gettext_lazy("The evaluation export is not set up"),
+        gettext_lazy(
+            "The service has no key for the evaluation's pseudonyms: an administrator sets"
+            " JOBGRANT_EVALUATION_KEYS first."
+        ),
+    ),
     "ROLE_NOT_ALLOWED": Wording(
         gettext_lazy("This is not for your role"),
         gettext_lazy("Your role does not allow this."),

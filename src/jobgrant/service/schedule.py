@@ -35,6 +35,16 @@ PERIODIC_JOBS: list[tuple[str, str, int]] = [
     # Opens and closes the intakes at their dates; hands a ranked stream's closed ones to the
     # ranking (ADR 0048).
     ("intakes", "jobgrant.service.grants.intakes.actions:open_and_close_due", 600),
+    # The net outcomes' comparison group: files refused for lack of budget join it, then are
+    # asked at 3 and 12 months as the funded files are (grants/completion/comparison.py).
+    (
+        "enrol_comparison",
+        "jobgrant.service.grants.completion.comparison:enrol_comparison_group",
+        3600,
+    ),
+    ("send_comparison", "jobgrant.service.grants.completion.comparison:send_due_comparison", 3600),
+    ("remind_comparison", "jobgrant.service.grants.completion.comparison:remind_comparison", 3600),
+    ("lapse_comparison", "jobgrant.service.grants.completion.comparison:lapse_comparison", 3600),
     # Hands the KPI snapshots older than JOBGRANT_KPI_REFRESH_MINUTES to the worker's tasks.
     ("refresh_kpis", "jobgrant.service.outcomes.snapshot_actions:refresh_stale_snapshots", 60),
 ]

@@ -11,6 +11,8 @@ JOBGRANT_SIN_KEYS          key-id:base64-32-bytes[,...] for SIN encryption (the 
 JOBGRANT_SIN_INDEX_KEY     base64-32-bytes: the SIN blind index's HMAC key, which never rotates
                            with the encryption keys (a rotated index would let a SIN register
                            twice); required in production
+JOBGRANT_EVALUATION_KEYS   key-id:base64-32-bytes[,...] keying the pseudonyms of the evaluation
+                           export (the first keys; optional: without it the export is refused)
 JOBGRANT_OTP_KEYS          key-id:base64-32-bytes[,...] sealing the authenticator apps' seeds (the
                            first seals; `jobgrant otp rekey` seals every seed under it)
 JOBGRANT_ALLOWED_HOSTS     comma-separated (production)
@@ -104,6 +106,15 @@ OTP_KEYS = _secret(
     "JOBGRANT_OTP_KEYS",
     "otp-keys",
     "k1:" + base64.b64encode(secrets.token_bytes(32)).decode(),
+)
+# The evaluation export's pseudonyms (outcomes/evaluation_export.py): a key ring, the first key
+# keys. Optional in production: without it the export is refused, nothing else changes.
+EVALUATION_KEYS = os.environ.get("JOBGRANT_EVALUATION_KEYS") or (
+    ""
+    if PRODUCTION
+    else _development_secret(
+        "evaluation-keys", "e1:" + base64.b64encode(secrets.token_bytes(32)).decode()
+    )
 )
 DEBUG = False
 ALLOWED_HOSTS = (

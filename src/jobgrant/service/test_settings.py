@@ -15,5 +15,8 @@ os.environ.setdefault("JOBGRANT_SECRET_KEY", "test-only-secret-key-" + "x" * 40)
 os.environ.setdefault("JOBGRANT_SIN_KEYS", "t1:" + "dGVzdC1vbmx5LXNpbi1rZXktMzItYnl0ZXMtbG9uZyE=")
 os.environ.setdefault("JOBGRANT_SIN_INDEX_KEY", "dGVzdC1vbmx5LXNpbi1pbmRleC1rZXktMzItYnl0ZXM=")
 os.environ.setdefault("JOBGRANT_OTP_KEYS", "t1:" + "dGVzdC1vbmx5LW90cC1zZWFsaW5nLWtleS0zMmJ5dGU=")
+os.environ.setdefault(
+    "JOBGRANT_EVALUATION_KEYS", "t1:" + "dGVzdC1vbmx5LWV2YWx1YXRpb24ta2V5LTMyYnl0ZXM="
+)
 
 from jobgrant.service.settings import *  # noqa: F403

@@ -179,6 +179,8 @@ def test_every_figure_gives_its_value_beside_its_terms(as_user: Api) -> None:
         elif unit == "days-per":
             exact = Decimal(figure["numerator"]) / figure["denominator"]
             assert value == str(exact.quantize(Decimal("0.1"))), figure
+        elif unit == "points":  # percentage points, or none when the groups are too small
+            assert value is None or re.match(r"-?\d+\.\d\d$", value), figure
         else:
             assert isinstance(value, int), figure
     seen = as_user(ANALYST).get("/kpis", jurisdiction="NS", fiscal_year=fx.FISCAL_YEAR).json()
@@ -199,6 +201,7 @@ def test_the_openapi_document_declares_each_figure_s_value() -> None:
         "rate",
         "money-per",
         "days-per",
+        "points",
     }
     value = schema["properties"]["value"]
     assert {"integer", "string"} <= {t.get("type") for t in value["anyOf"]}

@@ -18,7 +18,16 @@ from ninja import Field, Schema
 from jobgrant.service.outcomes.tables import Unit
 
 UnitName = Literal[
-    "people", "files", "money", "days", "rate", "money-per", "days-per", "minutes", "count"
+    "people",
+    "files",
+    "money",
+    "days",
+    "rate",
+    "money-per",
+    "days-per",
+    "minutes",
+    "count",
+    "points",
 ]
 SuppressionName = Literal["", "small", "complementary"]
 
@@ -33,6 +42,7 @@ UNIT_NAMES: dict[Unit, str] = {
     Unit.DAYS_PER: "days-per",
     Unit.MINUTES: "minutes",
     Unit.COUNT: "count",
+    Unit.POINTS: "points",
 }
 assert set(UNIT_NAMES) == set(Unit)
 assert set(UNIT_NAMES.values()) == set(UnitName.__args__)  # type: ignore[attr-defined]
@@ -44,7 +54,10 @@ class FigureOut(Schema):
         None,
         description="The figure: people, files and days as integers; money as a decimal string"
         ' of dollars ("1400.00"); a rate as a decimal string to four places ("0.6667"); a'
-        ' money-per as dollars to the cent ("23952.43"); a days-per to one decimal ("12.5").'
+        ' money-per as dollars to the cent ("23952.43"); a days-per to one decimal ("12.5");'
+        " points (a net difference of"
+        " percentages, or a bound of its 95 % interval) as a decimal string of percentage points"
+        ' ("-4.57").'
         " Null when suppressed, or for a rate or an average over nobody. La valeur du chiffre.",
         examples=[17, "1400.00", "0.6667"],
     )

@@ -11,6 +11,7 @@ from ninja import Schema
 from pydantic import Field
 
 from jobgrant.service.api.schemas import Amount, AmountIn
+from jobgrant.service.grants.models.applications import Counterfactual
 from jobgrant.service.grants.models.completion import (
     LIKERT_ITEMS,
     EmploymentType,
@@ -55,6 +56,12 @@ class CompletionReportBody(Schema):
     trainees: list[TraineeOutcomeBody] = Field(default_factory=list)
     ratings: list[RatingBody] = Field(default_factory=list)
     feedback: str = Field("", max_length=4000)
+    counterfactual: str | None = Field(
+        None,
+        json_schema_extra={"enum": list(Counterfactual.values)},
+        description="Would this training have happened without the grant? yes (as planned),"
+        " yes-later, yes-smaller or no; optional.",
+    )
 
 
 class TraineeOutcomeOut(Schema):
@@ -86,6 +93,7 @@ class CompletionReportOut(Schema):
     trainees: list[TraineeOutcomeOut]
     ratings: list[RatingOut]
     feedback: str
+    counterfactual: str = Field("", description="The counterfactual answer; empty: none.")
     missing: list[str] = Field(description="What submitting still needs (empty when ready).")
 
 

@@ -17,7 +17,7 @@ from jobgrant.rules.batch import SETTINGS, STATUSES
 from jobgrant.rules.codes import JURISDICTION_CODES
 from jobgrant.rules.requests import COURSE_MAX
 from jobgrant.service.api.clock_schemas import ClockOut
-from jobgrant.service.grants.models.applications import State
+from jobgrant.service.grants.models.applications import Counterfactual, State, WageBand
 
 AMOUNT_IN = r"^\d{1,10}(\.\d{1,2})?$"
 AMOUNT_OUT = r"^-?\d+\.\d{2}$"
@@ -227,11 +227,27 @@ class Costs(Schema):
     exam_fees: AmountIn
 
 
+class Baseline(Schema):
+    """The trainee before the training, as the employer knows it (for the net outcomes; never
+    read by the rules)."""
+
+    employed: bool = Field(description="Employed when the application is made.")
+    wage_band: str | None = Field(
+        None,
+        json_schema_extra={"enum": list(WageBand.values)},
+        description="The usual hourly wage's band; only when employed.",
+    )
+    weekly_hours: int | None = Field(
+        None, ge=1, le=168, description="The usual hours a week; only when employed."
+    )
+
+
 class Trainee(Schema):
     employer_id: str = Field(description="The `id` of one of the body's employers.")
     status: str = Field(json_schema_extra={"enum": list(STATUSES)})
     costs: Costs
     wages_in_kind: AmountIn = "0.00"
+    baseline: Baseline | None = None
 
 
 PreparedByCode = Literal["employer", "consultant", "provider"]
@@ -295,6 +311,12 @@ class ApplicationBody(Schema):
     training: Training
     trainees: list[Trainee] = Field(min_length=1)
     declarations: Declarations | None = None
+    counterfactual: str | None = Field(
+        None,
+        json_schema_extra={"enum": list(Counterfactual.values)},
+        description="Would this training have happened without the grant? yes (as planned),"
+        " yes-later, yes-smaller or no; optional. Never read by the rules.",
+    )
 
 
 class SubmitBody(Schema):

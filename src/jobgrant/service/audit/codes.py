@@ -103,6 +103,14 @@ ACTIONS: frozenset[str] = frozenset(
         "risk_flag.raise",
         "risk_flag.lapse",
         "risk_flag.clear",
+        # the comparison group of the net outcomes
+        "comparison.enrol",
+        "comparison.send",
+        "comparison.remind",
+        "comparison.lapse",
+        "comparison.respond",
+        "comparison.decline",
+        "evaluation.export",
         # budgets, the registry, the KPIs, simulations, messages
         "budget.allocate",
         "employer.register",
@@ -176,6 +184,8 @@ OBJECT_TYPES: frozenset[str] = frozenset(
         "demo",
         "employer",
         "followup",
+        "comparisonfollowup",
+        "evaluation",
         "formdraft",
         "intake",
         "program",

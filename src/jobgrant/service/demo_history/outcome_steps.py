@@ -11,7 +11,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from jobgrant.rules.money import format_amount
-from jobgrant.service.demo_history import page_timings
+from jobgrant.service.demo_history import evaluation, page_timings
 from jobgrant.service.demo_history.plan import Answer, FilePlan, Plan, TraineePlan
 from jobgrant.service.demo_history.steps import FileState
 from jobgrant.service.grants.completion import follow_ups as follow_up_actions
@@ -87,6 +87,7 @@ def report(state: FileState, history: Walk) -> None:
         ratings={(employer.pk, item): score for item, score in plan.ratings.items()},
         feedback=_feedback(plan),
         by=user,
+        counterfactual=evaluation.counterfactual_answers(plan)[1],
     )
     completion_actions.submit_completion_report(filled, by=user)
     page_timings.done(BurdenStep.COMPLETION, application, plan.number, plan.employer.employees)

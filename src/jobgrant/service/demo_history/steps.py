@@ -13,7 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from jobgrant.rules.money import format_amount
 from jobgrant.service.demo import _link_token, clear_demo_flags
-from jobgrant.service.demo_history import page_timings
+from jobgrant.service.demo_history import evaluation, page_timings
 from jobgrant.service.demo_history.cast import Cast
 from jobgrant.service.demo_history.declarations import declarations
 from jobgrant.service.demo_history.plan import FilePlan, TraineePlan
@@ -76,10 +76,12 @@ def body(plan: FilePlan, business_number: str) -> dict[str, Any]:
                     "materials": format_amount(trainee.materials_cents),
                     "exam_fees": "0.00",
                 },
+                "baseline": evaluation.baseline(trainee),
             }
             for trainee in plan.trainees
         ],
         "declarations": declarations(plan),
+        "counterfactual": evaluation.counterfactual_answers(plan)[0],
     }
 
 

@@ -10,12 +10,15 @@ analyst asks for the stored figures to be computed again now.
 
 from __future__ import annotations
 
+from django.db import transaction
+
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
-from jobgrant.service.outcomes import burden, snapshot_actions, snapshots
+from jobgrant.service.audit.chain import record
+from jobgrant.service.outcomes import burden, evaluation_export, snapshot_actions, snapshots
 from jobgrant.service.outcomes.report import source
 from jobgrant.service.outcomes.tables import KpiReport
-from jobgrant.service.refusals import forbidden_for
+from jobgrant.service.refusals import forbidden_for, refused
 
 KPI_READERS = (Role.ANALYST, Role.OFFICER, Role.FINANCE, Role.AUDITOR)
 
@@ -76,3 +79,21 @@ def read_burden(user: User, jurisdiction: str | None, fiscal_year: str) -> KpiRe
     reader of the KPIs of that scope, suppressed as the KPIs are; 403 (audited) else."""
     _refuse_unless_reader(user, jurisdiction)
     return burden.compute(jurisdiction, fiscal_year, suppressed=not sees_unsuppressed(user))
+
+
+@audited_refusals_of("evaluation", action="export_evaluation")
+def export_evaluation(user: User, fiscal_year: str) -> str:
+    """The evaluator's de-identified, linkable CSV of one fiscal year (`evaluation_export`):
+    analysts only; audited with the year, the number of people and the key's id (never a
+    row). 409 when the service has no evaluation key."""
+    if user.role != Role.ANALYST:
+        raise forbidden_for("ROLE_NOT_ALLOWED")
+    try:
+        text, people = evaluation_export.csv_text(fiscal_year)
+        key_id = evaluation_export.current_key()[0]
+    except evaluation_export.NoEvaluationKey:
+        raise refused(409, "NO_EVALUATION_KEY") from None
+    summary = {"fiscal_year": fiscal_year, "people": people, "key": key_id}
+    with transaction.atomic():
+        record(user.username, "evaluation.export", "evaluation", fiscal_year, summary)
+    return text

@@ -23,6 +23,7 @@ from django.db import connection
 from jobgrant.service.grants.models.agreements import Agreement
 from jobgrant.service.grants.models.applications import Application, ApplicationEmployer
 from jobgrant.service.grants.models.claims import Claim
+from jobgrant.service.grants.models.comparison import ComparisonFollowUp
 from jobgrant.service.grants.models.completion import CompletionReport, FollowUp, TraineeOutcome
 from jobgrant.service.grants.models.participants import Participant
 from jobgrant.service.grants.models.payments import PaymentRequest, Receivable
@@ -296,6 +297,62 @@ def days_to_payment(fiscal_year: str, jurisdiction: str | None) -> dict[FileGrou
     for j, d, day, claims in _fetch(sql, [fiscal_year, *params]):
         histogram = found.setdefault(FileGroup(j, d), {})
         histogram[int(day)] = histogram.get(int(day), 0) + int(claims)
+    return found
+
+
+#: What the comparison group's questions add up to, per group (prefixed: they sit beside the
+#: files' sums): asked (a question sent, whatever became of it), answered, employed, per milestone.
+COMPARISON_SUMS = tuple(
+    f"comparison_{what}_{m}" for m in (3, 12) for what in ("asked", "answered", "employed")
+)
+
+
+def comparison(fiscal_year: str, jurisdiction: str | None) -> dict[FileGroup, dict[str, int]]:
+    """Per group, the comparison group's answers (`grants.ComparisonFollowUp`): one row per
+    trainee an unfunded file named, per milestone, so the sums count people."""
+    where, params = _scope_sql(jurisdiction)
+    columns = []
+    for m in (3, 12):
+        at = f'c."milestone" = {m}'
+        columns += [
+            f"SUM(CASE WHEN {at} AND c.\"state\" <> 'due' THEN 1 ELSE 0 END)",
+            f"SUM(CASE WHEN {at} AND c.\"state\" = 'responded' THEN 1 ELSE 0 END)",
+            f'SUM(CASE WHEN {at} AND c."state" = \'responded\' AND c."employed" THEN 1 ELSE 0 END)',
+        ]
+    sql = (
+        f'SELECT a."jurisdiction", a."delivery", {", ".join(columns)}'
+        f" FROM {_table(ComparisonFollowUp)} c"
+        f' JOIN {_table(Application)} a ON a."id" = c."application_id"'
+        f' WHERE {where} GROUP BY a."jurisdiction", a."delivery"'
+    )
+    return {
+        FileGroup(j, d): dict(zip(COMPARISON_SUMS, (int(v or 0) for v in sums), strict=True))
+        for j, d, *sums in _fetch(sql, [fiscal_year, *params])
+    }
+
+
+def counterfactual(fiscal_year: str, jurisdiction: str | None) -> dict[FileGroup, dict[str, int]]:
+    """Per group, the participants by their employer's answer to "would this training have
+    happened without the grant": at application (`counterfactual_application:<answer>`) and in
+    the submitted completion report (`counterfactual_completion:<answer>`); "" is no answer."""
+    where, params = _scope_sql(jurisdiction)
+    states = ", ".join(f"'{state}'" for state in TOOK_PART)
+    sql = (
+        'SELECT a."jurisdiction", a."delivery", a."counterfactual",'
+        " COALESCE(r.\"counterfactual\", ''), COUNT(*)"
+        f" FROM {_table(Participant)} p"
+        f' JOIN {_table(Application)} a ON a."id" = p."application_id"'
+        f' LEFT JOIN {_table(CompletionReport)} r ON r."application_id" = a."id"'
+        " AND r.\"state\" = 'submitted'"
+        f' WHERE {where} AND p."state" IN ({states})'
+        ' GROUP BY a."jurisdiction", a."delivery", a."counterfactual", r."counterfactual"'
+    )
+    found: dict[FileGroup, dict[str, int]] = {}
+    for j, d, at_application, at_completion, people in _fetch(sql, [fiscal_year, *params]):
+        sums = found.setdefault(FileGroup(j, d), {})
+        for when, answer in (("application", at_application), ("completion", at_completion)):
+            name = f"counterfactual_{when}:{answer or ''}"
+            sums[name] = sums.get(name, 0) + int(people)
     return found
 
 

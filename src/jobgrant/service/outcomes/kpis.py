@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from jobgrant.service.grants.models.applications import Delivery
 from jobgrant.service.outcomes import kpi_columns as cols
-from jobgrant.service.outcomes import kpi_sql
+from jobgrant.service.outcomes import kpi_sql, net_tables
 from jobgrant.service.outcomes.kpi_sql import FileGroup
 from jobgrant.service.outcomes.suppression import suppress as suppress_report
 from jobgrant.service.outcomes.tables import Figure, KpiReport, Row, Table, Unit
@@ -105,6 +105,8 @@ def report_from_cells(jurisdiction: str | None, fiscal_year: str, cells: Cells) 
         total = {**_add_up(people.values()), **_add_up(files.values())}
         tables = [_headline(*cols.jurisdiction_label(jurisdiction), total)]
     tables += _breakdowns(cells.people, _add_up(people.values()))
+    everyone = {**_add_up(people.values()), **_add_up(files.values())}
+    tables += net_tables.tables(everyone)
     return KpiReport(
         jurisdiction=jurisdiction, fiscal_year=fiscal_year, tables=tuple(tables), suppressed=False
     )
@@ -122,12 +124,15 @@ def _add_up(groups: Iterable[Mapping[str, int]]) -> Sums:
 
 
 def _file_sums(jurisdiction: str | None, fiscal_year: str) -> dict[FileGroup, Sums]:
-    """Per (jurisdiction, delivery): file counts, money per funder and the days histogram
-    (as "days:N" counts, so that groups add up by the same `_add_up`)."""
+    """Per (jurisdiction, delivery): file counts, money per funder, the days histogram (as
+    "days:N" counts, so that groups add up by the same `_add_up`), the comparison group's
+    answers and the participants by counterfactual answer (`net_tables`)."""
     found: dict[FileGroup, Sums] = {}
     for part in (
         kpi_sql.file_counts(fiscal_year, jurisdiction),
         kpi_sql.money(fiscal_year, jurisdiction),
+        kpi_sql.comparison(fiscal_year, jurisdiction),
+        kpi_sql.counterfactual(fiscal_year, jurisdiction),
     ):
         for group, sums in part.items():
             found[group] = _add_up((found.get(group, {}), sums))

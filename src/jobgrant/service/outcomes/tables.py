@@ -25,6 +25,7 @@ class Unit(StrEnum):
     DAYS_PER = "days-per"  # numerator days / denominator payments, shown as days (an average)
     MINUTES = "minutes"  # value: a number of whole minutes (a median time)
     COUNT = "count"  # value: a count of things done (steps timed, errors shown)
+    POINTS = "points"  # value: hundredths of a percentage point (a net difference, a bound)
 
 
 class Suppression(StrEnum):

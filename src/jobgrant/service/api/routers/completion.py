@@ -74,6 +74,7 @@ def report_json(report: CompletionReport) -> dict[str, Any]:
             for r in report.ratings.all()
         ],
         "feedback": report.feedback,
+        "counterfactual": report.counterfactual,
         "missing": completion_actions.missing_answers(report) if report.state == "draft" else [],
     }
 
@@ -141,7 +142,9 @@ def put_completion_report(request: HttpRequest, application_id: ApplicationId) -
 
     def work() -> HttpResponse:
         body = json_object(request)
-        unknown = [k for k in body if k not in ("trainees", "ratings", "feedback")]
+        unknown = [
+            k for k in body if k not in ("trainees", "ratings", "feedback", "counterfactual")
+        ]
         if unknown:
             raise bad_input(
                 [problem(k, "is not a known field", "n'est pas un champ connu") for k in unknown]
@@ -154,6 +157,7 @@ def put_completion_report(request: HttpRequest, application_id: ApplicationId) -
             ratings=_ratings(body),
             feedback=body.get("feedback", ""),
             by=user,
+            counterfactual=body.get("counterfactual") or "",
         )
         return json_response(report_json(saved))
 

@@ -101,4 +101,6 @@ def _value(figure: Figure) -> int | str | None:
         return str(cells.per_days(numerator, denominator))
     if figure.unit is Unit.CENTS:
         return None if figure.value is None else format_amount(figure.value)
+    if figure.unit is Unit.POINTS:  # hundredths of a point: "12.50" percentage points
+        return None if figure.value is None else format_amount(figure.value)
     return figure.value

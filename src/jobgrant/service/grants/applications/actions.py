@@ -26,6 +26,7 @@ from jobgrant.service.grants.applications.service_standards import Standard
 from jobgrant.service.grants.applications.training_dates import check_training_dates
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.core.budget_refusals import budget_refusal
+from jobgrant.service.grants.core.evaluation_answers import check_evaluation_answers
 from jobgrant.service.grants.core.input import ReasonRule, checked_reason
 from jobgrant.service.grants.core.quoting import (
     checked_employers,
@@ -81,8 +82,12 @@ def create_application(user: User, payload: Any, *, today: dt.date | None = None
     employers = checked_employers(payload)
     access.check_employer_may_act(user, employers[0])
     quoted = quote_checked(payload, employers, received, explain=True)
+    counterfactual = check_evaluation_answers(payload)
     with transaction.atomic():
         application = _save_draft(user, payload, employers, quoted.program, received, quoted.result)
+        if counterfactual:
+            application.counterfactual = counterfactual
+            application.save(update_fields=["counterfactual"])
         partner_actions.ask_partners(user, application)
         record(
             user.username,

@@ -30,7 +30,7 @@ from jobgrant.service.grants.completion.schedule import due_on, schedule_follow_
 from jobgrant.service.grants.completion.workflow import IllegalReportTransition, report_target_of
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.agreements import Agreement, AgreementState
-from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.applications import Application, Counterfactual
 from jobgrant.service.grants.models.claims import Claim, ClaimState
 from jobgrant.service.grants.models.completion import (
     LIKERT_ITEMS,
@@ -229,9 +229,15 @@ def _checked_ratings(
 
 
 def _checked_report(
-    application: Application, trainees: object, ratings: object, feedback: object
+    application: Application,
+    trainees: object,
+    ratings: object,
+    feedback: object,
+    counterfactual: object = "",
 ) -> tuple[list[dict[str, Any]], dict[tuple[int, str], int], str]:
     check = Checker()
+    if counterfactual not in ("", None):
+        check.choice(counterfactual, Counterfactual, "counterfactual")
     slots = reportable_slots(application)
     rows: list[dict[str, Any]] = []
     if not isinstance(trainees, list):
@@ -276,11 +282,15 @@ def save_completion_report(
     ratings: Mapping[tuple[int, str], Any],
     feedback: str,
     by: User,
+    counterfactual: str = "",
 ) -> CompletionReport:
     """Replace the draft's answers with these (every field checked first; nothing is written
-    when one is bad). A draft may leave trainees and ratings out; submitting asks for all."""
+    when one is bad). A draft may leave trainees and ratings out; submitting asks for all. The
+    counterfactual answer (would the training have happened without the grant) is optional."""
     access.check_applicant(by, report.application)
-    rows, good_ratings, text = _checked_report(report.application, trainees, ratings, feedback)
+    rows, good_ratings, text = _checked_report(
+        report.application, trainees, ratings, feedback, counterfactual
+    )
     with transaction.atomic():
         locked = _lock_report(report, "save")
         locked.trainees.all().delete()
@@ -290,8 +300,8 @@ def save_completion_report(
             EmployerRating(report=locked, employer_id=employer, item=item, score=score)
             for (employer, item), score in sorted(good_ratings.items())
         )
-        locked.feedback = text
-        locked.save(update_fields=["feedback", "updated_at"])
+        locked.feedback, locked.counterfactual = text, counterfactual or ""
+        locked.save(update_fields=["feedback", "counterfactual", "updated_at"])
         record(
             by.username,
             "completion_report.save",

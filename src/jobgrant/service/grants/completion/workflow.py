@@ -10,6 +10,7 @@ A lapsed follow-up is never sent again: no transition leaves `lapsed` or `respon
 from __future__ import annotations
 
 from jobgrant.service.grants.core.workflow import IllegalTransition, Transition, declare, next_state
+from jobgrant.service.grants.models.comparison import ComparisonState as C
 from jobgrant.service.grants.models.completion import FollowUpState as F
 from jobgrant.service.grants.models.completion import ReportState as R
 
@@ -23,6 +24,15 @@ FOLLOW_UP_TRANSITIONS = declare(
     Transition("respond", frozenset({F.SENT, F.REMINDED}), F.RESPONDED),
     Transition("lapse", frozenset({F.SENT, F.REMINDED}), F.LAPSED),
 )
+#: The comparison group's questions move as a follow-up does, and may be declined: the employer
+#: said no to being asked (every row of its file, whatever its milestone, if not answered yet).
+COMPARISON_TRANSITIONS = declare(
+    Transition("send", frozenset({C.DUE}), C.SENT),
+    Transition("remind", frozenset({C.SENT}), C.REMINDED),
+    Transition("respond", frozenset({C.SENT, C.REMINDED}), C.RESPONDED),
+    Transition("lapse", frozenset({C.SENT, C.REMINDED}), C.LAPSED),
+    Transition("decline", frozenset({C.DUE, C.SENT, C.REMINDED}), C.DECLINED),
+)
 #: The states in which a follow-up waits for its answer.
 WAITING = frozenset({F.SENT, F.REMINDED})
 
@@ -33,6 +43,14 @@ class IllegalReportTransition(IllegalTransition):
 
 class IllegalFollowUpTransition(IllegalTransition):
     what = "a follow-up"
+
+
+class IllegalComparisonTransition(IllegalTransition):
+    what = "a comparison group's question"
+
+
+def comparison_target_of(action: str, state: str) -> str:
+    return next_state(COMPARISON_TRANSITIONS, action, state, IllegalComparisonTransition)
 
 
 def report_target_of(action: str, state: str) -> str:

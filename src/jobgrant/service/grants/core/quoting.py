@@ -20,6 +20,7 @@ from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.choices import jurisdiction_names
 from jobgrant.service.errors import ServiceError, bad_input, problem
 from jobgrant.service.grants.core import access
+from jobgrant.service.grants.core.evaluation_answers import for_the_kernel
 from jobgrant.service.grants.models.applications import (
     ApplicationEmployer,
     Delivery,
@@ -128,7 +129,7 @@ def kernel_request(
     payload: dict[str, Any], employers: list[Employer], program: Program | None, received: dt.date
 ) -> dict[str, Any]:
     """The quote input: the payload plus policy, delivery, date and the registry's figures."""
-    request = {k: v for k, v in payload.items() if k != "employers"}
+    request = {k: v for k, v in for_the_kernel(payload).items() if k != "employers"}
     request["application_date"] = received.isoformat()
     request["employers"] = []
     year = _training_fiscal_year(payload) or fiscal_year(received)

@@ -7,6 +7,7 @@ from jobgrant.service.grants.models import (  # noqa: F401
     burden,
     changes,
     claims,
+    comparison,
     completion,
     declarations,
     integrity,

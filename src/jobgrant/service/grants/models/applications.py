@@ -21,6 +21,27 @@ class Delivery(models.TextChoices):
     SEPARATE_AGREEMENT = "separate-agreement", gettext_lazy("Separate agreement, no grant")
 
 
+class Counterfactual(models.TextChoices):
+    """The employer's answer to "Would this training have happened without the grant?", asked
+    at application and again in the completion report (net outcomes: the share declared as
+    would have happened anyway). Blank: not answered."""
+
+    YES = "yes", pgettext_lazy("counterfactual", "Yes, as planned")
+    YES_LATER = "yes-later", pgettext_lazy("counterfactual", "Yes, but later")
+    YES_SMALLER = "yes-smaller", pgettext_lazy("counterfactual", "Yes, but smaller")
+    NO = "no", pgettext_lazy("counterfactual", "No")
+
+
+class WageBand(models.TextChoices):
+    """A named trainee's usual hourly wage before the training, by band (the baseline asked at
+    application: a band, not a figure, since the employer answers before the trainee does)."""
+
+    UNDER_20 = "under-20", gettext_lazy("Less than $20 an hour")
+    FROM_20 = "20-30", gettext_lazy("$20 to less than $30 an hour")
+    FROM_30 = "30-40", gettext_lazy("$30 to less than $40 an hour")
+    FROM_40 = "40-plus", gettext_lazy("$40 an hour or more")
+
+
 class Program(models.Model):
     """The grant in one jurisdiction for one fiscal year, under one policy and delivery mode."""
 
@@ -157,6 +178,14 @@ class Application(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     decision_reason = models.TextField(blank=True)
+    counterfactual = models.CharField(
+        max_length=16,
+        choices=Counterfactual.choices,
+        blank=True,
+        default="",
+        db_default="",
+        help_text="Would the training have happened without the grant (request's answer).",
+    )
     # PROTECT, as for the recommender and the decider: officers are deactivated, not deleted,
     # and SET_NULL would drop an assignment without the audit entry every change has.
     assigned_to = models.ForeignKey(

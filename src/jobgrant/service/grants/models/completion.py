@@ -74,6 +74,13 @@ class CompletionReport(models.Model):
         help_text="The last day of training: the follow-ups count their months from it."
     )
     feedback = models.TextField(blank=True, help_text="The employer's free feedback.")
+    counterfactual = models.CharField(
+        max_length=16,
+        blank=True,
+        default="",
+        db_default="",
+        help_text="Would the training have happened without the grant (Counterfactual)?",
+    )
     answers = models.JSONField(
         default=dict, help_text="Answers to questions a later version adds, by question id."
     )

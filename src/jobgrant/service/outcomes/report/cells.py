@@ -94,7 +94,22 @@ def text(figure: Figure) -> str:
         return format_decimal(days, format="#,##0.0", locale=current_locale())
     if figure.unit is Unit.CENTS:
         return format_money(_int(figure.value), _lang())
+    if figure.unit is Unit.POINTS:
+        return points_text(_int(figure.value))
     return whole(_int(figure.value))
+
+
+def points(hundredths: int) -> Decimal:
+    """Percentage points to one decimal (half to even) from hundredths of a point."""
+    return (Decimal(hundredths) / 100).quantize(Decimal("0.1"), rounding=ROUND_HALF_EVEN)
+
+
+def points_text(hundredths: int) -> str:
+    """ "+12.5 points" / "+12,5 points", "−3.0 points": a signed difference of percentages."""
+    value = points(hundredths)
+    shown = format_decimal(abs(value), format="#,##0.0", locale=current_locale())
+    sign = "+" if value > 0 else "\u2212" if value < 0 else ""
+    return f"{sign}{shown}\u00a0points"
 
 
 def response_text(figure: Figure) -> str:
@@ -124,6 +139,8 @@ def csv_values(figure: Figure, *, blank: str = SUPPRESSED) -> list[str]:
         return [numerator, denominator, _per_value(figure) if applicable(figure) else "..."]
     if figure.value is None:
         return ["..."]
+    if figure.unit is Unit.POINTS:
+        return [str(points(figure.value))]
     return [format_amount(figure.value) if figure.unit is Unit.CENTS else str(figure.value)]
 
 

@@ -88,7 +88,12 @@ PARTS = {  # suffix -> (type, English, French) said of a figure's field
         "statut : « x » si le chiffre est confidentiel, vide sinon",
     ),
 }
-UNIT_TYPES = {Unit.CENTS: "decimal", Unit.CENTS_PER: "decimal", Unit.DAYS_PER: "decimal"}
+UNIT_TYPES = {
+    Unit.CENTS: "decimal",
+    Unit.CENTS_PER: "decimal",
+    Unit.DAYS_PER: "decimal",
+    Unit.POINTS: "decimal",
+}
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from jobgrant.service.grants.applications.declarations import Declared, body_of
 from jobgrant.service.grants.core import quoting
+from jobgrant.service.grants.models.applications import Counterfactual
 from jobgrant.service.registry.models import Employer
 from jobgrant.service.web.forms import employer_apply as apply
 from jobgrant.service.web.forms import employer_trainees as trainees
@@ -21,6 +22,7 @@ from jobgrant.service.web.forms.employer_apply import Organizations
 from jobgrant.service.web.forms.employer_declarations import DeclarationsForm, declarations_data
 from jobgrant.service.web.forms.employer_trainees import TraineeRow
 from jobgrant.service.web.forms.employer_training import Training, TrainingForm
+from jobgrant.service.web.pages import set_choices
 
 
 @dataclass
@@ -95,11 +97,13 @@ class ReviewForm(forms.Form):
 
     confirm = Ticked()
     understood = Ticked(required=False)
+    counterfactual = forms.ChoiceField(required=False, widget=forms.RadioSelect)
 
     def __init__(self, *args: Any, eligible: bool = True, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "%s")
         super().__init__(*args, **kwargs)
         self.eligible = eligible
+        self._ask_counterfactual()
         self.fields["confirm"].label = _(
             "I confirm that the information in this application is true and complete."
         )
@@ -112,6 +116,24 @@ class ReviewForm(forms.Form):
         )
         if eligible:
             del self.fields["understood"]
+
+    def _ask_counterfactual(self) -> None:
+        """The one question asked for the net outcomes, worded neutrally: every answer is
+        as good as another, and none changes the decision."""
+        field = self.fields["counterfactual"]
+        field.label = _("Would this training have happened without the grant?")
+        field.help_text = _(
+            "Optional. Your answer is used only to measure what the grant adds; it does not"
+            " change the decision on your application."
+        )
+        set_choices(
+            self,
+            "counterfactual",
+            [
+                *((str(v), str(label)) for v, label in Counterfactual.choices),
+                ("", _("I prefer not to answer")),
+            ],
+        )
 
     def clean_understood(self) -> bool:
         if not self.cleaned_data["understood"]:

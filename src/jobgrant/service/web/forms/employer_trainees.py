@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from jobgrant.rules.batch import COST_CATEGORIES, STATUSES
 from jobgrant.rules.money import format_amount
+from jobgrant.service.grants.models.applications import WageBand
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms.employer import (
     MAX_TEXT,
@@ -33,6 +34,10 @@ class TraineeForm(forms.Form):
     materials = AmountField(required=False)
     exam_fees = AmountField(required=False)
     wages_in_kind = AmountField(required=False)
+    # The trainee before the training (net outcomes; the rules never read it): optional.
+    employed_before = forms.ChoiceField(required=False, widget=forms.RadioSelect)
+    wage_band = forms.ChoiceField(required=False)
+    weekly_hours = forms.IntegerField(required=False, min_value=1, max_value=168)
 
     def __init__(self, *args: Any, employers: Iterable[tuple[str, str]], **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "%s")
@@ -47,6 +52,43 @@ class TraineeForm(forms.Form):
         self.fields["wages_in_kind"].help_text = _(
             "Counted only for small employers, where the program allows it."
         )
+        self._set_baseline_fields()
+
+    def _set_baseline_fields(self) -> None:
+        number = {"number": self.number}
+        employed = self.fields["employed_before"]
+        employed.label = _("Is trainee %(number)s employed now?") % number
+        employed.help_text = _(
+            "Optional. Used only to measure what the grant adds, never to decide on the"
+            " application."
+        )
+        set_choices(self, "employed_before", [("", _("Not answered")), *yes_no_choices()])
+        set_choices(
+            self,
+            "wage_band",
+            [("", _("Choose…")), *[(str(v), str(label)) for v, label in WageBand.choices]],
+        )
+        self.fields["wage_band"].label = _("Usual hourly wage")
+        hours = self.fields["weekly_hours"]
+        hours.label = _("Usual hours a week")
+        wrong = _("Enter the usual hours a week of trainee %(number)s, from 1 to 168.") % number
+        hours.error_messages.update(invalid=wrong, min_value=wrong, max_value=wrong)
+
+    def clean(self) -> dict[str, Any] | None:
+        data = super().clean() or {}
+        if data.get("employed_before") == "yes":
+            number = {"number": self.number}
+            if not data.get("wage_band"):
+                self.add_error(
+                    "wage_band", _("Choose the usual hourly wage of trainee %(number)s.") % number
+                )
+            if not data.get("weekly_hours"):
+                self.add_error(
+                    "weekly_hours",
+                    _("Enter the usual hours a week of trainee %(number)s, from 1 to 168.")
+                    % number,
+                )
+        return data
 
     def _set_choices(self, employers: list[tuple[str, str]]) -> None:
         choose = [("", _("Choose…"))]
@@ -74,28 +116,59 @@ TraineeFormSet = forms.formset_factory(
 )
 
 
+def yes_no_choices() -> list[tuple[str, str]]:
+    return [("yes", _("Yes")), ("no", _("No"))]
+
+
 @dataclass(frozen=True)
 class TraineeRow:
     employer: str  # business number
     status: str
     amounts: dict[str, int]  # cents, by AMOUNTS
+    baseline: dict[str, Any] | None = None  # the request's trainees[i].baseline, if answered
 
     @classmethod
     def of(cls, form: TraineeForm) -> TraineeRow:
         data = form.cleaned_data
-        return cls(data["employer"], data["status"], {part: data[part] for part in AMOUNTS})
+        amounts = {part: data[part] for part in AMOUNTS}
+        return cls(data["employer"], data["status"], amounts, _baseline(data))
 
     def as_payload(self) -> dict[str, Any]:
-        return {
+        body: dict[str, Any] = {
             "employer_id": self.employer,
             "status": self.status,
             "costs": {k: format_amount(self.amounts[k]) for k in COST_CATEGORIES},
             "wages_in_kind": format_amount(self.amounts["wages_in_kind"]),
         }
+        if self.baseline is not None:
+            body["baseline"] = self.baseline
+        return body
+
+
+def _baseline(data: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The baseline as the request holds it: employed, and when employed the band and hours."""
+    answer = data.get("employed_before")
+    if answer == "no":
+        return {"employed": False}
+    if answer == "yes":
+        return {
+            "employed": True,
+            "wage_band": data["wage_band"],
+            "weekly_hours": data["weekly_hours"],
+        }
+    return None
+
+
+BASELINE_FIELDS = ("employed_before", "wage_band", "weekly_hours")
 
 
 def blank_trainee(employer: str = "") -> dict[str, str]:
-    return {"employer": employer, "status": "", **dict.fromkeys(AMOUNTS, "")}
+    return {
+        "employer": employer,
+        "status": "",
+        **dict.fromkeys(AMOUNTS, ""),
+        **dict.fromkeys(BASELINE_FIELDS, ""),
+    }
 
 
 def trainees_data(rows: Iterable[Mapping[str, Any]]) -> dict[str, Any]:

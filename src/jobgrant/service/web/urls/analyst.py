@@ -10,6 +10,11 @@ urlpatterns = [
     path(_("kpis/"), analyst_kpis.kpis_page, name="analyst-kpis"),
     path(_("kpis/refresh/"), analyst_kpis.kpis_refresh, name="analyst-kpis-refresh"),
     path(_("burden/"), analyst_burden.burden_page, name="analyst-burden"),
+    path(
+        _("kpis/evaluation.csv"),
+        analyst_kpis.kpis_evaluation_csv,
+        name="analyst-kpis-evaluation-csv",
+    ),
     path(_("scenarios/chart.svg"), analyst.scenario_chart, name="analyst-chart"),
     path(_("simulations/"), analyst_simulation.simulations, name="analyst-simulations"),
     path(_("simulations/<id:pk>/"), analyst_simulation.simulation, name="analyst-simulation"),

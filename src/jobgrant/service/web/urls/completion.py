@@ -4,9 +4,14 @@ by link (public: the link's token is the key), the officer's view of a file's co
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
-from jobgrant.service.web.views import completion, officer_completion
+from jobgrant.service.web.views import completion, completion_comparison, officer_completion
 
 urlpatterns = [
+    path(
+        _("comparison/<str:token>/"),
+        completion_comparison.comparison_follow_up,
+        name="comparison-follow-up",
+    ),
     path(_("follow-up/<str:token>/"), completion.trainee_follow_up, name="trainee-follow-up"),
     path(
         _("employer/applications/<id:application_id>/completion-report/"),

@@ -24,7 +24,13 @@ from jobgrant.rules.money import format_money
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.language import current_language, current_locale
-from jobgrant.service.outcomes.access import default_jurisdiction, read_kpis, refresh_kpis
+from jobgrant.service.outcomes.access import (
+    default_jurisdiction,
+    export_evaluation,
+    read_kpis,
+    refresh_kpis,
+)
+from jobgrant.service.outcomes.report.cells import points_text
 from jobgrant.service.outcomes.snapshots import freshness
 from jobgrant.service.outcomes.tables import Figure, Table, Unit
 from jobgrant.service.refusals import shown
@@ -93,6 +99,25 @@ def kpis_refresh(request: HttpRequest, user: User) -> HttpResponse:
     return redirect(reverse("web:analyst-kpis") + query + "#kpi-as-of")
 
 
+@require_GET
+@analyst_required
+def kpis_evaluation_csv(request: HttpRequest, user: User) -> HttpResponse:
+    """The evaluator's de-identified, linkable file of the chosen fiscal year (every
+    jurisdiction): a keyed pseudonym per person, never a name or a SIN. Audited."""
+    form = KpiChoice({"jurisdiction": "", **query_params(request)}, user)
+    if not form.is_valid():
+        context = {"title": _("Did the training lead to jobs?"), "form": form}
+        return render(
+            request, "web/analyst/kpis.html", {**context, **error_context(form)}, status=422
+        )
+    year = form.choice()[1]
+    text = export_evaluation(user, year)
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="evaluation-{year}.csv"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 #: The most figure columns one table of the page holds: a wider table (the headline's fifteen)
 #: is shown in parts, each with the row labels again, so that it fits a 1280 px window whole.
 PAGE_COLUMNS = 5
@@ -150,6 +175,8 @@ def _figure_text(figure: Figure) -> str:
         return duration_text(figure.value)
     if figure.unit is Unit.CENTS:
         return format_money(figure.value or 0, lang)
+    if figure.unit is Unit.POINTS:
+        return "—" if figure.value is None else points_text(figure.value)
     if not figure.denominator:
         return "—"
     if figure.unit is Unit.RATE:

@@ -127,9 +127,8 @@ def _save(
     trainees, ratings, feedback, order = forms.posted_report(request, slots, employers)
     typed = _typed(request)
     try:
-        report = completion_actions.save_completion_report(
-            report, trainees=trainees, ratings=ratings, feedback=feedback, by=user
-        )
+        answers = forms.report_answers(request, trainees, ratings, feedback)
+        report = completion_actions.save_completion_report(report, by=user, **answers)
     except ServiceError as error:
         if error.status != 422:
             return _render_form(
@@ -196,6 +195,7 @@ def _render_form(
         "ratings": ratings,
         "feedback": values.get("feedback", ""),
         "feedback_error": problems.get("feedback", ""),
+        **forms.counterfactual_context(values, problems),
         "notice": _("The draft was saved.")
         if notice and notice.get("kind") == "report-saved"
         else "",

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.completion.question_sets import questions, versions, wording
+from jobgrant.service.grants.models.applications import Counterfactual
 from jobgrant.service.grants.models.completion import (
     LIKERT_ITEMS,
     CompletionReport,
@@ -82,7 +83,7 @@ def posted_report(
 
 def saved_report(report: CompletionReport) -> dict[str, str]:
     """The draft's answers as the form's values, by input name."""
-    values: dict[str, str] = {"feedback": report.feedback}
+    values = {"feedback": report.feedback, "counterfactual": report.counterfactual}
     for outcome in report.trainees.all():
         pk = outcome.participant_id
         values |= {
@@ -160,8 +161,42 @@ def report_questions(version: str) -> dict[str, Any]:
             (str(point), wording(version, "scale", point, language)) for point in range(1, 6)
         ],
         "feedback": str(data["feedback"][language]),
+        "counterfactual": _counterfactual_question(data, language),
         "reasons": [(str(value), str(label)) for value, label in NotCompletedReason.choices],
         "employment_types": [(str(value), str(label)) for value, label in EmploymentType.choices],
+    }
+
+
+def report_answers(
+    request: HttpRequest, trainees: list[dict[str, Any]], ratings: Any, feedback: str
+) -> dict[str, Any]:
+    """What `save_completion_report` takes from the posted form, the counterfactual included."""
+    counterfactual = request.POST.get("counterfactual", "")
+    return {
+        "trainees": trainees,
+        "ratings": ratings,
+        "feedback": feedback,
+        "counterfactual": counterfactual,
+    }
+
+
+def counterfactual_context(values: dict[str, str], problems: dict[str, str]) -> dict[str, str]:
+    return {
+        "counterfactual": values.get("counterfactual", ""),
+        "counterfactual_error": problems.get("counterfactual", ""),
+    }
+
+
+def _counterfactual_question(data: dict[str, Any], language: str) -> dict[str, Any]:
+    """The counterfactual question, its help and its answers, as the application asked it
+    (a version without it asks nothing)."""
+    asked = data.get("counterfactual")
+    if not asked:
+        return {}
+    return {
+        "text": str(asked[language]),
+        "help": str(asked["help"][language]),
+        "choices": [(str(value), str(label)) for value, label in Counterfactual.choices],
     }
 
 

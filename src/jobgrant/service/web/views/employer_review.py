@@ -53,6 +53,8 @@ def apply_review(request: HttpRequest, user: User) -> HttpResponse:
             return too_many
         try:
             body = payload(organizations, training, rows, declared)
+            if form.cleaned_data.get("counterfactual"):
+                body["counterfactual"] = form.cleaned_data["counterfactual"]
             application = actions.create_application(user, body)
             waiting = partner_actions.unconsented_partners(application)
             held = None
