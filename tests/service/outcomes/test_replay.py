@@ -3,13 +3,17 @@ under that policy, and the intake's budget is spent in its order (a hand-worked 
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 from pathlib import Path
 
 import pytest
 from tests.conftest import application_body
 from tests.personas import EMPLOYER
+from typer.testing import CliRunner
 
+from jobgrant.cli.app import app
 from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.applications.actions import create_application, submit_application
@@ -111,7 +115,7 @@ def test_an_open_intake_an_unknown_one_or_an_unknown_policy_is_refused_in_both_l
 
 
 CAPPED = """\
-title: {en: A per-employer cap of $20,000 (test scenario), fr: Plafond de 20 000 $ (scénario d'essai)}
+title: {en: A cap of $20,000 a year (test), fr: Plafond de 20 000 $ par an (essai)}
 description: The 2014 rules with at most $20,000 of government money per employer and year.
 base: cjg-2014
 reference:
@@ -140,3 +144,56 @@ def test_an_employers_files_funded_earlier_in_the_intake_count_against_its_cap(
     assert result.requests[2]["employers"][0]["approved_this_fiscal_year"] == "12000.00"
     assert result.files[2].now == quote_alone(result.requests[2], str(scenario))
     assert result.exhausted_now is None  # not the budget: the cap
+
+
+def test_the_command_prints_the_comparison_and_writes_the_csv_and_the_plot(
+    tmp_path: Path,
+) -> None:
+    intake = _intake_of_four(16_000_00, 16_000_00)
+    table, plot = tmp_path / "replay.csv", tmp_path / "replay.svg"
+    arguments = ["replay", "--intake", str(intake.pk), "--policy", "cjg-2014"]
+    files = ["--csv", str(table), "--plot", str(plot), "--lang", "fr"]
+    result = CliRunner().invoke(app, [*arguments, *files])
+    assert result.exit_code == 0, result.output
+    assert "Dossiers financés" in result.stdout
+    assert "16\u00a0000,00\u00a0$" in result.stdout  # the federal money funded now
+    assert "16 novembre 2026" in result.stdout  # the budget ran out with the third file
+    rows = list(csv.DictReader(io.StringIO(table.read_text(encoding="utf-8"))))
+    assert [row["finance_maintenant"] for row in rows] == ["oui", "oui", "non", "oui"]
+    assert [row["federal_maintenant"] for row in rows] == [
+        "10000.00",
+        "2000.00",
+        "10000.00",
+        "4000.00",
+    ]
+    assert rows[2]["changement"] == "perd"
+    drawing = plot.read_text(encoding="utf-8")
+    assert drawing.startswith("<?xml") and "Dossiers dans l'ordre de la période" in drawing
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        (["--intake", "987654", "--policy", "cjg-2014"], "--intake: There is no intake 987654."),
+        (["--intake", "{open}", "--policy", "cjg-2014"], "--intake: Only a closed intake"),
+        (
+            ["--intake", "{open}", "--policy", "cjg-2014", "--csv", "/nowhere/x.csv"],
+            "--csv: the folder /nowhere does not exist",
+        ),
+        (
+            ["--intake", "1", "--policy", "cjg-2014", "--lang", "de"],
+            "--lang: must be en or fr, not 'de'",
+        ),
+    ],
+)
+def test_the_command_refuses_bad_options_naming_them_and_writes_nothing(
+    arguments: list[str], expected: str, tmp_path: Path
+) -> None:
+    open_intake = Intake.objects.get(
+        stream__program__jurisdiction="ON", stream__program__fiscal_year="2026-27"
+    )
+    filled = [a.replace("{open}", str(open_intake.pk)) for a in arguments]
+    result = CliRunner().invoke(app, ["replay", *filled, "--plot", str(tmp_path / "p.svg")])
+    assert result.exit_code == 2
+    assert expected in result.stderr and result.stdout == ""
+    assert not (tmp_path / "p.svg").exists()
