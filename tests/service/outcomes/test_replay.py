@@ -4,64 +4,25 @@ under that policy, and the intake's budget is spent in its order (a hand-worked 
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import io
 from pathlib import Path
 
 import pytest
-from tests.conftest import application_body
-from tests.personas import EMPLOYER
+from tests.service.outcomes.replay_fixture import RECEIVED, intake_of_four
 from typer.testing import CliRunner
 
 from jobgrant.cli.app import app
-from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants.applications.actions import create_application, submit_application
-from jobgrant.service.grants.models.applications import Application, Intake, IntakeState
+from jobgrant.service.grants.models.applications import Intake, IntakeState
 from jobgrant.service.outcomes.replay import quote_alone, replay
 
 pytestmark = pytest.mark.django_db
 
 SCENARIO = Path(__file__).parents[3] / "scenarios" / "northern-ontario-allowance.yaml"
-#: The hand-worked intake: four files, in the order received, each one trainee's tuition.
-TUITIONS = ("15000.00", "3000.00", "15000.00", "6000.00")
-RECEIVED = (
-    dt.date(2026, 11, 2),
-    dt.date(2026, 11, 9),
-    dt.date(2026, 11, 16),
-    dt.date(2026, 11, 23),
-)
-
-
-def _intake_of_four(federal_cents: int, provincial_cents: int) -> Intake:
-    """Ontario's intake ends before November; a second one, from November on, with its own
-    budget, receives four files and is then closed."""
-    first = Intake.objects.get(
-        stream__program__jurisdiction="ON", stream__program__fiscal_year="2026-27"
-    )
-    Intake.objects.filter(pk=first.pk).update(closes_on=dt.date(2026, 10, 31))
-    intake = Intake.objects.create(
-        stream=first.stream,
-        name_en="November",
-        name_fr="Novembre",
-        opens_on=dt.date(2026, 11, 1),
-        closes_on=dt.date(2027, 3, 31),
-        federal_budget_cents=federal_cents,
-        provincial_budget_cents=provincial_cents,
-    )
-    employer = User.objects.get(username=EMPLOYER.username)
-    for tuition, received in zip(TUITIONS, RECEIVED, strict=True):
-        body = application_body()
-        body["trainees"][0]["costs"]["tuition"] = tuition
-        application = create_application(employer, body, today=received)
-        submit_application(employer, application)
-    Intake.objects.filter(pk=intake.pk).update(state=IntakeState.CLOSED)
-    assert Application.objects.filter(intake=intake).count() == 4
-    return Intake.objects.get(pk=intake.pk)
 
 
 def test_the_budget_is_spent_in_the_intakes_order_under_each_policy() -> None:
-    intake = _intake_of_four(16_000_00, 16_000_00)
+    intake = intake_of_four(16_000_00, 16_000_00)
     result = replay(intake.pk, "cjg-2014")
     # Then (cjg-2013: a third each, federal and provincial): 5,000 + 1,000 + 5,000 + 2,000 of
     # each funder's 16,000: all four fit.
@@ -88,7 +49,7 @@ def test_the_budget_is_spent_in_the_intakes_order_under_each_policy() -> None:
 
 @pytest.mark.parametrize("policy", ["cjg-2014", "cjg-2013", str(SCENARIO)])
 def test_each_file_of_the_replay_equals_quoting_it_alone(policy: str) -> None:
-    intake = _intake_of_four(0, 0)  # no budget of its own: the budget accounts'
+    intake = intake_of_four(0, 0)  # no budget of its own: the budget accounts'
     result = replay(intake.pk, policy)
     assert len(result.requests) == len(result.files) == 4
     for file, request in zip(result.files, result.requests, strict=True):
@@ -134,7 +95,7 @@ def test_an_employers_files_funded_earlier_in_the_intake_count_against_its_cap(
 ) -> None:
     scenario = tmp_path / "capped.yaml"
     scenario.write_text(CAPPED)
-    intake = _intake_of_four(0, 0)
+    intake = intake_of_four(0, 0)
     result = replay(intake.pk, str(scenario))
     # One employer, $20,000 a year: 10,000 funded, then 2,000 (12,000), then the third file's
     # 10,000 would make 22,000: not eligible once the first two are counted; the fourth's
@@ -149,7 +110,7 @@ def test_an_employers_files_funded_earlier_in_the_intake_count_against_its_cap(
 def test_the_command_prints_the_comparison_and_writes_the_csv_and_the_plot(
     tmp_path: Path,
 ) -> None:
-    intake = _intake_of_four(16_000_00, 16_000_00)
+    intake = intake_of_four(16_000_00, 16_000_00)
     table, plot = tmp_path / "replay.csv", tmp_path / "replay.svg"
     arguments = ["replay", "--intake", str(intake.pk), "--policy", "cjg-2014"]
     files = ["--csv", str(table), "--plot", str(plot), "--lang", "fr"]

@@ -160,6 +160,7 @@ OBJECT_TYPES: frozenset[str] = frozenset(
         "employer",
         "followup",
         "formdraft",
+        "intake",
         "kpis",
         "message",
         "page",

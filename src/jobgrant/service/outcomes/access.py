@@ -13,6 +13,7 @@ from __future__ import annotations
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.outcomes import snapshot_actions, snapshots
+from jobgrant.service.outcomes.replay import Replay, replay
 from jobgrant.service.outcomes.report import source
 from jobgrant.service.outcomes.tables import KpiReport
 from jobgrant.service.refusals import forbidden_for
@@ -68,3 +69,12 @@ def refresh_kpis(user: User, jurisdiction: str | None, fiscal_year: str) -> int:
     if user.role != Role.ANALYST:
         raise forbidden_for("ROLE_NOT_ALLOWED")
     return snapshot_actions.ask_for_refresh(user, jurisdiction, fiscal_year)
+
+
+@audited_refusals_of("intake")
+def replay_intake(user: User, intake_id: int, policy: str) -> Replay:
+    """A closed intake replayed under another policy, for an analyst; 403 (audited) for anyone
+    else, and 404 or 422 (audited) for an intake or a policy that cannot be replayed."""
+    if user.role != Role.ANALYST:
+        raise forbidden_for("ROLE_NOT_ALLOWED")
+    return replay(intake_id, policy)

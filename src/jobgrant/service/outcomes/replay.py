@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from django.db.models import Q, Sum
@@ -393,3 +394,42 @@ def _charge(requote: Requote, position: int, figures: Quote, charged: dict[str, 
     """Each employer of a funded file is charged the government money the file gives it."""
     for key, cents in zip(_keys(requote, position), figures.by_employer, strict=True):
         charged[key] += cents
+
+
+@dataclass(frozen=True)
+class PolicyChoice:
+    """A policy an analyst may replay an intake under, on the page: a shipped policy or a rules
+    scenario of scenarios/ (the page never reads a path it is sent)."""
+
+    key: str  # the policy's name, or the scenario file's name without .yaml
+    argument: str  # what `replay` is given: the name, or the scenario file's path
+    title_en: str
+    title_fr: str
+
+
+def policy_choices(scenarios: Path) -> list[PolicyChoice]:
+    """The shipped policies, then the rules scenarios (files naming a base policy) in
+    `scenarios`, each with its title; files that are not rules scenarios are left out."""
+    library = default_library()
+    found = [
+        PolicyChoice(name, name, policy.layer.title_en, policy.layer.title_fr)
+        for name, policy in library.policies.items()
+    ]
+    for path in sorted(scenarios.glob("*.yaml")):
+        try:
+            policy = library.get(str(path))
+        except (UnknownPolicyError, ParameterError, OSError, ValueError):
+            continue  # a funding or simulation scenario: not a rules overlay
+        found.append(
+            PolicyChoice(path.stem, str(path), policy.layer.title_en, policy.layer.title_fr)
+        )
+    return found
+
+
+def replayable_intakes() -> list[Intake]:
+    """The intakes that can be replayed (closed or ranked), the latest first."""
+    return list(
+        Intake.objects.filter(state__in=[IntakeState.CLOSED, IntakeState.RANKED])
+        .select_related("stream__program")
+        .order_by("-closes_on", "-id")
+    )

@@ -3,13 +3,15 @@
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
-from jobgrant.service.web.views import analyst, analyst_kpis, analyst_simulation
+from jobgrant.service.web.views import analyst, analyst_kpis, analyst_replay, analyst_simulation
 
 urlpatterns = [
     path(_("scenarios/"), analyst.scenario_page, name="analyst-scenarios"),
     path(_("kpis/"), analyst_kpis.kpis_page, name="analyst-kpis"),
     path(_("kpis/refresh/"), analyst_kpis.kpis_refresh, name="analyst-kpis-refresh"),
     path(_("scenarios/chart.svg"), analyst.scenario_chart, name="analyst-chart"),
+    path(_("replay/"), analyst_replay.replay_page, name="analyst-replay"),
+    path(_("replay/replay.csv"), analyst_replay.replay_csv, name="analyst-replay-csv"),
     path(_("simulations/"), analyst_simulation.simulations, name="analyst-simulations"),
     path(_("simulations/<id:pk>/"), analyst_simulation.simulation, name="analyst-simulation"),
     path(
