@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from jobgrant.cli import funding, quote, report, service, simulate
+from jobgrant.cli import funding, quote, replay, report, service, simulate
 
 app = typer.Typer(
     add_completion=False,
@@ -23,6 +23,7 @@ app.command()(service.worker)
 app.command("demo-history")(service.demo_history)
 app.command()(quote.demo)
 app.command()(funding.funding)
+app.command()(replay.replay)
 app.add_typer(service.audit, name="audit")
 app.add_typer(service.ledger, name="ledger")
 app.add_typer(service.sin, name="sin")

@@ -16,6 +16,7 @@ from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
 from jobgrant.service.outcomes import burden, evaluation_export, snapshot_actions, snapshots
+from jobgrant.service.outcomes.replay import Replay, replay
 from jobgrant.service.outcomes.report import source
 from jobgrant.service.outcomes.tables import KpiReport
 from jobgrant.service.refusals import forbidden_for, refused
@@ -97,3 +98,12 @@ def export_evaluation(user: User, fiscal_year: str) -> str:
     with transaction.atomic():
         record(user.username, "evaluation.export", "evaluation", fiscal_year, summary)
     return text
+
+
+@audited_refusals_of("intake")
+def replay_intake(user: User, intake_id: int, policy: str) -> Replay:
+    """A closed intake replayed under another policy, for an analyst; 403 (audited) for anyone
+    else, and 404 or 422 (audited) for an intake or a policy that cannot be replayed."""
+    if user.role != Role.ANALYST:
+        raise forbidden_for("ROLE_NOT_ALLOWED")
+    return replay(intake_id, policy)

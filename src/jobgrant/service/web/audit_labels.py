@@ -313,6 +313,7 @@ ATTEMPT_LABELS: dict[str, Promise] = {
     "revoke_token": gettext_lazy("revoke an API token"),
     "kpis": gettext_lazy("read the indicators"),
     "burden": gettext_lazy("read the burden on employers"),
+    "replay_intake": gettext_lazy("replay an intake under another policy"),
     "quote": gettext_lazy("quote an application"),
     "list_risk_flags": gettext_lazy("list the risk flags"),
     "list_application_risk_flags": gettext_lazy("list a file's risk flags"),
@@ -357,6 +358,9 @@ OBJECT_TYPE_LABELS: dict[str, Promise] = {
 #: The refusal codes, in words (the audit entries of refusals).
 REFUSAL_CODE_LABELS: dict[str, Promise] = {
     "SEPARATION_OF_DUTIES": gettext_lazy("separation of duties: the recommender cannot approve"),
+    "NO_SUCH_INTAKE": gettext_lazy("no such intake"),
+    "INTAKE_NOT_CLOSED": gettext_lazy("the intake is still open"),
+    "UNKNOWN_POLICY": gettext_lazy("no such policy"),
     "CONFLICT_OF_INTEREST": gettext_lazy("conflict of interest"),
     "NOT_YOUR_FILE": gettext_lazy("not in the officer's files"),
     "NOT_THEIR_FILE": gettext_lazy("not in the files of the officer it was to go to"),

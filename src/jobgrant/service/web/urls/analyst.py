@@ -3,7 +3,13 @@
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
-from jobgrant.service.web.views import analyst, analyst_burden, analyst_kpis, analyst_simulation
+from jobgrant.service.web.views import (
+    analyst,
+    analyst_burden,
+    analyst_kpis,
+    analyst_replay,
+    analyst_simulation,
+)
 
 urlpatterns = [
     path(_("scenarios/"), analyst.scenario_page, name="analyst-scenarios"),
@@ -16,6 +22,8 @@ urlpatterns = [
         name="analyst-kpis-evaluation-csv",
     ),
     path(_("scenarios/chart.svg"), analyst.scenario_chart, name="analyst-chart"),
+    path(_("replay/"), analyst_replay.replay_page, name="analyst-replay"),
+    path(_("replay/replay.csv"), analyst_replay.replay_csv, name="analyst-replay-csv"),
     path(_("simulations/"), analyst_simulation.simulations, name="analyst-simulations"),
     path(_("simulations/<id:pk>/"), analyst_simulation.simulation, name="analyst-simulation"),
     path(

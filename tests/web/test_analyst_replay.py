@@ -1,0 +1,83 @@
+"""The replay page (/en/analyst/replay/, /fr/analyste/rejouer/): an analyst replays a closed
+intake under another policy, in English and in French; the CSV; bad choices named; others
+refused."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.test import Client
+from tests.personas import ANALYST, OFFICER, Persona
+from tests.service.outcomes.replay_fixture import intake_of_four
+
+from jobgrant.service.accounts.models import User
+from jobgrant.service.audit.models import AuditEntry
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(persona: Persona) -> Client:
+    client = Client()
+    client.force_login(User.objects.get(username=persona.username))
+    return client
+
+
+def test_an_analyst_replays_a_closed_intake_in_english_and_in_french(demo: None) -> None:
+    intake = intake_of_four(16_000_00, 16_000_00)
+    client = signed_in(ANALYST)
+    asked = {"intake": str(intake.pk), "policy": "cjg-2014"}
+    page = client.get("/en/analyst/replay/", asked)
+    html = page.content.decode()
+    assert page.status_code == 200, html
+    assert "4 files replayed under “Canada Job Fund agreements as signed in 2014”" in html
+    assert "1 file funded would no longer be." in html
+    assert "$16,000.00" in html and "November 16, 2026" in html
+    assert 'src="data:image/svg+xml;base64,' in html
+    assert "1 to 49 employees" in html
+    french = client.get("/fr/analyste/rejouer/", asked).content.decode()
+    assert (
+        "4 dossiers rejoués sous « Ententes sur le Fonds canadien pour l’emploi"
+        in french.replace("&#x27;", "’").replace("'", "’")
+    )
+    assert "16\u00a0000,00\u00a0$" in french and "16 novembre 2026" in french
+    download = client.get("/fr/analyste/rejouer/dossiers.csv", asked)
+    assert download.status_code == 200
+    assert download["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(download.content.decode())))
+    assert [row["finance_maintenant"] for row in rows] == ["oui", "oui", "non", "oui"]
+
+
+def test_a_bad_choice_is_named_in_the_readers_language_and_nothing_runs(demo: None) -> None:
+    intake_of_four(0, 0)
+    client = signed_in(ANALYST)
+    page = client.get("/fr/analyste/rejouer/", {"intake": "987654", "policy": "/etc/passwd"})
+    assert page.status_code == 422
+    html = page.content.decode()
+    assert "Choisissez la période de réception close à rejouer." in html
+    assert "Choisissez la politique sous laquelle rejouer la période de réception." in html
+    assert client.get("/en/analyst/replay/replay.csv", {"intake": "1"}).status_code == 422
+
+
+def test_with_no_closed_intake_the_page_says_so_and_leads_elsewhere(demo: None) -> None:
+    html = signed_in(ANALYST).get("/en/analyst/replay/").content.decode()
+    assert 'id="no-closed-intake"' in html
+    assert 'id="kpis-link"' in html and 'id="simulations-link"' in html
+
+
+def test_an_officer_is_refused(demo: None) -> None:
+    intake = intake_of_four(0, 0)
+    asked = {"intake": str(intake.pk), "policy": "cjg-2014"}
+    assert signed_in(OFFICER).get("/en/analyst/replay/", asked).status_code == 403
+
+
+def test_a_refusal_of_the_replay_is_audited(demo: None) -> None:
+    from jobgrant.service.errors import ServiceError
+    from jobgrant.service.outcomes.access import replay_intake
+
+    officer = User.objects.get(username=OFFICER.username)
+    with pytest.raises(ServiceError):
+        replay_intake(officer, 1, "cjg-2014")
+    entry = AuditEntry.objects.filter(action="refused.replay_intake").latest("pk")
+    assert entry.actor == OFFICER.username
