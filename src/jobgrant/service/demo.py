@@ -35,7 +35,6 @@ from jobgrant.service.accounts.demo_credentials import DEMO_PASSWORD, DEMO_TOTP_
 from jobgrant.service.accounts.models import STAFF_ROLES, OrganizationRole, Role, User
 from jobgrant.service.accounts.second_factor import APP_DEVICE
 from jobgrant.service.audit.chain import record
-from jobgrant.service.grants.intakes.scoring import scoring_sets
 from jobgrant.service.grants.models.applications import (
     Application,
     Intake,
@@ -44,6 +43,7 @@ from jobgrant.service.grants.models.applications import (
     Selection,
     Stream,
 )
+from jobgrant.service.grants.ranking.actions import rank_intake
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.registry.models import Employer, Verification
@@ -147,7 +147,7 @@ def _ranked_intake(program: Program, today: dt.date) -> None:
         name_en="Canada-Ontario Job Grant, ranked selection",
         name_fr="Subvention Canada-Ontario pour l'emploi, sélection par classement",
         selection=Selection.RANKED,
-        scoring=next(iter(scoring_sets()), ""),
+        scoring="on-2017",
     )
     intake = Intake.objects.create(
         stream=stream,
@@ -170,6 +170,7 @@ def _ranked_intake(program: Program, today: dt.date) -> None:
         "intake_state": intake.state,
     }
     record("demo-seed", "intake.create", "intake", intake.pk, summary)
+    rank_intake(intake)
 
 
 def _accounts() -> None:
