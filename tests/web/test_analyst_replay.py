@@ -14,6 +14,7 @@ from tests.service.outcomes.replay_fixture import intake_of_four
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.models import AuditEntry
+from jobgrant.service.grants.models.applications import Intake, IntakeState
 
 pytestmark = pytest.mark.django_db
 
@@ -61,6 +62,7 @@ def test_a_bad_choice_is_named_in_the_readers_language_and_nothing_runs(demo: No
 
 
 def test_with_no_closed_intake_the_page_says_so_and_leads_elsewhere(demo: None) -> None:
+    Intake.objects.exclude(state=IntakeState.OPEN).update(state=IntakeState.OPEN)
     html = signed_in(ANALYST).get("/en/analyst/replay/").content.decode()
     assert 'id="no-closed-intake"' in html
     assert 'id="kpis-link"' in html and 'id="simulations-link"' in html

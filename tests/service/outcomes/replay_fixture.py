@@ -9,7 +9,12 @@ from tests.personas import EMPLOYER
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.grants.applications.actions import create_application, submit_application
-from jobgrant.service.grants.models.applications import Application, Intake, IntakeState
+from jobgrant.service.grants.models.applications import (
+    Application,
+    Intake,
+    IntakeState,
+    Selection,
+)
 
 #: The hand-worked intake: four files, in the order received, each one trainee's tuition.
 TUITIONS = ("15000.00", "3000.00", "15000.00", "6000.00")
@@ -21,12 +26,19 @@ RECEIVED = (
 )
 
 
+def ontario_first_come_intake() -> Intake:
+    """The intake Ontario's applications go to (its first-come stream's)."""
+    return Intake.objects.get(
+        stream__program__jurisdiction="ON",
+        stream__program__fiscal_year="2026-27",
+        stream__selection=Selection.FIRST_COME,
+    )
+
+
 def intake_of_four(federal_cents: int, provincial_cents: int) -> Intake:
     """Ontario's intake ends before November; a second one, from November on, with its own
     budget, receives four files and is then closed."""
-    first = Intake.objects.get(
-        stream__program__jurisdiction="ON", stream__program__fiscal_year="2026-27"
-    )
+    first = ontario_first_come_intake()
     Intake.objects.filter(pk=first.pk).update(closes_on=dt.date(2026, 10, 31))
     intake = Intake.objects.create(
         stream=first.stream,

@@ -8,12 +8,17 @@ import io
 from pathlib import Path
 
 import pytest
-from tests.service.outcomes.replay_fixture import RECEIVED, intake_of_four
+from tests.service.outcomes.replay_fixture import (
+    RECEIVED,
+    intake_of_four,
+    ontario_first_come_intake,
+)
 from typer.testing import CliRunner
 
 from jobgrant.cli.app import app
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.grants.models.applications import Intake, IntakeState
+from jobgrant.service.grants.models.applications import Application, Intake, IntakeState
+from jobgrant.service.grants.models.ranking import IntakeRank
 from jobgrant.service.outcomes.replay import quote_alone, replay
 
 pytestmark = pytest.mark.django_db
@@ -58,9 +63,7 @@ def test_each_file_of_the_replay_equals_quoting_it_alone(policy: str) -> None:
 
 
 def test_an_open_intake_an_unknown_one_or_an_unknown_policy_is_refused_in_both_languages() -> None:
-    open_intake = Intake.objects.get(
-        stream__program__jurisdiction="ON", stream__program__fiscal_year="2026-27"
-    )
+    open_intake = ontario_first_come_intake()
     with pytest.raises(ServiceError) as refused:
         replay(open_intake.pk, "cjg-2014")
     assert refused.value.code == "INTAKE_NOT_CLOSED"
@@ -150,11 +153,31 @@ def test_the_command_prints_the_comparison_and_writes_the_csv_and_the_plot(
 def test_the_command_refuses_bad_options_naming_them_and_writes_nothing(
     arguments: list[str], expected: str, tmp_path: Path
 ) -> None:
-    open_intake = Intake.objects.get(
-        stream__program__jurisdiction="ON", stream__program__fiscal_year="2026-27"
-    )
+    open_intake = ontario_first_come_intake()
     filled = [a.replace("{open}", str(open_intake.pk)) for a in arguments]
     result = CliRunner().invoke(app, ["replay", *filled, "--plot", str(tmp_path / "p.svg")])
     assert result.exit_code == 2
     assert expected in result.stderr and result.stdout == ""
     assert not (tmp_path / "p.svg").exists()
+
+
+def test_a_ranked_intakes_budget_is_spent_in_its_ranks_order() -> None:
+    intake = intake_of_four(16_000_00, 16_000_00)
+    files = list(Application.objects.filter(intake=intake).order_by("received_on"))
+    # Ranked: the fourth file first, then the third, the second, the first.
+    for place, application in enumerate(reversed(files), start=1):
+        IntakeRank.objects.create(
+            intake=intake,
+            application=application,
+            rank=place,
+            score=0,
+            points={},
+            within_budget=True,
+        )
+    Intake.objects.filter(pk=intake.pk).update(state=IntakeState.RANKED)
+    result = replay(intake.pk, "cjg-2014")
+    assert [f.application for f in result.files] == [a.pk for a in reversed(files)]
+    # cjg-2014's federal shares in that order: 4,000, 10,000, 2,000 fit 16,000; the first
+    # file's 10,000 does not (it was the one that fit first come).
+    assert [f.funded_now for f in result.files] == [True, True, True, False]
+    assert result.exhausted_now == files[0].received_on

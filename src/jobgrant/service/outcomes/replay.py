@@ -184,17 +184,19 @@ def _applications(intake: Intake) -> list[Application]:
     """The intake's files in its order: by rank once ranked, else first come."""
     files = (
         Application.objects.filter(intake=intake, state__in=REPLAYED_STATES)
-        .select_related("stream")
+        .select_related("stream", "intake_rank")
         .prefetch_related("employers")
         .order_by("received_on", "id")
     )
-    return sorted(files, key=rank_order(intake))
+    return sorted(files, key=spending_order)
 
 
-def rank_order(intake: Intake) -> Any:
-    """The key that puts an intake's files in the order its budget is spent: the received date
-    and the file's number (first come, the order approvals committed in)."""
-    return lambda application: (application.received_on, application.pk)
+def spending_order(application: Application) -> tuple[int, dt.date, int]:
+    """The order an intake's budget is spent in: a ranked file by its rank (before the files
+    the ranking left out), then first come: the date received and the file's number."""
+    ranked = getattr(application, "intake_rank", None)
+    place = ranked.rank if ranked is not None else 1 << 62
+    return (place, application.received_on, application.pk)
 
 
 def intake_budget(intake: Intake) -> dict[str, int]:
