@@ -107,3 +107,12 @@ def test_explain_adds_how_each_figure_was_computed(as_user, make_body) -> None:
     response = as_user(ANALYST).post("/quote?explain=true", make_body())
     assert response.status_code == 200
     assert response.json()["explanation"]
+
+
+@pytest.mark.parametrize("answer", [-58800, "perhaps", ["no"]])
+def test_a_bad_counterfactual_answer_is_refused_by_the_quote_as_by_applying(
+    as_user, make_body, answer: Any
+) -> None:
+    response = as_user(EMPLOYER).post("/quote", make_body(counterfactual=answer))
+    assert response.status_code == 422
+    assert "counterfactual" in response.content.decode()

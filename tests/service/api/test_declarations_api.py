@@ -139,3 +139,9 @@ def test_the_document_describes_the_declarations_and_the_submit_body(
     assert "422" in submit["responses"]
     example = schemas["ApplicationBody"]["examples"][0]
     assert example["declarations"]["employer_attests_no_conflict"] is True
+
+
+def test_a_blank_amount_is_read_as_not_given(as_user: Callable[..., Api]) -> None:
+    """The document lets an amount of a declaration be blank; blank is not given, as null."""
+    body = application_body(declarations={**DECLARATIONS, "other_funding_amount": ""})
+    assert as_user(EMPLOYER).post("/applications", body, key="b").status_code == 201

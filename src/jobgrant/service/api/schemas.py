@@ -37,6 +37,8 @@ def one_of(codes: tuple[str, ...]) -> str:
 
 
 AmountIn = Annotated[str, Field(pattern=AMOUNT_IN, examples=["5000.00"])]
+#: An amount a declaration may leave blank ("" is read as not given, as null is).
+AmountOrBlank = Annotated[str, Field(pattern=f"^$|{AMOUNT_IN}", examples=["1500.00", ""])]
 Amount = Annotated[str, Field(pattern=AMOUNT_OUT, examples=["5000.00"])]
 Jurisdiction = Annotated[str, Field(pattern=one_of(JURISDICTION_CODES), examples=["ON"])]
 
@@ -266,7 +268,7 @@ class Declarations(Schema):
     preparer_name: str | None = Field(
         None, max_length=200, description="Required unless prepared_by is employer."
     )
-    preparer_fee: AmountIn | None = Field(
+    preparer_fee: AmountOrBlank | None = Field(
         None, description="What the employer pays the preparer; required unless employer."
     )
     related_to_provider: bool = Field(
@@ -277,7 +279,7 @@ class Declarations(Schema):
     )
     other_funding: bool = Field(description="Other government funding for this training.")
     other_funding_program: str | None = Field(None, max_length=200)
-    other_funding_amount: AmountIn | None = None
+    other_funding_amount: AmountOrBlank | None = None
     provider_public_institution: bool = Field(
         description="A public college, university or school board: no business number asked."
     )

@@ -42,7 +42,7 @@ def ask(agreement: Agreement, kind: str, **body: Any) -> ChangeRequest:
     return request_change(EMPLOYER.get(), agreement, kind, {"kind": kind, **body})
 
 
-def refused(agreement: Agreement, kind: str, **body: Any) -> ServiceError:
+def refused(agreement: Agreement, kind: Any, **body: Any) -> ServiceError:
     with pytest.raises(ServiceError) as caught:
         ask(agreement, kind, **body)
     return caught.value
@@ -390,8 +390,9 @@ def test_bad_moves_are_named_and_nothing_is_written(demo, move, field) -> None:
     assert counts() == before
 
 
-def test_an_unknown_kind_is_named(demo) -> None:
-    error = refused(canonical.put("accepted").agreement, "colour")
+@pytest.mark.parametrize("kind", ["colour", {}, ["dates"], None])
+def test_an_unknown_kind_is_named(demo, kind) -> None:
+    error = refused(canonical.put("accepted").agreement, kind)
     assert fields(error)["kind"][0].startswith("must be one of")
 
 

@@ -13,6 +13,7 @@ from jobgrant.service.api.openapi import problems, read_by_hand
 from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import ApplicationBody, QuoteOut
 from jobgrant.service.api.security import bearer, caller
+from jobgrant.service.grants.core.evaluation_answers import check_evaluation_answers
 from jobgrant.service.grants.core.quoting import quote_application
 
 router = Router(tags=["quote"], auth=bearer)
@@ -29,6 +30,7 @@ def quote(request: HttpRequest, explain: Annotated[bool, Query()] = False) -> Ht
     `declarations`, if any, are not read: they change no figure."""
     body = json_body(request)
     if isinstance(body, dict):
+        check_evaluation_answers(body)  # a bad answer is refused here as when applying
         body = {key: value for key, value in body.items() if key != "declarations"}
     quoted = quote_application(caller(request), body, timezone.localdate(), explain=explain)
     return json_response(quoted.result)

@@ -52,7 +52,7 @@ def flag_json(flag: RiskFlag) -> dict[str, Any]:
 def list_risk_flags(
     request: HttpRequest,
     intake: Annotated[int | None, Query(ge=1, le=MAX_DATABASE_ID)] = None,
-    provider: Annotated[str, Query(max_length=200)] = "",
+    provider: Annotated[str, Query(max_length=120, pattern=r"^[^\x00-\x1f\x7f]*$")] = "",
 ) -> HttpResponse:
     """The flags of an intake (the files it received) and of a training
     provider (by its name, case and punctuation aside), or of every file: the counts per kind,

@@ -77,7 +77,7 @@ def propose(kind: Any, body: Any, current: dict[str, Any], year: str) -> Proposa
     body = _plain(body)
     if not isinstance(body, dict):
         raise bad_input([problem("(body)", "must be a JSON object", "doit être un objet JSON")])
-    if kind not in FIELDS:
+    if not isinstance(kind, str) or kind not in FIELDS:  # an object is not a key: 422, not 500
         choices = ", ".join(FIELDS)
         raise bad_input(
             [problem("kind", f"must be one of {choices}", f"doit être l'un de {choices}")]
