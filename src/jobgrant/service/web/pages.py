@@ -129,6 +129,11 @@ auditor_required = user_required(Role.AUDITOR)
 admin_required = user_required(Role.ADMIN)
 # Programs, streams and intakes: a program manager's, and the administrator's too.
 program_manager_required = user_required(Role.PROGRAM_MANAGER, Role.ADMIN)
+#: The report of the decisions taken against an intake's ranking: who signs them off, the
+#: officers who take them, and the auditors.
+out_of_rank_readers_required = user_required(
+    Role.PROGRAM_MANAGER, Role.ADMIN, Role.AUDITOR, Role.OFFICER
+)
 
 
 def visible_or_404(

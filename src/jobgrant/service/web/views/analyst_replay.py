@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from jobgrant.rules.codes import economic_regions
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.language import current_language
 from jobgrant.service.outcomes import replay_output
@@ -26,13 +26,13 @@ from jobgrant.service.outcomes.replay import Replay
 from jobgrant.service.refusals import shown
 from jobgrant.service.web.forms.replay import ReplayChoice
 from jobgrant.service.web.labels import stream_label
-from jobgrant.service.web.pages import error_context, query_params, user_required
+from jobgrant.service.web.pages import analyst_required, error_context, query_params
 
 TEMPLATE = "web/analyst/replay.html"
 
 
 @require_GET
-@user_required(Role.ANALYST)
+@analyst_required
 def replay_page(request: HttpRequest, user: User) -> HttpResponse:
     asked = query_params(request)
     form = ReplayChoice(asked or None)
@@ -53,7 +53,7 @@ def replay_page(request: HttpRequest, user: User) -> HttpResponse:
 
 
 @require_GET
-@user_required(Role.ANALYST)
+@analyst_required
 def replay_csv(request: HttpRequest, user: User) -> HttpResponse:
     form = ReplayChoice(query_params(request))
     if not form.is_valid():

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.models.ranking import IntakeRank, OverrideState, RankOverride
 from jobgrant.service.grants.ranking import access
@@ -30,14 +30,13 @@ from jobgrant.service.web.forms.officer import MAX_TEXT
 from jobgrant.service.web.pages import (
     error_context,
     not_found_is_404,
+    program_manager_required,
     set_notice,
     take_notice,
-    user_required,
     visible_or_404,
 )
 from jobgrant.service.web.ranking_words import cut_off_sentence, point_rows
 
-manager_required = user_required(Role.PROGRAM_MANAGER, Role.ADMIN)
 CHOICES = ("sign_off", "refuse")
 
 
@@ -74,7 +73,7 @@ class SignOffForm(forms.Form):
 
 
 @require_GET
-@manager_required
+@program_manager_required
 def overrides(request: HttpRequest, user: User) -> HttpResponse:
     found = access.visible_overrides(user).order_by("-requested_at")
     context = {
@@ -87,7 +86,7 @@ def overrides(request: HttpRequest, user: User) -> HttpResponse:
 
 
 @require_GET
-@manager_required
+@program_manager_required
 def override_page(request: HttpRequest, user: User, override_id: int) -> HttpResponse:
     override = visible_or_404(access.get_visible_override, user, override_id)
     return _render(request, override, SignOffForm())
@@ -118,7 +117,7 @@ def _render(
 
 
 @require_http_methods(["GET", "POST"])
-@manager_required
+@program_manager_required
 def answer(request: HttpRequest, user: User, override_id: int) -> HttpResponse:
     """Sign off or refuse, through the actions; then back to the list (PRG). A GET goes to the
     override's page."""

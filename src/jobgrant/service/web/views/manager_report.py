@@ -13,14 +13,12 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from jobgrant.service.accounts.models import Role, User
+from jobgrant.service.accounts.models import User
 from jobgrant.service.grants.models.applications import IntakeState
 from jobgrant.service.grants.ranking import access
 from jobgrant.service.grants.ranking.report import as_csv, decisions_out_of_rank
 from jobgrant.service.language import in_language
-from jobgrant.service.web.pages import user_required, visible_or_404
-
-readers_required = user_required(Role.PROGRAM_MANAGER, Role.ADMIN, Role.AUDITOR, Role.OFFICER)
+from jobgrant.service.web.pages import out_of_rank_readers_required, visible_or_404
 
 
 def _intake_name(intake: object) -> str:
@@ -29,7 +27,7 @@ def _intake_name(intake: object) -> str:
 
 
 @require_GET
-@readers_required
+@out_of_rank_readers_required
 def out_of_rank(request: HttpRequest, user: User) -> HttpResponse:
     intakes = list(
         access.visible_intakes(user).filter(state=IntakeState.RANKED).order_by("-closes_on")
@@ -48,7 +46,7 @@ def out_of_rank(request: HttpRequest, user: User) -> HttpResponse:
 
 
 @require_GET
-@readers_required
+@out_of_rank_readers_required
 def out_of_rank_csv(request: HttpRequest, user: User, intake_id: int) -> HttpResponse:
     intake = visible_or_404(access.get_visible_intake, user, intake_id)
     rows = decisions_out_of_rank(access.visible_overrides(user), intake.pk)
