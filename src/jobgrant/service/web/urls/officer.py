@@ -10,8 +10,8 @@ from jobgrant.service.web.views import (
     officer_claims,
     officer_flags,
     officer_organizations,
+    officer_override,
     officer_queue,
-    officer_ranking,
 )
 
 urlpatterns = [
@@ -21,7 +21,7 @@ urlpatterns = [
     path(_("applications/<id:application_id>/assignment/"), officer.assign, name="officer-assign"),
     path(
         _("applications/<id:application_id>/override/"),
-        officer_ranking.ask_override,
+        officer_override.ask_override,
         name="officer-override",
     ),
     path(_("risk-flags/<id:flag_id>/clear/"), officer_flags.clear, name="officer-flag-clear"),

@@ -1,4 +1,5 @@
-"""An application's rank on the officer's review, and the officer's request to decide against it.
+"""An application's rank on the officer's review, and the form of the officer's request to decide
+against it (the request itself: web/views/officer_override.py).
 
 The review shows the rank, the score and each point's reason (web/ranking_words.py), where the
 file stands against the intake's cut-off, and the overrides asked for. Approving below the
@@ -11,14 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
-from django.urls import reverse
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods
 
-from jobgrant.service.accounts.models import User
-from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.models.applications import Application, State
 from jobgrant.service.grants.models.ranking import (
     IntakeRank,
@@ -26,10 +21,8 @@ from jobgrant.service.grants.models.ranking import (
     OverrideState,
     RankOverride,
 )
-from jobgrant.service.grants.ranking import actions as ranking_actions
-from jobgrant.service.language import in_language, localized
+from jobgrant.service.language import in_language
 from jobgrant.service.web.forms.officer import MAX_TEXT
-from jobgrant.service.web.pages import officer_required, set_notice
 from jobgrant.service.web.ranking_words import cut_off_sentence, point_rows
 
 
@@ -75,33 +68,3 @@ def ranking_context(
         "may_ask_override": deciding and not open_one,
         "override_form": override_form or OverrideForm(),
     }
-
-
-@require_http_methods(["GET", "POST"])
-@officer_required
-def ask_override(request: HttpRequest, user: User, application_id: int) -> HttpResponse:
-    """Ask to approve below the cut-off or deny above it (the side decides which); then back to
-    the review (PRG). A GET goes to the review."""
-    from jobgrant.service.web.views import officer  # the review renders this page's refusals
-
-    application = officer._application(user, application_id)
-    if request.method != "POST":
-        return redirect(reverse("web:officer-review", args=[application.pk]))
-    form = OverrideForm(request.POST)
-    if not form.is_valid():
-        return officer.render_with_ranking(request, application, form, status=422)
-    rank = IntakeRank.objects.filter(application=application).first()
-    decision = (
-        OverrideDecision.APPROVE if rank and not rank.within_budget else OverrideDecision.DENY
-    )
-    try:
-        ranking_actions.request_override(user, application, decision, form.cleaned_data["reason"])
-    except ServiceError as error:
-        for found in error.problems:
-            form.add_error("reason", localized(found))
-        refusal = None if error.problems else officer.refusal_of(error, "override")
-        return officer.render_with_ranking(
-            request, application, form, refusal=refusal, status=error.status
-        )
-    set_notice(request, "override", application=application.pk)
-    return redirect(reverse("web:officer-review", args=[application.pk]))
