@@ -201,6 +201,8 @@ def test_the_openapi_document_declares_each_figure_s_value() -> None:
         "rate",
         "money-per",
         "days-per",
+        "minutes",
+        "count",
         "points",
     }
     value = schema["properties"]["value"]

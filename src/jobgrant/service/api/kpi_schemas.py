@@ -1,10 +1,10 @@
 """The shape of GET /kpis: the KpiReport of `outcomes.tables`, field for field.
 
-Each figure gives its value beside its terms: counts and days as integers; money as a decimal
-string of dollars ("1400.00"), as everywhere else in the API; a rate as a decimal string to four
-places ("0.6667") with its numerator and denominator; an average cost ("money-per") in dollars
-to the cent with its numerator (dollars) and denominator (people); an average of days to one
-decimal with its numerator and denominator. A rate or an average over nobody has no value. A
+Each figure gives its value beside its terms: counts, days and minutes as integers; money as a
+decimal string of dollars ("1400.00"), as everywhere else in the API; a rate as a decimal string
+to four places ("0.6667") with its numerator and denominator; an average cost ("money-per") in
+dollars to the cent with its numerator (dollars) and denominator (people); an average of days to
+one decimal with its numerator and denominator. A rate or an average over nobody has no value. A
 suppressed figure has every number null and says why (`suppressed`: small or complementary). A
 survey figure carries its response rate."""
 
@@ -52,8 +52,9 @@ class FigureOut(Schema):
     unit: UnitName
     value: int | str | None = Field(
         None,
-        description="The figure: people, files and days as integers; money as a decimal string"
-        ' of dollars ("1400.00"); a rate as a decimal string to four places ("0.6667"); a'
+        description="The figure: people, files, days, minutes and counts as integers; money as a"
+        ' decimal string of dollars ("1400.00"); a rate as a decimal string to four places'
+        ' ("0.6667"); a'
         ' money-per as dollars to the cent ("23952.43"); a days-per to one decimal ("12.5");'
         " points (a net difference of"
         " percentages, or a bound of its 95 % interval) as a decimal string of percentage points"
