@@ -17,8 +17,11 @@ from jobgrant.service.grants.applications.actions import DENIAL_REASON
 from jobgrant.service.grants.changes.actions import DECISION_REASON
 from jobgrant.service.grants.claims.input import CLAIM_REASON
 from jobgrant.service.grants.core.input import ReasonRule, Words, checked_reason
+from jobgrant.service.grants.intakes.input import CLOSING_REASON
+from jobgrant.service.grants.integrity.actions import CLEAR_REASON
 from jobgrant.service.grants.payments.holds import HOLD_REASON
 from jobgrant.service.grants.payments.recovery import RECEIVABLE_REASON
+from jobgrant.service.grants.ranking.actions import OVERRIDE_REASON
 
 A_SIN = "Trainee 046 454 286 left."
 PLAIN_SIN = (
@@ -88,6 +91,33 @@ EVERY_RULE: dict[str, tuple[ReasonRule, int | None, Words, Words, Words]] = {
             "must not contain a social insurance number: it is sent to the employer",
             "ne doit pas contenir de numéro d'assurance sociale : il est envoyé à l'employeur",
         ),
+    ),
+    "close an intake early": (
+        CLOSING_REASON,
+        2000,
+        ("is required to close an intake early", "est obligatoire pour fermer un appel tôt"),
+        ("must have at most 2000 characters", "doit compter au plus 2000 caractères"),
+        PLAIN_SIN,
+    ),
+    "clear a risk flag": (
+        CLEAR_REASON,
+        2000,
+        (
+            "is required to clear a flag: say what you checked",
+            "est obligatoire pour lever un signalement : dites ce que vous avez vérifié",
+        ),
+        ("must have at most 2000 characters", "doit compter au plus 2000 caractères"),
+        PLAIN_SIN,
+    ),
+    "ask to decide against the ranking": (
+        OVERRIDE_REASON,
+        4000,
+        (
+            "is required: say why the decision goes against the ranking",
+            "est obligatoire : dites pourquoi la décision va à l'encontre du classement",
+        ),
+        ("must have at most 4000 characters", "doit compter au plus 4000 caractères"),
+        PLAIN_SIN,
     ),
 }
 
