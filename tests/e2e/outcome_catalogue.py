@@ -124,7 +124,9 @@ def comparison_questions(make_body: Callable[..., dict[str, Any]]) -> dict[str, 
     pools = BudgetAccount.objects.filter(
         jurisdiction=application.jurisdiction, fiscal_year=application.fiscal_year
     )
-    pools.update(allocated_cents=F("committed_cents"))
+    # Nothing left outside what is committed or earmarked (the demonstration's ranked intake
+    # keeps its earmark: the allocation cannot go below it).
+    pools.update(allocated_cents=F("committed_cents") + F("earmarked_cents"))
     with contextlib.suppress(ServiceError):  # refused for lack of budget: it joins the group
         actions.approve_application(second, application)
     comparison.enrol_comparison_group()

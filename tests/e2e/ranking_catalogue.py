@@ -32,8 +32,13 @@ def ranked_intake(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
     files = []
     for _ in range(2):
         application = actions.create_application(employer, make_body())
-        files.append(actions.submit_application(employer, application))
-    intake = Intake.objects.get(stream__program__jurisdiction="ON")
+        submitted = actions.submit_application(employer, application)
+        submitted.refresh_from_db()
+        files.append(submitted)
+    # The intake the two files went to (the demonstration's first-come one open now), not its
+    # closed, ranked spring intake of the second stream.
+    intake = Intake.objects.get(pk=files[0].intake_id)
+    assert files[1].intake_id == intake.pk
     Intake.objects.filter(pk=intake.pk).update(
         state=IntakeState.CLOSED, federal_budget_cents=500_000, provincial_budget_cents=500_000
     )
