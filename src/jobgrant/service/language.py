@@ -41,6 +41,12 @@ def in_language(*, en: T, fr: T) -> T:
     return fr if current_language() == FRENCH else en
 
 
+def of_language(language: str, *, en: T, fr: T) -> T:
+    """Of two values, the one for `language` ("en" or "fr"; a command's or a file's own language,
+    whatever the request's)."""
+    return fr if language == FRENCH else en
+
+
 def colon() -> str:
     """The colon after a word, as the current language writes it: ":" in English, a no-break
     space and ":" in French."""

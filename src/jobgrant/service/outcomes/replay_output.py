@@ -8,7 +8,7 @@ import io
 from typing import Any
 
 from jobgrant.rules.money import format_amount, format_money
-from jobgrant.service.language import long_date
+from jobgrant.service.language import long_date, of_language
 from jobgrant.service.outcomes.replay import FUNDERS, FileReplay, Replay
 
 #: Each phrase in English and in French.
@@ -64,7 +64,7 @@ CHANGES = {"same": ("same", "inchangé"), "gains": ("gains", "gagne"), "loses": 
 
 def said(lang: str, key: str, **values: object) -> str:
     english, french = WORDS[key]
-    return (french if lang == "fr" else english).format(**values)
+    return of_language(lang, en=english, fr=french).format(**values)
 
 
 def _when(lang: str, date: dt.date | None) -> str:
@@ -126,7 +126,7 @@ def csv_text(result: Replay, lang: str) -> str:
     """One row a file; money as exact dollars with two decimals, whatever the language."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow([fr if lang == "fr" else en for _, en, fr in CSV_COLUMNS])
+    writer.writerow([of_language(lang, en=en, fr=fr) for _, en, fr in CSV_COLUMNS])
     for file in result.files:
         row = _row(file, lang)
         writer.writerow([row[key] for key, _, _ in CSV_COLUMNS])
@@ -151,7 +151,7 @@ def _row(file: FileReplay, lang: str) -> dict[str, Any]:
         "federal_now": format_amount(file.now.federal),
         "provincial_now": format_amount(file.now.provincial),
         "funded_now": yes if file.funded_now else no,
-        "change": french if lang == "fr" else english,
+        "change": of_language(lang, en=english, fr=french),
         "problem": file.now.problem,
     }
 

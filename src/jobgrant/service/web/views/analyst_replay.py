@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET
 from jobgrant.rules.codes import economic_regions
 from jobgrant.service.accounts.models import User
 from jobgrant.service.errors import ServiceError
-from jobgrant.service.language import current_language
+from jobgrant.service.language import current_language, in_language
 from jobgrant.service.outcomes import replay_output
 from jobgrant.service.outcomes.access import replay_intake
 from jobgrant.service.outcomes.kpi_columns import FIRM_SIZES
@@ -97,7 +97,7 @@ def _labelled(mix: dict[str, dict[str, int]], label: Any) -> list[tuple[str, dic
 def _firm_size(band: str) -> str:
     names = {code: (en, fr) for code, en, fr in FIRM_SIZES}
     english, french = names.get(band, (band, band))
-    return french if current_language() == "fr" else english
+    return in_language(en=english, fr=french)
 
 
 def _region(code: str) -> str:

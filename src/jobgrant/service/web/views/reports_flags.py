@@ -23,7 +23,7 @@ from jobgrant.service.grants.integrity.listing import listing
 from jobgrant.service.grants.integrity.sentences import sentence
 from jobgrant.service.grants.models.applications import Intake
 from jobgrant.service.grants.models.integrity import FlagKind
-from jobgrant.service.language import current_language, long_date
+from jobgrant.service.language import current_language, in_language, long_date
 from jobgrant.service.web.pages import error_context, set_choices, user_required
 
 ROLES = (Role.OFFICER, Role.AUDITOR, Role.ANALYST)
@@ -46,9 +46,8 @@ class FlagFilter(forms.Form):
 
 
 def intake_name(intake: Intake) -> str:
-    french = current_language() == "fr"
-    own = intake.name_fr if french else intake.name_en
-    name = own or (intake.stream.name_fr if french else intake.stream.name_en)
+    own = in_language(en=intake.name_en, fr=intake.name_fr)
+    name = own or in_language(en=intake.stream.name_en, fr=intake.stream.name_fr)
     return _("%(stream)s, %(place)s %(year)s: %(opens)s to %(closes)s") % {
         "stream": name,
         "place": intake.stream.program.jurisdiction,
