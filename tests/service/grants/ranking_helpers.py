@@ -20,9 +20,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from tests.conftest import application_body
-from tests.personas import EMPLOYER
+from tests.personas import EMPLOYER, OFFICER
 
+from jobgrant.service.demo import clear_demo_flags
 from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.models.applications import (
     Application,
@@ -31,6 +33,8 @@ from jobgrant.service.grants.models.applications import (
     Selection,
     Stream,
 )
+from jobgrant.service.ledger import operations
+from jobgrant.service.ledger.models import BudgetAccount, Funder
 
 
 def trainee(status: str, tuition: str) -> dict[str, Any]:
@@ -51,15 +55,25 @@ FEDERAL_BUDGET, PROVINCIAL_BUDGET = 1_000_000, 1_200_000
 
 
 def ranked_stream() -> Intake:
-    """Ontario's intake, its stream ranked under on-2017, with the budgets above."""
-    Stream.objects.filter(program__jurisdiction="ON").update(
-        selection=Selection.RANKED, scoring="on-2017"
-    )
-    intake = Intake.objects.get(stream__program__jurisdiction="ON")
+    """Ontario's open intake (the one its applications go to; the demonstration's ranked one is
+    already ranked), its stream ranked under on-2017, with the budgets above earmarked on its
+    budget accounts as a program manager would have set them."""
+    intake = Intake.objects.get(stream__program__jurisdiction="ON", state=IntakeState.OPEN)
+    Stream.objects.filter(pk=intake.stream_id).update(selection=Selection.RANKED, scoring="on-2017")
+    program = intake.stream.program
+    with transaction.atomic():
+        for funder, cents in (
+            (Funder.FEDERAL, FEDERAL_BUDGET),
+            (Funder.PROVINCIAL, PROVINCIAL_BUDGET),
+        ):
+            account = BudgetAccount.objects.get(
+                funder=funder, jurisdiction="ON", fiscal_year=program.fiscal_year, stream="CJG"
+            )
+            operations.set_earmark(intake.pk, account, cents, actor="test")
     Intake.objects.filter(pk=intake.pk).update(
         federal_budget_cents=FEDERAL_BUDGET, provincial_budget_cents=PROVINCIAL_BUDGET
     )
-    return intake
+    return Intake.objects.get(pk=intake.pk)
 
 
 def submitted_files() -> dict[str, Application]:
@@ -69,6 +83,8 @@ def submitted_files() -> dict[str, Application]:
     for name, changes in FILES.items():
         application = actions.create_application(employer, application_body(**changes))
         files[name] = actions.submit_application(employer, application)
+    for application in files.values():  # their prices differ: the officer checked each flag
+        clear_demo_flags(OFFICER.get(), application)
     return files
 
 

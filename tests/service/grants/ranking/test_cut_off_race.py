@@ -21,7 +21,7 @@ from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.models.applications import Application, State
 from jobgrant.service.grants.ranking.actions import rank_intake, request_override, sign_off_override
-from jobgrant.service.ledger.models import BudgetAccount
+from jobgrant.service.ledger.models import Earmark
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -54,11 +54,7 @@ def test_two_officers_approving_the_last_files_that_fit_commit_one_and_the_budge
         actions.approve_application(SECOND_OFFICER.get(), files[name])
     override = request_override(SECOND_OFFICER.get(), files["D"], "approve", "Plant closing.")
     sign_off_override(PROGRAM_MANAGER.get(), override)
-    accounts = BudgetAccount.objects.filter(jurisdiction="ON", fiscal_year="2026-27")
-    for account in accounts:  # room for one more $5,000 share per funder, not two
-        BudgetAccount.objects.filter(pk=account.pk).update(
-            allocated_cents=account.committed_cents + 500_000
-        )
+    # The intake's federal budget ($10,000) has room for one more $5,000 share, not two.
     start, answers = threading.Barrier(2), []
     threads = [
         threading.Thread(
@@ -70,9 +66,9 @@ def test_two_officers_approving_the_last_files_that_fit_commit_one_and_the_budge
         thread.start()
     for thread in threads:
         thread.join(60)
-    assert sorted(answers) == ["BUDGET_EXHAUSTED", "approved"], answers
-    for account in BudgetAccount.objects.filter(jurisdiction="ON", fiscal_year="2026-27"):
-        assert account.committed_cents == account.allocated_cents
+    assert sorted(answers) == ["INTAKE_BUDGET_EXHAUSTED", "approved"], answers
+    federal = Earmark.objects.get(intake=intake, account__funder="federal")
+    assert federal.committed_cents == federal.budget_cents
     approved = Application.objects.filter(
         pk__in=[files["A"].pk, files["D"].pk], state=State.APPROVED
     )
