@@ -100,6 +100,34 @@ def test_an_override_without_a_reason_is_shown_back_with_the_error(files) -> Non
     assert not RankOverride.objects.exists()
 
 
+def test_the_language_button_keeps_the_overrides_reason_and_the_managers_answer(files) -> None:
+    """ADR 0039: both override forms post what was typed to their address in the other
+    language, whose page shows it back, checking nothing and writing nothing."""
+    switch = {"switch-language": "yes"}
+    asking = f"/officer/applications/{files['D'].pk}/override/"
+    officer = signed_in(OFFICER)
+    review = text(officer.get(page_path("en", f"/officer/applications/{files['D'].pk}/")))
+    assert 'id="switch-language-override"' in review
+    assert f'formaction="{page_path("fr", asking)}"' in review
+    shown = officer.post(page_path("fr", asking), {"reason": REASON, **switch})
+    assert shown.status_code == 200 and '<html lang="fr">' in text(shown)
+    assert REASON in text(shown) and "Indiquez le motif" not in text(shown)
+    assert not RankOverride.objects.exists()
+    officer.post(page_path("en", asking), {"reason": REASON})
+    override = RankOverride.objects.get(application=files["D"])
+    answering = f"/manager/overrides/{override.pk}/answer/"
+    manager = signed_in(PROGRAM_MANAGER)
+    page = text(manager.get(page_path("en", f"/manager/overrides/{override.pk}/")))
+    assert f'formaction="{page_path("fr", answering)}"' in page
+    note = "Agreed: the plant closes."
+    shown = manager.post(page_path("fr", answering), {"choice": "refuse", "note": note, **switch})
+    page = text(shown)
+    assert shown.status_code == 200 and '<html lang="fr">' in page and note in page
+    assert '<option value="refuse" selected>' in page and "Cochez la case" not in page
+    override.refresh_from_db()
+    assert override.state == OverrideState.REQUESTED
+
+
 def test_an_officer_cannot_open_the_sign_off_pages(files) -> None:
     assert signed_in(OFFICER).get(page_path("en", "/manager/overrides/")).status_code == 403
     assert signed_in(EMPLOYER).get(page_path("en", "/manager/overrides/")).status_code == 403

@@ -32,7 +32,10 @@ from jobgrant.service.web.pages import (
     not_found_is_404,
     program_manager_required,
     set_notice,
+    shown_as,
+    switching_language,
     take_notice,
+    typed_back,
     visible_or_404,
 )
 from jobgrant.service.web.ranking_words import cut_off_sentence, point_rows
@@ -124,6 +127,9 @@ def answer(request: HttpRequest, user: User, override_id: int) -> HttpResponse:
     override = visible_or_404(access.get_visible_override, user, override_id)
     if request.method != "POST":
         return redirect(reverse("web:manager-override", args=[override.pk]))
+    if switching_language(request):  # what was typed, shown back in this language (ADR 0039)
+        shown_as(request, reverse("web:manager-override", args=[override.pk]))
+        return _render(request, override, typed_back(SignOffForm, request))
     form = SignOffForm(request.POST)
     if not form.is_valid():
         return _render(request, override, form, status=422)

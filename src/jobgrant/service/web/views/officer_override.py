@@ -17,7 +17,13 @@ from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.models.ranking import IntakeRank, OverrideDecision
 from jobgrant.service.grants.ranking import actions as ranking_actions
 from jobgrant.service.language import localized
-from jobgrant.service.web.pages import officer_required, set_notice
+from jobgrant.service.web.pages import (
+    officer_required,
+    set_notice,
+    shown_as,
+    switching_language,
+    typed_back,
+)
 from jobgrant.service.web.views import officer
 from jobgrant.service.web.views.officer_ranking import OverrideForm
 
@@ -30,6 +36,9 @@ def ask_override(request: HttpRequest, user: User, application_id: int) -> HttpR
     application = officer._application(user, application_id)
     if request.method != "POST":
         return redirect(reverse("web:officer-review", args=[application.pk]))
+    if switching_language(request):  # what was typed, shown back in this language (ADR 0039)
+        shown_as(request, reverse("web:officer-review", args=[application.pk]))
+        return officer.render_with_ranking(request, application, typed_back(OverrideForm, request))
     form = OverrideForm(request.POST)
     if not form.is_valid():
         return officer.render_with_ranking(request, application, form, status=422)
