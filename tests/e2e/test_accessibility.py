@@ -296,6 +296,19 @@ def simulation_runs(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
     return {"finished": finished.pk, "waiting": request_run(analyst, asked).pk}
 
 
+def replay_the_closed_intake(web: Any) -> None:
+    """The replay page asked (a GET) for the demonstration's closed, ranked spring intake of
+    Ontario replayed under cjg-2014: its figures, its plot and its table of changes."""
+    from jobgrant.service.grants.models.applications import Intake, IntakeState, Selection
+
+    intake = Intake.objects.get(
+        stream__program__jurisdiction="ON",
+        stream__selection=Selection.RANKED,
+        state__in=[IntakeState.CLOSED, IntakeState.RANKED],
+    )
+    web.goto(f"{web.page.url.split('?')[0]}?intake={intake.pk}&policy=cjg-2014")
+
+
 def an_agreement_offered(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
     """An approved application of the demonstration employer: its agreement is offered."""
     from jobgrant.service.accounts.models import User
@@ -600,6 +613,11 @@ CATALOGUE: tuple[Group, ...] = (
                 kwargs=lambda made: {"pk": made["waiting"]},
                 label="a simulation waiting for the worker",
             ),
+            Visit(
+                "web:analyst-replay",
+                error=query("intake=0&policy=nonsense"),
+                states=(("the closed intake replayed under cjg-2014", replay_the_closed_intake),),
+            ),
         ),
         setup=simulation_runs,
     ),
@@ -662,6 +680,7 @@ EXCLUDED: dict[str, str] = {
     "web:analyst-simulation-plot": "an SVG image shown in a finished simulation's page (its "
     "text alternative is checked there)",
     "web:analyst-simulation-csv": "a CSV download, not a page",
+    "web:analyst-replay-csv": "a download, not a page",
     "web:analyst-simulation-progress": "htmx fragment: the progress block of a simulation's "
     "page, checked inside it (analyst-simulation [a simulation waiting for the worker])",
     "web:reports-annual-pdf": "a PDF download, not a page (its text is tested with pypdf)",
