@@ -54,7 +54,8 @@ def _refused_for_lack_of_budget() -> Application:
     actions.submit_application(employer, application)
     actions.recommend_application(OFFICER.get(), application)
     spent = BudgetAccount.objects.filter(funder="federal", jurisdiction="ON")
-    spent.update(allocated_cents=F("committed_cents"))
+    # Nothing left to commit: what is committed, and what Ontario's ranked intake earmarked.
+    spent.update(allocated_cents=F("committed_cents") + F("earmarked_cents"))
     with pytest.raises(ServiceError) as refused:
         actions.approve_application(SECOND_OFFICER.get(), application)
     assert refused.value.code == "BUDGET_EXHAUSTED"
