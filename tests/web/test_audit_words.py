@@ -70,8 +70,9 @@ def _refusal_names() -> set[str]:
 
 
 def _french(label: object) -> bool:
-    """The label's English text has a French translation in the compiled catalogue."""
-    msgid = str(getattr(label, "_proxy____args", [label])[0])
+    """The label's English text has a French translation in the compiled catalogue (a label with
+    a context, pgettext_lazy's, is catalogued as "context\x04text")."""
+    msgid = "\x04".join(str(part) for part in getattr(label, "_args", [label]))
     catalog = trans_real.translation("fr")._catalog  # type: ignore[attr-defined]
     return bool(catalog.get(msgid))
 

@@ -35,14 +35,13 @@ from jobgrant.service.grants.models.payments import (
 from jobgrant.service.grants.participants.sin_keys import ACTOR as REKEY_ACTOR
 from jobgrant.service.language import current_language, long_date
 from jobgrant.service.registry.models import Verification
+from jobgrant.service.web.audit_attempt_words import ATTEMPT_LABELS, REFUSED
 from jobgrant.service.web.audit_intake_words import INTAKE_CODED_FIELDS, INTAKE_FIELD_LABELS
 from jobgrant.service.web.audit_labels import (
     ACTION_LABELS,
-    ATTEMPT_LABELS,
     FLAG_FIELD_LABELS,
     OBJECT_TYPE_LABELS,
     REFUSAL_CODE_LABELS,
-    REFUSED,
     SHARE_LABELS,
     DeclarationWords,
 )
