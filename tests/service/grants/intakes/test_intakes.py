@@ -205,13 +205,18 @@ def test_the_worker_opens_and_closes_intakes_at_their_dates(demo: None) -> None:
     worked = AuditEntry.objects.filter(
         object_type="intake", object_id=str(intake.pk), actor="worker"
     )
-    assert sorted(worked.values_list("action", flat=True)) == ["intake.close", "intake.open"]
+    # Closed, then handed to the ranking (its stream is ranked): three steps by the worker.
+    assert sorted(worked.values_list("action", flat=True)) == [
+        "intake.close",
+        "intake.open",
+        "intake.rank",
+    ]
 
 
 def test_a_stream_s_selection_cannot_change_while_an_intake_of_it_is_open(demo: None) -> None:
     manager = PROGRAM_MANAGER.get()
     with pytest.raises(ServiceError) as refused:
-        actions.change_stream(manager, first_come(), {"selection": "ranked"})
+        actions.change_stream(manager, first_come(), {"selection": "ranked", "scoring": "on-2017"})
     assert (refused.value.status, refused.value.code) == (409, "STREAM_IN_USE")
     with pytest.raises(ServiceError) as policy:
         actions.change_stream(manager, first_come(), {"selection": "first_come", "policy": "x"})

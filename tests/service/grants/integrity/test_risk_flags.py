@@ -165,8 +165,12 @@ def declaration(**changes: Any) -> Declared:
     return Declared(**{**fields, **changes})
 
 
-def test_without_a_declaration_nothing_is_declared() -> None:
-    assert declared(submitted()) is None
+def test_a_file_made_before_declarations_has_none_and_a_submitted_one_has_its_own() -> None:
+    application = submitted()
+    found = declared(application)
+    assert found is not None and found.prepared_by == application.declaration.prepared_by
+    application.declaration.delete()  # as a file made before declarations were asked
+    assert declared(Application.objects.get(pk=application.pk)) is None
 
 
 def test_a_declared_relation_is_flagged_and_no_relation_is_not() -> None:
