@@ -13,7 +13,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from tests import canonical
-from tests.conftest import TRAINING_STEP
+from tests.conftest import TRAINING_STEP, declare
 from tests.personas import ANALYST, APPLICANT, AUDITOR, CLOCK, EMPLOYER, OFFICER
 from tests.service.grants.claim_helpers import during_training, pdf_bytes
 
@@ -72,6 +72,7 @@ def walk_the_wizard(client: Client) -> Application:
     assert client.get(f"{APPLY}trainees/").status_code == 200
     spend(20)
     assert client.post(f"{APPLY}trainees/", trainees_form()).status_code == 302
+    declare(client)  # the declarations step (not timed)
     assert client.get(f"{APPLY}review/").status_code == 200
     spend(4)
     done = client.post(f"{APPLY}review/", {"confirm": "yes", "action": "submit"})

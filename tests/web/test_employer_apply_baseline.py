@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from tests.conftest import declare
 from tests.personas import APPLICANT
 from tests.web.test_employer_apply import (
     assert_error_summary,
@@ -39,6 +40,7 @@ def test_the_baseline_and_the_counterfactual_answer_are_kept(employer: Client) -
     )
     response = employer.post("/fr/employeur/demander/personnes-en-formation/", trainees_form(row))
     assert response.status_code == 302
+    declare(employer, "fr")
     review = employer.get("/fr/employeur/demander/verification/").content.decode()
     assert "Cette formation aurait-elle eu lieu sans la subvention?" in review
     employer.post(
