@@ -20,6 +20,10 @@ INTAKE_FIELD_LABELS: dict[str, Promise] = {
     "selection": gettext_lazy("Selection"),
     "scoring": gettext_lazy("Scoring criteria"),
     "policy": gettext_lazy("Policy"),
+    # the ranking of an intake (grants/ranking)
+    "ranked": gettext_lazy("Files ranked"),
+    "within_budget": gettext_lazy("Within the budget"),
+    "order": gettext_lazy("Order (file, score, within the budget)"),
 }
 #: The details whose values are codes, and their labels.
 INTAKE_CODED_FIELDS: dict[str, Mapping[str, object]] = {
