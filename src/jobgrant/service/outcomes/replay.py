@@ -24,7 +24,7 @@ from typing import Any
 from django.db.models import Q, Sum
 
 from jobgrant.rules.evaluate import default_library, evaluate
-from jobgrant.rules.money import format_amount
+from jobgrant.rules.money import format_amount, parse_amount
 from jobgrant.rules.parameters import ParameterError
 from jobgrant.rules.policies import Policy, UnknownPolicyError
 from jobgrant.rules.quote import cycle_collection_paused, quote
@@ -312,16 +312,16 @@ def quote_alone(request: dict[str, Any], policy: str) -> Quote:
     except InvalidRequestError as error:
         return _refused("; ".join(p.line() for p in error.problems))
     totals = result["totals"]
-    by_employer = tuple(_cents(e["federal"]) + _cents(e["provincial"]) for e in result["employers"])
-    return Quote(
-        result["eligible"], _cents(totals["federal"]), _cents(totals["provincial"]), "", by_employer
+    by_employer = tuple(
+        parse_amount(e["federal"]) + parse_amount(e["provincial"]) for e in result["employers"]
     )
-
-
-def _cents(amount: str) -> int:
-    dollars, _, cents = amount.partition(".")
-    sign = -1 if dollars.startswith("-") else 1
-    return sign * (abs(int(dollars)) * 100 + int(cents or 0))
+    return Quote(
+        result["eligible"],
+        parse_amount(totals["federal"]),
+        parse_amount(totals["provincial"]),
+        "",
+        by_employer,
+    )
 
 
 def _file(application: Application, now: Quote) -> FileReplay:
@@ -387,7 +387,7 @@ def _requoted(file: FileReplay, requote: Requote, position: int, charged: dict[s
         return file.now
     request = requote.requests[position]
     for employer, cents in zip(request["employers"], extra, strict=True):
-        before = _cents(employer["approved_this_fiscal_year"])
+        before = parse_amount(employer["approved_this_fiscal_year"])
         employer["approved_this_fiscal_year"] = format_amount(before + cents)
     return quote_alone(request, requote.policy)
 
