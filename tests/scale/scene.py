@@ -88,7 +88,7 @@ def prepare(round_: int, binding: str, applications: int, fits: int) -> dict[str
     from django.utils import timezone
     from tests.personas import EMPLOYER, OFFICER, create_personas
 
-    from jobgrant.service.demo import business_number
+    from jobgrant.service.demo import business_number, clear_demo_flags
     from jobgrant.service.grants.applications import actions
     from jobgrant.service.ledger import operations
     from jobgrant.service.registry.models import Employer, Verification
@@ -114,6 +114,7 @@ def prepare(round_: int, binding: str, applications: int, fits: int) -> dict[str
         application = actions.create_application(applicant, body)
         assert application.federal_cents == application.provincial_cents == AMOUNT_CENTS
         actions.submit_application(applicant, application)
+        clear_demo_flags(recommender, application)  # many like files flag each other's price
         actions.recommend_application(recommender, application)
         created[application.pk] = AMOUNT_CENTS
     year = application.fiscal_year

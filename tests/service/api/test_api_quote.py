@@ -116,3 +116,18 @@ def test_a_bad_counterfactual_answer_is_refused_by_the_quote_as_by_applying(
     response = as_user(EMPLOYER).post("/quote", make_body(counterfactual=answer))
     assert response.status_code == 422
     assert "counterfactual" in response.content.decode()
+
+
+@pytest.mark.parametrize("declarations", [{}, "yes", {"prepared_by": "employer"}])
+def test_bad_declarations_are_refused_by_the_quote_as_by_applying(
+    as_user, make_body, declarations: Any
+) -> None:
+    with nothing_written():
+        response = as_user(EMPLOYER).post("/quote", make_body(declarations=declarations))
+    assert response.status_code == 422
+    assert "declarations" in response.content.decode()
+
+
+def test_declarations_given_as_null_are_as_none_to_the_quote(as_user, make_body) -> None:
+    response = as_user(EMPLOYER).post("/quote", make_body(declarations=None))
+    assert response.status_code == 200

@@ -336,10 +336,13 @@ def body_of(declared: Declared) -> dict[str, Any]:
 
 
 def declaration_of(payload: Any) -> tuple[Any, Declared | None]:
-    """The body without its declarations, and those checked (None when the body has none)."""
+    """The body without its declarations, and those checked (None when the body has none or
+    gives them as null, which the schema allows)."""
     if not isinstance(payload, dict) or KEY not in payload:
         return payload, None
     rest = {key: value for key, value in payload.items() if key != KEY}
+    if payload[KEY] is None:
+        return rest, None
     return rest, checked_declaration(payload[KEY])
 
 
