@@ -234,7 +234,7 @@ reliability-crash: .venv/.synced
 	$(T4) --app-kills 10 --postgres-kills 5 --files 30 --timeout 1800
 
 reliability-crash-ci: .venv/.synced
-	$(T4) --app-kills 2 --postgres-kills 1 --files 6 --seed 20261201 --timeout 1500
+	$(T4) --app-kills 2 --postgres-kills 1 --files 6 --seed 20261201 --timeout 600
 
 # T6 (docs/reliability.md): a base backup (pg_basebackup) and the archived WAL restore a second
 # cluster to a moment chosen mid-traffic (approvals, claims, payments through the API): every write

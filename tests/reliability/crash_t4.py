@@ -57,6 +57,7 @@ DEMO_PASSWORD = "jobgrant-demo"
 EMPLOYER, RECOMMENDER, APPROVER = "demo-employer", "demo-officer-on-1", "demo-officer-on-2"
 REQUEST_SECONDS = 15
 START_SECONDS = 900  # a first start migrates, seeds and collects: minutes on a loaded machine
+RESTART_SECONDS = 180  # a start after a kill only replays the WAL or forks gunicorn again
 
 
 def free_port() -> int:
@@ -101,9 +102,10 @@ class Cluster:
         command = as_postgres([str(self.bin / tool), *arguments])
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
-    def start(self) -> None:
+    def start(self, seconds: float = START_SECONDS) -> None:
+        """Start the postmaster, trying again for `seconds`; then fail saying why."""
         options = f"-p {self.port} -k {self.data} -c listen_addresses=127.0.0.1"
-        deadline = time.monotonic() + START_SECONDS
+        deadline = time.monotonic() + seconds
         while True:  # after a SIGKILL, the old backends may hold shared memory for a moment
             try:
                 self._run(
@@ -118,9 +120,13 @@ class Cluster:
                     "start",
                 )
                 return
-            except subprocess.CalledProcessError:
+            except subprocess.CalledProcessError as failed:
                 if time.monotonic() > deadline:
-                    raise
+                    tail = self.log.read_text(errors="replace")[-3000:]
+                    stderr = failed.stderr.decode(errors="replace")
+                    raise RuntimeError(
+                        f"PostgreSQL did not start within {seconds:.0f} s: {stderr}\n{tail}"
+                    ) from failed
                 time.sleep(0.5)
 
     def create_database(self) -> None:
@@ -181,10 +187,10 @@ class Server:
             self.process = subprocess.Popen(
                 command, env=self.env, stdout=log, stderr=log, start_new_session=True
             )
-        self.wait_until_healthy()
+        self.wait_until_healthy(RESTART_SECONDS if self.starts > 1 else START_SECONDS)
 
-    def wait_until_healthy(self) -> None:
-        deadline = time.monotonic() + START_SECONDS
+    def wait_until_healthy(self, seconds: float = RESTART_SECONDS) -> None:
+        deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             if self.process is not None and self.process.poll() is not None:
                 tail = self.log.read_text(errors="replace")[-3000:]
@@ -193,7 +199,8 @@ class Server:
                 if requests.get(self.base + "/healthz", timeout=5).status_code == 200:
                     return
             time.sleep(0.2)
-        raise RuntimeError(f"the server was not healthy within {START_SECONDS} s")
+        tail = self.log.read_text(errors="replace")[-3000:]
+        raise RuntimeError(f"the server was not healthy within {seconds:.0f} s:\n{tail}")
 
     def kill(self) -> None:
         """SIGKILL the whole server: the master and every worker, mid-request or not."""
@@ -644,11 +651,12 @@ def crash_at_random(
         else:
             cluster.kill_postmaster()
             kills.postgres += 1
-            cluster.start()
+            cluster.start(RESTART_SECONDS)
             server.wait_until_healthy()
         kills.moments.append(
             f"{victim} after {history.count()} answers, back in {time.monotonic() - began:.1f} s"
         )
+        progress(f"killed {kills.moments[-1]}")
 
 
 # --- The checks ---------------------------------------------------------------------------
@@ -909,6 +917,11 @@ def verifications(env: dict[str, str]) -> list[str]:
 # --- The run ------------------------------------------------------------------------------
 
 
+def progress(line: str) -> None:
+    """A line as it happens, so that a run that hangs shows where in the CI log."""
+    print(f"T4 {time.strftime('%H:%M:%S')} {line}", flush=True)
+
+
 def run(args: argparse.Namespace) -> int:
     began = time.monotonic()
     until = began + args.timeout
@@ -955,11 +968,18 @@ def run(args: argparse.Namespace) -> int:
             )
             for thread in clients:
                 thread.start()
+            progress("server healthy; clients walking files")
             crash_at_random(server, cluster, history, args, kills)
-            # A few more files after the last crash: the service is whole again.
+            # A few more files after the last crash: the service is whole again (unless every
+            # client has stopped, on a crash of its own, which the report then gives).
             target = len(history.files) + args.clients
-            while len(history.files) < max(target, args.files) and time.monotonic() < until:
+            while (
+                len(history.files) < max(target, args.files)
+                and time.monotonic() < until
+                and any(thread.is_alive() for thread in clients[: args.clients])
+            ):
                 time.sleep(0.05)
+            progress(f"{len(history.files)} files begun; waiting for the clients to finish")
             more.clear()
             for thread in clients:
                 thread.join()
