@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from jobgrant.service.api.examples import EXAMPLE_DECLARATIONS
 from jobgrant.service.commands import THREADS, WORKERS, gunicorn_arguments
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -315,19 +316,7 @@ def token(port: int, username: str) -> str:
 
 
 #: The declarations submitting requires: an employer that prepared its own application.
-DECLARATIONS: dict[str, Any] = {
-    "prepared_by": "employer",
-    "related_to_provider": False,
-    "other_funding": False,
-    "provider_public_institution": True,
-    "provider_street_address": "135 Fennell Avenue West",
-    "provider_city": "Hamilton",
-    "provider_postal_code": "L9C 1E9",
-    "provider_phone": "905-575-1212",
-    "trainer_name": "Dana Whitfield",
-    "trainer_attests_no_conflict": True,
-    "employer_attests_no_conflict": True,
-}
+DECLARATIONS: dict[str, Any] = EXAMPLE_DECLARATIONS
 
 
 def application_body(employer: dict[str, Any], today: dt.date) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from tests import canonical, seeded
 from tests.personas import APPLICANT, CLOCK, Persona, totp_code
 
 from jobgrant.service.accounts.models import ApiToken, User
+from jobgrant.service.api.examples import EXAMPLE_DECLARATIONS
 
 TODAY = seeded.TODAY
 
@@ -226,19 +227,7 @@ def as_user(demo: None) -> Callable[[str | Persona | None], Api]:
 
 #: The declarations of an employer that prepared its own application, of a public college: what
 #: submitting requires (application_body carries them; a test about them changes or drops them).
-DECLARATIONS: dict[str, Any] = {
-    "prepared_by": "employer",
-    "related_to_provider": False,
-    "other_funding": False,
-    "provider_public_institution": True,
-    "provider_street_address": "135 Fennell Avenue West",
-    "provider_city": "Hamilton",
-    "provider_postal_code": "L9C 1E9",
-    "provider_phone": "905-575-1212",
-    "trainer_name": "Dana Whitfield",
-    "trainer_attests_no_conflict": True,
-    "employer_attests_no_conflict": True,
-}
+DECLARATIONS: dict[str, Any] = EXAMPLE_DECLARATIONS
 
 
 def application_body(**changes: Any) -> dict[str, Any]:

@@ -25,24 +25,13 @@ import os
 import sys
 from typing import Any
 
+from jobgrant.service.api.examples import EXAMPLE_DECLARATIONS
+
 FUNDERS = ("federal", "provincial")
 AMOUNT_CENTS = 900_000  # $9,000 federal (and as much provincial) per application, as in T1
 
 
-#: The declarations submitting requires: an employer that prepared its own application.
-DECLARATIONS: dict[str, Any] = {
-    "prepared_by": "employer",
-    "related_to_provider": False,
-    "other_funding": False,
-    "provider_public_institution": True,
-    "provider_street_address": "135 Fennell Avenue West",
-    "provider_city": "Hamilton",
-    "provider_postal_code": "L9C 1E9",
-    "provider_phone": "905-575-1212",
-    "trainer_name": "Dana Whitfield",
-    "trainer_attests_no_conflict": True,
-    "employer_attests_no_conflict": True,
-}
+DECLARATIONS: dict[str, Any] = EXAMPLE_DECLARATIONS
 
 
 def application_body(business_number: str, federal_cents: int, today: dt.date) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from ninja.openapi.schema import OpenAPISchema
 from ninja.operation import Operation
 
 from jobgrant.rules.codes import fiscal_year_start
+from jobgrant.service.api.examples import EXAMPLE_DECLARATIONS
 from jobgrant.service.api.problems import PROBLEM_JSON
 from jobgrant.service.api.schemas import Problem
 
@@ -130,22 +131,6 @@ def example_application(today: dt.date) -> dict[str, Any]:
         ],
         "declarations": EXAMPLE_DECLARATIONS,
     }
-
-
-#: What an employer that prepared its own application declares of a public college.
-EXAMPLE_DECLARATIONS: dict[str, Any] = {
-    "prepared_by": "employer",
-    "related_to_provider": False,
-    "other_funding": False,
-    "provider_public_institution": True,
-    "provider_street_address": "135 Fennell Avenue West",
-    "provider_city": "Hamilton",
-    "provider_postal_code": "L9C 1E9",
-    "provider_phone": "905-575-1212",
-    "trainer_name": "Dana Whitfield",
-    "trainer_attests_no_conflict": True,
-    "employer_attests_no_conflict": True,
-}
 
 
 def _operations_by_method(document: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:

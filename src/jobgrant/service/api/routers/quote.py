@@ -13,8 +13,8 @@ from jobgrant.service.api.openapi import problems, read_by_hand
 from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import ApplicationBody, QuoteOut
 from jobgrant.service.api.security import bearer, caller
-from jobgrant.service.grants.core.evaluation_answers import check_evaluation_answers
 from jobgrant.service.grants.applications.declarations import declaration_of
+from jobgrant.service.grants.core.evaluation_answers import check_evaluation_answers
 from jobgrant.service.grants.core.quoting import quote_application
 
 router = Router(tags=["quote"], auth=bearer)
