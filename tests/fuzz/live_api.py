@@ -244,6 +244,10 @@ def fuzz(
         # embedded by WeasyPrint) took longer than 10 s.
         "--request-timeout",
         str(REQUEST_TIMEOUT_SECONDS),
+        # The same limit for the response-time check, which "all" turns on at 10 s (a PDF took
+        # 10.6 s at a load of 15 on 2026-12-05): speed is measured in bench/, not here.
+        "--max-response-time",
+        str(REQUEST_TIMEOUT_SECONDS),
         *(["--seed", str(options.seed)] if options.seed is not None else []),
     ]
     print(f"\n=== {persona} ===", flush=True)
