@@ -92,7 +92,7 @@ def override_not_found() -> ServiceError:
 
 def intake_not_found() -> ServiceError:
     return ServiceError(
-        404, "NOT_FOUND", "No such intake.", "Aucune période de réception de ce genre."
+        404, "NOT_FOUND", "No such intake.", "Aucun appel de demandes de ce genre."
     )
 
 
