@@ -71,9 +71,7 @@ def intake_to_rank(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
         for _ in range(2)
     ]
     intake = Intake.objects.get(pk=files[0].intake_id)
-    Stream.objects.filter(pk=intake.stream_id).update(
-        selection=Selection.RANKED, scoring="on-2017"
-    )
+    Stream.objects.filter(pk=intake.stream_id).update(selection=Selection.RANKED, scoring="on-2017")
     Intake.objects.filter(pk=intake.pk).update(state=IntakeState.CLOSED)
     ranked = Intake.objects.get(stream__program__jurisdiction="ON", state=IntakeState.RANKED)
     return {"waiting": intake.pk, "ranked": ranked.pk}
