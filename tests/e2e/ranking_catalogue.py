@@ -1,7 +1,9 @@
 """The ranking's pages in the axe pass of test_accessibility.py: the officer's review of a file
 below its intake's cut-off (its rank, score and reasons, the override form, and the form sent
 empty), the program manager's overrides awaiting a sign-off, one override (and its answer sent
-without the confirmation), and the report of decisions out of rank."""
+without the confirmation), the report of decisions out of rank, and the program manager's
+ranking by hand of a closed intake the worker has not ranked (its confirmation, and the refusal
+for an intake ranked already)."""
 
 from __future__ import annotations
 
@@ -51,6 +53,30 @@ def ranked_intake(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
     return {"below": below.pk, "above": other.pk, "override": override.pk, "intake": intake.pk}
 
 
+def intake_to_rank(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+    """Ontario's open intake, its stream ranked under on-2017, with two files, closed and not
+    ranked yet; and the demonstration's spring intake, ranked already."""
+    from jobgrant.service.accounts.models import User
+    from jobgrant.service.grants.applications import actions
+    from jobgrant.service.grants.models.applications import (
+        Intake,
+        IntakeState,
+        Selection,
+        Stream,
+    )
+
+    employer = User.objects.get(username="demo-employer")
+    files = [
+        actions.submit_application(employer, actions.create_application(employer, make_body()))
+        for _ in range(2)
+    ]
+    intake = Intake.objects.get(pk=files[0].intake_id)
+    Stream.objects.filter(pk=intake.stream_id).update(selection=Selection.RANKED, scoring="on-2017")
+    Intake.objects.filter(pk=intake.pk).update(state=IntakeState.CLOSED)
+    ranked = Intake.objects.get(stream__program__jurisdiction="ON", state=IntakeState.RANKED)
+    return {"waiting": intake.pk, "ranked": ranked.pk}
+
+
 def ranking_groups(group: Any, visit: Any, click: Any, fill_and_click: Any) -> tuple[Any, ...]:
     Group, Visit = group, visit  # noqa: N806 - read as the classes they are
     return (
@@ -80,6 +106,29 @@ def ranking_groups(group: Any, visit: Any, click: Any, fill_and_click: Any) -> t
                 ),
             ),
             setup=ranked_intake,
+        ),
+        Group(
+            "program manager ranking by hand",
+            "demo-program-manager-on",
+            (
+                Visit(
+                    "web:program-intake",
+                    kwargs=lambda made: {"intake_id": made["waiting"]},
+                    label="closed, waiting for its ranking",
+                ),
+                Visit(
+                    "web:program-intake-rank",
+                    kwargs=lambda made: {"intake_id": made["waiting"]},
+                    label="the confirmation",
+                ),
+                Visit(
+                    "web:program-intake-rank",
+                    kwargs=lambda made: {"intake_id": made["ranked"]},
+                    status=409,
+                    label="ranked already: the refusal",
+                ),
+            ),
+            setup=intake_to_rank,
         ),
     )
 

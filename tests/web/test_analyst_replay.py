@@ -56,8 +56,8 @@ def test_a_bad_choice_is_named_in_the_readers_language_and_nothing_runs(demo: No
     page = client.get("/fr/analyste/rejouer/", {"intake": "987654", "policy": "/etc/passwd"})
     assert page.status_code == 422
     html = page.content.decode()
-    assert "Choisissez la période de réception close à rejouer." in html
-    assert "Choisissez la politique sous laquelle rejouer la période de réception." in html
+    assert "Choisissez l’appel de demandes clos à rejouer." in html
+    assert "Choisissez la politique sous laquelle rejouer l’appel de demandes." in html
     assert client.get("/en/analyst/replay/replay.csv", {"intake": "1"}).status_code == 422
 
 

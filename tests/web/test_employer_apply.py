@@ -318,7 +318,7 @@ def test_training_in_a_year_without_an_open_intake_is_refused(employer: Client) 
         training_form(start_date="2028-05-01", end_date="2028-06-01"),
     )
     page = assert_error_summary(response, "start_date")
-    assert "Aucune période de réception n'est ouverte pour une formation" in page
+    assert "Aucun appel de demandes n'est ouvert pour une formation" in page
     assert "qui commence le 1er mai 2028 (Ontario)" in page
 
 

@@ -58,7 +58,7 @@ def test_a_start_date_in_the_past_is_called_so(employer: Client, lang: str) -> N
     if lang == "fr":
         assert "La date de début de la formation, le 1er mai 2025, est passée" in page
         assert "le 30 novembre 2026 ou plus tard" in page
-        assert "Aucune période de réception" not in page
+        assert "Aucun appel de demandes" not in page
     else:
         assert "The training start date, May 1, 2025, is in the past" in page
         assert "on November 30, 2026 or later" in page

@@ -111,7 +111,8 @@ sin = typer.Typer(help="The Social Insurance Numbers held, encrypted.", no_args_
 
 @sin.command("rekey")
 def sin_rekey() -> None:
-    """Re-encrypt every SIN under the first key of JOBGRANT_SIN_KEYS (after a rotation)."""
+    """Re-encrypt every SIN and reseal every direct-deposit account number under the first key
+    of JOBGRANT_SIN_KEYS (after a rotation)."""
     raise typer.Exit(serving.rekey_sins())
 
 

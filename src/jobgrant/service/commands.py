@@ -229,12 +229,14 @@ def verify_audit() -> int:
 
 
 def rekey_sins() -> int:
-    """Re-encrypt every SIN under the current key and recompute its blind index."""
+    """Re-encrypt every SIN and reseal every direct-deposit account number under the current
+    key, and recompute their blind indexes."""
     setup_django()
     from jobgrant.service.grants.participants.sin_keys import rekey_sins as rekey
 
     done = rekey()
     print(f"{done.rows} SINs held; {done.rewritten} re-encrypted under the current key")
+    print(f"{done.accounts} bank accounts held; {done.resealed} resealed under the current key")
     return 0
 
 

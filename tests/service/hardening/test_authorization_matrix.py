@@ -194,7 +194,8 @@ def make_fixtures() -> dict[str, Fixture]:
 
 def _ranked(submitted: Any, by: str) -> dict[str, Fixture]:
     """Two recommended files of a closed, ranked intake of their own (a second Ontario stream),
-    both below its cut-off; the second with an override asked for by their recommender."""
+    both below its cut-off; the second with an override asked for by their recommender; and a
+    later intake of that stream, closed and not ranked yet, with one submitted file."""
     program = Program.objects.get(jurisdiction="ON")
     stream = Stream.objects.create(
         program=program, name_en="Ranked", name_fr="Classé", selection="ranked", scoring="on-2017"
@@ -215,9 +216,19 @@ def _ranked(submitted: Any, by: str) -> dict[str, Fixture]:
         actions.recommend_application(recommender, application)
     rank_intake(intake)
     override = request_override(recommender, files[1], "approve", "The plant closes in March.")
+    # A later intake of the stream, closed with one file, that the worker has not ranked yet.
+    waiting = Intake.objects.create(
+        stream=stream,
+        opens_on=dt.date(2026, 11, 2),
+        closes_on=dt.date(2026, 11, 20),
+        state=IntakeState.CLOSED,
+    )
+    waiting_file = submitted()
+    Application.objects.filter(pk=waiting_file.pk).update(intake=waiting, stream=stream)
     return {
         "ranked": Fixture(files[0].pk, recommended_by=by, intake=intake.pk),
         "override": Fixture(files[1].pk, recommended_by=by, intake=intake.pk, override=override.pk),
+        "waiting intake": Fixture(waiting_file.pk, intake=waiting.pk, stream=stream.pk),
     }
 
 

@@ -109,3 +109,41 @@ def test_an_index_key_of_the_wrong_length_is_refused() -> None:
     with pytest.raises(ValueError, match="32-byte"):
         sin_blind_index(SIN)
     forget_keys()
+
+
+ACCOUNT = {"institution": "003", "transit": "01234", "account": "87654321"}
+
+
+def test_rekey_reseals_the_direct_deposit_accounts_under_the_new_key(demo, keys, settings) -> None:
+    """A rotation, then `jobgrant sin rekey`: the account number reads right under the new key
+    alone, no longer under the old one; its index (so its flags) is unchanged."""
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    from jobgrant.service.grants.integrity.direct_deposit import set_bank_account
+    from jobgrant.service.registry.bank_accounts import AAD, open_sealed
+    from jobgrant.service.registry.models import Employer
+
+    set_bank_account(EMPLOYER.get(), APPLICANT.get(), ACCOUNT)
+    before = Employer.objects.get(pk=APPLICANT.get().pk)
+    assert before.bank_account_key_id == "k-old"
+    rotate(settings, keys["new"], keys["old"])
+    done = rekey_sins(batch=1)
+    assert (done.accounts, done.resealed) == (1, 1)
+    after = Employer.objects.get(pk=before.pk)
+    assert after.bank_account_key_id == "k-new"
+    assert after.bank_account_index == before.bank_account_index
+    assert after.masked_bank_account == before.masked_bank_account
+    blob = bytes(after.bank_account_ciphertext)
+    rotate(settings, keys["new"])  # the old key dropped: the account still reads
+    assert open_sealed(after.bank_account_key_id, blob) == "87654321"
+    old_key = base64.b64decode(keys["old"].split(":")[1])
+    with pytest.raises(InvalidTag):  # and the old key no longer opens it
+        AESGCM(old_key).decrypt(blob[:12], blob[12:], AAD)
+    entry = AuditEntry.objects.get(action="bank_account.rekey")
+    assert entry.summary == {"model": "employer", "rows": 1, "key_id": "k-new"}
+    assert "87654321" not in str(entry.summary) and verify().ok
+    assert rekey_sins().resealed == 0  # run again: nothing left to do
+    with connection.cursor() as cursor:
+        cursor.execute(f'SELECT * FROM "{Employer._meta.db_table}"')
+        assert all("87654321" not in repr(row) for row in cursor.fetchall())

@@ -67,7 +67,7 @@ def test_an_open_intake_an_unknown_one_or_an_unknown_policy_is_refused_in_both_l
     with pytest.raises(ServiceError) as refused:
         replay(open_intake.pk, "cjg-2014")
     assert refused.value.code == "INTAKE_NOT_CLOSED"
-    assert "période de réception" in refused.value.message_fr
+    assert "appel de demandes" in refused.value.message_fr
     with pytest.raises(ServiceError) as refused:
         replay(987654, "cjg-2014")
     assert (refused.value.status, refused.value.code) == (404, "NO_SUCH_INTAKE")
@@ -132,7 +132,7 @@ def test_the_command_prints_the_comparison_and_writes_the_csv_and_the_plot(
     ]
     assert rows[2]["changement"] == "perd"
     drawing = plot.read_text(encoding="utf-8")
-    assert drawing.startswith("<?xml") and "Dossiers dans l'ordre de la période" in drawing
+    assert drawing.startswith("<?xml") and "Dossiers dans l'ordre de l'appel de demandes" in drawing
 
 
 @pytest.mark.parametrize(

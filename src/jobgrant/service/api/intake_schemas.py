@@ -60,3 +60,9 @@ class IntakeBody(Schema):
 
 class CloseIntakeBody(Schema):
     reason: str = Field(max_length=2000, description="Why it closes before its date.")
+
+
+class RankIntakeBody(Schema):
+    confirm: bool = Field(
+        description="true: rank the intake now. A ranking, once made, is never made again."
+    )

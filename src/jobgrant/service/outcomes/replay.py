@@ -153,14 +153,14 @@ def _closed_intake(intake_id: int) -> Intake:
             404,
             "NO_SUCH_INTAKE",
             f"There is no intake {intake_id}.",
-            f"Il n'y a pas de période de réception {intake_id}.",
+            f"Il n'y a pas d'appel de demandes {intake_id}.",
         )
     if intake.state not in (IntakeState.CLOSED, IntakeState.RANKED):
         raise ServiceError(
             422,
             "INTAKE_NOT_CLOSED",
             "Only a closed intake can be replayed: this one still receives applications.",
-            "Seule une période de réception close peut être rejouée : celle-ci reçoit encore "
+            "Seul un appel de demandes clos peut être rejoué\u00a0: celui-ci reçoit encore "
             "des demandes.",
         )
     return intake

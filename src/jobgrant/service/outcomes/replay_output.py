@@ -13,7 +13,10 @@ from jobgrant.service.outcomes.replay import FUNDERS, FileReplay, Replay
 
 #: Each phrase in English and in French.
 WORDS: dict[str, tuple[str, str]] = {
-    "title": ("Intake {intake} replayed under {policy}", "Période {intake} rejouée sous {policy}"),
+    "title": (
+        "Intake {intake} replayed under {policy}",
+        "Appel de demandes {intake} rejoué sous {policy}",
+    ),
     "files": ("Files replayed", "Dossiers rejoués"),
     "funded": ("Files funded", "Dossiers financés"),
     "gains": ("Funded only under {policy}", "Financés seulement sous {policy}"),
@@ -32,7 +35,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "firm_size": ("Firm size", "Taille de l'entreprise"),
     "stream": ("Stream", "Volet"),
     "region": ("Economic region", "Région économique"),
-    "axis_files": ("Files in the intake's order", "Dossiers dans l'ordre de la période"),
+    "axis_files": ("Files in the intake's order", "Dossiers dans l'ordre de l'appel de demandes"),
     "axis_money": (
         "Government money funded (thousands of dollars)",
         "Financement public accordé (milliers de dollars)",

@@ -156,6 +156,9 @@ ACTION_LABELS: dict[str, Promise] = {
     "risk_flag.lapse": gettext_lazy("Risk flag no longer found"),
     "risk_flag.clear": gettext_lazy("Risk flag cleared by an officer"),
     "organization.set_bank_account": gettext_lazy("Organization's direct-deposit account set"),
+    "bank_account.rekey": gettext_lazy(
+        "Direct-deposit account numbers sealed under the current key"
+    ),
     # the ranking at an intake's close, and the decisions taken against it
     "intake.rank": gettext_lazy("Intake ranked"),
     "rank_override.request": gettext_lazy("Decision against the ranking asked for"),

@@ -85,7 +85,7 @@ def test_an_intake_is_ranked_once_and_a_second_ranking_is_refused_and_audited(de
     rank_intake(closed(intake))
     with pytest.raises(ServiceError) as refused:
         rank_intake(intake, by=PROGRAM_MANAGER.get())
-    assert refused.value.status == 409 and refused.value.code == "INTAKE_NOT_RANKABLE"
+    assert refused.value.status == 409 and refused.value.code == "INTAKE_ALREADY_RANKED"
     assert AuditEntry.objects.filter(
         action="refused.rank_intake", actor=PROGRAM_MANAGER.username
     ).exists()

@@ -1,5 +1,5 @@
-"""Programs, streams and intakes: read by every staff role, created, changed and closed by a
-program manager of the jurisdiction (or the administrator), through grants/intakes."""
+"""Programs, streams and intakes: read by every staff role, created, changed, closed and ranked by
+a program manager of the jurisdiction (or the administrator), through grants/intakes."""
 
 from __future__ import annotations
 
@@ -13,7 +13,13 @@ from jobgrant.rules.money import format_amount
 from jobgrant.service.accounts.models import STAFF_ROLES, User
 from jobgrant.service.api.bodies import json_object
 from jobgrant.service.api.idempotency import idempotent
-from jobgrant.service.api.intake_schemas import CloseIntakeBody, IntakeBody, IntakeOut, ProgramOut
+from jobgrant.service.api.intake_schemas import (
+    CloseIntakeBody,
+    IntakeBody,
+    IntakeOut,
+    ProgramOut,
+    RankIntakeBody,
+)
 from jobgrant.service.api.openapi import problems, read_by_hand
 from jobgrant.service.api.problems import json_response
 from jobgrant.service.api.schemas import FISCAL_YEAR, MAX_DATABASE_ID, one_of
@@ -21,6 +27,7 @@ from jobgrant.service.api.security import bearer, caller
 from jobgrant.service.grants.core import access as core_access
 from jobgrant.service.grants.intakes import access
 from jobgrant.service.grants.intakes import actions as intake_actions
+from jobgrant.service.grants.intakes.ranking_handoff import rank_by_hand
 from jobgrant.service.grants.models.applications import Intake, Program
 from jobgrant.service.ledger.models import Earmark
 
@@ -158,5 +165,25 @@ def close_intake(request: HttpRequest, intake_id: Id) -> HttpResponse:
         intake = access.get_visible_intake(user, intake_id)
         closed = intake_actions.close_intake(user, intake, body.get("reason"))
         return json_response(intake_json(closed))
+
+    return idempotent(request, user, work)
+
+
+@router.post(
+    "/intakes/{intake_id}/rank", response=WRITES, openapi_extra=read_by_hand(RankIntakeBody)
+)
+def rank_intake(request: HttpRequest, intake_id: Id) -> HttpResponse:
+    """Rank a closed intake of a ranked stream now, as the worker does when it closes (for an
+    intake the worker has not ranked yet, or whose ranking failed): a program manager of the
+    jurisdiction or the administrator. 409 when the intake is not closed, is ranked already, or
+    its stream ranks nothing; 422 unless the body confirms it ({"confirm": true}): it cannot
+    be undone. The ranks are at GET /intakes/{intake_id}/ranking."""
+    user = caller(request)
+
+    def work() -> HttpResponse:
+        body = json_object(request)
+        intake = access.get_visible_intake(user, intake_id)
+        rank_by_hand(user, intake, confirmed=body.get("confirm"))
+        return json_response(intake_json(Intake.objects.get(pk=intake.pk)))
 
     return idempotent(request, user, work)

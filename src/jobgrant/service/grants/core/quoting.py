@@ -183,12 +183,12 @@ def program_for(payload: dict[str, Any], received: dt.date) -> Program:
             422,
             "NO_OPEN_INTAKE",
             f"No intake is open in {english} for training in {year}.",
-            f"Aucune période de réception n'est ouverte pour une formation en {year} ({french}).",
+            f"Aucun appel de demandes n'est ouvert pour une formation en {year} ({french}).",
             problems=[
                 problem(
                     "training.start_date",
                     "falls in a fiscal year with no open intake",
-                    "tombe dans un exercice sans période de réception ouverte",
+                    "tombe dans un exercice sans appel de demandes ouvert",
                 )
             ],
         )

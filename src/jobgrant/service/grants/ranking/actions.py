@@ -8,6 +8,7 @@ it again is refused): a file's place never moves under the officers' feet.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +40,7 @@ from jobgrant.service.grants.models.ranking import (
 from jobgrant.service.grants.ranking import access
 from jobgrant.service.grants.ranking.inputs import rankable, scoring_inputs, submitted_at
 from jobgrant.service.grants.ranking.refusals import refused, side_of
+from jobgrant.service.language import current_language, long_date
 from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.refusals import illegal_transition
 
@@ -51,18 +53,24 @@ class _Worker:
     is_authenticated: bool = True
 
 
-def rank_intake(intake: Intake, by: User | None = None) -> list[IntakeRank]:
-    """Rank a closed intake of a ranked stream (the worker's call, or a person's)."""
-    return _rank(by or _Worker(), intake)
+def rank_intake(
+    intake: Intake, by: User | None = None, allowed: Callable[[Intake], None] | None = None
+) -> list[IntakeRank]:
+    """Rank a closed intake of a ranked stream (the worker's call, or a person's). `allowed`:
+    the caller's check of who may (it raises its refusal), run first, so that its refusal is
+    audited once, as the ranking's own are."""
+    return _rank(by or _Worker(), intake, allowed)
 
 
 @audited_refusals_of("intake", action="rank_intake")
-def _rank(by: Any, intake: Intake) -> list[IntakeRank]:
+def _rank(by: Any, intake: Intake, allowed: Callable[[Intake], None] | None) -> list[IntakeRank]:
+    if allowed is not None:
+        allowed(intake)
     with transaction.atomic():
         intake = (
             Intake.objects.select_for_update().select_related("stream__program").get(pk=intake.pk)
         )
-        _check_rankable(intake)
+        check_rankable(intake)
         applications = rankable(intake.pk)
         ranks = _ranks(intake, applications)
         IntakeRank.objects.bulk_create(ranks)
@@ -72,7 +80,17 @@ def _rank(by: Any, intake: Intake) -> list[IntakeRank]:
     return ranks
 
 
-def _check_rankable(intake: Intake) -> None:
+def check_rankable(intake: Intake) -> None:
+    """409 unless the intake is a closed intake of a ranked stream, not ranked yet, whose
+    stream names a known criteria set (a page asks before it offers to rank)."""
+    if intake.state == IntakeState.RANKED:
+        ranked_on = intake.ranked_at or timezone.now()
+        raise refused(
+            409,
+            "INTAKE_ALREADY_RANKED",
+            lambda: {"date": long_date(timezone.localdate(ranked_on), current_language())},
+            extra={"state": intake.state},
+        )
     ranked = intake.stream.selection == Selection.RANKED
     if intake.state != IntakeState.CLOSED or not ranked:
         state = IntakeState(intake.state)

@@ -18,6 +18,13 @@ RANKING_WORDINGS: dict[str, Wording] = {
             "one is now “%(state)s”. A ranking, once made, is never made again."
         ),
     ),
+    "INTAKE_ALREADY_RANKED": Wording(
+        gettext_lazy("This intake is already ranked"),
+        gettext_lazy(
+            "It was ranked on %(date)s. A ranking, once made, is never made again: its files "
+            "keep their places."
+        ),
+    ),
     "SCORING_UNKNOWN": Wording(
         gettext_lazy("The stream names no known scoring criteria"),
         gettext_lazy(
@@ -91,9 +98,7 @@ def override_not_found() -> ServiceError:
 
 
 def intake_not_found() -> ServiceError:
-    return ServiceError(
-        404, "NOT_FOUND", "No such intake.", "Aucune période de réception de ce genre."
-    )
+    return ServiceError(404, "NOT_FOUND", "No such intake.", "Aucun appel de demandes de ce genre.")
 
 
 __all__ = ["refused"]

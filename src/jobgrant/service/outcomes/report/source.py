@@ -78,7 +78,10 @@ def jurisdiction_of(value: str | None) -> str | None:
 
 
 def annual_report(jurisdiction: str | None, fiscal_year: str) -> KpiReport:
-    """The suppressed KPIs of one jurisdiction (None: Canada) for one fiscal year."""
+    """The suppressed KPIs of one jurisdiction (None: Canada) for one fiscal year, and the
+    decisions taken against an intake's ranking (report/integrity.py: counts of files, read
+    from the records, never about people)."""
     from jobgrant.service.outcomes import snapshots
+    from jobgrant.service.outcomes.report.integrity import with_out_of_rank
 
-    return snapshots.read(jurisdiction, fiscal_year, suppress=True)
+    return with_out_of_rank(snapshots.read(jurisdiction, fiscal_year, suppress=True))

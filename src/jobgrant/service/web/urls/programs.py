@@ -20,4 +20,9 @@ urlpatterns = [
         programs_intakes.intake_close,
         name="program-intake-close",
     ),
+    path(
+        _("intakes/<id:intake_id>/rank/"),
+        programs_intakes.intake_rank,
+        name="program-intake-rank",
+    ),
 ]

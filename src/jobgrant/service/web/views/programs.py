@@ -51,6 +51,9 @@ NOTICES = {
     "created": gettext_lazy("The intake was created."),
     "changed": gettext_lazy("The intake was changed."),
     "closed": gettext_lazy("The intake was closed: it receives no more applications."),
+    "ranked": gettext_lazy(
+        "The intake was ranked: the officers' queue opens its applications in rank order."
+    ),
     "rules": gettext_lazy("The stream's rules were saved."),
 }
 

@@ -1,5 +1,6 @@
 """A program manager's intake pages: a new intake of a stream, an intake's page (its form
-while it has not opened), and closing it early, after a confirmation with a reason."""
+while it has not opened), closing it early, after a confirmation with a reason, and ranking a
+closed intake the worker has not ranked, after a confirmation."""
 
 from __future__ import annotations
 
@@ -16,8 +17,11 @@ from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.intakes import access
 from jobgrant.service.grants.intakes import actions as intake_actions
 from jobgrant.service.grants.intakes.input import checked_closing_reason, checked_intake
-from jobgrant.service.grants.models.applications import Intake, IntakeState
+from jobgrant.service.grants.intakes.ranking_handoff import rank_by_hand, waiting
+from jobgrant.service.grants.models.applications import Intake, IntakeState, Selection
+from jobgrant.service.language import in_language
 from jobgrant.service.ledger.models import Earmark
+from jobgrant.service.refusals import shown
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms import programs as forms
 from jobgrant.service.web.forms.organizations import show_problems
@@ -81,9 +85,8 @@ def intake_page(request: HttpRequest, user: User, intake_id: int) -> HttpRespons
     """The intake: its form while it has not opened (and the user manages it), else its
     figures."""
     intake = visible_or_404(access.get_visible_intake, user, intake_id)
-    editable = intake.state == IntakeState.SCHEDULED and access.manages(
-        user, intake.stream.program.jurisdiction
-    )
+    manages = access.manages(user, intake.stream.program.jurisdiction)
+    editable = intake.state == IntakeState.SCHEDULED and manages
     posted = request.POST if request.method == "POST" else None
     form = forms.IntakeForm(posted, initial=_initial(intake)) if editable else None
     first: list[tuple[str, str]] = []
@@ -105,8 +108,10 @@ def intake_page(request: HttpRequest, user: User, intake_id: int) -> HttpRespons
         "form": form,
         "state": labels.label(labels.INTAKE_STATE_LABELS, intake.state),
         "earmarks": _earmarks(intake),
-        "may_close": intake.state in (IntakeState.SCHEDULED, IntakeState.OPEN)
-        and access.manages(user, intake.stream.program.jurisdiction),
+        "may_close": intake.state in (IntakeState.SCHEDULED, IntakeState.OPEN) and manages,
+        "may_rank": intake.state == IntakeState.CLOSED
+        and intake.stream.selection == Selection.RANKED
+        and manages,
         "received": intake.applications.count(),
         "notice": notice_text(request),
     }
@@ -154,3 +159,27 @@ def intake_close(request: HttpRequest, user: User, intake_id: int) -> HttpRespon
         "ranked": intake.stream.selection == "ranked",
     }
     return _render(request, "web/programs/close.html", context, form, first)
+
+
+@program_manager_required
+@require_http_methods(["GET", "POST"])
+def intake_rank(request: HttpRequest, user: User, intake_id: int) -> HttpResponse:
+    """Rank now, after confirmation: the GET page says what the ranking will do (or why the
+    intake cannot be ranked), the POST ranks (or shows the refusal, audited)."""
+    intake = visible_or_404(access.get_visible_intake, user, intake_id)
+    context: dict[str, Any] = {
+        "title": _("Rank %(intake)s now?") % {"intake": intake_name(intake)},
+        "intake": intake,
+    }
+    try:
+        if request.method == "POST":
+            rank_by_hand(user, intake, confirmed=True)  # the POST of the confirmation page
+            set_notice(request, "ranked")
+            return redirect("web:program-intake", intake_id=intake.pk)
+        found = waiting(user, intake)
+    except ServiceError as error:
+        context["refusal"] = shown(error)
+        return render(request, "web/programs/rank.html", context, status=error.status)
+    context["waiting"] = found
+    context["scoring"] = in_language(en=found.scoring_en, fr=found.scoring_fr)
+    return render(request, "web/programs/rank.html", context)

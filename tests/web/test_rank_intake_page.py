@@ -1,0 +1,111 @@
+"""The program manager's page to rank by hand a closed intake the worker has not ranked, in
+English and in French: the intake's page offers it, the confirmation says what the ranking
+does and that it is never made again, the POST ranks (audited) and comes back to the intake;
+an intake ranked already, or not closed, gets the refusal; other roles the 403 page."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+from django.test import Client
+from tests.addresses import page_path
+from tests.personas import OFFICER, PROGRAM_MANAGER
+from tests.service.grants.ranking_helpers import closed, ranked_stream, submitted_files
+
+from jobgrant.service.accounts.models import User
+from jobgrant.service.audit.models import AuditEntry
+from jobgrant.service.grants.models.applications import Intake, IntakeState
+from jobgrant.service.grants.models.ranking import IntakeRank
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(username: str) -> Client:
+    client = Client()
+    client.force_login(User.objects.get(username=username))
+    return client
+
+
+def text(answer: object) -> str:
+    content = answer.content.decode()  # type: ignore[attr-defined]
+    return html.unescape(content).replace("\u00a0", " ")
+
+
+@pytest.fixture
+def intake(demo: None) -> Intake:
+    made = ranked_stream()
+    submitted_files()
+    return closed(made)
+
+
+def test_the_intake_page_offers_the_ranking_and_the_confirmation_says_what_it_does(
+    intake,
+) -> None:
+    client = signed_in(PROGRAM_MANAGER.username)
+    page = text(client.get(page_path("en", f"/programs/intakes/{intake.pk}/")))
+    assert 'id="rank-intake"' in page and "you can rank it now" in page
+    asked = client.get(page_path("en", f"/programs/intakes/{intake.pk}/rank/"))
+    english = text(asked)
+    assert asked.status_code == 200
+    assert "puts the intake's 4 eligible applications awaiting a decision in order" in english
+    assert "A ranking, once made, is never made again" in english
+    assert 'id="confirm-rank"' in english and "$10,000.00" in english
+    french_path = page_path("fr", f"/programs/intakes/{intake.pk}/rank/")
+    assert french_path == f"/fr/programmes/appels/{intake.pk}/classer/"
+    french = text(client.get(french_path))
+    assert "Le classement met en ordre les 4 demandes admissibles" in french
+    assert "Oui, le classer maintenant" in french and "ne se refait jamais" in french
+    assert not IntakeRank.objects.filter(intake=intake).exists()  # asking changes nothing
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_post_ranks_it_audited_and_comes_back_to_the_intake(intake, language) -> None:
+    client = signed_in(PROGRAM_MANAGER.username)
+    answer = client.post(page_path(language, f"/programs/intakes/{intake.pk}/rank/"))
+    assert answer.status_code == 302
+    assert answer["Location"] == page_path(language, f"/programs/intakes/{intake.pk}/")
+    intake.refresh_from_db()
+    assert intake.state == IntakeState.RANKED
+    assert IntakeRank.objects.filter(intake=intake).count() == 4
+    entry = AuditEntry.objects.get(action="intake.rank", object_id=str(intake.pk))
+    assert entry.actor == PROGRAM_MANAGER.username
+    page = text(client.get(answer["Location"]))
+    notice = {"en": "The intake was ranked", "fr": "L’appel de demandes a été classé"}
+    assert notice[language] in page and 'id="ranked-on"' in page
+    assert 'id="rank-intake"' not in page
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "sentence"),
+    [
+        ("en", "This intake is already ranked", "A ranking, once made, is never made again"),
+        ("fr", "Cet appel de demandes est déjà classé", "Un classement, une fois établi"),
+    ],
+)
+def test_an_intake_ranked_already_gets_the_refusal(intake, language, title, sentence) -> None:
+    client = signed_in(PROGRAM_MANAGER.username)
+    path = page_path(language, f"/programs/intakes/{intake.pk}/rank/")
+    assert client.post(path).status_code == 302
+    for answer in (client.get(path), client.post(path)):
+        assert answer.status_code == 409
+        page = text(answer)
+        assert title in page and sentence in page and 'id="confirm-rank"' not in page
+    assert AuditEntry.objects.filter(action="refused.rank_intake").count() == 1  # the POST
+
+
+def test_an_open_intake_gets_the_refusal_in_french(demo: None) -> None:
+    intake = ranked_stream()
+    page = signed_in(PROGRAM_MANAGER.username).get(
+        page_path("fr", f"/programs/intakes/{intake.pk}/rank/")
+    )
+    assert page.status_code == 409
+    assert "Seul un appel de demandes fermé d’un volet qui classe ses demandes" in text(page)
+
+
+def test_an_officer_gets_the_403_page_and_nothing_is_ranked(intake) -> None:
+    answer = signed_in(OFFICER.username).post(
+        page_path("en", f"/programs/intakes/{intake.pk}/rank/")
+    )
+    assert answer.status_code == 403
+    assert not IntakeRank.objects.filter(intake=intake).exists()
