@@ -19,6 +19,7 @@ from jobgrant.service.audit.chain import record
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.demo import DemoRefused
 from jobgrant.service.demo_history.cast import assemble, open_programs
+from jobgrant.service.demo_history.comparison_steps import earmark_intakes
 from jobgrant.service.demo_history.plan import Plan, load_rates, make_plan
 from jobgrant.service.demo_history.walk import walk
 
@@ -76,6 +77,7 @@ def seed_history(
         _mark(STARTED, plan)
         cast = assemble(plan, federal_direct)
         open_programs(plan, federal_direct)
+        earmark_intakes(plan)
     with _commits_not_waiting_for_the_disk():
         steps = walk(plan, cast, progress)
     with transaction.atomic():

@@ -11,10 +11,13 @@ import datetime as dt
 import random
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from stdnum import luhn
+
+if TYPE_CHECKING:
+    from jobgrant.service.demo_history.refused_plan import RefusedPlan
 
 RATES_FILE = "demo-history.yaml"
 
@@ -155,6 +158,8 @@ class Plan:
     seed: int
     employers: tuple[EmployerPlan, ...]
     files: tuple[FilePlan, ...]
+    #: The applications refused for lack of budget: the comparison group (`refused_plan`).
+    refused: tuple[RefusedPlan, ...] = ()
 
     @property
     def trainees(self) -> int:
@@ -207,7 +212,12 @@ def make_plan(
                 files.append(_file(draw, len(files) + 1, year, employer, history, sins))
     files.sort(key=lambda f: (f.received_on, f.number))
     _mark_one_receivable(files)
-    return Plan(seed, tuple(employers), tuple(files))
+    from jobgrant.service.demo_history.refused_plan import make_refused
+
+    wanted = history.get("refused_per_year") or {}
+    refused_per_year = {code: n for code, n in wanted.items() if code in per_year}
+    refused = make_refused(seed, refused_per_year, (first, last), tuple(employers), settings, rates)
+    return Plan(seed, tuple(employers), tuple(files), refused)
 
 
 def _employers(draw: _Draw, per_year: dict[str, int]) -> list[EmployerPlan]:

@@ -45,8 +45,9 @@ from jobgrant.service.grants.models.ranking import OverrideDecision, OverrideSta
 from jobgrant.service.language import language_of, long_date
 from jobgrant.service.notifications.outbox import enqueue
 
-#: The refusals of an approval that mean "no money left" (`core.budget_refusals`).
-LACK_OF_BUDGET = ("BUDGET_EXHAUSTED", "NO_BUDGET")
+#: The refusals of an approval that mean "no money left" (`core.budget_refusals`): the budget
+#: account's, or the intake's own budget (its earmark on the account).
+LACK_OF_BUDGET = ("BUDGET_EXHAUSTED", "INTAKE_BUDGET_EXHAUSTED", "NO_BUDGET")
 #: A file refused for lack of budget stays in the group unless it was funded after all.
 NOT_FUNDED = (State.RECOMMENDED, State.DENIED, State.WITHDRAWN)
 MILESTONES = (3, 12)
