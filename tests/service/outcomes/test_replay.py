@@ -238,3 +238,13 @@ def test_a_ranked_intake_replayed_stops_at_its_cut_off(demo: None) -> None:
     # it, is not funded although its $8,000 would fit: a ranking stops at its cut-off.
     assert (y.funded_now, x.funded_now) == (False, False)
     assert result.exhausted_now == y.received_on
+
+
+def test_a_ranked_intake_replayed_under_its_own_policy_gives_its_ranks_back(demo: None) -> None:
+    intake, _ = ranked_intake_of_two()
+    result = replay(intake.pk, intake.stream.program.policy)
+    assert [(f.rank_now, f.score_now) for f in result.files] == [
+        (f.rank_then, f.score_then) for f in result.files
+    ]
+    assert [f.funded_now for f in result.files] == [f.funded_then for f in result.files]
+    assert result.moved() == []
