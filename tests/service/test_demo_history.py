@@ -28,6 +28,7 @@ from jobgrant.service.demo_history.load import (
     seed_history,
 )
 from jobgrant.service.demo_history.plan import make_plan
+from jobgrant.service.demo_history.refused_plan import with_refused
 from jobgrant.service.grants.applications.service_standards import Standard
 from jobgrant.service.grants.models.agreements import Agreement
 from jobgrant.service.grants.models.applications import Application, Delivery
@@ -163,7 +164,7 @@ class TestWhatTheSmallHistoryWrote:
     def test_every_file_is_approved_accepted_claimed_certified_and_paid(
         self, small_history: Loaded, demo: None
     ) -> None:
-        plan = make_plan(SEED, **SMALL)  # type: ignore[arg-type]
+        plan = with_refused(make_plan(SEED, **SMALL))  # type: ignore[arg-type]
         made = Application.objects.filter(request__employers__0__business_number__startswith="7")
         assert made.count() == len(plan.files) + len(plan.refused)
         files = made.exclude(received_on__in=[r.file.received_on for r in plan.refused])
@@ -285,7 +286,7 @@ class TestWhatTheSmallHistoryWrote:
         it are refused for lack of budget (audited), then denied, join the comparison group,
         and their employer consents and answers, or lets the questions lapse, or declines, as
         drawn; the KPIs say the group is too small for a net figure."""
-        plan = make_plan(SEED, **SMALL)  # type: ignore[arg-type]
+        plan = with_refused(make_plan(SEED, **SMALL))  # type: ignore[arg-type]
         assert len(plan.refused) == 3  # SMALL: Ontario's three (history.refused_per_year)
         refused = Application.objects.filter(
             received_on__in=[r.file.received_on for r in plan.refused], jurisdiction="ON"

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from django.db import transaction
 
 from jobgrant.rules.codes import fiscal_year_label
 from jobgrant.service.demo_history import steps
 from jobgrant.service.demo_history.cast import Cast
-from jobgrant.service.demo_history.outcome_steps import _answers
 from jobgrant.service.demo_history.plan import Plan
 from jobgrant.service.demo_history.refused_plan import MILESTONES, RefusedPlan, close_budget_on
 from jobgrant.service.demo_history.steps import FileState
@@ -34,8 +34,14 @@ from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Earmark, Funder
 from jobgrant.service.notifications.models import Message
 
-if TYPE_CHECKING:
-    from jobgrant.service.demo_history.walk import Walk
+
+class Walk(Protocol):
+    """What scheduling needs of `walk.Walk` (not imported: the walk imports this module)."""
+
+    cast: Cast
+
+    def at(self, day: dt.date, run: Callable[[], None], hour: int = ...) -> None: ...
+
 
 _LINK = re.compile(r"/(?:comparison|comparaison)/([0-9a-f]{64})/")  # en or fr
 FUNDERS = (Funder.FEDERAL, Funder.PROVINCIAL)
@@ -187,7 +193,7 @@ def employer_answers(state: FileState, refused: RefusedPlan, months: int) -> Non
         comparison.answer_comparison(found[1], "no", {})
         return
     answers = {
-        position: _answers(answer)
+        position: answer.posted()
         for (milestone, position), answer in refused.answers.items()
         if milestone == months
     }

@@ -11,13 +11,12 @@ import datetime as dt
 import random
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 from stdnum import luhn
 
-if TYPE_CHECKING:
-    from jobgrant.service.demo_history.refused_plan import RefusedPlan
+from jobgrant.rules.money import format_amount
 
 RATES_FILE = "demo-history.yaml"
 
@@ -95,6 +94,16 @@ class Answer:
     weekly_hours: int | None = None
     hourly_wage_cents: int | None = None
 
+    def posted(self) -> dict[str, Any]:
+        """The answer as the follow-up's questions take it (`completion.follow_ups`)."""
+        answers: dict[str, Any] = {"employed": self.employed}
+        if self.employed:
+            answers["same_employer"] = bool(self.same_employer)
+            answers["weekly_hours"] = self.weekly_hours
+            if self.hourly_wage_cents:
+                answers["hourly_wage"] = format_amount(self.hourly_wage_cents)
+        return answers
+
 
 @dataclass(frozen=True)
 class TraineePlan:
@@ -158,8 +167,9 @@ class Plan:
     seed: int
     employers: tuple[EmployerPlan, ...]
     files: tuple[FilePlan, ...]
-    #: The applications refused for lack of budget: the comparison group (`refused_plan`).
-    refused: tuple[RefusedPlan, ...] = ()
+    #: The applications refused for lack of budget, the comparison group: `refused_plan`'s
+    #: RefusedPlan, added by `refused_plan.with_refused` (not imported here: it builds on this).
+    refused: tuple[Any, ...] = ()
 
     @property
     def trainees(self) -> int:
@@ -212,12 +222,7 @@ def make_plan(
                 files.append(_file(draw, len(files) + 1, year, employer, history, sins))
     files.sort(key=lambda f: (f.received_on, f.number))
     _mark_one_receivable(files)
-    from jobgrant.service.demo_history.refused_plan import make_refused
-
-    wanted = history.get("refused_per_year") or {}
-    refused_per_year = {code: n for code, n in wanted.items() if code in per_year}
-    refused = make_refused(seed, refused_per_year, (first, last), tuple(employers), settings, rates)
-    return Plan(seed, tuple(employers), tuple(files), refused)
+    return Plan(seed, tuple(employers), tuple(files))
 
 
 def _employers(draw: _Draw, per_year: dict[str, int]) -> list[EmployerPlan]:

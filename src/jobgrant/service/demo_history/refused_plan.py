@@ -11,6 +11,7 @@ training in March.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import random
 from dataclasses import dataclass, field
@@ -20,10 +21,12 @@ from jobgrant.service.demo_history.plan import (
     Answer,
     EmployerPlan,
     FilePlan,
+    Plan,
     Rate,
     _Draw,
     _file,
     _weekday,
+    load_rates,
 )
 
 MILESTONES = (3, 12)
@@ -40,6 +43,20 @@ class RefusedPlan:
     consents: bool
     #: (months, trainee position) -> what the employer says, or that it does not answer.
     answers: dict[tuple[int, int], Answer] = field(default_factory=dict)
+
+
+def with_refused(plan: Plan) -> Plan:
+    """The plan with its refused files: `history.refused_per_year` for the jurisdictions and
+    the fiscal years its funded files are in."""
+    if not plan.files:
+        return plan
+    settings, rates = load_rates()
+    wanted = settings["history"].get("refused_per_year") or {}
+    present = {f.jurisdiction for f in plan.files}
+    per_year = {code: n for code, n in wanted.items() if code in present}
+    years = (min(f.fiscal_year for f in plan.files), max(f.fiscal_year for f in plan.files))
+    refused = make_refused(plan.seed, per_year, years, plan.employers, settings, rates)
+    return dataclasses.replace(plan, refused=refused)
 
 
 def make_refused(
