@@ -28,11 +28,13 @@ from jobgrant.service.demo_history.load import (
     seed_history,
 )
 from jobgrant.service.demo_history.plan import make_plan
+from jobgrant.service.demo_history.refused_plan import with_refused
 from jobgrant.service.grants.applications.service_standards import Standard
 from jobgrant.service.grants.models.agreements import Agreement
 from jobgrant.service.grants.models.applications import Application, Delivery
 from jobgrant.service.grants.models.burden import StepTiming
 from jobgrant.service.grants.models.claims import Claim, ClaimState
+from jobgrant.service.grants.models.comparison import ComparisonFollowUp
 from jobgrant.service.grants.models.completion import CompletionReport, FollowUp, TraineeOutcome
 from jobgrant.service.grants.models.participants import Participant
 from jobgrant.service.grants.models.payments import PaymentRequest, Receivable
@@ -40,6 +42,7 @@ from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount
 from jobgrant.service.notifications.models import Message
 from jobgrant.service.outcomes.burden import compute as burden_figures
+from jobgrant.service.outcomes.kpis import compute
 from jobgrant.service.outcomes.standards_results import results
 
 pytestmark = pytest.mark.django_db
@@ -161,8 +164,10 @@ class TestWhatTheSmallHistoryWrote:
     def test_every_file_is_approved_accepted_claimed_certified_and_paid(
         self, small_history: Loaded, demo: None
     ) -> None:
-        plan = make_plan(SEED, **SMALL)  # type: ignore[arg-type]
-        files = Application.objects.filter(request__employers__0__business_number__startswith="7")
+        plan = with_refused(make_plan(SEED, **SMALL))  # type: ignore[arg-type]
+        made = Application.objects.filter(request__employers__0__business_number__startswith="7")
+        assert made.count() == len(plan.files) + len(plan.refused)
+        files = made.exclude(received_on__in=[r.file.received_on for r in plan.refused])
         assert files.count() == len(plan.files)
         assert Participant.objects.filter(application__in=files).count() == plan.trainees
         for application in files:
@@ -202,7 +207,8 @@ class TestWhatTheSmallHistoryWrote:
         assert {r.standard for r in found} == set(Standard)
         assert {r.jurisdiction for r in found} == {"ON", "PE", "CA"}
         ontario = [r for r in found if r.jurisdiction == "ON"]
-        assert sum(r.due for r in ontario if r.standard is Standard.DECIDE) == 2
+        # Ontario's two funded files and its three refused for lack of budget, then denied.
+        assert sum(r.due for r in ontario if r.standard is Standard.DECIDE) == 5
         page = Client().get("/en/service-standards/?fiscal_year=2024-25").content.decode()
         assert 'id="results-pay"' in page and "Prince Edward Island" in page
 
@@ -256,7 +262,9 @@ class TestWhatTheSmallHistoryWrote:
     ) -> None:
         """The history's made-up page timings (demo_history/page_timings.py): each file's
         wizard, its participants' forms, its claim and its completion report, by its size."""
-        files = Application.objects.filter(request__employers__0__business_number__startswith="7")
+        files = Application.objects.filter(
+            request__employers__0__business_number__startswith="7", state="approved"
+        )
         for application in files:
             steps = Counter(
                 StepTiming.objects.filter(application=application).values_list("step", flat=True)
@@ -270,3 +278,37 @@ class TestWhatTheSmallHistoryWrote:
         report = burden_figures("ON", "2024-25", suppressed=False)
         total = report.table("step-participant-form").rows[-1].figures
         assert total["timed"].value and total["median"].value
+
+    def test_a_comparison_group_is_refused_for_lack_of_budget_and_asked_as_drawn(
+        self, small_history: Loaded, demo: None
+    ) -> None:
+        """Ontario's 2024-25 intake closes its budget in February: the files applied for after
+        it are refused for lack of budget (audited), then denied, join the comparison group,
+        and their employer consents and answers, or lets the questions lapse, or declines, as
+        drawn; the KPIs say the group is too small for a net figure."""
+        plan = with_refused(make_plan(SEED, **SMALL))  # type: ignore[arg-type]
+        assert len(plan.refused) == 3  # SMALL: Ontario's three (history.refused_per_year)
+        refused = Application.objects.filter(
+            received_on__in=[r.file.received_on for r in plan.refused], jurisdiction="ON"
+        )
+        assert set(refused.values_list("state", flat=True)) == {"denied"}
+        codes = AuditEntry.objects.filter(
+            action="refused.approve_application", object_id__in=[str(a.pk) for a in refused]
+        ).values_list("summary__code", flat=True)
+        assert list(codes) == ["INTAKE_BUDGET_EXHAUSTED"] * 3
+        expected: Counter[tuple[int, str, bool | None]] = Counter()
+        for drawn in plan.refused:
+            # A "no" at the first question declines both; a "yes" (at either) is kept on all.
+            agreed = any(answer.answered for answer in drawn.answers.values()) or None
+            for (months, _), answer in drawn.answers.items():
+                if not drawn.consents:
+                    expected[(months, "declined", False)] += 1
+                    continue
+                state = "responded" if answer.answered else "lapsed"
+                expected[(months, state, agreed)] += 1
+        rows = ComparisonFollowUp.objects.values_list("milestone", "state", "consent")
+        assert Counter(rows) == expected
+        assert expected[(3, "responded", True)] > 0
+        assert set(ComparisonFollowUp.objects.values_list("source", flat=True)) == {"no-budget"}
+        note = compute("ON", "2024-25").table("net-outcomes").note_en
+        assert "too small for a net figure to mean anything" in note

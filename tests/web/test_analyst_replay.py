@@ -10,7 +10,7 @@ import io
 import pytest
 from django.test import Client
 from tests.personas import ANALYST, OFFICER, Persona
-from tests.service.outcomes.replay_fixture import intake_of_four
+from tests.service.outcomes.replay_fixture import intake_of_four, ranked_intake_of_two
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.models import AuditEntry
@@ -48,6 +48,30 @@ def test_an_analyst_replays_a_closed_intake_in_english_and_in_french(demo: None)
     assert download["Content-Type"].startswith("text/csv")
     rows = list(csv.DictReader(io.StringIO(download.content.decode())))
     assert [row["finance_maintenant"] for row in rows] == ["oui", "oui", "non", "oui"]
+
+
+def test_a_ranked_intake_shows_each_files_rank_as_decided_and_replayed(demo: None) -> None:
+    intake, files = ranked_intake_of_two()
+    x, y = files["X"].pk, files["Y"].pk
+    client = signed_in(ANALYST)
+    # Under cjg-2014 (tests/service/outcomes/test_replay.py): the same government money per
+    # trainee, all of it federal; the same ranks, and the cut-off now falls before Y.
+    asked = {"intake": str(intake.pk), "policy": "cjg-2014"}
+    html = client.get("/en/analyst/replay/", asked).content.decode()
+    assert "0 files change rank under the other policy." in html
+    assert f'id="replay-rank-{y}"' in html and f'id="replay-rank-{x}"' not in html
+    row = html.split(f'id="replay-rank-{y}"')[1].split("</tr>")[0]
+    cells = [cell.split(">")[-1] for cell in row.split("</td>")[:-1]]
+    assert cells == ["1", "52", "1", "52", "Would no longer be funded"]
+    french = client.get("/fr/analyste/rejouer/", asked).content.decode()
+    assert "0 dossier change de rang sous l’autre politique." in french
+    assert "Ne serait plus financé" in french
+    download = client.get("/en/analyst/replay/replay.csv", asked)
+    rows = list(csv.DictReader(io.StringIO(download.content.decode())))
+    assert [(r["application"], r["rank_then"], r["rank_now"]) for r in rows] == [
+        (str(y), "1", "1"),
+        (str(x), "2", "2"),
+    ]
 
 
 def test_a_bad_choice_is_named_in_the_readers_language_and_nothing_runs(demo: None) -> None:

@@ -221,7 +221,9 @@ class TestTheHistoryInWords:
         }
         raw = set()
         for entry in entries:
-            if entry.action not in ACTION_LABELS:
+            attempt = entry.action.removeprefix("refused.")
+            refusal = entry.action.startswith("refused.") and attempt in ATTEMPT_LABELS
+            if entry.action not in ACTION_LABELS and not refusal:
                 raw.add(entry.action)
             if entry.object_type not in OBJECT_TYPE_LABELS:
                 raw.add(entry.object_type)

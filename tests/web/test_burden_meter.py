@@ -72,7 +72,9 @@ def walk_the_wizard(client: Client) -> Application:
     assert client.get(f"{APPLY}trainees/").status_code == 200
     spend(20)
     assert client.post(f"{APPLY}trainees/", trainees_form()).status_code == 302
-    declare(client)  # the declarations step (not timed)
+    assert client.get(f"{APPLY}declarations/").status_code == 200
+    spend(6)
+    declare(client)
     assert client.get(f"{APPLY}review/").status_code == 200
     spend(4)
     done = client.post(f"{APPLY}review/", {"confirm": "yes", "action": "submit"})
@@ -95,8 +97,9 @@ def test_a_scripted_employer_is_timed_from_each_pages_first_view_to_its_submissi
         "apply.organizations": 3,
         "apply.training": 12,  # from the first view, across the refused submission
         "apply.trainees": 20,
+        "apply.declarations": 6,
         "apply.review": 4,
-        "application": 39,
+        "application": 45,
     }
     timings = StepTiming.objects.filter(application=application)
     assert {timing.employees for timing in timings} == {APPLICANT.employees}
@@ -107,8 +110,10 @@ def test_a_scripted_employer_is_timed_from_each_pages_first_view_to_its_submissi
     assert training["1-49"].figures["timed"].value == 1
     assert training["total"].figures["median"].value == 12
     assert training["50-99"].figures["timed"].value == 0
+    declarations = {row.key: row for row in report.table("step-apply.declarations").rows}
+    assert declarations["total"].figures["median"].value == 6
     whole = {row.key: row for row in report.table("step-application").rows}
-    assert whole["total"].figures["median"].value == 39
+    assert whole["total"].figures["median"].value == 45
 
 
 def test_going_back_to_a_step_keeps_its_first_view_and_first_submission(demo: None) -> None:
@@ -145,6 +150,30 @@ def test_the_field_errors_shown_are_counted_by_form_field_and_code_never_what_wa
     table = figures.field_errors_table(YEAR)
     assert table.rows[0].figures["errors"].value >= 1
     assert "employer_training.TrainingForm/course/required" in {row.key for row in table.rows}
+
+
+def test_the_declarations_step_is_timed_and_its_errors_are_its_own(demo: None) -> None:
+    client = signed_in(EMPLOYER)
+    organizations = {"lead": str(APPLICANT.get().pk), "partner-TOTAL_FORMS": "0", "action": "next"}
+    client.post(f"{APPLY}organizations/", organizations)
+    client.post(f"{APPLY}training/", {**TRAINING_STEP, "action": "next"})
+    client.post(f"{APPLY}trainees/", trainees_form())
+    assert client.get(f"{APPLY}declarations/").status_code == 200
+    spend(9)
+    refused = client.post(f"{APPLY}declarations/", {"action": "next"})
+    assert refused.status_code == 422
+    shown = {
+        form for form, _field, _code in FieldErrorShown.objects.values_list("form", "field", "code")
+    }
+    assert shown == {"employer_declarations.DeclarationsForm"}
+    spend(2)
+    declare(client)
+    timing = StepTiming.objects.get(step=BurdenStep.APPLY_DECLARATIONS)
+    assert timing.draft_id is not None and (timing.seconds or 0) // 60 == 11
+    html = signed_in(ANALYST).get("/en/analyst/burden/", {"fiscal_year": YEAR}).content.decode()
+    assert "Application: declarations — " in cells(html, "field-errors")
+    french = signed_in(ANALYST).get("/fr/analyste/fardeau/", {"fiscal_year": YEAR})
+    assert "Demande\u00a0: déclarations" in french.content.decode()
 
 
 def test_a_claim_returned_to_the_employer_counts_as_sent_back(demo: None) -> None:

@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 from tests.service.outcomes.replay_fixture import (
+    QUARTER,
     RECEIVED,
     intake_of_four,
     ontario_first_come_intake,
+    ranked_intake_of_two,
 )
 from typer.testing import CliRunner
 
@@ -19,6 +21,7 @@ from jobgrant.cli.app import app
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.models.applications import Application, Intake, IntakeState
 from jobgrant.service.grants.models.ranking import IntakeRank
+from jobgrant.service.outcomes import replay_output
 from jobgrant.service.outcomes.replay import quote_alone, replay
 
 pytestmark = pytest.mark.django_db
@@ -181,3 +184,67 @@ def test_a_ranked_intakes_budget_is_spent_in_its_ranks_order() -> None:
     # file's 10,000 does not (it was the one that fit first come).
     assert [f.funded_now for f in result.files] == [True, True, True, False]
     assert result.exhausted_now == files[0].received_on
+
+
+def test_a_ranked_intake_is_ranked_again_under_the_other_policy(demo: None, tmp_path: Path) -> None:
+    intake, files = ranked_intake_of_two()
+    scenario = tmp_path / "quarter.yaml"
+    scenario.write_text(QUARTER)
+    result = replay(intake.pk, str(scenario))
+    x, y = files["X"].pk, files["Y"].pk
+    assert result.ranked
+    assert [f.application for f in result.files] == [y, x]  # as decided: Y first
+    by_file = {f.application: f for f in result.files}
+    assert (by_file[y].rank_then, by_file[y].score_then) == (1, 52)
+    assert (by_file[x].rank_then, by_file[x].score_then) == (2, 40)
+    # The federal quarter halves X's cost per trainee to $3,000: 20 more points, first place.
+    assert (by_file[x].rank_now, by_file[x].score_now) == (1, 60)
+    assert (by_file[y].rank_now, by_file[y].score_now) == (2, 52)
+    assert [f.application for f in result.in_order("now")] == [x, y]
+    # As decided, Y's $10,000 + $10,000 fit the budgets ($10,000, $12,000) and X's do not.
+    assert [by_file[y].funded_then, by_file[x].funded_then] == [True, False]
+    # Replayed, X's $3,000 fits first; Y's $15,000 federal no longer fits.
+    assert [by_file[x].funded_now, by_file[y].funded_now] == [True, False]
+    assert (by_file[x].change, by_file[y].change) == ("gains", "loses")
+    assert result.money("now") == {"federal": 3000_00, "provincial": 0}
+    assert {f.application for f in result.moved()} == {x, y}
+    for file, request in zip(result.files, result.requests, strict=True):
+        assert file.now == quote_alone(request, str(scenario))
+    printed = replay_output.text(result, "en")
+    assert f"Funded only under quarter: 1 ({x}: 2 (40) → 1 (60))" in printed
+    assert f"No longer funded under quarter: 1 ({y}: 1 (52) → 2 (52))" in printed
+    assert "Files whose rank moves: 2" in printed
+    french = replay_output.text(result, "fr")
+    assert "Dossiers classés" in french and f"{x}: 2 (40) → 1 (60)" in french
+    rows = list(csv.DictReader(io.StringIO(replay_output.csv_text(result, "fr"))))
+    assert [(r["demande"], r["rang_alors"], r["rang_maintenant"]) for r in rows] == [
+        (str(y), "1", "2"),
+        (str(x), "2", "1"),
+    ]
+    assert [r["points_maintenant"] for r in rows] == ["52", "60"]
+
+
+def test_a_ranked_intake_replayed_stops_at_its_cut_off(demo: None) -> None:
+    intake, files = ranked_intake_of_two()
+    # cjg-2014 in Ontario: two thirds federal, up to $10,000 a trainee; the budget stays.
+    result = replay(intake.pk, "cjg-2014")
+    by_file = {f.application: f for f in result.files}
+    x, y = by_file[files["X"].pk], by_file[files["Y"].pk]
+    # The same government money as decided, all of it federal: the same ranks.
+    assert (y.now.federal, y.now.provincial, x.now.federal) == (20000_00, 0, 8000_00)
+    assert (y.rank_now, y.score_now, x.rank_now, x.score_now) == (1, 52, 2, 40)
+    assert result.moved() == []
+    # Y's $20,000 federal no longer fits $10,000: the cut-off falls before it, and X, below
+    # it, is not funded although its $8,000 would fit: a ranking stops at its cut-off.
+    assert (y.funded_now, x.funded_now) == (False, False)
+    assert result.exhausted_now == y.received_on
+
+
+def test_a_ranked_intake_replayed_under_its_own_policy_gives_its_ranks_back(demo: None) -> None:
+    intake, _ = ranked_intake_of_two()
+    result = replay(intake.pk, intake.stream.program.policy)
+    assert [(f.rank_now, f.score_now) for f in result.files] == [
+        (f.rank_then, f.score_then) for f in result.files
+    ]
+    assert [f.funded_now for f in result.files] == [f.funded_then for f in result.files]
+    assert result.moved() == []

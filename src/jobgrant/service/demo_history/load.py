@@ -19,7 +19,9 @@ from jobgrant.service.audit.chain import record
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.demo import DemoRefused
 from jobgrant.service.demo_history.cast import assemble, open_programs
+from jobgrant.service.demo_history.comparison_steps import earmark_intakes
 from jobgrant.service.demo_history.plan import Plan, load_rates, make_plan
+from jobgrant.service.demo_history.refused_plan import with_refused
 from jobgrant.service.demo_history.walk import walk
 
 STARTED = "demo.history_started"
@@ -70,12 +72,13 @@ def seed_history(
             "again over the files it made (start from a fresh database to load it whole)"
         )
     started, cpu = time.perf_counter(), time.process_time()
-    plan = make_plan(seed, files_per_year=files_per_year, years=years)
+    plan = with_refused(make_plan(seed, files_per_year=files_per_year, years=years))
     federal_direct = set(load_rates()[0]["history"]["federal_direct"])
     with transaction.atomic():
         _mark(STARTED, plan)
         cast = assemble(plan, federal_direct)
         open_programs(plan, federal_direct)
+        earmark_intakes(plan)
     with _commits_not_waiting_for_the_disk():
         steps = walk(plan, cast, progress)
     with transaction.atomic():

@@ -120,13 +120,7 @@ def _feedback(plan: FilePlan) -> str:
 
 
 def _answers(answer: Answer) -> dict[str, Any]:
-    answers: dict[str, Any] = {"employed": answer.employed}
-    if answer.employed:
-        answers["same_employer"] = bool(answer.same_employer)
-        answers["weekly_hours"] = answer.weekly_hours
-        if answer.hourly_wage_cents:
-            answers["hourly_wage"] = format_amount(answer.hourly_wage_cents)
-    return answers
+    return answer.posted()
 
 
 def _waiting(state: FileState, position: int, months: int, respondent: str) -> FollowUp | None:

@@ -20,6 +20,7 @@ BASE_MINUTES = {
     BurdenStep.APPLY_ORGANIZATIONS: 4,
     BurdenStep.APPLY_TRAINING: 9,
     BurdenStep.APPLY_TRAINEES: 14,
+    BurdenStep.APPLY_DECLARATIONS: 7,
     BurdenStep.APPLY_REVIEW: 5,
     BurdenStep.PARTICIPANT_FORM: 11,
     BurdenStep.CLAIM: 26,
@@ -29,6 +30,7 @@ WIZARD = (
     BurdenStep.APPLY_ORGANIZATIONS,
     BurdenStep.APPLY_TRAINING,
     BurdenStep.APPLY_TRAINEES,
+    BurdenStep.APPLY_DECLARATIONS,
     BurdenStep.APPLY_REVIEW,
 )
 

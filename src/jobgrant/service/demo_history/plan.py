@@ -16,6 +16,8 @@ from typing import Any
 import yaml
 from stdnum import luhn
 
+from jobgrant.rules.money import format_amount
+
 RATES_FILE = "demo-history.yaml"
 
 GIVEN = (
@@ -92,6 +94,16 @@ class Answer:
     weekly_hours: int | None = None
     hourly_wage_cents: int | None = None
 
+    def posted(self) -> dict[str, Any]:
+        """The answer as the follow-up's questions take it (`completion.follow_ups`)."""
+        answers: dict[str, Any] = {"employed": self.employed}
+        if self.employed:
+            answers["same_employer"] = bool(self.same_employer)
+            answers["weekly_hours"] = self.weekly_hours
+            if self.hourly_wage_cents:
+                answers["hourly_wage"] = format_amount(self.hourly_wage_cents)
+        return answers
+
 
 @dataclass(frozen=True)
 class TraineePlan:
@@ -155,6 +167,9 @@ class Plan:
     seed: int
     employers: tuple[EmployerPlan, ...]
     files: tuple[FilePlan, ...]
+    #: The applications refused for lack of budget, the comparison group: `refused_plan`'s
+    #: RefusedPlan, added by `refused_plan.with_refused` (not imported here: it builds on this).
+    refused: tuple[Any, ...] = ()
 
     @property
     def trainees(self) -> int:

@@ -22,7 +22,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from jobgrant.rules.codes import fiscal_year_label
-from jobgrant.service.demo_history import money, outcome_steps, steps
+from jobgrant.service.demo_history import comparison_steps, money, outcome_steps, steps
 from jobgrant.service.demo_history.cast import Cast
 from jobgrant.service.demo_history.plan import FilePlan, Plan
 from jobgrant.service.demo_history.steps import FileState
@@ -109,6 +109,7 @@ def walk(plan: Plan, cast: Cast, progress: Callable[[str], None] = lambda _: Non
     for file_plan in plan.files:
         _schedule_file(history, FileState(file_plan))
     outcome_steps.schedule_jobs(history, plan)
+    comparison_steps.schedule(history, plan)
     return history.run()
 
 

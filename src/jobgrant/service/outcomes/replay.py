@@ -3,10 +3,13 @@
 The stored applications of the intake are quoted again by the rules kernel, all in one batch,
 under the other policy (a named policy or an analyst's scenario file), from what each file held
 when it was made: its body, the date it was received, its employers' size as they applied. The
-intake's budget is then spent in the intake's order (first come: the date received; a ranked
-intake: its rank), so that each file is funded while both funders' budgets still hold its
-shares, as the approvals' commitments would have spent them. The same walk over the quotes
-stored at the time gives "then", so that the two differ only by the policy.
+intake's budget is then spent in the intake's order, so that each file is funded while both
+funders' budgets still hold its shares, as the approvals' commitments would have spent them:
+first come, by the date received; a ranked intake by rank, down to its cut-off (the first file
+that no longer fits: the files below it are not funded, as the ranking decides). The same walk
+over the quotes stored at the time and the stored ranks gives "then", so that the two differ
+only by the policy. A ranked intake is ranked again under the other policy (`replay_ranking`):
+its score reads the kernel's figures, such as the government cost per trainee.
 
 An employer's "approved this fiscal year" (the per-employer cap) is what its files outside the
 intake had approved; within the intake, a file's employers are charged with the files the
@@ -45,6 +48,7 @@ from jobgrant.service.grants.models.applications import (
 )
 from jobgrant.service.ledger.models import BudgetAccount, Funder
 from jobgrant.service.outcomes.kpi_sql import FIRM_SIZE_BANDS
+from jobgrant.service.outcomes.replay_ranking import rerank
 
 #: The files an intake decided, or still has to: a draft or a withdrawn file asked for nothing.
 REPLAYED_STATES = (State.SUBMITTED, State.RECOMMENDED, State.APPROVED, State.DENIED)
@@ -75,6 +79,12 @@ class FileReplay:
     now: Quote
     funded_then: bool = False  # within the budget, walking the intake with the stored quotes
     funded_now: bool = False  # within the budget, walking it with the other policy's quotes
+    # A ranked intake's: the file's place and score as decided, and under the other policy
+    # (None: not ranked, for instance not eligible).
+    rank_then: int | None = None
+    score_then: int | None = None
+    rank_now: int | None = None
+    score_now: int | None = None
 
     @property
     def change(self) -> str:
@@ -93,6 +103,19 @@ class Replay:
     requests: list[dict[str, Any]] = field(default_factory=list)
     exhausted_then: dt.date | None = None
     exhausted_now: dt.date | None = None
+    #: The intake is ranked: its budget is spent by rank down to the cut-off, each time.
+    ranked: bool = False
+    #: The file indexes in the order each walk spends the budget (a ranked intake's "now" is
+    #: its order under the other policy).
+    order_then: list[int] = field(default_factory=list)
+    order_now: list[int] = field(default_factory=list)
+
+    def in_order(self, when: str) -> list[FileReplay]:
+        return [self.files[i] for i in getattr(self, f"order_{when}")]
+
+    def moved(self) -> list[FileReplay]:
+        """A ranked intake's files whose rank the other policy changes."""
+        return [f for f in self.files if self.ranked and f.rank_now != f.rank_then]
 
     def funded(self, when: str) -> list[FileReplay]:
         return [f for f in self.files if getattr(f, f"funded_{when}")]
@@ -130,10 +153,34 @@ def replay(intake_id: int, policy_name: str) -> Replay:
     result.requests = requests
     for application, quoted in zip(applications, now, strict=True):
         result.files.append(_file(application, quoted))
+    result.order_then = result.order_now = list(range(len(result.files)))
+    if intake.state == IntakeState.RANKED:
+        _rank_again(result, applications)
     result.exhausted_then = _spend(result, "then")
     payers = [[e.employer_id for e in a.employers.all()] for a in applications]
     result.exhausted_now = _spend(result, "now", Requote(requests, payers, policy_name))
     return result
+
+
+def _rank_again(result: Replay, applications: list[Application]) -> None:
+    """A ranked intake: the stored ranks, and the files ranked again under the other policy."""
+    result.ranked = True
+    government = [
+        file.now.federal + file.now.provincial if file.now.eligible else None
+        for file in result.files
+    ]
+    again = rerank(result.intake, applications, government)
+    for application, file in zip(applications, result.files, strict=True):
+        stored = getattr(application, "intake_rank", None)
+        if stored is not None:
+            file.rank_then, file.score_then = stored.rank, stored.score
+    if again is None:  # no criteria set to score with: the stored order, as decided
+        for file in result.files:
+            file.rank_now, file.score_now = file.rank_then, file.score_then
+        return
+    for position, file in enumerate(result.files):
+        file.rank_now, file.score_now = again.ranks[position], again.scores[position]
+    result.order_now = again.order
 
 
 @dataclass(frozen=True)
@@ -351,21 +398,24 @@ def firm_size_band(employees: int | None) -> str:
 
 
 def _spend(result: Replay, when: str, requote: Requote | None = None) -> dt.date | None:
-    """Walk the files in the intake's order, funding each eligible one while both funders'
-    budgets hold its shares; return the date the budget ran out (the first eligible file that
-    no longer fit), or None. With `requote`, a file whose employers were funded earlier in the
+    """Walk the files in the walk's order, funding each eligible one while both funders'
+    budgets hold its shares (a ranked intake: down to the first that does not fit, its cut-off);
+    return the date the budget ran out (the date received of the first eligible file that no
+    longer fit), or None. With `requote`, a file whose employers were funded earlier in the
     walk is quoted again with those approvals added (the per-employer cap)."""
     left = dict(result.budget)
     charged: dict[str, int] = defaultdict(int)
     exhausted: dt.date | None = None
-    for position, file in enumerate(result.files):
+    for position in getattr(result, f"order_{when}"):
+        file = result.files[position]
         if requote is not None:
             file.now = _requoted(file, requote, position, charged)
         figures: Quote = getattr(file, when)
         shares = {Funder.FEDERAL: figures.federal, Funder.PROVINCIAL: figures.provincial}
         if not figures.eligible:
             continue
-        if all(shares[f] <= left[f] for f in FUNDERS):
+        below_cut_off = result.ranked and exhausted is not None
+        if not below_cut_off and all(shares[f] <= left[f] for f in FUNDERS):
             for funder in FUNDERS:
                 left[funder] -= shares[funder]
             setattr(file, f"funded_{when}", True)

@@ -40,6 +40,13 @@ WORDS: dict[str, tuple[str, str]] = {
         "Government money funded (thousands of dollars)",
         "Financement public accordé (milliers de dollars)",
     ),
+    "ranked": ("Files ranked", "Dossiers classés"),
+    "moved": ("Files whose rank moves", "Dossiers dont le rang change"),
+    "ranks": (
+        "Rank as decided → under {policy} (score)",
+        "Rang tel que décidé → sous {policy} (points)",
+    ),
+    "unranked": ("not ranked", "non classé"),
     "yes": ("yes", "oui"),
     "no": ("no", "non"),
 }
@@ -55,10 +62,14 @@ CSV_COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("federal_then", "federal_then", "federal_alors"),
     ("provincial_then", "provincial_then", "provincial_alors"),
     ("funded_then", "funded_then", "finance_alors"),
+    ("rank_then", "rank_then", "rang_alors"),
+    ("score_then", "score_then", "points_alors"),
     ("eligible_now", "eligible_now", "admissible_maintenant"),
     ("federal_now", "federal_now", "federal_maintenant"),
     ("provincial_now", "provincial_now", "provincial_maintenant"),
     ("funded_now", "funded_now", "finance_maintenant"),
+    ("rank_now", "rank_now", "rang_maintenant"),
+    ("score_now", "score_now", "points_maintenant"),
     ("change", "change", "changement"),
     ("problem", "problem", "probleme"),
 )
@@ -81,6 +92,9 @@ def summary(result: Replay, lang: str) -> list[tuple[str, str, str]]:
         (said(lang, "files"), str(len(result.files)), str(len(result.files))),
         (said(lang, "funded"), str(len(result.funded("then"))), str(len(result.funded("now")))),
     ]
+    if result.ranked:
+        ranked = [sum(1 for f in result.files if getattr(f, f"rank_{w}")) for w in ("then", "now")]
+        rows.append((said(lang, "ranked"), str(ranked[0]), str(ranked[1])))
     for funder in FUNDERS:
         rows.append(
             (said(lang, funder), format_money(then[funder], lang), format_money(now[funder], lang))
@@ -113,8 +127,14 @@ def text(result: Replay, lang: str) -> str:
     for what, then, now in summary(result, lang):
         lines.append(f"{what:<44}{then:>32}  {now:>30}")
     for key, files in changes(result).items():
-        numbers = ", ".join(str(f.application) for f in files) or "-"
+        numbers = ", ".join(_numbered(f, result.ranked, lang) for f in files) or "-"
         lines.append(f"{said(lang, key, policy=result.policy)}: {len(files)} ({numbers})")
+    if result.ranked:
+        lines.append(f"{said(lang, 'moved')}: {len(result.moved())}")
+        lines.append("")
+        lines.append(said(lang, "ranks", policy=result.policy))
+        for file in result.in_order("now"):
+            lines.append(f"  {file.application:>8}  {rank_change(file, lang)}")
     for attribute in ("firm_size", "stream", "region"):
         lines.append("")
         lines.append(said(lang, attribute))
@@ -123,6 +143,22 @@ def text(result: Replay, lang: str) -> str:
             counts = f"{row['files_then']:>6} → {row['files_now']:<6}"
             lines.append(f"  {value or '-':<20} {counts} {then:>18} → {now}")
     return "\n".join(lines) + "\n"
+
+
+def _rank(rank: int | None, points: int | None, lang: str) -> str:
+    return said(lang, "unranked") if rank is None else f"{rank} ({points})"
+
+
+def rank_change(file: FileReplay, lang: str) -> str:
+    """ "3 (72) → 1 (85)": the file's rank and score as decided, then under the other policy."""
+    then = _rank(file.rank_then, file.score_then, lang)
+    return f"{then} → {_rank(file.rank_now, file.score_now, lang)}"
+
+
+def _numbered(file: FileReplay, ranked: bool, lang: str) -> str:
+    if not ranked:
+        return str(file.application)
+    return f"{file.application}: {rank_change(file, lang)}"
 
 
 def csv_text(result: Replay, lang: str) -> str:
@@ -150,19 +186,27 @@ def _row(file: FileReplay, lang: str) -> dict[str, Any]:
         "federal_then": format_amount(file.then.federal),
         "provincial_then": format_amount(file.then.provincial),
         "funded_then": yes if file.funded_then else no,
+        "rank_then": _blank(file.rank_then),
+        "score_then": _blank(file.score_then),
         "eligible_now": yes if file.now.eligible else no,
         "federal_now": format_amount(file.now.federal),
         "provincial_now": format_amount(file.now.provincial),
         "funded_now": yes if file.funded_now else no,
+        "rank_now": _blank(file.rank_now),
+        "score_now": _blank(file.score_now),
         "change": of_language(lang, en=english, fr=french),
         "problem": file.now.problem,
     }
 
 
+def _blank(value: int | None) -> str:
+    return "" if value is None else str(value)
+
+
 def cumulative(result: Replay, when: str) -> list[int]:
-    """The government money funded after each file, in the intake's order, in cents."""
+    """The government money funded after each file, in the order of that walk, in cents."""
     total, points = 0, []
-    for file in result.files:
+    for file in result.in_order(when):
         if getattr(file, f"funded_{when}"):
             figures = getattr(file, when)
             total += figures.federal + figures.provincial

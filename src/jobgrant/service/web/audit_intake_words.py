@@ -1,5 +1,6 @@
-"""The words of the details that the entries of programs, streams and intakes record (the
-auditor's page reads them with the others': web/audit_entries.py)."""
+"""The words of the details that the entries of programs, streams and intakes record, and of
+the comparison group their unfunded files join (the auditor's page reads them with the others':
+web/audit_entries.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
 from jobgrant.service.grants.models.applications import IntakeState, Selection
+from jobgrant.service.grants.models.comparison import ComparisonSource
 from jobgrant.service.web.labels import Labels
 
 INTAKE_FIELD_LABELS: dict[str, Promise] = {
@@ -24,9 +26,12 @@ INTAKE_FIELD_LABELS: dict[str, Promise] = {
     "ranked": gettext_lazy("Files ranked"),
     "within_budget": gettext_lazy("Within the budget"),
     "order": gettext_lazy("Order (file, score, within the budget)"),
+    # a file joining the comparison group (grants/completion/comparison)
+    "source": gettext_lazy("Why the file is compared"),
 }
 #: The details whose values are codes, and their labels.
 INTAKE_CODED_FIELDS: dict[str, Mapping[str, object]] = {
     "intake_state": Labels(IntakeState),
     "selection": Labels(Selection),
+    "source": Labels(ComparisonSource),
 }

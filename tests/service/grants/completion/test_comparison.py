@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 import pytest
+from django.db import transaction
 from django.db.models import F
 from tests.conftest import application_body
 from tests.personas import ANALYST, EMPLOYER, OFFICER, SECOND_OFFICER
@@ -23,6 +24,7 @@ from jobgrant.service.grants.completion import comparison
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.grants.models.comparison import ComparisonFollowUp
 from jobgrant.service.grants.models.participants import Participant
+from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount
 from jobgrant.service.notifications.models import Message
 from jobgrant.service.outcomes import evaluation_export
@@ -112,6 +114,26 @@ def test_a_file_refused_for_lack_of_budget_joins_the_comparison_group_once(demo:
         (1, 12, "2028-03-26"),
     ]
     assert AuditEntry.objects.filter(action="comparison.enrol").count() == 1
+
+
+def test_a_file_refused_by_its_intakes_own_budget_joins_too(demo: None) -> None:
+    """An intake with a budget of its own (an earmark on the account), spent: the approval is
+    refused INTAKE_BUDGET_EXHAUSTED, a lack of budget as the account's."""
+    employer = EMPLOYER.get()
+    application = actions.create_application(employer, application_body())
+    actions.submit_application(employer, application)
+    actions.recommend_application(OFFICER.get(), application)
+    intake = application.intake
+    account = BudgetAccount.objects.get(
+        funder="federal", jurisdiction="ON", fiscal_year=application.fiscal_year, stream="CJG"
+    )
+    with transaction.atomic():
+        operations.set_earmark(intake.pk, account, 100, actor="test")  # one dollar
+    with pytest.raises(ServiceError) as refused:
+        actions.approve_application(SECOND_OFFICER.get(), application)
+    assert refused.value.code == "INTAKE_BUDGET_EXHAUSTED"
+    joined = comparison.refused_for_lack_of_budget(application.fiscal_year)
+    assert (application.pk, "no-budget") in {(a.pk, source) for a, source in joined}
 
 
 def _asked() -> tuple[Application, str]:

@@ -4,8 +4,8 @@
 Who: the applications the grant did not fund although they asked for it, `comparison_applications`:
 those whose approval was refused for lack of budget (the ledger's InsufficientBudget or NoBudget,
 `core.budget_refusals`, recorded in the audit trail as every refusal is) and never approved since;
-and, once an intake's applications are ranked, those below its cut-off (`below_cut_off`, where
-that source plugs in). Their trainees are the ones the application named
+and, where an intake's applications are ranked, those below its cut-off and not funded
+(`below_cut_off`). Their trainees are the ones the application named
 (`request["trainees"]`): asked about at the training's planned end + 3 and + 12 months, the end
 of a month kept (`schedule.due_on`, as the funded files' follow-ups).
 
@@ -34,18 +34,20 @@ from jobgrant.service.grants.completion.input import Checker
 from jobgrant.service.grants.completion.refusals import outcome_refused
 from jobgrant.service.grants.completion.schedule import due_on
 from jobgrant.service.grants.completion.workflow import comparison_target_of
-from jobgrant.service.grants.models.applications import Application, State
+from jobgrant.service.grants.models.applications import Application, IntakeState, State
 from jobgrant.service.grants.models.comparison import (
     ComparisonFollowUp,
     ComparisonLink,
     ComparisonSource,
     ComparisonState,
 )
+from jobgrant.service.grants.models.ranking import OverrideDecision, OverrideState, RankOverride
 from jobgrant.service.language import language_of, long_date
 from jobgrant.service.notifications.outbox import enqueue
 
-#: The refusals of an approval that mean "no money left" (`core.budget_refusals`).
-LACK_OF_BUDGET = ("BUDGET_EXHAUSTED", "NO_BUDGET")
+#: The refusals of an approval that mean "no money left" (`core.budget_refusals`): the budget
+#: account's, or the intake's own budget (its earmark on the account).
+LACK_OF_BUDGET = ("BUDGET_EXHAUSTED", "INTAKE_BUDGET_EXHAUSTED", "NO_BUDGET")
 #: A file refused for lack of budget stays in the group unless it was funded after all.
 NOT_FUNDED = (State.RECOMMENDED, State.DENIED, State.WITHDRAWN)
 MILESTONES = (3, 12)
@@ -58,7 +60,14 @@ OPEN = (ComparisonState.DUE, *WAITING)
 
 def comparison_applications(fiscal_year: str | None = None) -> list[tuple[Application, str]]:
     """(application, source) for every file of the comparison group (of one fiscal year)."""
-    return [*refused_for_lack_of_budget(fiscal_year), *below_cut_off(fiscal_year)]
+    found = [*refused_for_lack_of_budget(fiscal_year), *below_cut_off(fiscal_year)]
+    seen: set[int] = set()
+    kept = []
+    for application, source in found:  # one source per file: the budget's refusal first
+        if application.pk not in seen:
+            seen.add(application.pk)
+            kept.append((application, source))
+    return kept
 
 
 def refused_for_lack_of_budget(fiscal_year: str | None) -> list[tuple[Application, str]]:
@@ -76,10 +85,28 @@ def refused_for_lack_of_budget(fiscal_year: str | None) -> list[tuple[Applicatio
 
 
 def below_cut_off(fiscal_year: str | None) -> list[tuple[Application, str]]:
-    """Files below the cut-off of a ranked intake. Intakes are not ranked yet: when they are,
-    the ranking's files under its cut-off (never funded) are returned here, with the source
-    BELOW_CUT_OFF, and join the group the same way."""
-    return []
+    """Files ranked below the cut-off of a ranked intake (`IntakeRank.within_budget` false) and
+    not funded, in the states a file refused for lack of budget stays in: recommended (its
+    approval is refused against the rank without a signed-off override), denied or withdrawn;
+    with no agreement, and no request to approve it against the rank still open. A file the
+    officer has not looked at yet (submitted) does not join until it is."""
+    found = Application.objects.filter(
+        intake_rank__within_budget=False,
+        intake__state=IntakeState.RANKED,
+        state__in=NOT_FUNDED,
+        agreement__isnull=True,
+    ).exclude(pk__in=_asked_to_approve())
+    if fiscal_year is not None:
+        found = found.filter(fiscal_year=fiscal_year)
+    return [(application, ComparisonSource.BELOW_CUT_OFF) for application in found.order_by("id")]
+
+
+def _asked_to_approve() -> Any:
+    """The files with a request to approve them against the rank still open."""
+    return RankOverride.objects.filter(
+        decision=OverrideDecision.APPROVE,
+        state__in=(OverrideState.REQUESTED, OverrideState.SIGNED_OFF),
+    ).values("application_id")
 
 
 # --- Joining the group: a periodic job --------------------------------------------------------

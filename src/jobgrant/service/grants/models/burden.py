@@ -24,6 +24,7 @@ class BurdenStep(models.TextChoices):
     APPLY_ORGANIZATIONS = "apply.organizations", _("Application: organizations")
     APPLY_TRAINING = "apply.training", _("Application: training and provider")
     APPLY_TRAINEES = "apply.trainees", _("Application: trainees and costs")
+    APPLY_DECLARATIONS = "apply.declarations", _("Application: declarations")
     APPLY_REVIEW = "apply.review", _("Application: review and submit")
     APPLICATION = "application", _("The whole application")
     PARTICIPANT_FORM = "participant-form", _("A trainee's participant form")
@@ -37,6 +38,7 @@ WIZARD_STEPS = {
     "organizations": BurdenStep.APPLY_ORGANIZATIONS,
     "training": BurdenStep.APPLY_TRAINING,
     "trainees": BurdenStep.APPLY_TRAINEES,
+    "declarations": BurdenStep.APPLY_DECLARATIONS,
     "review": BurdenStep.APPLY_REVIEW,
 }
 

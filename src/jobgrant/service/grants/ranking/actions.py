@@ -7,7 +7,6 @@ it again is refused): a file's place never moves under the officers' feet.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -38,7 +37,7 @@ from jobgrant.service.grants.models.ranking import (
     RankOverride,
 )
 from jobgrant.service.grants.ranking import access
-from jobgrant.service.grants.ranking.inputs import rankable, scoring_inputs, submitted_at
+from jobgrant.service.grants.ranking.inputs import rankable, scoring_inputs, submission_instants
 from jobgrant.service.grants.ranking.refusals import refused, side_of
 from jobgrant.service.language import current_language, long_date
 from jobgrant.service.ledger.models import BudgetAccount, Funder
@@ -115,10 +114,9 @@ def _ranks(intake: Intake, applications: list[Application]) -> list[IntakeRank]:
         intake.closes_on,
         explain=True,
     )
-    submitted = submitted_at(applications)
     order = rank_order(
         scores.total,
-        np.array([_instant(submitted.get(a.pk)) for a in applications], dtype=np.int64),
+        submission_instants(applications),
         np.array([a.pk for a in applications], dtype=np.int64),
     )
     federal = np.array([applications[i].federal_cents for i in order], dtype=np.int64)
@@ -140,13 +138,6 @@ def _ranks(intake: Intake, applications: list[Application]) -> list[IntakeRank]:
             zip(order, running, strict=True)
         )
     ]
-
-
-def _instant(at: dt.datetime | None) -> int:
-    """An orderable number for a submission instant (microseconds since the epoch)."""
-    if at is None:
-        return 2**62  # no submission on record (files loaded before histories): last
-    return int(at.timestamp() * 1_000_000)
 
 
 def budgets(intake: Intake) -> tuple[int, int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -29,9 +30,24 @@ def rankable(intake_id: int) -> list[Application]:
     )
 
 
-def scoring_inputs(applications: list[Application]) -> ScoringInputs:
+def scoring_inputs(
+    applications: list[Application],
+    *,
+    government_cents: Sequence[int] | None = None,
+    first_time: Mapping[int, bool] | None = None,
+) -> ScoringInputs:
+    """The columns the kernel scores, one row per application. `government_cents` replaces
+    the stored quotes' government shares (a replay under another policy); `first_time` gives
+    the "first time" answer already known for some files (by file number), as recorded when
+    they were ranked: the others are read from the files' history."""
     leads = _leads(applications)
     trainees = [_trainees(a.request) for a in applications]
+    known = first_time or {}
+    government = (
+        government_cents
+        if government_cents is not None
+        else [a.federal_cents + a.provincial_cents for a in applications]
+    )
     return ScoringInputs(
         employees=_column(leads[a.pk][1] for a in applications),
         trainees=_column(len(t) for t in trainees),
@@ -43,8 +59,14 @@ def scoring_inputs(applications: list[Application]) -> ScoringInputs:
         under_represented=_column(
             sum(1 for t in group if t.get("under_represented") is True) for group in trainees
         ),
-        first_time=np.array([_first_time(leads[a.pk][0], a) for a in applications], dtype=bool),
-        government_cents=_column(a.federal_cents + a.provincial_cents for a in applications),
+        first_time=np.array(
+            [
+                known[a.pk] if a.pk in known else _first_time(leads[a.pk][0], a)
+                for a in applications
+            ],
+            dtype=bool,
+        ),
+        government_cents=_column(government),
         regions=[_region(a.request) for a in applications],
     )
 
@@ -55,6 +77,19 @@ def submitted_at(applications: list[Application]) -> dict[int, dt.datetime]:
         application__in=applications, to_state=State.SUBMITTED
     ).values_list("application_id", "at")
     return dict(sorted(rows, key=lambda row: row[1]))
+
+
+def submission_instants(applications: list[Application]) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """An orderable number for each application's submission (microseconds since the epoch;
+    a file with no submission on record, loaded before histories, comes last)."""
+    submitted = submitted_at(applications)
+    return np.array([_instant(submitted.get(a.pk)) for a in applications], dtype=np.int64)
+
+
+def _instant(at: dt.datetime | None) -> int:
+    if at is None:
+        return 2**62
+    return int(at.timestamp() * 1_000_000)
 
 
 def _leads(applications: list[Application]) -> dict[int, tuple[int, int]]:

@@ -37,6 +37,7 @@ FORM_PAGES = {
     "employer_apply.PartnerForm": BurdenStep.APPLY_ORGANIZATIONS,
     "employer_training.TrainingForm": BurdenStep.APPLY_TRAINING,
     "employer_trainees.TraineeForm": BurdenStep.APPLY_TRAINEES,
+    "employer_declarations.DeclarationsForm": BurdenStep.APPLY_DECLARATIONS,
     "employer_draft.ReviewForm": BurdenStep.APPLY_REVIEW,
     "participants.ParticipantForm": BurdenStep.PARTICIPANT_FORM,
     "claims.ClaimLinesForm": BurdenStep.CLAIM,

@@ -87,7 +87,27 @@ def _figures(result: Replay, policy_title: str) -> dict[str, Any]:
         ],
         "plot": f"data:image/svg+xml;base64,{plot}",
         "files": len(result.files),
+        "ranked": result.ranked,
+        "moved": len(result.moved()),
+        "rank_rows": _rank_rows(result) if result.ranked else [],
     }
+
+
+def _rank_rows(result: Replay) -> list[dict[str, Any]]:
+    """A ranked intake's files whose funding the other policy changes, in its new order, with
+    their rank and score as decided and replayed."""
+    return [
+        {
+            "application": file.application,
+            "rank_then": file.rank_then,
+            "score_then": file.score_then,
+            "rank_now": file.rank_now,
+            "score_now": file.score_now,
+            "gains": file.change == "gains",
+        }
+        for file in result.in_order("now")
+        if file.change != "same"
+    ]
 
 
 def _labelled(mix: dict[str, dict[str, int]], label: Any) -> list[tuple[str, dict[str, int]]]:

@@ -1,6 +1,7 @@
 """The wizard's declarations step: the provider's details, who prepared the application, ties to
 the provider, other government funding and the conflict-of-interest attestations. Kept in the
-draft like every step; checked by the service's rules (web/forms/employer_declarations.py)."""
+draft like every step; checked by the service's rules (web/forms/employer_declarations.py); timed
+by the burden meter from its page's first view to its first submission, as every step is."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ from jobgrant.service.web.views.employer_apply import (
     gate,
     keep,
     page,
+    step_done,
+    step_shown,
     switched_language,
     typed_so_far,
 )
@@ -43,9 +46,10 @@ def apply_declarations(request: HttpRequest, user: User) -> HttpResponse:
             keep(request, user, "declarations", typed)
             return redirect(STEP_URLS["trainees"])
         if form.is_valid() and form.declared is not None:
-            keep(request, user, "declarations", typed)
+            step_done(request, keep(request, user, "declarations", typed), "declarations")
             return redirect(STEP_URLS["review"])
     else:
+        step_shown(request, user, "declarations")
         typed = typed_so_far(current_draft(request, user)).get("declarations") or {}
         bound = declarations_data(typed) if request.GET.get("check") else None
         form = DeclarationsForm(bound, initial=typed)
