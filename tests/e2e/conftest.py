@@ -3,10 +3,10 @@
 Never `playwright install`: the browser is Debian's headless Chromium
 (/usr/bin/chromium-headless-shell, the package chromium-headless-shell, installed by `make test`):
 the same Blink as /usr/bin/chromium without the browser's window and user interface, which
-Playwright itself uses for headless runs. It spent a quarter less CPU on the same pages (the
-browser process of the full Chromium was the busiest of its processes). JOBGRANT_CHROMIUM names
-another (/usr/bin/chromium, the full browser, is taken when the shell is missing). In CI
-(CI=true) a missing browser fails the tests; elsewhere they skip and say why.
+Playwright itself uses for headless runs. It spent about a quarter less CPU on the axe
+catalogue's pages (docs/testing.md, "Where the time went"). JOBGRANT_CHROMIUM names another
+(/usr/bin/chromium, the full browser, is taken when the shell is missing). In CI (CI=true) a
+missing browser fails the tests; elsewhere they skip and say why.
 
 Fixtures: `browser` (one Chromium per session), `site` (the live server with the demonstration
 data seeded for this test), `page` (one tab a module of one browser context for the session,
@@ -281,9 +281,8 @@ def reused_tab(
     started, the GC Design System's scripts compiled again for the first page): a fifth of a
     small catalogue group's. Each test has the tab as a new one: no cookie, an empty
     sessionStorage and localStorage, the desktop window, a blank page; after a failed test, a
-    new tab. A script error, a CSP violation or a failed request
-    to our own origin fails the test. A test that changes more of the browser (a virtual
-    authenticator) takes `own_page`."""
+    new tab. A script error, a CSP violation or a failed request to our own origin fails the
+    test. A test that changes more of the browser (a virtual authenticator) takes `own_page`."""
     context, problems = shared_context
     context.clear_cookies()
     problems.errors.clear()
