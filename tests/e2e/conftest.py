@@ -1,13 +1,19 @@
 """Browser tests: Playwright driving Debian's Chromium against the live server, with axe-core.
 
-Never `playwright install`: the browser is Debian's (/usr/bin/chromium, installed by `make test`).
-In CI (CI=true) a missing browser fails the tests; elsewhere they skip and say why.
+Never `playwright install`: the browser is Debian's headless Chromium
+(/usr/bin/chromium-headless-shell, the package chromium-headless-shell, installed by `make test`):
+the same Blink as /usr/bin/chromium without the browser's window and user interface, which
+Playwright itself uses for headless runs. It spent about a quarter less CPU on the axe
+catalogue's pages (docs/testing.md, "Where the time went"). JOBGRANT_CHROMIUM names another
+(/usr/bin/chromium, the full browser, is taken when the shell is missing). In CI (CI=true) a
+missing browser fails the tests; elsewhere they skip and say why.
 
 Fixtures: `browser` (one Chromium per session), `site` (the live server with the demonstration
-data seeded for this test), `page` (a fresh browser context per test; it fails the test on an
+data seeded for this test), `page` (one tab a module of one browser context for the session,
+each test finding it as a new one; `own_page`, a context of its own; either fails the test on an
 uncaught script error, a CSP violation or a request to our own origin that fails or answers
-4xx/5xx; `reused_tab`, for tests that only open pages, click and type: one tab a module), and
-`web` (helpers: sign in, wait for the GC Design System components, run axe, check `lang`).
+4xx/5xx), and `web` (helpers: sign in, wait for the GC Design System components, run axe,
+check `lang`).
 """
 
 from __future__ import annotations
@@ -30,7 +36,11 @@ from jobgrant.service.demo import DEMO_PASSWORD, seed
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path(os.environ.get("JOBGRANT_CHROMIUM", "/usr/bin/chromium"))
+HEADLESS_SHELL, FULL_BROWSER = Path("/usr/bin/chromium-headless-shell"), Path("/usr/bin/chromium")
+CHROMIUM = Path(
+    os.environ.get("JOBGRANT_CHROMIUM")
+    or (HEADLESS_SHELL if HEADLESS_SHELL.exists() or not FULL_BROWSER.exists() else FULL_BROWSER)
+)
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 CHROMIUM_FLAGS = [
     "--no-sandbox",
@@ -65,7 +75,7 @@ def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         _unavailable(
             f"Debian's Chromium is not installed ({CHROMIUM}); `make test` installs it with "
-            "apt-get install chromium"
+            "apt-get install chromium-headless-shell"
         )
     if not AXE.exists():
         _unavailable(f"axe-core is missing ({AXE}); `make` installs it with npm ci")
@@ -84,6 +94,11 @@ def browser() -> Iterator[Any]:
 #: from Chromium's cache, compiled code included. Evaluated through the DevTools protocol, its
 #: 550 kB were sent and compiled again on every page (0.3-0.6 s each, as long as axe's run).
 AXE_URL = "/__tests__/axe.min.js"
+#: A blank page of the live server's own origin, where a reused tab waits between tests: nothing
+#: of the last test's page runs on, and Chromium keeps the tab's renderer (and what it has
+#: parsed and compiled), which about:blank, another site, made it start anew for each test.
+BLANK_URL = "/__tests__/blank.html"
+BLANK = b"<!doctype html><html lang=en><title>Between two tests</title></html>"
 
 
 def _served_by_the_service(application: Any) -> Any:
@@ -100,6 +115,9 @@ def _served_by_the_service(application: Any) -> Any:
         if environ["PATH_INFO"] == AXE_URL:
             start_response("200 OK", headers)
             return [script]
+        if environ["PATH_INFO"] == BLANK_URL:
+            start_response("200 OK", [("Content-Type", "text/html; charset=utf-8")])
+            return [BLANK]
         return application(environ, start_response)
 
     return serve
@@ -136,6 +154,12 @@ def site(live_server: Any, transactional_db: None) -> str:
     a live-server test runs in a real transaction and the database is emptied after it)."""
     seed()
     return str(live_server.url)
+
+
+@pytest.fixture
+def page(reused_tab: Any) -> Any:
+    """Every browser test's page: the module's one tab of the shared context (`reused_tab`)."""
+    return reused_tab
 
 
 @dataclass
@@ -209,14 +233,17 @@ def watched_page(browser: Any, site: str, viewport: dict[str, int]) -> Iterator[
 
 
 @pytest.fixture
-def page(browser: Any, site: str) -> Iterator[Any]:
+def own_page(browser: Any, site: str) -> Iterator[Any]:
+    """A browser context of its own, for a test that changes the browser beyond a page's
+    cookies and storage (test_passkeys.py: a virtual authenticator through the DevTools
+    protocol)."""
     with watched_page(browser, site, DESKTOP) as tab:
         yield tab
 
 
 @pytest.fixture(scope="session")
 def shared_context(browser: Any, live_server: Any) -> Iterator[tuple[Any, PageProblems]]:
-    """One browser context for the tests that reuse a tab (`reused_tab`)."""
+    """One browser context for every browser test's `page` (`reused_tab`)."""
     context, problems = _watched_context(browser, str(live_server.url), DESKTOP)
     yield context, problems
     context.close()
@@ -248,13 +275,14 @@ def reused_tab(
     shared_context: tuple[Any, PageProblems],
     site: str,
 ) -> Iterator[Any]:
-    """The module's one tab, for tests that only open pages, click and type (the axe
-    catalogue). A browser context of its own for each test cost Chromium about 1.2 s of CPU
-    more (the static files fetched, a renderer started, the GC Design System's scripts
-    compiled again for the first page): a fifth of a small group's. Each test has the tab as a
-    new one: no cookie, an empty sessionStorage, the desktop window, a blank page; after a
-    failed test, a new tab. A script error, a CSP violation or a failed request to our own
-    origin fails the test."""
+    """The module's one tab, for tests that open pages, click and type: every browser test's
+    `page`, left on a blank page of the site between tests. A browser context of its own for
+    each test cost Chromium about 1.2 s of CPU more (the static files fetched, a renderer
+    started, the GC Design System's scripts compiled again for the first page): a fifth of a
+    small catalogue group's. Each test has the tab as a new one: no cookie, an empty
+    sessionStorage and localStorage, the desktop window, a blank page; after a failed test, a
+    new tab. A script error, a CSP violation or a failed request to our own origin fails the
+    test. A test that changes more of the browser (a virtual authenticator) takes `own_page`."""
     context, problems = shared_context
     context.clear_cookies()
     problems.errors.clear()
@@ -268,8 +296,8 @@ def reused_tab(
             module_tab[0] = _watched_tab(context, problems)
         else:
             if tab.url.startswith(site):
-                tab.evaluate("sessionStorage.clear()")
-            tab.goto("about:blank")  # nothing of the test's last page runs on
+                tab.evaluate("sessionStorage.clear(); localStorage.clear()")
+            tab.goto(BLANK_URL)  # nothing of the test's last page runs on
         context.clear_cookies()
     _assert_no_problems(problems)
 

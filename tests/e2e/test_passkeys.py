@@ -12,6 +12,12 @@ import pytest
 from tests.addresses import page_path
 
 
+@pytest.fixture
+def page(own_page: Any) -> Any:
+    """A browser context of its own: the virtual authenticator must not outlive the test."""
+    return own_page
+
+
 def virtual_authenticator(page: Any) -> tuple[Any, str]:
     """A CTAP2 security key that answers at once (presence and verification simulated)."""
     session = page.context.new_cdp_session(page)
