@@ -11,7 +11,7 @@ import html
 import pytest
 from django.test import Client
 from tests.addresses import page_path
-from tests.conftest import declare
+from tests.conftest import applications, declare
 from tests.personas import APPLICANT, EMPLOYER, PROGRAM_MANAGER
 from tests.service.api.test_api_streams import first_come
 from tests.web.test_employer_apply import (
@@ -22,7 +22,7 @@ from tests.web.test_employer_apply import (
 )
 
 from jobgrant.service.grants.intakes.actions import create_intake
-from jobgrant.service.grants.models.applications import Application, Intake, Selection, Stream
+from jobgrant.service.grants.models.applications import Intake, Selection, Stream
 
 pytestmark = pytest.mark.django_db
 TRAINING = "/employer/apply/training/"
@@ -104,9 +104,7 @@ def test_the_application_is_made_to_the_stream_chosen(
     employer: Client, winter: Intake, lang: str
 ) -> None:
     choose_applicant(employer, lang)
-    response = employer.post(
-        page_path(lang, TRAINING), training_form(stream=str(winter.stream_id))
-    )
+    response = employer.post(page_path(lang, TRAINING), training_form(stream=str(winter.stream_id)))
     assert response.status_code == 302, response.content.decode()[:2000]
     bn = APPLICANT.get().business_number
     employer.post(page_path(lang, "/employer/apply/trainees/"), trainees_form(trainee(0, bn)))
@@ -118,6 +116,6 @@ def test_the_application_is_made_to_the_stream_chosen(
         page_path(lang, "/employer/apply/review/"), {"confirm": "yes", "action": "submit"}
     )
     assert submitted.status_code == 302
-    made = Application.objects.get()
+    made = applications().get()
     assert (made.intake, made.stream) == (winter, winter.stream)
     assert made.request["stream"] == winter.stream_id

@@ -138,6 +138,8 @@ def _ranked_intake(program: Program, today: dt.date) -> None:
     to today, with its own budget earmarked on Ontario's federal account; made open, it receives
     its files (`_ranked_files`) and is then closed and ranked. Ontario's first-come intake
     commits from the whole account, as every other jurisdiction's (ADR 0048)."""
+    from jobgrant.service.demo_ranking import SPRING
+
     start = dt.date(fiscal_year_start(today), 4, 1)
     closes = start + (today - start) // 2
     if (today - start).days < 14:
@@ -152,7 +154,7 @@ def _ranked_intake(program: Program, today: dt.date) -> None:
     )
     intake = Intake.objects.create(
         stream=stream,
-        name_en=f"Spring intake {program.fiscal_year}",
+        name_en=f"{SPRING} {program.fiscal_year}",
         name_fr=f"Appel du printemps {program.fiscal_year}",
         opens_on=start,
         closes_on=closes,

@@ -10,12 +10,19 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from jobgrant.rules.codes import fiscal_year
 from jobgrant.service.accounts.models import User
 from jobgrant.service.grants.applications import actions as application_actions
-from jobgrant.service.grants.models.applications import Intake, IntakeState, State
+from jobgrant.service.grants.models.applications import (
+    Application,
+    Intake,
+    IntakeState,
+    Selection,
+    State,
+)
 from jobgrant.service.grants.models.ranking import IntakeRank, RankOverride
 from jobgrant.service.grants.ranking import actions
 
@@ -70,6 +77,8 @@ def rank_and_override(
 
 # --- The files of Ontario's ranked intake ----------------------------------------------------
 
+#: How the seed names the ranked intake in English ("Spring intake 2026-27").
+SPRING = "Spring intake"
 #: The provider the intake's files name (none of the other demonstration files do: their
 #: prices are compared with one another only).
 PROVIDER = "Georgian College"
@@ -190,3 +199,12 @@ def _body(
         ],
         "declarations": declarations,
     }
+
+
+def demo_files() -> QuerySet[Application]:
+    """The files the seed made to Ontario's ranked spring intake (`fill_and_rank`)."""
+    return Application.objects.filter(
+        created_by__username="demo-employer",
+        intake__stream__selection=Selection.RANKED,
+        intake__name_en__startswith=SPRING,
+    )

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from tests.conftest import changes_audited
+from tests.conftest import applications, changes_audited
 from tests.personas import EMPLOYER, FINANCE, OFFICER, SECOND_OFFICER
 
 from jobgrant.service.audit.chain import verify
@@ -62,7 +62,7 @@ def test_an_intake_closed_early_receives_no_application(as_user, make_body) -> N
     response = as_user(EMPLOYER).post("/applications", make_body())
     assert response.status_code == 422
     assert response.json()["code"] == "NO_OPEN_INTAKE"
-    assert not Application.objects.exists()
+    assert not applications().exists()
 
 
 def test_officer_a_recommends_officer_b_approves_and_the_budget_is_committed(
@@ -120,7 +120,7 @@ def test_bad_input_names_the_field_and_writes_nothing(as_user, make_body) -> Non
     assert errors[0]["field"] == "trainees[0].costs.tuition"
     assert "non-negative" in errors[0]["message_en"]
     assert errors[0]["message_fr"]
-    assert Application.objects.count() == 0
+    assert applications().count() == 0
     assert changes_audited() == entries_before
 
 
@@ -143,7 +143,7 @@ def test_an_idempotent_retry_replays_the_first_response_byte_for_byte(as_user, m
     again = client.post("/applications", make_body(), key="apply-1")
     assert again.status_code == first.status_code == 201
     assert again.content == first.content
-    assert Application.objects.count() == 1
+    assert applications().count() == 1
     changed = client.post("/applications", make_body(region="3530"), key="apply-1")
     assert changed.status_code == 422
     assert changed.json()["code"] == "IDEMPOTENCY_KEY_REUSED"

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from django.test import override_settings
+from tests.conftest import applications
 from tests.personas import APPLICANT, EMPLOYER, FEDERAL_OFFICER, OFFICER, PARTNER
 
 from jobgrant.service.accounts.models import Role, User
@@ -88,7 +89,7 @@ def test_an_employer_cannot_apply_for_an_organization_it_does_not_act_for(
     refused = as_user(EMPLOYER).post("/applications", body)
     assert refused.status_code == 403
     assert refused.json()["code"] == "NOT_YOUR_ORGANIZATION"
-    assert Application.objects.count() == 0
+    assert applications().count() == 0
 
 
 def test_officers_cannot_apply_and_employers_cannot_decide(as_user, make_body) -> None:
@@ -163,7 +164,7 @@ def test_can_see_agrees_with_the_visible_applications_for_every_user_and_file(
     User.objects.get(username="lakeshore-only").employers.add(lakeshore)
     checked = 0
     for user in User.objects.all():
-        for application in Application.objects.all():
+        for application in applications():
             expected = access.visible_applications(user).filter(pk=application.pk).exists()
             assert access.can_see(user, application) == expected, (user.username, application.pk)
             if expected:
