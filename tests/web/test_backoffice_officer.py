@@ -403,6 +403,7 @@ def test_officer_a_recommends_officer_b_approves_and_the_budget_page_shows_the_c
     application = submitted(make_body)
     a, b = signed_in(OFFICER.username), signed_in(SECOND_OFFICER.username)
     federal_before = budget("federal").committed_cents
+    provincial_before = budget("provincial").committed_cents  # the demonstration's approved file
 
     response = decide(a, application, language, action="recommend", note="Meets the rules.")
     review = page_path(language, f"/officer/applications/{application.pk}/")
@@ -424,7 +425,7 @@ def test_officer_a_recommends_officer_b_approves_and_the_budget_page_shows_the_c
     assert approved.recommended_by.username == OFFICER.username
     assert approved.decided_by.username == SECOND_OFFICER.username
     assert budget("federal").committed_cents == federal_before + 500_000
-    assert budget("provincial").committed_cents == 500_000
+    assert budget("provincial").committed_cents == provincial_before + 500_000
     assert 'id="no-decision"' in text(b.get(review))
 
     finance = text(

@@ -26,10 +26,9 @@ from jobgrant.service.grants.models.applications import (
 from jobgrant.service.grants.models.ranking import IntakeRank, RankOverride
 from jobgrant.service.grants.ranking import actions
 
-REASON = (
-    "The employer's only plant closes for retooling in March: the training must start in "
-    "January or not at all, and the next intake opens too late."
-)
+#: The officer's reason and the program manager's note, as terse as staff write them.
+REASON = "Plant retooling in March: classes in January or never; later intakes come too late."
+SIGN_OFF_NOTE = "Agreed: plant closure confirmed on file."
 
 #: A clock for each step of the override ("recommend", "request", "sign_off", "approve").
 Clock = Callable[[str], AbstractContextManager[Any]]
@@ -68,7 +67,7 @@ def rank_and_override(
             application_actions.recommend_application(officer, application)
         override = actions.request_override(officer, application, "approve", REASON)
     with at("sign_off"):
-        actions.sign_off_override(manager, override, "Agreed: the plant's closure is on file.")
+        actions.sign_off_override(manager, override, SIGN_OFF_NOTE)
     with at("approve"):
         application_actions.approve_application(second_officer, application)
     override.refresh_from_db()
@@ -117,15 +116,16 @@ def fill_and_rank(intake: Intake, today: dt.date) -> RankedDemo | None:
     if start <= intake.closes_on or fiscal_year(start) != intake.stream.program.fiscal_year:
         return None
     employer = User.objects.get(username="demo-employer")
+    from jobgrant.service.notifications.models import Message
+
+    queued_before = Message.objects.order_by("-id").values_list("id", flat=True).first() or 0
     made = []
     for number, (received, filed) in enumerate(_submissions(intake)):
         body = _body(FILES[number], intake.stream_id, start)
         with demo_clock(filed):
             application = application_actions.create_application(employer, body, today=received)
             made.append(application_actions.submit_application(employer, application).pk)
-    Intake.objects.filter(pk=intake.pk).update(
-        state=IntakeState.CLOSED, closed_on=intake.closes_on
-    )
+    Intake.objects.filter(pk=intake.pk).update(state=IntakeState.CLOSED, closed_on=intake.closes_on)
 
     def at(step: str) -> AbstractContextManager[Any]:
         days, hour, minute = STEPS_AFTER_CLOSING.get(step, (1, RANKED_AT.hour, RANKED_AT.minute))
@@ -142,6 +142,9 @@ def fill_and_rank(intake: Intake, today: dt.date) -> RankedDemo | None:
     decided = shown.override.application_id if shown.override else None
     with at("approve"):
         raise_demo_flags([pk for pk in made if pk != decided], share_account=False)
+    # Their messages (received, approved) went out months ago: the outbox starts empty, as the
+    # tests and the worker's first run expect of freshly loaded data.
+    Message.objects.filter(id__gt=queued_before).delete()
     return shown
 
 

@@ -54,7 +54,9 @@ def test_a_two_megabyte_note_is_refused_naming_the_field(as_user, make_body) -> 
     assert error["field"] == "note"
     assert str(NOTE_MAX) in error["message_en"].replace(",", "")
     assert str(NOTE_MAX) in error["message_fr"].replace(" ", "").replace("\u202f", "")
-    assert not StateChange.objects.filter(to_state="recommended").exists()
+    assert not StateChange.objects.filter(
+        application_id=application, to_state="recommended"
+    ).exists()
 
 
 def test_a_note_of_the_maximum_length_is_kept(as_user, make_body) -> None:

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from jobgrant.service.grants.core import quoting
 from jobgrant.service.grants.models.applications import Intake, Program, Selection
-from jobgrant.service.language import current_language
+from jobgrant.service.language import in_language
 from jobgrant.service.web.forms.employer import ChoiceRadios
 from jobgrant.service.web.templatetags.jobgrant import longdate
 
@@ -34,16 +34,15 @@ def choices(intakes: list[Intake]) -> list[tuple[str, str]]:
 def label(intake: Intake) -> str:
     """ "Canada-Ontario Job Grant, ranked selection: Winter intake, from November 29, 2026 to
     January 31, 2027; applications are ranked when the intake closes." """
-    french = current_language() == "fr"
-    stream, name = intake.stream, intake.name_fr if french else intake.name_en
+    stream = intake.stream
     how = (
         _("applications are ranked when the intake closes")
         if stream.selection == Selection.RANKED
         else _("first come, first served")
     )
     return _("%(stream)s: %(intake)s, from %(opens)s to %(closes)s; %(selection)s.") % {
-        "stream": stream.name_fr if french else stream.name_en,
-        "intake": name or _("intake"),
+        "stream": in_language(en=stream.name_en, fr=stream.name_fr),
+        "intake": in_language(en=intake.name_en, fr=intake.name_fr) or _("intake"),
         "opens": longdate(intake.opens_on),
         "closes": longdate(intake.closes_on),
         "selection": how,

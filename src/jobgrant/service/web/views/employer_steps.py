@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.models.applications import Stream
-from jobgrant.service.language import current_language
+from jobgrant.service.language import in_language
 from jobgrant.service.registry.models import Employer
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms import employer as shared
@@ -102,7 +102,7 @@ def _stream_label(stream_id: int | None) -> str:
     stream = Stream.objects.filter(pk=stream_id).first() if stream_id else None
     if stream is None:
         return ""
-    return stream.name_fr if current_language() == "fr" else stream.name_en
+    return in_language(en=stream.name_en, fr=stream.name_fr)
 
 
 def review_trainees(rows: list[TraineeRow], organizations: Organizations) -> list[dict[str, Any]]:
