@@ -30,7 +30,7 @@ def test_its_files_came_in_while_it_was_open_and_it_is_ranked(demo: None) -> Non
     assert all(f.stream_id == intake.stream_id for f in files)
 
 
-def test_the_ranking_leaves_two_below_the_cut_off_and_one_is_approved_with_two_signatures(
+def test_the_ranking_leaves_two_below_the_cut_off_and_one_is_denied_with_two_signatures(
     demo: None,
 ) -> None:
     ranks = list(IntakeRank.objects.filter(intake=spring()).order_by("rank"))
@@ -38,12 +38,12 @@ def test_the_ranking_leaves_two_below_the_cut_off_and_one_is_approved_with_two_s
     assert [r.within_budget for r in ranks] == [True] * 7 + [False] * 2
     assert ranks[6].federal_running_cents <= 50_000_000 < ranks[7].federal_running_cents
     [override] = RankOverride.objects.all()
-    assert override.application_id == ranks[7].application_id
-    assert override.state == OverrideState.APPLIED
+    assert override.application_id == ranks[6].application_id  # the last within the budget
+    assert (override.decision, override.state) == ("deny", OverrideState.APPLIED)
     assert override.requested_by.username == "demo-officer-on-1"
     assert override.signed_off_by.username == "demo-program-manager-on"
     assert override.application.decided_by.username == "demo-officer-on-2"
-    assert override.application.state == "approved"
+    assert override.application.state == "denied"
 
 
 def test_two_flags_are_open_to_look_at(demo: None) -> None:

@@ -26,9 +26,11 @@ from jobgrant.service.grants.models.applications import (
 from jobgrant.service.grants.models.ranking import IntakeRank, RankOverride
 from jobgrant.service.grants.ranking import actions
 
-#: The officer's reason and the program manager's note, as terse as staff write them.
+#: The officer's reasons and the program manager's note, as tersely as staff write them (the
+#: seed denies; a test approves).
 REASON = "Plant retooling in March: classes in January or never; later intakes come too late."
-SIGN_OFF_NOTE = "Agreed: plant closure confirmed on file."
+DENIAL_REASON = "Same course already funded under another program; Lakeshore confirmed on phone."
+SIGN_OFF_NOTE = "Agreed: confirmed on file."
 
 #: A clock for each step of the override ("recommend", "request", "sign_off", "approve").
 Clock = Callable[[str], AbstractContextManager[Any]]
@@ -47,29 +49,38 @@ def rank_and_override(
     second_officer: User,
     manager: User,
     clock: Clock | None = None,
+    decision: str = "approve",
 ) -> RankedDemo:
-    """Rank the closed `intake`, then approve its first file below the cut-off: `officer`
-    clears its risk flags, recommends it and asks for the override, `manager` signs it off,
-    `second_officer` approves. No file below the cut-off: the ranking alone. `clock`: where the
-    clock stands at each step (by default, where it is)."""
-    from jobgrant.service.demo import clear_demo_flags
-
+    """Rank the closed `intake`, then take one decision against the ranking with both
+    signatures: `officer` asks for the override, `manager` signs it off, `second_officer`
+    decides. "approve": the first file below the cut-off, its risk flags cleared and recommended
+    by `officer` first. "deny": the last file within the budget. No such file: the ranking
+    alone. `clock`: where the clock stands at each step (by default, where it is)."""
     at = clock or (lambda step: nullcontext())
     with at("rank"):
         ranks = actions.rank_intake(intake)
-    below = next((r for r in ranks if not r.within_budget), None)
-    if below is None:
+    if decision == "deny":
+        chosen = next((r for r in reversed(ranks) if r.within_budget), None)
+    else:
+        chosen = next((r for r in ranks if not r.within_budget), None)
+    if chosen is None:
         return RankedDemo(ranks, None)
-    application = below.application
+    application = chosen.application
+    reason = DENIAL_REASON if decision == "deny" else REASON
     with at("recommend"):
-        if application.state == State.SUBMITTED:
+        if decision == "approve" and application.state == State.SUBMITTED:
+            from jobgrant.service.demo import clear_demo_flags
+
             clear_demo_flags(officer, application)
             application_actions.recommend_application(officer, application)
-        override = actions.request_override(officer, application, "approve", REASON)
+        override = actions.request_override(officer, application, decision, reason)
     with at("sign_off"):
         actions.sign_off_override(manager, override, SIGN_OFF_NOTE)
     with at("approve"):
-        application_actions.approve_application(second_officer, application)
+        if decision == "deny":
+            application_actions.deny_application(second_officer, application, reason)
+        else:
+            application_actions.approve_application(second_officer, application)
     override.refresh_from_db()
     return RankedDemo(ranks, override)
 
@@ -105,8 +116,8 @@ STEPS_AFTER_CLOSING = {"recommend": (3, 9, 40), "sign_off": (4, 11, 20), "approv
 
 def fill_and_rank(intake: Intake, today: dt.date) -> RankedDemo | None:
     """Ontario's ranked intake as it went: FILES submitted by demo-employer while it was open
-    (each on its day in the window), closed at its date, ranked the morning after, one file
-    below the cut-off approved against the ranking with both signatures a few days later, and
+    (each on its day in the window), closed at its date, ranked the morning after, the last file
+    within the budget denied against the ranking with both signatures a few days later, and
     the others' flags raised once all are in. None where the training could not start within
     the program's fiscal year (the last weeks of one)."""
     from jobgrant.service.demo import _clock_at as demo_clock
@@ -138,8 +149,9 @@ def fill_and_rank(intake: Intake, today: dt.date) -> RankedDemo | None:
         second_officer=User.objects.get(username="demo-officer-on-2"),
         manager=User.objects.get(username="demo-program-manager-on"),
         clock=at,
+        decision="deny",  # a denial commits no money and issues no offer: the budgets stay whole
     )
-    decided = shown.override.application_id if shown.override else None
+    decided = shown.override.application_id if shown.override else None  # no flags on it
     with at("approve"):
         raise_demo_flags([pk for pk in made if pk != decided], share_account=False)
     # Their messages (received, approved) went out months ago: the outbox starts empty, as the
