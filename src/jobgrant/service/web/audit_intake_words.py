@@ -9,6 +9,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
 from jobgrant.service.grants.models.applications import IntakeState, Selection
+from jobgrant.service.grants.models.ranking import OverrideDecision
 from jobgrant.service.web.labels import Labels
 
 INTAKE_FIELD_LABELS: dict[str, Promise] = {
@@ -29,4 +30,7 @@ INTAKE_FIELD_LABELS: dict[str, Promise] = {
 INTAKE_CODED_FIELDS: dict[str, Mapping[str, object]] = {
     "intake_state": Labels(IntakeState),
     "selection": Labels(Selection),
+    # a decision against the ranking (rank_override.request): approve or deny; a decision's
+    # number elsewhere has no label and stays a number
+    "decision": Labels(OverrideDecision),
 }
