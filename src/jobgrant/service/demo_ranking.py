@@ -129,7 +129,10 @@ def fill_and_rank(intake: Intake, today: dt.date) -> RankedDemo | None:
     employer = User.objects.get(username="demo-employer")
     from jobgrant.service.notifications.models import Message
 
+    from django_tasks_db.models import DBTaskResult
+
     queued_before = Message.objects.order_by("-id").values_list("id", flat=True).first() or 0
+    tasks_before = set(DBTaskResult.objects.values_list("id", flat=True))
     made = []
     for number, (received, filed) in enumerate(_submissions(intake)):
         body = _body(FILES[number], intake.stream_id, start)
@@ -154,9 +157,10 @@ def fill_and_rank(intake: Intake, today: dt.date) -> RankedDemo | None:
     decided = shown.override.application_id if shown.override else None  # no flags on it
     with at("approve"):
         raise_demo_flags([pk for pk in made if pk != decided], share_account=False)
-    # Their messages (received, approved) went out months ago: the outbox starts empty, as the
-    # tests and the worker's first run expect of freshly loaded data.
+    # Their messages (received, denied) went out months ago, and the worker's tasks for them
+    # ran: the outbox and the task queue start empty, as for freshly loaded data.
     Message.objects.filter(id__gt=queued_before).delete()
+    DBTaskResult.objects.exclude(id__in=tasks_before).delete()
     return shown
 
 

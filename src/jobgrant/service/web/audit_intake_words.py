@@ -25,6 +25,9 @@ INTAKE_FIELD_LABELS: dict[str, Promise] = {
     "ranked": gettext_lazy("Files ranked"),
     "within_budget": gettext_lazy("Within the budget"),
     "order": gettext_lazy("Order (file, score, within the budget)"),
+    # a decision taken against the ranking: the file's rank and the override it applied
+    "rank": gettext_lazy("Rank"),
+    "override": gettext_lazy("Decision against the ranking"),
 }
 #: The details whose values are codes, and their labels.
 INTAKE_CODED_FIELDS: dict[str, Mapping[str, object]] = {
