@@ -127,9 +127,9 @@ def fill_and_rank(intake: Intake, today: dt.date) -> RankedDemo | None:
     if start <= intake.closes_on or fiscal_year(start) != intake.stream.program.fiscal_year:
         return None
     employer = User.objects.get(username="demo-employer")
-    from jobgrant.service.notifications.models import Message
-
     from django_tasks_db.models import DBTaskResult
+
+    from jobgrant.service.notifications.models import Message
 
     queued_before = Message.objects.order_by("-id").values_list("id", flat=True).first() or 0
     tasks_before = set(DBTaskResult.objects.values_list("id", flat=True))
