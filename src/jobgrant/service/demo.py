@@ -131,18 +131,20 @@ def _programs(today: dt.date) -> None:
 
 #: The budget of Ontario's ranked intake, federal (Ontario no longer matches: cjg-2014).
 RANKED_INTAKE_BUDGET_CENTS = 50_000_000
+RANKED_INTAKE_CLOSED_DAYS_AGO = 10
 
 
 def _ranked_intake(program: Program, today: dt.date) -> None:
-    """Ontario's second stream, ranked: an intake that opened on April 1 and closes halfway
-    to today, with its own budget earmarked on Ontario's federal account; made open, it receives
-    its files (`_ranked_files`) and is then closed and ranked. Ontario's first-come intake
-    commits from the whole account, as every other jurisdiction's (ADR 0048)."""
+    """Ontario's second stream, ranked: an intake of about six weeks that closed ten days ago
+    (recent, so that its undecided files are within the 60 business days to decide them, as a
+    real intake's would be), with its own budget earmarked on Ontario's federal account; made
+    open, it receives its files (`_ranked_files`) and is then closed and ranked. Ontario's
+    first-come intake commits from the whole account, as every other jurisdiction's (ADR 0048)."""
     from jobgrant.service.demo_ranking import SPRING
 
-    start = dt.date(fiscal_year_start(today), 4, 1)
-    closes = start + (today - start) // 2
-    if (today - start).days < 14:
+    start = max(dt.date(fiscal_year_start(today), 4, 1), today - dt.timedelta(days=56))
+    closes = today - dt.timedelta(days=RANKED_INTAKE_CLOSED_DAYS_AGO)
+    if (closes - start).days < 14:
         return  # too early in the year for an intake to have come and gone
     stream = Stream.objects.create(
         program=program,
