@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from tests import canonical
+from tests.conftest import applications
 
 from jobgrant.service import commands
 from jobgrant.service.grants.models.applications import Application
@@ -67,13 +68,13 @@ def test_each_stage_is_there_made_by_the_actions_and_the_ledger_and_audit_verify
     application = canonical_file(stage)
     assert application.created_by.username == "employer" and application.state == "approved"
     assert stage_of(application) == EXPECTED[stage]
-    assert Application.objects.count() == 1  # this stage's file alone
+    assert applications().count() == 1  # this stage's file alone, beside the demonstration's
     report = verified()
     assert "ledger balanced" in report and "audit chain intact" in report
 
 
 def test_a_test_that_asks_for_no_canonical_file_sees_none() -> None:
-    assert not Application.objects.exists()
+    assert not applications().exists()
     verified()
 
 

@@ -93,8 +93,9 @@ def ask(client: Client, application: Application, language: str, **form: str) ->
 @pytest.mark.parametrize(
     ("language", "heading", "matches"),
     [
-        ("en", "Applications to review", "1 application matches."),
-        ("fr", "Demandes à examiner", "1 demande correspond."),
+        # the test's file and the demonstration's ranked intake's eight undecided ones
+        ("en", "Applications to review", "9 applications match."),
+        ("fr", "Demandes à examiner", "9 demandes correspondent."),
     ],
 )
 def test_the_queue_lists_what_awaits_a_decision_in_both_languages(
@@ -137,13 +138,17 @@ def test_the_queue_hides_drafts_other_jurisdictions_and_conflicts_of_interest(
 def test_the_queue_filters_by_state_jurisdiction_stream_and_age_with_counts(
     make_body: Body,
 ) -> None:
+    from jobgrant.service.demo_ranking import demo_files
+
     first = submitted(make_body)
     second = recommended(make_body)
     officer = signed_in(OFFICER.username)
+    # the demonstration's ranked intake's files, eight submitted, one denied, are left out
+    demo = set(demo_files().values_list("pk", flat=True))
 
     def shown(query: str) -> set[int]:
         page = text(officer.get(f"/en/officer/?{query}"))
-        return {int(n) for n in re.findall(r'id="open-(\d+)"', page)}
+        return {int(n) for n in re.findall(r'id="open-(\d+)"', page)} - demo
 
     assert shown("") == {first.pk, second.pk}
     assert shown("state=submitted") == {first.pk}
@@ -154,9 +159,9 @@ def test_the_queue_filters_by_state_jurisdiction_stream_and_age_with_counts(
     Application.objects.filter(pk=first.pk).update(received_on="2026-10-01")
     assert shown("age=30") == {first.pk}
     page = text(officer.get("/en/officer/?state=all"))
-    assert re.search(r"Submitted: <strong>1</strong>", page)
+    assert re.search(r"Submitted: <strong>9</strong>", page)
     assert re.search(r"Recommended: <strong>1</strong>", page)
-    assert re.search(r"Awaiting a decision: <strong>2</strong>", page)
+    assert re.search(r"Awaiting a decision: <strong>10</strong>", page)
 
 
 def test_the_queue_sorts_by_the_column_chosen_and_links_the_other_way(make_body: Body) -> None:
@@ -248,11 +253,18 @@ def test_the_queue_shows_a_consortium_with_its_partners(make_body: Body) -> None
 
 
 def test_the_queue_sorts_by_days_waiting_both_ways(make_body: Body) -> None:
+    from jobgrant.service.demo_ranking import demo_files
+
     older, newer = submitted(make_body), submitted(make_body)
     Application.objects.filter(pk=older.pk).update(received_on="2026-10-01")
     officer = signed_in(OFFICER.username)
-    assert shown_by(officer, "sort=-waiting") == [older.pk, newer.pk]  # longest wait first
-    assert shown_by(officer, "sort=waiting") == [newer.pk, older.pk]
+    demo = set(demo_files().values_list("pk", flat=True))  # received in the spring: waited longer
+
+    def ours(query: str) -> list[int]:
+        return [pk for pk in shown_by(officer, query) if pk not in demo]
+
+    assert ours("sort=-waiting") == [older.pk, newer.pk]  # longest wait first
+    assert ours("sort=waiting") == [newer.pk, older.pk]
     page = text(officer.get("/en/officer/?sort=-waiting"))
     sorted_by = r'<th scope="col" aria-sort="(\w+)"[^>]*><a href="([^"]*)" id="sort-waiting"'
     heading = re.search(sorted_by, page)
@@ -403,6 +415,7 @@ def test_officer_a_recommends_officer_b_approves_and_the_budget_page_shows_the_c
     application = submitted(make_body)
     a, b = signed_in(OFFICER.username), signed_in(SECOND_OFFICER.username)
     federal_before = budget("federal").committed_cents
+    provincial_before = budget("provincial").committed_cents  # the demonstration's approved file
 
     response = decide(a, application, language, action="recommend", note="Meets the rules.")
     review = page_path(language, f"/officer/applications/{application.pk}/")
@@ -424,7 +437,7 @@ def test_officer_a_recommends_officer_b_approves_and_the_budget_page_shows_the_c
     assert approved.recommended_by.username == OFFICER.username
     assert approved.decided_by.username == SECOND_OFFICER.username
     assert budget("federal").committed_cents == federal_before + 500_000
-    assert budget("provincial").committed_cents == 500_000
+    assert budget("provincial").committed_cents == provincial_before + 500_000
     assert 'id="no-decision"' in text(b.get(review))
 
     finance = text(

@@ -13,7 +13,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from tests import canonical
-from tests.conftest import TRAINING_STEP, declare
+from tests.conftest import TRAINING_STEP, applications, declare
 from tests.personas import ANALYST, APPLICANT, AUDITOR, CLOCK, EMPLOYER, OFFICER
 from tests.service.grants.claim_helpers import during_training, pdf_bytes
 
@@ -79,7 +79,7 @@ def walk_the_wizard(client: Client) -> Application:
     spend(4)
     done = client.post(f"{APPLY}review/", {"confirm": "yes", "action": "submit"})
     assert done.status_code == 302
-    return Application.objects.get()
+    return applications().get()
 
 
 def minutes_of(application: Application) -> dict[str, int]:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from tests.addresses import page_path
-from tests.conftest import TRAINING_STEP, changes_audited, declare
+from tests.conftest import TRAINING_STEP, applications, changes_audited, declare
 from tests.personas import APPLICANT, EMPLOYER, OFFICER, PARTNER
 
 from jobgrant.service.accounts.models import Role, User
@@ -29,7 +29,7 @@ APPLY = "/employer/apply/"
 
 def rows_written() -> tuple[int, int, int, int]:
     return (
-        Application.objects.count(),
+        applications().count(),
         ApplicationEmployer.objects.count(),
         StateChange.objects.count(),
         changes_audited(),
@@ -429,7 +429,7 @@ def test_an_employer_applies_step_by_step_and_submits(employer: Client, lang: st
     assert response["Location"] == page_path(lang, "/employer/apply/declarations/")
     response = declare(employer, lang)
     assert response["Location"] == page_path(lang, "/employer/apply/review/")
-    assert Application.objects.count() == 0  # nothing written before the submission
+    assert applications().count() == 0  # nothing written before the submission
     review = employer.get(response["Location"]).content.decode()
     five = "5\u00a0000,00\u00a0$" if lang == "fr" else "$5,000.00"
     assert review.count(five) >= 3  # federal, provincial, employer
@@ -438,7 +438,7 @@ def test_an_employer_applies_step_by_step_and_submits(employer: Client, lang: st
     submitted = employer.post(
         page_path(lang, "/employer/apply/review/"), {"confirm": "yes", "action": "submit"}
     )
-    application = Application.objects.get()
+    application = applications().get()
     assert submitted.status_code == 302
     assert submitted["Location"] == page_path(lang, f"/employer/applications/{application.pk}/")
     assert application.state == "submitted"
@@ -455,7 +455,7 @@ def test_an_employer_applies_step_by_step_and_submits(employer: Client, lang: st
     # A second submission of the same form finds no draft: it starts again, writing nothing.
     again = employer.post(page_path(lang, "/employer/apply/review/"), {"confirm": "yes"})
     assert again.status_code == 302
-    assert Application.objects.count() == 1
+    assert applications().count() == 1
 
 
 def test_a_consortium_application_shows_each_employers_share(employer: Client) -> None:
@@ -475,7 +475,7 @@ def test_a_consortium_application_shows_each_employers_share(employer: Client) -
     total = page[page.index('id="quote-total"') :]
     assert total[: total.index("</tr>")].count("$7,000.00") == 3
     employer.post("/en/employer/apply/review/", {"confirm": "yes"})
-    application = Application.objects.get()
+    application = applications().get()
     links = list(application.employers.order_by("position"))
     assert [link.employer.name for link in links] == [
         APPLICANT.name,

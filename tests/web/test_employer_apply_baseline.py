@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
-from tests.conftest import declare
+from tests.conftest import applications, declare
 from tests.personas import APPLICANT
 from tests.web.test_employer_apply import (
     assert_error_summary,
@@ -15,8 +15,6 @@ from tests.web.test_employer_apply import (
     trainee,
     trainees_form,
 )
-
-from jobgrant.service.grants.models.applications import Application
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +45,7 @@ def test_the_baseline_and_the_counterfactual_answer_are_kept(employer: Client) -
         "/en/employer/apply/review/",
         {"confirm": "yes", "counterfactual": "yes-smaller", "action": "submit"},
     )
-    application = Application.objects.get()
+    application = applications().get()
     assert application.counterfactual == "yes-smaller"
     assert application.request["trainees"][0]["baseline"] == {
         "employed": True,

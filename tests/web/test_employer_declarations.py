@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 from django.test import Client
 from tests.addresses import page_path
-from tests.conftest import DECLARATIONS_STEP
+from tests.conftest import DECLARATIONS_STEP, applications
 from tests.personas import APPLICANT, EMPLOYER, OFFICER
 from tests.web.test_employer_apply import rows_written, through_training, trainee, trainees_form
 
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.grants.applications import actions
-from jobgrant.service.grants.models.applications import Application, FormDraft
+from jobgrant.service.grants.models.applications import FormDraft
 from jobgrant.service.grants.models.declarations import ApplicationDeclaration
 
 pytestmark = pytest.mark.django_db
@@ -171,7 +171,7 @@ def test_a_consultants_declarations_go_through_to_the_officer(employer: Client) 
     assert "Yes: Ontario wage subsidy, $2,000.00" in review
     assert 'id="change-declarations"' in review
     submitted = employer.post(answer["Location"], {"confirm": "yes", "action": "submit"})
-    application = Application.objects.get()
+    application = applications().get()
     assert application.state == "submitted"
     made = ApplicationDeclaration.objects.get(application=application)
     assert (made.prepared_by, made.preparer_fee_cents) == ("consultant", 150_000)

@@ -8,13 +8,13 @@ import html
 import pytest
 from django.test import Client
 from tests.addresses import page_path
-from tests.conftest import TRAINING_STEP, declare
+from tests.conftest import TRAINING_STEP, applications, declare
 from tests.personas import APPLICANT, EMPLOYER, OFFICER
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.grants.applications import actions
-from jobgrant.service.grants.models.applications import Application, FormDraft
+from jobgrant.service.grants.models.applications import FormDraft
 from jobgrant.service.web.views.employer_apply import DRAFT_KEY
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +48,7 @@ def test_each_completed_step_is_saved_in_a_draft_of_the_user(employer: Client) -
     assert draft.step == "training"
     assert draft.data["organizations"] == {"lead": str(APPLICANT.get().pk), "partners": []}
     assert draft.data["training"]["provider_name"] == "Mohawk College"
-    assert Application.objects.count() == 0  # a draft is not an application
+    assert applications().count() == 0  # a draft is not an application
 
 
 def test_a_step_in_error_saves_nothing(employer: Client) -> None:
@@ -171,7 +171,7 @@ def test_a_draft_is_deleted_when_it_is_submitted(employer: Client) -> None:
     assert employer.post("/en/employer/apply/trainees/", rows).status_code == 302
     declare(employer)
     assert employer.post("/en/employer/apply/review/", {"confirm": "yes"}).status_code == 302
-    assert Application.objects.get().state == "submitted"
+    assert applications().get().state == "submitted"
     assert not FormDraft.objects.exists()
 
 

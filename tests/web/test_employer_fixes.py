@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from tests.addresses import page_path
-from tests.conftest import TRAINING_STEP, declare
+from tests.conftest import TRAINING_STEP, applications, declare
 from tests.personas import APPLICANT, EMPLOYER
 
 from jobgrant.service.grants.applications import actions
@@ -169,10 +169,10 @@ def test_the_review_warns_with_the_reasons_and_asks_for_an_acknowledgment(
     refused = employer.post("/en/employer/apply/review/", {"confirm": "yes"})
     assert refused.status_code == 422
     assert summary_links(text(refused)) == ["understood"]
-    assert Application.objects.count() == 0
+    assert applications().count() == 0
     submitted = employer.post("/en/employer/apply/review/", {"confirm": "yes", "understood": "yes"})
     assert submitted.status_code == 302
-    application = Application.objects.get()
+    application = applications().get()
     assert application.state == "submitted" and not application.eligible
 
 

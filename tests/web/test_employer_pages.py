@@ -14,7 +14,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.addresses import page_path
-from tests.conftest import DECLARATIONS_STEP, TRAINING_STEP, changes_audited
+from tests.conftest import DECLARATIONS_STEP, TRAINING_STEP, applications, changes_audited
 from tests.personas import APPLICANT, EMPLOYER, PARTNER, PARTNER_EMPLOYER
 
 from jobgrant.service.accounts.models import Role, User
@@ -116,7 +116,7 @@ def submitted(make_body: Callable[..., dict[str, Any]]) -> Application:
 
 def rows_written() -> tuple[int, int, int, int]:
     return (
-        Application.objects.count(),
+        applications().count(),
         ApplicationEmployer.objects.count(),
         StateChange.objects.count(),
         changes_audited(),

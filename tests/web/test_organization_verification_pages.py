@@ -12,7 +12,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from tests.addresses import page_path
-from tests.conftest import application_body, declare
+from tests.conftest import application_body, applications, declare
 from tests.personas import APPLICANT, EMPLOYER, OFFICER
 from tests.service.people.test_organization_verification import FILED, dispute_token, document
 
@@ -246,7 +246,7 @@ def test_the_wizard_keeps_an_unverified_organizations_application_as_a_draft(
 ) -> None:
     from tests.web.test_employer_apply import through_training, trainee, trainees_form
 
-    from jobgrant.service.grants.models.applications import Application, FormDraft
+    from jobgrant.service.grants.models.applications import FormDraft
 
     unverified()
     client = signed_in(EMPLOYER)
@@ -257,10 +257,10 @@ def test_the_wizard_keeps_an_unverified_organizations_application_as_a_draft(
     answer = client.post(
         page_path(lang, "/employer/apply/review/"), {"confirm": "yes", "action": "submit"}
     )
-    application = Application.objects.get()
+    application = applications().get()
     assert application.state == "draft"
     assert answer["Location"] == page_path(lang, f"/employer/applications/{application.pk}/")
     assert words in client.get(answer["Location"]).content.decode()
     assert not FormDraft.objects.exists()  # the draft is the application now, not lost twice
     again = client.post(page_path(lang, "/employer/apply/review/"), {"confirm": "yes"})
-    assert again.status_code == 302 and Application.objects.count() == 1
+    assert again.status_code == 302 and applications().count() == 1

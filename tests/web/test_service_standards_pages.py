@@ -83,6 +83,10 @@ def test_the_public_page_gives_each_standards_results_by_quarter_without_signing
     assert _rows(page, "decide") == [
         "Q2 (July to September) Ontario 2 50.0% (1 / 2) 80% No",
         "Q2 (July to September) Canada: every file 2 50.0% (1 / 2) 80% No",
+        # the demonstration's file denied against its ranked intake's ranking (demo_ranking.py)
+        # in November, in time: its decision was due in January
+        "Q4 (January to March) Ontario 1 100.0% (1 / 1) 80% Yes",
+        "Q4 (January to March) Canada: every file 1 100.0% (1 / 1) 80% Yes",
     ]
     assert _rows(page, "acknowledge")[0] == "Q1 (April to June) Ontario 2 50.0% (1 / 2) 80% No"
 
@@ -95,7 +99,10 @@ def test_the_public_page_is_in_french_at_a_french_address(
     page = text(Client().get(path + "?fiscal_year=2026-27&jurisdiction=ON"))
     assert '<html lang="fr">' in page
     assert "Dans un délai de 60 jours ouvrables, pour au moins 80 % des dossiers." in page
-    assert _rows(page, "decide") == ["T2 (juillet à septembre) Ontario 2 50,0 % (1 / 2) 80 % Non"]
+    assert _rows(page, "decide") == [
+        "T2 (juillet à septembre) Ontario 2 50,0 % (1 / 2) 80 % Non",
+        "T4 (janvier à mars) Ontario 1 100,0 % (1 / 1) 80 % Oui",  # the demonstration's
+    ]
 
 
 def test_the_csv_gives_every_quarter_with_shares_as_decimals(
@@ -116,13 +123,28 @@ def test_the_csv_gives_every_quarter_with_shares_as_decimals(
             "share_met": "0.5000",
             "target_share": "0.8000",
             "target_met": "no",
-        }
+        },
+        {  # the demonstration's file denied against its intake's ranking, in time
+            "fiscal_year": "2026-27",
+            "quarter": "4",
+            "jurisdiction": "ON",
+            "standard": "decide",
+            "files_due": "1",
+            "files_met": "1",
+            "share_met": "1.0000",
+            "target_share": "0.8000",
+            "target_met": "yes",
+        },
     ]
 
 
 def test_with_no_file_due_yet_the_page_says_so(demo: None) -> None:
-    page = text(Client().get("/en/service-standards/"))
-    assert 'id="no-results"' in page
+    # British Columbia: the demonstration has no file of it due yet (Ontario's ranked intake
+    # has one decided, so the page as a whole has results)
+    page = text(Client().get("/en/service-standards/?jurisdiction=BC"))
+    assert 'id="results-decide"' in page
+    decide = page[page.index('id="results-decide"') :]
+    assert "No file was due in this year." in decide[: decide.index("</table>")]
 
 
 def test_the_officer_and_the_employer_see_the_files_clock(
@@ -143,7 +165,8 @@ def test_the_officer_and_the_employer_see_the_files_clock(
 def test_the_queue_puts_what_is_due_first_and_counts_what_is_overdue(make_body: Body) -> None:
     later, sooner = submitted(make_body), submitted(make_body)
     Application.objects.filter(pk=sooner.pk).update(decide_by=dt.date(2026, 11, 20))
-    page = text(signed_in(OFFICER.username).get("/en/officer/"))
+    # by what is due (the queue opens in rank order while ranked files wait in it: the seed's)
+    page = text(signed_in(OFFICER.username).get("/en/officer/?sort=due"))
     assert page.index(f'id="open-{sooner.pk}"') < page.index(f'id="open-{later.pk}"')
     assert "Decision overdue: <strong>1</strong>" in page
     due = page[page.index(f'id="due-{sooner.pk}"') :]

@@ -75,6 +75,7 @@ def seed(today: dt.date | None = None) -> bool:
         _budgets(fiscal_year_start(today))
         _programs(today)
         _accounts()
+        _ranked_files(today)
     return True
 
 
@@ -130,16 +131,20 @@ def _programs(today: dt.date) -> None:
 
 #: The budget of Ontario's ranked intake, federal (Ontario no longer matches: cjg-2014).
 RANKED_INTAKE_BUDGET_CENTS = 50_000_000
+RANKED_INTAKE_CLOSED_DAYS_AGO = 10
 
 
 def _ranked_intake(program: Program, today: dt.date) -> None:
-    """Ontario's second stream, ranked: an intake that opened on April 1 and closed halfway
-    to today, with its own budget earmarked on Ontario's federal account; the worker hands it
-    to the ranking. Its first-come intake (the stream made first, which applications take)
-    commits from the whole account, as every other jurisdiction's (ADR 0048)."""
-    start = dt.date(fiscal_year_start(today), 4, 1)
-    closes = start + (today - start) // 2
-    if (today - start).days < 14:
+    """Ontario's second stream, ranked: an intake of about six weeks that closed ten days ago
+    (recent, so that its undecided files are within the 60 business days to decide them, as a
+    real intake's would be), with its own budget earmarked on Ontario's federal account; made
+    open, it receives its files (`_ranked_files`) and is then closed and ranked. Ontario's
+    first-come intake commits from the whole account, as every other jurisdiction's (ADR 0048)."""
+    from jobgrant.service.demo_ranking import SPRING
+
+    start = max(dt.date(fiscal_year_start(today), 4, 1), today - dt.timedelta(days=56))
+    closes = today - dt.timedelta(days=RANKED_INTAKE_CLOSED_DAYS_AGO)
+    if (closes - start).days < 14:
         return  # too early in the year for an intake to have come and gone
     stream = Stream.objects.create(
         program=program,
@@ -151,12 +156,11 @@ def _ranked_intake(program: Program, today: dt.date) -> None:
     )
     intake = Intake.objects.create(
         stream=stream,
-        name_en=f"Spring intake {program.fiscal_year}",
+        name_en=f"{SPRING} {program.fiscal_year}",
         name_fr=f"Appel du printemps {program.fiscal_year}",
         opens_on=start,
         closes_on=closes,
-        state=IntakeState.CLOSED,
-        closed_on=closes,
+        state=IntakeState.OPEN,
         federal_budget_cents=RANKED_INTAKE_BUDGET_CENTS,
     )
     account = BudgetAccount.objects.get(
@@ -170,6 +174,20 @@ def _ranked_intake(program: Program, today: dt.date) -> None:
         "intake_state": intake.state,
     }
     record("demo-seed", "intake.create", "intake", intake.pk, summary)
+
+
+def _ranked_files(today: dt.date) -> None:
+    """Ontario's ranked intake filled with demo-employer's files while it was open, then closed,
+    ranked, one decision taken against its ranking, and flags raised (demo_ranking.py). Closed
+    and ranked all the same when it is too early or too late in the year for files."""
+    from jobgrant.service.demo_ranking import fill_and_rank
+
+    intake = Intake.objects.filter(
+        stream__program__jurisdiction="ON", stream__selection=Selection.RANKED
+    ).first()
+    if intake is None or fill_and_rank(intake, today) is not None:
+        return
+    Intake.objects.filter(pk=intake.pk).update(state=IntakeState.CLOSED, closed_on=intake.closes_on)
     rank_intake(intake)
 
 
@@ -388,20 +406,24 @@ def clear_demo_flags(officer: User, application: Application) -> None:
 DEMO_SHARED_ACCOUNT = {"institution": "003", "transit": "01234", "account": "7654321"}
 
 
-def raise_demo_flags(application_ids: list[int]) -> list[int]:
+def raise_demo_flags(application_ids: list[int], *, share_account: bool = True) -> list[int]:
     """Flags to look at on the demonstration files: Acme and Lakeshore Logistics (both
-    demo-employer's, unrelated businesses) are given one direct-deposit account, which flags
-    every undecided file of either ("Bank account shared with another employer"); then each file
-    of `application_ids` is worked out again, which also raises "Price far above the usual price"
-    on a file costing at least twice the median of three or more other files of its provider or
-    course. Returns the ids of the open flags on those files."""
+    demo-employer's, unrelated businesses) are given one direct-deposit account (unless not
+    `share_account`), which flags every undecided file of either ("Bank account shared with
+    another employer"); then each file of `application_ids` is worked out again, which also
+    raises "Price far above the usual price" on a file costing at least twice the median of
+    three or more other files of its provider or course. Returns the ids of the open flags on
+    those files.
+
+    The seed does not share the account: every file demo-employer makes afterwards (the
+    browser walks', the history's) would be flagged, and each recommendation would wait on it."""
     from jobgrant.service.audit.codes import DEMO_SEED
     from jobgrant.service.grants.integrity.actions import raise_on_submission
     from jobgrant.service.grants.integrity.direct_deposit import set_bank_account
     from jobgrant.service.grants.models.integrity import FlagState, RiskFlag
 
     employer = User.objects.get(username="demo-employer")
-    for number in ("10000000", "20000000"):
+    for number in ("10000000", "20000000") if share_account else ():
         set_bank_account(
             employer,
             employer.employers.get(business_number=business_number(number)),

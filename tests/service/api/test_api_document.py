@@ -7,11 +7,10 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from tests.conftest import TODAY
+from tests.conftest import TODAY, applications
 
 from jobgrant.service.api.api import api
 from jobgrant.service.api.openapi import example_application
-from jobgrant.service.grants.models.applications import Application
 
 pytestmark = pytest.mark.django_db
 
@@ -88,7 +87,7 @@ def test_the_documented_example_is_an_application_the_demonstration_data_accepts
     demonstration_employer = as_user("demo-employer")  # the account the example is written for
     response = demonstration_employer.post("/applications", example_application(TODAY))
     assert response.status_code == 201, response.content
-    assert Application.objects.count() == 1
+    assert applications().count() == 1
 
 
 def test_every_operation_is_a_function_written_under_its_own_name() -> None:

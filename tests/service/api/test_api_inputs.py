@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from tests.conftest import applications
 from tests.personas import EMPLOYER, FINANCE, OFFICER
 
 from jobgrant.service.api.schemas import MAX_DATABASE_ID
@@ -25,7 +26,7 @@ def test_json_nested_too_deep_is_a_bad_request_not_a_crash(as_user, path: str) -
     assert problem["code"] == "MALFORMED_BODY"
     assert problem["errors"][0]["field"] == "(body)"
     assert problem["detail_fr"]
-    assert Application.objects.count() == 0
+    assert applications().count() == 0
 
 
 def test_an_integer_too_long_to_read_is_a_bad_request(as_user) -> None:
@@ -120,7 +121,7 @@ def test_trainees_given_as_null_are_refused_not_quoted_as_none(as_user, make_bod
     assert response.json()["errors"] == [
         {"field": "trainees", "message_en": "must be a list", "message_fr": "doit être une liste"}
     ]
-    assert Application.objects.count() == 0
+    assert applications().count() == 0
 
 
 @pytest.mark.parametrize("key", ["note", "reason"])
@@ -154,7 +155,7 @@ def test_employers_that_are_not_a_list_are_named_not_a_crash(
     response = as_user(EMPLOYER).post(path, make_body(employers=employers))
     assert response.status_code == 422
     assert [e["field"] for e in response.json()["errors"]] == ["employers"]
-    assert Application.objects.count() == 0
+    assert applications().count() == 0
 
 
 ODD_VALUES = [True, 7, "x", {}, [], None, [True], [{"id": 1}]]
@@ -171,4 +172,4 @@ def test_any_top_level_field_of_the_wrong_shape_is_refused_never_a_crash(
         response = as_user(EMPLOYER).post(path, make_body(**{key: odd}))
         assert response.status_code in (400, 422), (path, key, odd, response.content[:300])
         assert response["Content-Type"] == "application/problem+json"
-    assert Application.objects.count() == 0
+    assert applications().count() == 0

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from tests.conftest import DECLARATIONS, Api, application_body, changes_audited
+from tests.conftest import DECLARATIONS, Api, application_body, applications, changes_audited
 from tests.personas import EMPLOYER, OFFICER
 
 from jobgrant.service.audit.models import AuditEntry
@@ -63,7 +63,7 @@ def test_bad_declarations_name_each_field_and_write_nothing(as_user: Callable[..
         "favourite_colour": "blue",
     }
     del bad["trainer_name"]
-    before = (Application.objects.count(), changes_audited())
+    before = (applications().count(), changes_audited())
     answer = as_user(EMPLOYER).post("/applications", application_body(declarations=bad), key="d")
     assert answer.status_code == 422
     assert fields_at_fault(answer) == {
@@ -79,7 +79,7 @@ def test_bad_declarations_name_each_field_and_write_nothing(as_user: Callable[..
     }
     french = {p["message_fr"] for p in answer.json()["errors"]}
     assert "est obligatoire" in french
-    assert (Application.objects.count(), changes_audited()) == before
+    assert (applications().count(), changes_audited()) == before
 
 
 def test_what_only_another_answer_asks_is_refused_not_dropped(

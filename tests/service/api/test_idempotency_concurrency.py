@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from django.db import connections
 from django.test import Client
+from tests.conftest import applications
 from tests.personas import EMPLOYER, OFFICER, SECOND_OFFICER
 
 from jobgrant.service.accounts.models import ApiToken, User
@@ -163,7 +164,7 @@ def assert_one_answer_per_key(volley: Volley, status: int) -> None:
 
 
 def test_each_application_sent_three_times_at_once_is_created_once(make_body: MakeBody) -> None:
-    before = Application.objects.count()
+    before = applications().count()
     posts = [
         Post("/applications", f"apply-{i}", encoded(b))
         for i, b in enumerate(bodies(make_body, KEYS))
@@ -172,7 +173,7 @@ def test_each_application_sent_three_times_at_once_is_created_once(make_body: Ma
     assert_one_answer_per_key(volley, 201)
     created = {key: json.loads(answers[0].content)["id"] for key, answers in volley.answers.items()}
     assert len(set(created.values())) == KEYS
-    assert Application.objects.count() == before + KEYS
+    assert applications().count() == before + KEYS
     tuitions = Counter(
         a.request["trainees"][0]["costs"]["tuition"]
         for a in Application.objects.filter(pk__in=created.values())
@@ -240,7 +241,7 @@ def test_a_key_reused_with_a_changed_body_is_refused_every_time(make_body: MakeB
         [[Post("/applications", f"reuse-{i}", encoded(b))] * 3 for i, b in enumerate(originals)],
     )
     assert_one_answer_per_key(first, 201)
-    count = Application.objects.count()
+    count = applications().count()
     changed = [
         [
             Post("/applications", f"reuse-{i}", encoded({**b, "region": region}))
@@ -256,13 +257,13 @@ def test_a_key_reused_with_a_changed_body_is_refused_every_time(make_body: MakeB
     assert {(a.status, json.loads(a.content)["code"]) for a in answers} == {
         (422, "IDEMPOTENCY_KEY_REUSED")
     }
-    assert Application.objects.count() == count
+    assert applications().count() == count
 
 
 def test_two_bodies_racing_under_one_key_have_one_effect_and_the_other_is_refused(
     make_body: MakeBody,
 ) -> None:
-    before = Application.objects.count()
+    before = applications().count()
     token = token_of(EMPLOYER.username)
     pairs = [
         [
@@ -282,4 +283,4 @@ def test_two_bodies_racing_under_one_key_have_one_effect_and_the_other_is_refuse
         assert len(set(winners)) == 1, key  # only the first body's copies succeed
         assert [a.replayed for a in answers if a.status == 201].count(False) == 1, key
         assert {json.loads(a.content)["code"] for a in refused} == {"IDEMPOTENCY_KEY_REUSED"}
-    assert Application.objects.count() == before + REUSED
+    assert applications().count() == before + REUSED

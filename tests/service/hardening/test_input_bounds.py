@@ -8,11 +8,12 @@ import json
 
 import pytest
 from django.test import Client
+from tests.conftest import applications
 from tests.personas import AUDITOR, EMPLOYER, OFFICER
 
 from jobgrant.service.api.body_limit import MAX_API_BODY_BYTES
 from jobgrant.service.api.schemas import MAX_DATABASE_ID, NOTE_MAX
-from jobgrant.service.grants.models.applications import Application, StateChange
+from jobgrant.service.grants.models.applications import StateChange
 
 pytestmark = pytest.mark.django_db
 PROBLEM = "application/problem+json"
@@ -34,7 +35,7 @@ def test_a_body_over_the_limit_is_413_problem_json(as_user, path: str) -> None:
     assert problem["code"] == "BODY_TOO_LARGE"
     assert str(MAX_API_BODY_BYTES) in problem["detail"].replace(",", "")
     assert problem["detail_fr"]
-    assert Application.objects.count() == 0
+    assert applications().count() == 0
 
 
 def test_nested_json_to_the_token_endpoint_is_400_without_signing_in(as_user) -> None:
@@ -53,7 +54,9 @@ def test_a_two_megabyte_note_is_refused_naming_the_field(as_user, make_body) -> 
     assert error["field"] == "note"
     assert str(NOTE_MAX) in error["message_en"].replace(",", "")
     assert str(NOTE_MAX) in error["message_fr"].replace(" ", "").replace("\u202f", "")
-    assert not StateChange.objects.filter(to_state="recommended").exists()
+    assert not StateChange.objects.filter(
+        application_id=application, to_state="recommended"
+    ).exists()
 
 
 def test_a_note_of_the_maximum_length_is_kept(as_user, make_body) -> None:
@@ -81,7 +84,7 @@ def test_a_ten_thousand_character_employer_id_is_refused(as_user, make_body) -> 
     assert answer.status_code == 422
     fields = {error["field"] for error in answer.json()["errors"]}
     assert "employers[0].id" in fields
-    assert Application.objects.count() == 0
+    assert applications().count() == 0
 
 
 def test_training_ending_before_it_starts_is_refused_naming_the_end_date(
@@ -92,7 +95,7 @@ def test_training_ending_before_it_starts_is_refused_naming_the_end_date(
     answer = as_user(EMPLOYER).post("/applications", body, key="dates")
     assert answer.status_code == 422
     assert "training.end_date" in {error["field"] for error in answer.json()["errors"]}
-    assert Application.objects.count() == 0
+    assert applications().count() == 0
 
 
 @pytest.mark.parametrize(
@@ -106,7 +109,7 @@ def test_a_provider_name_too_long_or_with_control_characters_is_refused_naming_i
     answer = as_user(EMPLOYER).post("/applications", body, key=f"provider-{len(name)}")
     assert answer.status_code == 422
     assert "training.provider.name" in {error["field"] for error in answer.json()["errors"]}
-    assert Application.objects.count() == 0
+    assert applications().count() == 0
     quoted = as_user(EMPLOYER).post("/quote", {**body, "policy": "cjg-2013"})
     assert quoted.status_code in (400, 422), quoted.content
 

@@ -17,6 +17,7 @@ from jobgrant.rules.batch import SETTINGS, STATUSES
 from jobgrant.rules.codes import JURISDICTION_CODES
 from jobgrant.rules.requests import COURSE_MAX
 from jobgrant.service.api.clock_schemas import ClockOut
+from jobgrant.service.grants.core.streams import CODE_MAX as STREAM_CODE_MAX
 from jobgrant.service.grants.models.applications import Counterfactual, State, WageBand
 
 AMOUNT_IN = r"^\d{1,10}(\.\d{1,2})?$"
@@ -313,6 +314,17 @@ class ApplicationBody(Schema):
     training: Training
     trainees: list[Trainee] = Field(min_length=1)
     declarations: Declarations | None = None
+    stream: (
+        Annotated[int, Field(ge=1, le=MAX_DATABASE_ID)]
+        | Annotated[str, Field(min_length=1, max_length=STREAM_CODE_MAX)]
+        | None
+    ) = Field(
+        None,
+        description="The stream applied to, by its id or its code: required where the program"
+        " has more than one stream open on the day (the refusal without it names each open"
+        " stream with its id), optional where only one is. A code that several open streams"
+        " share is refused: give the id.",
+    )
     counterfactual: str | None = Field(
         None,
         json_schema_extra={"enum": list(Counterfactual.values)},

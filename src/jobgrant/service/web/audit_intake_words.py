@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 
 from jobgrant.service.grants.models.applications import IntakeState, Selection
 from jobgrant.service.grants.models.comparison import ComparisonSource
+from jobgrant.service.grants.models.ranking import OverrideDecision
 from jobgrant.service.web.labels import Labels
 
 INTAKE_FIELD_LABELS: dict[str, Promise] = {
@@ -28,10 +29,16 @@ INTAKE_FIELD_LABELS: dict[str, Promise] = {
     "order": gettext_lazy("Order (file, score, within the budget)"),
     # a file joining the comparison group (grants/completion/comparison)
     "source": gettext_lazy("Why the file is compared"),
+    # a decision taken against the ranking: the file's rank and the override it applied
+    "rank": gettext_lazy("Rank"),
+    "override": gettext_lazy("Decision against the ranking"),
 }
 #: The details whose values are codes, and their labels.
 INTAKE_CODED_FIELDS: dict[str, Mapping[str, object]] = {
     "intake_state": Labels(IntakeState),
     "selection": Labels(Selection),
     "source": Labels(ComparisonSource),
+    # a decision against the ranking (rank_override.request): approve or deny; a decision's
+    # number elsewhere has no label and stays a number
+    "decision": Labels(OverrideDecision),
 }

@@ -7,12 +7,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from tests.conftest import changes_audited
+from tests.conftest import applications, changes_audited
 from tests.personas import EMPLOYER
 
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.applications import actions
-from jobgrant.service.grants.models.applications import Application
 
 pytestmark = pytest.mark.django_db
 Body = Callable[..., dict[str, Any]]
@@ -58,5 +57,5 @@ def test_a_bad_course_is_refused_naming_the_field_and_nothing_is_written(
     assert refused.value.problems == [
         {"field": "training.course", "message_en": english, "message_fr": french}
     ]
-    assert Application.objects.count() == 0
+    assert applications().count() == 0
     assert changes_audited() == entries_before

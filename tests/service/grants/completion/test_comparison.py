@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from django.db import transaction
 from django.db.models import F
-from tests.conftest import application_body
+from tests.conftest import application_body, applications
 from tests.personas import ANALYST, EMPLOYER, OFFICER, SECOND_OFFICER
 
 from jobgrant.service.audit.models import AuditEntry
@@ -93,12 +93,12 @@ def test_the_answers_for_the_evaluation_are_kept_and_never_reach_the_rules(demo:
 def test_a_bad_answer_is_named_and_nothing_is_written(
     demo: None, changes: dict[str, Any], field: str
 ) -> None:
-    before = Application.objects.count()
+    before = applications().count()
     with pytest.raises(ServiceError) as refused:
         actions.create_application(EMPLOYER.get(), application_body(**changes))
     assert refused.value.status == 422
     assert field in {problem["field"] for problem in refused.value.problems}
-    assert Application.objects.count() == before
+    assert applications().count() == before
 
 
 def test_a_file_refused_for_lack_of_budget_joins_the_comparison_group_once(demo: None) -> None:

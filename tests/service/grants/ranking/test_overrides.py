@@ -107,7 +107,7 @@ def test_an_override_needs_a_written_reason(files) -> None:
     with pytest.raises(ServiceError) as refused:
         request_override(OFFICER.get(), files["D"], "approve", "   ")
     assert refused.value.status == 422
-    assert not RankOverride.objects.exists()
+    assert not RankOverride.objects.filter(application=files["D"]).exists()
 
 
 def test_only_a_program_manager_or_an_administrator_signs_off(files) -> None:

@@ -29,10 +29,10 @@ from jobgrant.service.grants.core.budget_refusals import budget_refusal
 from jobgrant.service.grants.core.evaluation_answers import check_evaluation_answers
 from jobgrant.service.grants.core.input import ReasonRule, checked_reason
 from jobgrant.service.grants.core.quoting import (
+    Quoted,
     checked_employers,
     employer_cap_may_apply,
     kernel_request,
-    open_intake,
     policy_version,
     quote_checked,
     run_quote,
@@ -84,7 +84,7 @@ def create_application(user: User, payload: Any, *, today: dt.date | None = None
     quoted = quote_checked(payload, employers, received, explain=True)
     counterfactual = check_evaluation_answers(payload)
     with transaction.atomic():
-        application = _save_draft(user, payload, employers, quoted.program, received, quoted.result)
+        application = _save_draft(user, payload, employers, quoted, received)
         if counterfactual:
             application.counterfactual = counterfactual
             application.save(update_fields=["counterfactual"])
@@ -105,14 +105,15 @@ def _save_draft(
     user: User,
     payload: dict[str, Any],
     employers: list[Any],
-    program: Program,
+    quoted: Quoted,
     received: dt.date,
-    result: dict[str, Any],
 ) -> Application:
+    """The draft, made to the stream of the intake the quote was for (chosen or the only one
+    open on `received`: grants.core.streams)."""
+    program, result, intake = quoted.program, quoted.result, quoted.intake
     totals = result["totals"]
-    intake = open_intake(program, received)
     application = Application.objects.create(
-        stream=intake.stream if intake else program.streams.order_by("id")[0],
+        stream=intake.stream,
         intake=intake,
         jurisdiction=program.jurisdiction,
         fiscal_year=result["fiscal_year"],

@@ -21,6 +21,7 @@ from jobgrant.service.choices import jurisdiction_names
 from jobgrant.service.errors import ServiceError, bad_input, problem
 from jobgrant.service.grants.core import access
 from jobgrant.service.grants.core.evaluation_answers import for_the_kernel
+from jobgrant.service.grants.core.streams import STREAM, chosen_intake, stream_problems
 from jobgrant.service.grants.models.applications import (
     ApplicationEmployer,
     Delivery,
@@ -129,7 +130,7 @@ def kernel_request(
     payload: dict[str, Any], employers: list[Employer], program: Program | None, received: dt.date
 ) -> dict[str, Any]:
     """The quote input: the payload plus policy, delivery, date and the registry's figures."""
-    request = {k: v for k, v in for_the_kernel(payload).items() if k != "employers"}
+    request = {k: v for k, v in for_the_kernel(payload).items() if k not in ("employers", STREAM)}
     request["application_date"] = received.isoformat()
     request["employers"] = []
     year = _training_fiscal_year(payload) or fiscal_year(received)
@@ -196,15 +197,22 @@ def program_for(payload: dict[str, Any], received: dt.date) -> Program:
 
 
 def open_intake(program: Program, received: dt.date) -> Intake | None:
-    """The program's intake receiving applications on `received`: its window holds the date
-    and it was not closed early. The first stream's first, as applications take that stream."""
-    return (
+    """The program's first intake receiving applications on `received` (its window holds the
+    date and it was not closed early), by stream; None when none is open."""
+    found = open_intakes(program, received)
+    return found[0] if found else None
+
+
+def open_intakes(program: Program, received: dt.date) -> list[Intake]:
+    """The program's intakes receiving applications on `received`, one per stream at most (a
+    stream's windows never overlap), in the order the streams were made."""
+    return list(
         Intake.objects.filter(
             stream__program=program, opens_on__lte=received, closes_on__gte=received
         )
         .exclude(state__in=[IntakeState.CLOSED, IntakeState.RANKED])
+        .select_related("stream")
         .order_by("stream_id", "opens_on", "id")
-        .first()
     )
 
 
@@ -213,10 +221,12 @@ def open_intake(program: Program, received: dt.date) -> Intake | None:
 
 @dataclass(frozen=True)
 class Quoted:
-    """What an application with this body would get: its employers, program and quote."""
+    """What an application with this body would get: its employers, program, the intake of the
+    stream it is made to (chosen, or the only one open) and quote."""
 
     employers: list[Employer]
     program: Program
+    intake: Intake
     result: dict[str, Any]
 
 
@@ -287,11 +297,13 @@ def quote_checked(
     payload: dict[str, Any], employers: list[Employer], received: dt.date, *, explain: bool
 ) -> Quoted:
     """The quote of a body whose employers are known: every field checked before the program is
-    looked up, so that a bad body is told about its fields rather than about intakes."""
-    _validate_shape(kernel_request(payload, employers, None, received))
+    looked up, so that a bad body is told about its fields rather than about intakes; then the
+    stream (`stream`: its id or code, or none when only one is open on `received`)."""
+    _validate_shape(kernel_request(payload, employers, None, received), stream_problems(payload))
     program = program_for(payload, received)
+    intake = chosen_intake(open_intakes(program, received), payload.get(STREAM), received)
     result = run_quote(kernel_request(payload, employers, program, received), explain=explain)
-    return Quoted(employers, program, result)
+    return Quoted(employers, program, intake, result)
 
 
 def _refuse_program_fields(payload: dict[str, Any]) -> None:
@@ -318,10 +330,14 @@ def _refuse_program_fields(payload: dict[str, Any]) -> None:
         raise bad_input(problems)
 
 
-def _validate_shape(request: dict[str, Any]) -> None:
+def _validate_shape(request: dict[str, Any], more: list[dict[str, str]]) -> None:
+    """422 naming every field of the body the kernel's reader refuses, and the `more` problems
+    found before it."""
     try:
         parse_quote_request(request)
     except InvalidRequestError as error:
         raise bad_input(
-            [problem(p.path, p.message("en"), p.message("fr")) for p in error.problems]
+            [*more, *(problem(p.path, p.message("en"), p.message("fr")) for p in error.problems)]
         ) from None
+    if more:
+        raise bad_input(more)

@@ -49,6 +49,7 @@ def field_label(key: str) -> str:
         "provider_name": _("Training provider's name"),
         "third_party": _("Third-party trainer"),
         "confirm": _("Confirmation"),
+        "stream": _("Stream"),
     }
     if key in fixed:
         return fixed[key]

@@ -166,6 +166,8 @@ def payload(
     }
     if lead.region:
         body["region"] = lead.region
+    if training.stream is not None:
+        body["stream"] = training.stream
     if declared is not None:
         body["declarations"] = body_of(declared)
     return body

@@ -24,6 +24,7 @@ from jobgrant.service.grants.core import quoting
 from jobgrant.service.grants.models.applications import Program
 from jobgrant.service.language import current_language, month_of_year
 from jobgrant.service.web import labels
+from jobgrant.service.web.forms import employer_stream as stream_forms
 from jobgrant.service.web.forms.employer import (
     MAX_TEXT,
     ChoiceRadios,
@@ -117,6 +118,7 @@ class TrainingForm(forms.Form):
         self._set_choices()
         self._set_hints()
         self._set_messages()
+        stream_forms.add_field(self, stream_forms.open_today(jurisdiction, today))
 
     def _set_choices(self) -> None:
         settings = [(k, v) for k, v in labels.setting_labels().items() if k in SETTINGS]
@@ -210,6 +212,8 @@ class TrainingForm(forms.Form):
             self.add_error("start_date", self._past_start_message(start))
         elif start is not None:
             program = self._check_intake(start)
+            if program is not None:
+                stream_forms.check_open(self, program, start, self.today)
             if program is not None and end is not None and end >= start:
                 self._check_length(program, start, end)
         return self.cleaned_data
@@ -289,6 +293,7 @@ class Training:
     hours: int  # hundredths
     provider_name: str
     third_party: bool
+    stream: int | None = None  # chosen where several streams are open (employer_stream.py)
 
     @classmethod
     def of(cls, form: TrainingForm) -> Training:
@@ -301,6 +306,7 @@ class Training:
             data["hours"],
             data["provider_name"],
             data["third_party"] == "yes",
+            int(data["stream"]) if data.get("stream") else None,
         )
 
     def as_payload(self) -> dict[str, Any]:

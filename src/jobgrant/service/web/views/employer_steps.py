@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 from django.utils import timezone
 
 from jobgrant.service.errors import ServiceError
+from jobgrant.service.grants.models.applications import Stream
+from jobgrant.service.language import in_language
 from jobgrant.service.registry.models import Employer
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms import employer as shared
@@ -91,7 +93,16 @@ def training_summary(found: Checked) -> dict[str, Any]:
     return {
         "setting_label": labels.setting_labels().get(training.setting, training.setting),
         "hours_label": shared.show_hours(training.hours),
+        "stream_label": _stream_label(training.stream),
     }
+
+
+def _stream_label(stream_id: int | None) -> str:
+    """The chosen stream's name in the page's language ("" when none was chosen)."""
+    stream = Stream.objects.filter(pk=stream_id).first() if stream_id else None
+    if stream is None:
+        return ""
+    return in_language(en=stream.name_en, fr=stream.name_fr)
 
 
 def review_trainees(rows: list[TraineeRow], organizations: Organizations) -> list[dict[str, Any]]:
