@@ -34,6 +34,8 @@ __all__ = [
     "CheckedFile",
     "checked",
     "detected_type",
+    "INVOICE_NUMBER_MAX",
+    "INVOICE_NUMBER_PATTERN",
     "invoice_key",
     "invoice_number",
     "download_name",
@@ -53,6 +55,9 @@ def receipt_response(receipt: Receipt) -> FileResponse:
     return file_response(receipt.file, receipt.original_name, receipt.content_type)
 
 
+#: What the API's schema says of an invoice number's characters: no control character (those
+#: refused are a subset: every character `str.isprintable` refuses; see `invoice_number`).
+INVOICE_NUMBER_PATTERN = r"^[^\u0000-\u001F\u007F-\u009F]*$"
 #: What two invoice numbers are compared without: spaces of every kind and dashes of every kind.
 IGNORED = re.compile(r"[\s\-\u2010-\u2015\u2212]+")
 #: Zeros leading a run of digits ("INV-000123" is "INV-123"), a lone zero kept.
@@ -67,29 +72,31 @@ def invoice_key(number: str) -> str:
 
 
 def invoice_number(value: object, path: str = "invoice_number") -> tuple[str, str]:
-    """The invoice number given (optional: None or blank is none) and its key; refused (422,
-    naming the field) unless it is text of at most INVOICE_NUMBER_MAX printable characters
-    holding a letter or a digit."""
+    """The invoice number given (optional: None or blank is none), trimmed, and its key; refused
+    (422, naming the field) unless it is text of at most INVOICE_NUMBER_MAX characters, all
+    printable (spaces allowed; no tab, line break or control character), holding a letter or a
+    digit. The length and the characters are those of what was sent, before trimming: what the
+    API's schema says (INVOICE_NUMBER_PATTERN)."""
     if value is None:
         return "", ""
     if not isinstance(value, str):
         raise _bad(path, "must be text", "doit être du texte")
-    number = value.strip()
-    if not number:
-        return "", ""
-    if len(number) > INVOICE_NUMBER_MAX:
+    if len(value) > INVOICE_NUMBER_MAX:
         raise _bad(
             path,
             f"must be at most {INVOICE_NUMBER_MAX} characters",
             f"doit compter au plus {INVOICE_NUMBER_MAX} caractères",
         )
-    if not number.isprintable():
+    if not value.isprintable():
         raise _bad(
             path,
             "must hold only printable characters (no tab, line break or control character)",
             "ne doit contenir que des caractères imprimables (ni tabulation, ni saut de ligne, "
             "ni caractère de contrôle)",
         )
+    number = value.strip()
+    if not number:
+        return "", ""
     key = invoice_key(number)
     if not any(character.isalnum() for character in key):
         raise _bad(path, "must hold a letter or a digit", "doit contenir une lettre ou un chiffre")
