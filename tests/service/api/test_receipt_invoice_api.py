@@ -40,9 +40,7 @@ def test_the_invoice_number_is_kept_for_each_file_of_the_upload(as_user) -> None
 
 
 @pytest.mark.parametrize("bad", ["x" * 61, "INV\n42", "INV\x0042", "- -", ["A1", "A2"]])
-def test_a_bad_invoice_number_is_422_in_both_languages_and_attaches_nothing(
-    as_user, bad
-) -> None:
+def test_a_bad_invoice_number_is_422_in_both_languages_and_attaches_nothing(as_user, bad) -> None:
     claim = started(as_user)
     with during_training():
         answer = upload(EMPLOYER, claim, ("invoice.pdf", pdf_bytes("Invoice 42")), invoice=bad)

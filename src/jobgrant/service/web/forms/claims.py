@@ -17,8 +17,8 @@ from jobgrant.rules.money import format_amount, format_money
 from jobgrant.service.choices import CostCategory
 from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.claims.input import REASON_MAX
-from jobgrant.service.grants.claims.receipts import INVOICE_NUMBER_MAX, invoice_number
 from jobgrant.service.grants.claims.reasons import why
+from jobgrant.service.grants.claims.receipts import INVOICE_NUMBER_MAX, invoice_number
 from jobgrant.service.language import current_language, localized
 from jobgrant.service.web.forms.employer import AmountField, amount_messages
 

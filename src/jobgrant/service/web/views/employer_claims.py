@@ -227,7 +227,8 @@ def _save(request: HttpRequest, user: User, claim: Claim) -> HttpResponse:
         form.is_valid()  # the amounts' errors shown too
         if uploads:
             receipts_form.add_error(
-                "file", _("No file was attached: correct what is shown, then choose the files again.")
+                "file",
+                _("No file was attached: correct what is shown, then choose the files again."),
             )
         return _render(request, claim, form=form, receipts_form=receipts_form, status=422)
     body = form.as_body()
