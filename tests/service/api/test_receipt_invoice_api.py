@@ -59,3 +59,15 @@ def test_the_document_says_what_an_invoice_number_may_be(demo) -> None:
     assert number["type"] == "string" and number["maxLength"] == 60
     assert number["pattern"] == INVOICE_NUMBER_PATTERN
     assert schema["required"] == ["file"]  # the number stays optional
+
+
+def test_a_retry_with_its_key_and_another_number_is_refused(as_user) -> None:
+    claim = started(as_user)
+    content = ("invoice.pdf", pdf_bytes("Invoice 42"))
+    with during_training():
+        first = upload(EMPLOYER, claim, content, key="receipts-n", invoice="INV-42")
+        again = upload(EMPLOYER, claim, content, key="receipts-n", invoice="INV-42")
+        other = upload(EMPLOYER, claim, content, key="receipts-n", invoice="INV-43")
+    assert first.status_code == 201 and again["Idempotent-Replayed"] == "true"
+    assert other.status_code == 422 and other.json()["code"] == "IDEMPOTENCY_KEY_REUSED"
+    assert list(Receipt.objects.values_list("invoice_number", flat=True)) == ["INV-42"]

@@ -319,6 +319,7 @@ def reused_invoices(claim: Claim) -> list[Finding]:
                     invoice_key=key,
                     claim__application__submitted_training__provider_key=provider.provider_key,
                 )
+                .exclude(invoice_key="")  # what the index holds (receipt_by_invoice)
                 .exclude(claim__application_id=claim.application_id)
                 .values_list("claim__application_id", flat=True)
             )
