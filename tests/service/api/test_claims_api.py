@@ -31,8 +31,15 @@ from jobgrant.service.ledger import operations
 pytestmark = pytest.mark.django_db
 
 
-def upload(who: Any, claim_id: int, *files: tuple[str, bytes], key: str | None = None) -> Any:
-    """POST the files as multipart/form-data, each a `file` part (as a browser or curl sends)."""
+def upload(
+    who: Any,
+    claim_id: int,
+    *files: tuple[str, bytes],
+    key: str | None = None,
+    invoice: str | list[str] | None = None,
+) -> Any:
+    """POST the files as multipart/form-data, each a `file` part (as a browser or curl sends),
+    with an `invoice_number` part if given."""
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     headers = {"Authorization": f"Bearer {token_for(who)}"}
@@ -42,7 +49,10 @@ def upload(who: Any, claim_id: int, *files: tuple[str, bytes], key: str | None =
         SimpleUploadedFile(name, content, "application/octet-stream") for name, content in files
     ]
     path = f"/api/v1/claims/{claim_id}/receipts"
-    answer = Client().post(path, {"file": parts}, headers=headers)
+    body: dict[str, Any] = {"file": parts}
+    if invoice is not None:
+        body["invoice_number"] = invoice
+    answer = Client().post(path, body, headers=headers)
     api_contract().check("POST", path, answer)
     return answer
 

@@ -52,14 +52,18 @@ def trainee(
     }
 
 
-def approved_file(trainees: list[dict[str, Any]] | None = None) -> Application:
+def approved_file(
+    trainees: list[dict[str, Any]] | None = None, provider: str | None = None
+) -> Application:
     """EMPLOYER's application, approved by two officers of Ontario and accepted; its applicant
-    has an address for messages."""
+    has an address for messages. `provider`: the training provider's name, if not the usual."""
     employer = EMPLOYER.get()
     User.objects.filter(pk=employer.pk).update(
         email="applicant@example.ca", preferred_language="en"
     )
     body = application_body(trainees=trainees or [trainee(), trainee(materials="600.00")])
+    if provider is not None:
+        body["training"]["provider"] = {**body["training"]["provider"], "name": provider}
     application = actions.create_application(employer, body)
     actions.submit_application(employer, application)
     actions.recommend_application(OFFICER.get(), application)
@@ -168,9 +172,11 @@ def upload(content: bytes, name: str = "invoice.pdf") -> SimpleUploadedFile:
     return SimpleUploadedFile(name, content, content_type="application/pdf")
 
 
-def attach(claim: Claim, content: bytes | None = None, name: str = "invoice.pdf") -> None:
+def attach(
+    claim: Claim, content: bytes | None = None, name: str = "invoice.pdf", invoice: object = None
+) -> None:
     claim_actions.add_receipts(
-        EMPLOYER.get(), claim, [checked(upload(content or pdf_bytes(), name))]
+        EMPLOYER.get(), claim, [checked(upload(content or pdf_bytes(), name))], invoice
     )
 
 

@@ -102,6 +102,9 @@ class ReceiptOut(Schema):
     )
     size: int
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    invoice_number: str | None = Field(
+        description="The training provider's invoice or receipt number, if one was given."
+    )
     uploaded_by: str
     uploaded_at: dt.datetime
     href: str = Field(description="Where to download it (GET).")

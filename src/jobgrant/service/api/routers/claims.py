@@ -4,7 +4,8 @@ officer returns, denies or approves (certifies) it.
     POST  /applications/{application_id}/claims          the employer ({is_final, lines, amends})
     GET   /claims/{claim_id}                              whoever may read the application
     PATCH /claims/{claim_id}                              the employer, a draft or returned claim
-    POST  /claims/{claim_id}/receipts                     multipart: one or more `file` parts
+    POST  /claims/{claim_id}/receipts                     multipart: one or more `file` parts,
+                                                          an optional `invoice_number`
     GET   /claims/{claim_id}/receipts/{receipt_id}        the file: attachment, its own type
     POST  /claims/{claim_id}/submit                       the employer
     POST  /claims/{claim_id}/discard                      the employer, a draft never submitted
@@ -17,6 +18,7 @@ Idempotency-Key (the receipts' key covers the files' SHA-256, not the raw body).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -49,6 +51,8 @@ from jobgrant.service.grants.claims import actions as claim_actions
 from jobgrant.service.grants.claims import assessment as claim_assessment
 from jobgrant.service.grants.claims.reasons import in_both
 from jobgrant.service.grants.claims.receipts import (
+    INVOICE_NUMBER_MAX,
+    INVOICE_NUMBER_PATTERN,
     checked,
     download_name,
     max_bytes,
@@ -168,6 +172,7 @@ def _receipt_json(receipt: Receipt) -> dict[str, Any]:
         "content_type": receipt.content_type,
         "size": receipt.size,
         "sha256": receipt.sha256,
+        "invoice_number": receipt.invoice_number or None,
         "uploaded_by": receipt.uploaded_by.username,
         "uploaded_at": receipt.uploaded_at.isoformat(),
         "href": reverse("api-v1:get_receipt", args=[receipt.claim_id, receipt.pk]),
@@ -234,7 +239,21 @@ def update_claim(request: HttpRequest, claim_id: ClaimId) -> HttpResponse:
                                 "type": "array",
                                 "items": {"type": "string", "format": "binary"},
                                 "description": "PDF, PNG or JPEG, decided from the content.",
-                            }
+                            },
+                            "invoice_number": {
+                                "type": "string",
+                                "maxLength": INVOICE_NUMBER_MAX,
+                                "pattern": INVOICE_NUMBER_PATTERN,
+                                "description": (
+                                    "Optional: the training provider's invoice or receipt "
+                                    "number, given to every file of this upload. Printable "
+                                    "characters (no tab, line break or control character), "
+                                    "a letter or a digit among them; blank is none. Compared "
+                                    "with the other files' receipts of the same provider "
+                                    "without case, spaces, dashes or leading zeros (the risk "
+                                    "flag receipt_reused)."
+                                ),
+                            },
                         },
                     }
                 }
@@ -244,7 +263,8 @@ def update_claim(request: HttpRequest, claim_id: ClaimId) -> HttpResponse:
 )
 def upload_receipts(request: HttpRequest, claim_id: ClaimId) -> HttpResponse:
     """Attach receipts (itemized invoice, proof of payment): PDF, PNG or JPEG, decided from the
-    bytes; at most 20 per claim and 10 MB each (settings)."""
+    bytes; at most 20 per claim and 10 MB each (settings); with the provider's invoice number
+    if given (422 naming `invoice_number` if it is not one)."""
     user = caller(request)
     too_big = _refuse_oversized(request)
     if too_big is not None:
@@ -252,8 +272,9 @@ def upload_receipts(request: HttpRequest, claim_id: ClaimId) -> HttpResponse:
 
     def work() -> HttpResponse:
         files = _checked_all(_files(request))
+        invoice = _invoice(request)
         claim = _fresh(user, claim_id)
-        claim_actions.add_receipts(user, claim, files)
+        claim_actions.add_receipts(user, claim, files, invoice)
         fresh = _fresh(user, claim_id)
         receipts = claim_json(fresh)["receipts"]
         return json_response({"claim": fresh.pk, "receipts": receipts}, status=201)
@@ -319,6 +340,21 @@ def _files(request: HttpRequest) -> list[Any]:
     return files
 
 
+def _invoice(request: HttpRequest) -> str | None:
+    given = request.POST.getlist("invoice_number")
+    if len(given) > 1:
+        raise bad_input(
+            [
+                problem(
+                    "invoice_number",
+                    "is given more than once: one invoice number per upload",
+                    "est donné plus d'une fois : un numéro de facture par envoi",
+                )
+            ]
+        )
+    return given[0] if given else None
+
+
 def _multipart_digest(request: HttpRequest) -> Callable[[], str]:
     """A retry's fingerprint: the path and each file's name and SHA-256 (the raw body, which
     Django will not hold in memory past its limit, is not read)."""
@@ -335,6 +371,9 @@ def _multipart_digest(request: HttpRequest) -> Callable[[], str]:
                 content.update(chunk)
             upload.seek(0)
             found.update(f"{upload.name}\0{content.hexdigest()}\0".encode())
+        with contextlib.suppress(MultiPartParserError, ValueError):
+            for number in request.POST.getlist("invoice_number"):
+                found.update(f"invoice_number\0{number}\0".encode())
         return found.hexdigest()
 
     return digest

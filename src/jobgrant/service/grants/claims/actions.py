@@ -39,7 +39,7 @@ from jobgrant.service.grants.changes.actions import current_request
 from jobgrant.service.grants.claims.figures import FUNDERS, Figures, LineIn, agreed_lines, work_out
 from jobgrant.service.grants.claims.input import LineBody, claim_lines, is_final
 from jobgrant.service.grants.claims.ledger import amended_shares, ledger_claim
-from jobgrant.service.grants.claims.receipts import CheckedFile, max_files
+from jobgrant.service.grants.claims.receipts import CheckedFile, invoice_number, max_files
 from jobgrant.service.grants.claims.refusals import (
     claim_not_found,
     illegal_claim_transition,
@@ -414,10 +414,15 @@ def discard_claim(user: User, claim: Claim) -> None:
 
 
 @audited_refusals_of("claim")
-def add_receipts(user: User, claim: Claim, files: list[CheckedFile]) -> list[Receipt]:
+def add_receipts(
+    user: User, claim: Claim, files: list[CheckedFile], invoice: object = None
+) -> list[Receipt]:
     """Attach receipts (already checked: type from the content, size) to a draft or returned
-    claim, at most settings.JOBGRANT_RECEIPTS_MAX_FILES in all. The bytes go to the receipts'
-    storage; should the transaction roll back, the stored files are deleted again."""
+    claim, at most settings.JOBGRANT_RECEIPTS_MAX_FILES in all, each with the invoice number
+    given (optional: the provider's invoice or receipt number; refused, 422, before anything is
+    written). The bytes go to the receipts' storage; should the transaction roll back, the
+    stored files are deleted again."""
+    number = invoice_number(invoice)
     _check_employer(user, claim.application)
     with transaction.atomic():
         _, locked = lock_claim(claim)
@@ -426,19 +431,22 @@ def add_receipts(user: User, claim: Claim, files: list[CheckedFile]) -> list[Rec
         limit = max_files()
         if Receipt.objects.filter(claim=locked).count() + len(files) > limit:
             raise refused(409, "TOO_MANY_RECEIPTS", lambda: {"count": limit}, extra={"max": limit})
-        receipts = [_store(user, locked, checked) for checked in files]
+        receipts = [_store(user, locked, checked, number) for checked in files]
         for receipt in receipts:
             uploaded = {
                 "claim": locked.pk,
                 "sha256": receipt.sha256,
                 "content_type": receipt.content_type,
                 "size": receipt.size,
+                **({"invoice_number": receipt.invoice_number} if receipt.invoice_number else {}),
             }
             record(user.username, "receipt.upload", "receipt", receipt.pk, uploaded)
     return receipts
 
 
-def _store(user: User, claim: Claim, checked: CheckedFile) -> Receipt:
+def _store(
+    user: User, claim: Claim, checked: CheckedFile, number: tuple[str, str] = ("", "")
+) -> Receipt:
     """The bytes into the receipts' storage under the claim's folder and their SHA-256, then the
     row. Bytes stored by a transaction that then rolls back stay behind, unreferenced: never a
     row without its file."""
@@ -448,6 +456,8 @@ def _store(user: User, claim: Claim, checked: CheckedFile) -> Receipt:
         content_type=checked.content_type,
         size=checked.size,
         sha256=checked.sha256,
+        invoice_number=number[0],
+        invoice_key=number[1],
         uploaded_by=user,
     )
     receipt.file.save(checked.sha256, ContentFile(checked.content), save=False)

@@ -298,6 +298,42 @@ def reused_receipts(claim: Claim) -> list[Finding]:
             # One flag per claim and receipt: a later claim of the file may hold it again.
             subject = f"claim:{claim.pk}:sha256:{receipt.sha256}"
             found.append(Finding(FlagKind.RECEIPT_REUSED, subject, figures, claim_id=claim.pk))
+    return [*found, *reused_invoices(claim)]
+
+
+def reused_invoices(claim: Claim) -> list[Finding]:
+    """Each invoice number of the claim's receipts (by its key: case, spaces, dashes and leading
+    zeros aside) also given on a receipt of another file whose training provider is the same
+    (by its name's key): one finding per claim and number, naming the other files."""
+    provider = training_of(claim.application)
+    if not provider.provider_key:
+        return []
+    numbered: dict[str, list[Receipt]] = {}
+    for receipt in claim.receipts.exclude(invoice_key="").order_by("id"):
+        numbered.setdefault(receipt.invoice_key, []).append(receipt)
+    found = []
+    for key, receipts in numbered.items():
+        others = sorted(
+            set(
+                Receipt.objects.filter(
+                    invoice_key=key,
+                    claim__application__submitted_training__provider_key=provider.provider_key,
+                )
+                .exclude(invoice_key="")  # what the index holds (receipt_by_invoice)
+                .exclude(claim__application_id=claim.application_id)
+                .values_list("claim__application_id", flat=True)
+            )
+        )
+        if others:
+            figures = {
+                "receipt": ", ".join(receipt.original_name for receipt in receipts),
+                "invoice": receipts[0].invoice_number,
+                "provider": provider.provider_name,
+                "files": others,
+                "count": len(others),
+            }
+            subject = f"claim:{claim.pk}:invoice:{key}"
+            found.append(Finding(FlagKind.RECEIPT_REUSED, subject, figures, claim_id=claim.pk))
     return found
 
 

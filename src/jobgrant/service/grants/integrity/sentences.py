@@ -95,6 +95,17 @@ def _prepared(subject: str, f: dict[str, Any]) -> str:
 
 
 def _receipt(subject: str, f: dict[str, Any]) -> str:
+    if ":invoice:" in subject:
+        return _(
+            "The invoice number %(invoice)s of the receipt %(name)s, from the training provider "
+            "%(provider)s, is also on a receipt of another file with the same provider: "
+            "%(files)s (numbers compared without case, spaces, dashes or leading zeros)."
+        ) % {
+            "invoice": f.get("invoice", ""),
+            "name": f.get("receipt", ""),
+            "provider": f.get("provider", ""),
+            "files": _listed(f.get("files")),
+        }
     return _(
         "The receipt %(name)s (the same file, by its SHA-256) is also a receipt of another file: "
         "%(files)s."

@@ -23,7 +23,10 @@ from django.utils.translation import pgettext_lazy
 
 from jobgrant.service.choices import CostCategory
 
-__all__ = ["Claim", "ClaimLine", "ClaimShare", "ClaimState", "Receipt"]
+__all__ = ["INVOICE_NUMBER_MAX", "Claim", "ClaimLine", "ClaimShare", "ClaimState", "Receipt"]
+
+#: The longest invoice number a receipt may give (characters).
+INVOICE_NUMBER_MAX = 60
 
 
 class ClaimState(models.TextChoices):
@@ -203,6 +206,21 @@ class Receipt(models.Model):
     content_type = models.CharField(max_length=64, help_text="Decided from the bytes.")
     size = models.PositiveBigIntegerField()
     sha256 = models.CharField(max_length=64)
+    invoice_number = models.CharField(
+        max_length=INVOICE_NUMBER_MAX,
+        blank=True,
+        default="",
+        db_default="",
+        help_text="The training provider's invoice or receipt number, as the employer gave it.",
+    )
+    invoice_key = models.CharField(
+        max_length=INVOICE_NUMBER_MAX,
+        blank=True,
+        default="",
+        db_default="",
+        help_text="The invoice number as compared: case-folded, without spaces, dashes and the "
+        "zeros leading its digits (grants.claims.receipts.invoice_key).",
+    )
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
@@ -210,3 +228,8 @@ class Receipt(models.Model):
 
     class Meta:
         ordering = ("claim_id", "id")
+        indexes = (
+            models.Index(
+                fields=["invoice_key"], name="receipt_by_invoice", condition=~Q(invoice_key="")
+            ),
+        )

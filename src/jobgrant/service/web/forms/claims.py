@@ -15,9 +15,11 @@ from django.utils.translation import gettext_lazy
 
 from jobgrant.rules.money import format_amount, format_money
 from jobgrant.service.choices import CostCategory
+from jobgrant.service.errors import ServiceError
 from jobgrant.service.grants.claims.input import REASON_MAX
 from jobgrant.service.grants.claims.reasons import why
-from jobgrant.service.language import current_language
+from jobgrant.service.grants.claims.receipts import INVOICE_NUMBER_MAX, invoice_number
+from jobgrant.service.language import current_language, localized
 from jobgrant.service.web.forms.employer import AmountField, amount_messages
 
 
@@ -109,10 +111,39 @@ class ReceiptsForm(forms.Form):
         widget=MultipleFileInput(attrs={"accept": "application/pdf,image/png,image/jpeg"}),
         required=False,  # the claim's one form saves the amounts with or without files
     )
+    invoice_number = forms.CharField(
+        label=gettext_lazy("Invoice or receipt number (optional)"),
+        help_text=gettext_lazy(
+            "The number the training provider printed on the invoice or receipt you attach now, "
+            "as it appears there; it is kept with each file chosen with it. At most 60 "
+            "characters. Officers compare it with the other files' receipts of the same provider."
+        ),
+        required=False,
+        strip=False,  # the service trims, and counts what was typed (as the API does)
+        widget=forms.TextInput(attrs={"maxlength": INVOICE_NUMBER_MAX, "autocomplete": "off"}),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "%s")
         super().__init__(*args, **kwargs)
+
+    def clean_invoice_number(self) -> str:
+        given = self.cleaned_data.get("invoice_number") or ""
+        try:
+            invoice_number(given)
+        except ServiceError as error:
+            raise forms.ValidationError(
+                [_invoice_message(found) for found in error.problems]
+            ) from None
+        return str(given)
+
+
+def _invoice_message(found: dict[str, str]) -> str:
+    """The service's words without the field's name in brackets: the label says it."""
+    text = localized(found)
+    for prefix in ("(invoice number) ", "(numéro de facture) "):
+        text = text.removeprefix(prefix)
+    return _("The invoice number %(problem)s.") % {"problem": text}
 
 
 class ReasonForm(forms.Form):

@@ -211,14 +211,24 @@ def _save(request: HttpRequest, user: User, claim: Claim) -> HttpResponse:
     refused is named, and the valid files sent with it are attached."""
     form = ClaimLinesForm(request.POST, _rows(claim), final=claim.is_final)
     receipts_form = ReceiptsForm(request.POST)  # the files are checked one by one below
-    if switching_language(request):  # the amounts shown back; the files chosen named
-        return _render(request, claim, form=shown_back(form), files=files_not_kept(request))
+    if switching_language(request):  # the amounts and the number shown back; the files named
+        number = ReceiptsForm(initial={"invoice_number": request.POST.get("invoice_number", "")})
+        return _render(
+            request,
+            claim,
+            form=shown_back(form),
+            receipts_form=number,
+            files=files_not_kept(request),
+        )
     receipts_form.is_valid()
     uploads = request.FILES.getlist("file")
-    if not form.is_valid():
+    invoice = _invoice_refused(receipts_form, uploads)
+    if not form.is_valid() or invoice:
+        form.is_valid()  # the amounts' errors shown too
         if uploads:
             receipts_form.add_error(
-                "file", _("No file was attached: correct the amounts, then choose the files again.")
+                "file",
+                _("No file was attached: correct what is shown, then choose the files again."),
             )
         return _render(request, claim, form=form, receipts_form=receipts_form, status=422)
     body = form.as_body()
@@ -227,7 +237,7 @@ def _save(request: HttpRequest, user: User, claim: Claim) -> HttpResponse:
             claim = claim_actions.update_claim(user, claim, body)
         except ServiceError as error:
             return _refused(request, claim, error, form=form, receipts_form=receipts_form)
-    attached, problems = _attach(user, claim, uploads)
+    attached, problems = _attach(user, claim, uploads, receipts_form.cleaned_data["invoice_number"])
     if problems:
         for message in problems:
             receipts_form.add_error("file", message)
@@ -257,7 +267,23 @@ def _changes(claim: Claim, body: dict[str, Any]) -> bool:
     )
 
 
-def _attach(user: User, claim: Claim, uploads: list[Any]) -> tuple[list[str], list[str]]:
+def _invoice_refused(receipts_form: ReceiptsForm, uploads: list[Any]) -> bool:
+    """Whether the invoice number is refused (nothing is saved then): not one, or given
+    without a file to keep it with."""
+    if receipts_form.has_error("invoice_number"):
+        return True
+    if str(receipts_form.cleaned_data.get("invoice_number") or "").strip() and not uploads:
+        receipts_form.add_error(
+            "invoice_number",
+            _("Choose the invoice or receipt file this number is on: it is kept with the files."),
+        )
+        return True
+    return False
+
+
+def _attach(
+    user: User, claim: Claim, uploads: list[Any], invoice: str = ""
+) -> tuple[list[str], list[str]]:
     """Each file checked on its own: the valid ones attached, each other one named with why
     (a refusal of the whole attachment, too many files say, attaches none)."""
     valid, problems = [], []
@@ -269,7 +295,7 @@ def _attach(user: User, claim: Claim, uploads: list[Any]) -> tuple[list[str], li
             problems.append(_("%(name)s: %(why)s") % {"name": shown_name(upload.name), "why": why})
     if valid:
         try:
-            claim_actions.add_receipts(user, claim, valid)
+            claim_actions.add_receipts(user, claim, valid, invoice)
         except ServiceError as error:
             not_found_is_404(error)
             return [], [*problems, refusals.message(error)]
