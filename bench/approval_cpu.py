@@ -84,7 +84,7 @@ def run(approvals: int, profile: str | None, http: bool = False) -> None:
     from django.utils import timezone
 
     from jobgrant.service.accounts.models import User
-    from jobgrant.service.demo import business_number
+    from jobgrant.service.demo_support import business_number
     from jobgrant.service.grants.applications import actions
     from jobgrant.service.registry.models import Employer, Verification
 

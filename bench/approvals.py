@@ -101,7 +101,7 @@ def register_employers(count: int) -> None:
 
     prepare_database(with_demo=True)
     from jobgrant.service.accounts.models import User
-    from jobgrant.service.demo import business_number
+    from jobgrant.service.demo_support import business_number
     from jobgrant.service.registry.models import Employer, Verification
 
     created = Employer.objects.bulk_create(

@@ -211,7 +211,7 @@ def _make_claims(count: int, template: Any) -> None:
     from django.utils import timezone
 
     from jobgrant.service.accounts.models import User
-    from jobgrant.service.demo import business_number
+    from jobgrant.service.demo_support import business_number
     from jobgrant.service.grants.models.agreements import Agreement, AgreementState
     from jobgrant.service.grants.models.applications import Application, ApplicationEmployer
     from jobgrant.service.grants.models.claims import Claim, ClaimShare, ClaimState

@@ -119,7 +119,7 @@ def seed(files: int, spare: int) -> dict[str, Any]:
 
     from jobgrant.service.accounts.models import User
     from jobgrant.service.accounts.organization_models import OrganizationRole
-    from jobgrant.service.demo import business_number
+    from jobgrant.service.demo_support import business_number
     from jobgrant.service.grants.applications import actions
     from jobgrant.service.registry.models import Employer
 

@@ -122,7 +122,7 @@ def seed(employers: int) -> None:
     from jobgrant.service.accounts.actions import issue_api_token
     from jobgrant.service.accounts.models import User
     from jobgrant.service.accounts.organization_models import OrganizationRole
-    from jobgrant.service.demo import business_number
+    from jobgrant.service.demo_support import business_number
     from jobgrant.service.registry.models import Employer, Verification
 
     template = User.objects.get(username="demo-employer")

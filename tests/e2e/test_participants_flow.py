@@ -11,7 +11,7 @@ from typing import Any
 from tests.conftest import application_body
 
 from jobgrant.service.accounts.models import User
-from jobgrant.service.demo import clear_demo_flags
+from jobgrant.service.demo_support import clear_demo_flags
 from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.notifications.models import Message

@@ -77,7 +77,7 @@ def prepare(round_: int, binding: str, applications: int, fits: int) -> dict[str
     from django.utils import timezone
     from tests.personas import EMPLOYER, OFFICER, create_personas
 
-    from jobgrant.service.demo import business_number, clear_demo_flags
+    from jobgrant.service.demo_support import business_number, clear_demo_flags
     from jobgrant.service.grants.applications import actions
     from jobgrant.service.ledger import operations
     from jobgrant.service.registry.models import Employer, Verification

@@ -7,7 +7,7 @@ from tests.conftest import application_body
 from tests.service.grants.claim_helpers import trainee
 
 from jobgrant.service.accounts.models import User
-from jobgrant.service.demo import business_number, raise_demo_flags
+from jobgrant.service.demo_support import business_number, raise_demo_flags
 from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.models.integrity import RiskFlag
 

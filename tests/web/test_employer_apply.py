@@ -12,7 +12,7 @@ from tests.conftest import TRAINING_STEP, applications, changes_audited, declare
 from tests.personas import APPLICANT, EMPLOYER, OFFICER, PARTNER
 
 from jobgrant.service.accounts.models import Role, User
-from jobgrant.service.demo import business_number
+from jobgrant.service.demo_support import business_number
 from jobgrant.service.grants.models.applications import (
     Application,
     ApplicationEmployer,

@@ -19,7 +19,7 @@ from tests.personas import APPLICANT, EMPLOYER, PARTNER, PARTNER_EMPLOYER
 
 from jobgrant.service.accounts.models import Role, User
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.demo import business_number
+from jobgrant.service.demo_support import business_number
 from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.models.applications import (
     Application,

@@ -42,7 +42,8 @@ from tests.personas import (
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.demo import DEMO_PASSWORD, business_number
+from jobgrant.service.demo import DEMO_PASSWORD
+from jobgrant.service.demo_support import business_number
 from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.core.quoting import open_intake
 from jobgrant.service.grants.models.applications import Program, Selection

@@ -48,11 +48,7 @@ def migrate_and_seed(*, with_demo: bool) -> None:
         _fresh_sqlite_from_template()
         call_command("migrate", verbosity=0)
         if with_demo:
-            from jobgrant.service.demo import (
-                seed,
-                seed_awaiting_verification,
-                seed_ready_to_claim,
-            )
+            from jobgrant.service.demo import seed, seed_awaiting_verification, seed_ready_to_claim
 
             if seed():
                 ready = seed_ready_to_claim()

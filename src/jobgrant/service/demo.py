@@ -10,11 +10,8 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
-import time_machine
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.db import transaction
@@ -35,8 +32,15 @@ from jobgrant.service.accounts.demo_credentials import DEMO_PASSWORD, DEMO_TOTP_
 from jobgrant.service.accounts.models import STAFF_ROLES, OrganizationRole, Role, User
 from jobgrant.service.accounts.second_factor import APP_DEVICE
 from jobgrant.service.audit.chain import record
+from jobgrant.service.demo_support import (
+    READY_DECLARATIONS,
+    clear_demo_flags,
+    clock_at,
+)
+from jobgrant.service.demo_support import (  # for the previous releases' callers (T4's drill)
+    business_number as business_number,
+)
 from jobgrant.service.grants.models.applications import (
-    Application,
     Intake,
     IntakeState,
     Program,
@@ -55,11 +59,6 @@ LAST_MODEL_YEAR = 2019  # after 2019-20 the agreements are assumed renewed at th
 
 class DemoRefused(RuntimeError):  # noqa: N818
     pass
-
-
-def business_number(stem: str) -> str:
-    """A valid BN9 (8 digits and their Luhn check digit) for demonstration employers."""
-    return stem + luhn.calc_check_digit(stem)
 
 
 def seed(today: dt.date | None = None) -> bool:
@@ -355,15 +354,15 @@ def seed_ready_to_claim(today: dt.date | None = None) -> list[int]:
     on = _ready_moments(applied)
     for number, tuition in enumerate(READY_TUITIONS):
         body = _ready_body(acme.business_number, tuition, today)
-        with _clock_at(on["apply"]):
+        with clock_at(on["apply"]):
             application = actions.create_application(employer, body, today=applied)
             actions.submit_application(employer, application)
-        with _clock_at(on["recommend"]):
+        with clock_at(on["recommend"]):
             clear_demo_flags(recommender, application)
             actions.recommend_application(recommender, application, "Ready-to-claim demo file.")
-        with _clock_at(on["approve"]):
+        with clock_at(on["approve"]):
             actions.approve_application(approver, application, "Ready-to-claim demo file.")
-        with _clock_at(on["accept"]):
+        with clock_at(on["accept"]):
             agreement_actions.accept_agreement(
                 employer,
                 Agreement.objects.get(application=application),
@@ -377,64 +376,18 @@ def seed_ready_to_claim(today: dt.date | None = None) -> list[int]:
                 "email": f"trainee-{number}-{position}@example.com",
                 "language": "en",
             }
-            with _clock_at(on["invite"]):
+            with clock_at(on["invite"]):
                 participant = participant_actions.invite_participant(employer, application, invite)
             answers = _answers(trainee) | {"sin": _demo_sin(number, position)}
-            with _clock_at(on["forms"]):
+            with clock_at(on["forms"]):
                 participant_actions.submit_participant_form(
                     _link_token(participant.pk), answers, today=on["forms"].date()
                 )
         # The officer who will assess the claims (s.34): assigned to the file.
-        with _clock_at(on["assign"]):
+        with clock_at(on["assign"]):
             assignment_actions.assign_application(recommender, application, recommender)
         ids.append(application.pk)
     return ids
-
-
-def clear_demo_flags(officer: User, application: Application) -> None:
-    """Clear the file's open risk flags as the demonstration's officer, saying what they checked
-    (the demonstration's prices and providers may raise some; an officer clears each before
-    recommending)."""
-    from jobgrant.service.grants.integrity.actions import clear_flag
-    from jobgrant.service.grants.models.integrity import FlagState, RiskFlag
-
-    for flag in RiskFlag.objects.filter(application=application, state=FlagState.OPEN):
-        clear_flag(officer, flag, "Demonstration file: checked against the provider's rates.")
-
-
-#: The account the demonstration's two organizations share (a made-up branch and number).
-DEMO_SHARED_ACCOUNT = {"institution": "003", "transit": "01234", "account": "7654321"}
-
-
-def raise_demo_flags(application_ids: list[int], *, share_account: bool = True) -> list[int]:
-    """Flags to look at on the demonstration files: Acme and Lakeshore Logistics (both
-    demo-employer's, unrelated businesses) are given one direct-deposit account (unless not
-    `share_account`), which flags every undecided file of either ("Bank account shared with
-    another employer"); then each file of `application_ids` is worked out again, which also
-    raises "Price far above the usual price" on a file costing at least twice the median of
-    three or more other files of its provider or course. Returns the ids of the open flags on
-    those files.
-
-    The seed does not share the account: every file demo-employer makes afterwards (the
-    browser walks', the history's) would be flagged, and each recommendation would wait on it."""
-    from jobgrant.service.audit.codes import DEMO_SEED
-    from jobgrant.service.grants.integrity.actions import raise_on_submission
-    from jobgrant.service.grants.integrity.direct_deposit import set_bank_account
-    from jobgrant.service.grants.models.integrity import FlagState, RiskFlag
-
-    employer = User.objects.get(username="demo-employer")
-    for number in ("10000000", "20000000") if share_account else ():
-        set_bank_account(
-            employer,
-            employer.employers.get(business_number=business_number(number)),
-            DEMO_SHARED_ACCOUNT,
-        )
-    files = Application.objects.filter(pk__in=application_ids).order_by("id")
-    with transaction.atomic():
-        for application in files:
-            raise_on_submission(DEMO_SEED, application)
-    open_flags = RiskFlag.objects.filter(application__in=files, state=FlagState.OPEN)
-    return list(open_flags.order_by("id").values_list("pk", flat=True))
 
 
 def _ready_moments(applied: dt.date) -> dict[str, dt.datetime]:
@@ -466,13 +419,6 @@ def _ready_moments(applied: dt.date) -> dict[str, dt.datetime]:
     return {step: dt.datetime.combine(day, at, tzinfo=zone) for step, (day, at) in days.items()}
 
 
-@contextmanager
-def _clock_at(moment: dt.datetime) -> Iterator[None]:
-    """The clock stands at `moment` (as the demonstration history moves it)."""
-    with time_machine.travel(moment, tick=False):
-        yield
-
-
 def _ready_body(business_number: str, tuition: str, today: dt.date) -> dict[str, object]:
     start = today - dt.timedelta(days=20)
     trainee_costs = {
@@ -499,23 +445,6 @@ def _ready_body(business_number: str, tuition: str, today: dt.date) -> dict[str,
         ],
         "declarations": READY_DECLARATIONS,
     }
-
-
-#: What demo-employer declares of its ready files: prepared by Acme itself, Mohawk College a
-#: public college with no ties to it (a fictitious telephone number).
-READY_DECLARATIONS = {
-    "prepared_by": "employer",
-    "related_to_provider": False,
-    "other_funding": False,
-    "provider_public_institution": True,
-    "provider_street_address": "135 Fennell Avenue West",
-    "provider_city": "Hamilton",
-    "provider_postal_code": "L9C 1E9",
-    "provider_phone": "905-555-0101",
-    "trainer_name": "Dana Whitfield",
-    "trainer_attests_no_conflict": True,
-    "employer_attests_no_conflict": True,
-}
 
 
 def _demo_sin(number: int, position: int) -> str:

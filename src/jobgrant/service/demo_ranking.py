@@ -69,7 +69,7 @@ def rank_and_override(
     reason = DENIAL_REASON if decision == "deny" else REASON
     with at("recommend"):
         if decision == "approve" and application.state == State.SUBMITTED:
-            from jobgrant.service.demo import clear_demo_flags
+            from jobgrant.service.demo_support import clear_demo_flags
 
             clear_demo_flags(officer, application)
             application_actions.recommend_application(officer, application)
@@ -120,8 +120,8 @@ def fill_and_rank(intake: Intake, today: dt.date) -> RankedDemo | None:
     within the budget denied against the ranking with both signatures a few days later, and
     the others' flags raised once all are in. None where the training could not start within
     the program's fiscal year (the last weeks of one)."""
-    from jobgrant.service.demo import _clock_at as demo_clock
-    from jobgrant.service.demo import raise_demo_flags
+    from jobgrant.service.demo_support import clock_at as demo_clock
+    from jobgrant.service.demo_support import raise_demo_flags
 
     start = min(today + dt.timedelta(days=30), _last_day(intake) - dt.timedelta(days=70))
     if start <= intake.closes_on or fiscal_year(start) != intake.stream.program.fiscal_year:
@@ -185,7 +185,7 @@ def _moment(day: dt.date, at: dt.time) -> dt.datetime:
 def _body(
     row: tuple[str, str, int, str, int, str, str], stream: int, start: dt.date
 ) -> dict[str, Any]:
-    from jobgrant.service.demo import READY_DECLARATIONS, business_number
+    from jobgrant.service.demo_support import READY_DECLARATIONS, business_number
 
     stem, course, trainees, cost, new_hires, region, prepared_by = row
     costs = {"tuition": cost, "student_fees": "0.00", "materials": "0.00", "exam_fees": "0.00"}

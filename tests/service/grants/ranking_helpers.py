@@ -24,7 +24,7 @@ from django.db import transaction
 from tests.conftest import application_body
 from tests.personas import EMPLOYER, OFFICER
 
-from jobgrant.service.demo import clear_demo_flags
+from jobgrant.service.demo_support import clear_demo_flags
 from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.models.applications import (
     Application,

@@ -41,7 +41,7 @@ from tests.personas import EMPLOYER, OFFICER, SECOND_OFFICER
 from jobgrant.service.accounts.models import ApiToken, User
 from jobgrant.service.audit.chain import verify
 from jobgrant.service.audit.models import AuditEntry
-from jobgrant.service.demo import business_number
+from jobgrant.service.demo_support import business_number
 from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.models.applications import Application, State
 from jobgrant.service.ledger import operations

@@ -10,7 +10,7 @@ from tests.personas import EMPLOYER, OFFICER
 from tests.service.grants.ranking_helpers import closed, ranked_stream, trainee
 
 from jobgrant.service.accounts.models import User
-from jobgrant.service.demo import clear_demo_flags
+from jobgrant.service.demo_support import clear_demo_flags
 from jobgrant.service.grants.applications.actions import create_application, submit_application
 from jobgrant.service.grants.models.applications import (
     Application,

@@ -101,7 +101,7 @@ def links_to_the_application(*operation_ids: str) -> dict[str, Any]:
 def example_application(today: dt.date) -> dict[str, Any]:
     """An application the demonstration data accepts (`make run`): the demonstration employer,
     training that starts within this fiscal year's open intake."""
-    from jobgrant.service.demo import business_number  # the demonstration data, when asked for
+    from jobgrant.service.demo_support import business_number  # the demonstration data, when asked
 
     year_end = dt.date(fiscal_year_start(today) + 1, 3, 31)
     start = min(today + dt.timedelta(days=14), year_end)

@@ -17,8 +17,9 @@ from jobgrant.service.accounts.demo_credentials import DEMO_TOTP_KEY_HEX
 from jobgrant.service.accounts.models import STAFF_ROLES, OrganizationRole, Role, User
 from jobgrant.service.accounts.second_factor import APP_DEVICE
 from jobgrant.service.audit.chain import record
-from jobgrant.service.demo import business_number, demo_password_hash
+from jobgrant.service.demo import demo_password_hash
 from jobgrant.service.demo_history.plan import EmployerPlan, Plan
+from jobgrant.service.demo_support import business_number
 from jobgrant.service.grants.models.applications import Delivery, Intake, Program, Stream
 from jobgrant.service.registry.models import Employer, Verification
 

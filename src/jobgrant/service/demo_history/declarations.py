@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from jobgrant.service.demo import business_number
 from jobgrant.service.demo_history.plan import FilePlan
+from jobgrant.service.demo_support import business_number
 
 #: Provider → (public institution, business number stem or "", street, city, postal code, phone).
 #: Fictitious addresses and telephone numbers (555-01xx); business numbers of the demonstration.

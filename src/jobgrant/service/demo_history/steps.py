@@ -12,12 +12,13 @@ from typing import Any
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from jobgrant.rules.money import format_amount
-from jobgrant.service.demo import _link_token, clear_demo_flags
+from jobgrant.service.demo import _link_token
 from jobgrant.service.demo_history import evaluation, page_timings
 from jobgrant.service.demo_history.cast import Cast
 from jobgrant.service.demo_history.declarations import declarations
 from jobgrant.service.demo_history.plan import FilePlan, TraineePlan
 from jobgrant.service.demo_history.receipt import invoice_pdf
+from jobgrant.service.demo_support import clear_demo_flags
 from jobgrant.service.grants.agreements import actions as agreement_actions
 from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.applications import assignment as assignment_actions

@@ -176,7 +176,6 @@ FIELD_LABELS: dict[str, Promise] = {  # the details' names, in the order they ar
     "terms_sha256": gettext_lazy("SHA-256 fingerprint of the terms"),
     "accepted_sha256": gettext_lazy("SHA-256 fingerprint of the text accepted"),
     "content_type": gettext_lazy("Type of file"),
-    "invoice_number": gettext_lazy("Invoice number"),
     "size": gettext_lazy("Size (bytes)"),
     "by": gettext_lazy("Replaced by claim"),
     "aaguid": gettext_lazy("Authenticator model (AAGUID)"),

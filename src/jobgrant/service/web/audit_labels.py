@@ -222,8 +222,10 @@ REFUSAL_CODE_LABELS: dict[str, Promise] = {
     "RISK_FLAGS_OPEN": gettext_lazy("risk flags still open on the file"),
 }
 
-#: The details of the risk flags' entries (risk_flag.*, organization.set_bank_account).
+#: The details of the risk flags' entries (risk_flag.*, organization.set_bank_account), and the
+#: receipt's invoice number they compare (claim.attach).
 FLAG_FIELD_LABELS: dict[str, Promise] = {
+    "invoice_number": gettext_lazy("Invoice number"),
     "compared": gettext_lazy("Figures compared"),
     "price_cents": gettext_lazy("Cost per trainee"),
     "usual_cents": gettext_lazy("Usual cost per trainee"),
