@@ -11,11 +11,16 @@ import copy
 from typing import Any
 
 import pytest
+from tests import canonical
 from tests.conftest import application_body
 from tests.personas import EMPLOYER, OFFICER
+from tests.service.grants.change_helpers import counts
+from tests.service.grants.change_helpers import trainee as change_trainee
 from tests.service.grants.ranking_helpers import closed, ranked_stream, trainee
 
 from jobgrant.service.demo import clear_demo_flags
+from jobgrant.service.errors import ServiceError
+from jobgrant.service.grants.changes.actions import request_change
 from jobgrant.service.grants.core.evaluation_answers import for_the_kernel
 from jobgrant.service.grants.models.applications import Application, Stream
 from jobgrant.service.grants.models.ranking import IntakeRank
@@ -82,3 +87,24 @@ def test_anything_but_true_or_false_is_refused_in_both_languages_and_nothing_wri
     found = {p["field"]: p for p in response.json()["errors"]}
     assert found["trainees[1].under_represented"]["message_en"].startswith("must be true or false")
     assert found["trainees[1].under_represented"]["message_fr"].startswith("doit être true ou")
+
+
+def test_a_change_adding_or_replacing_trainees_checks_the_answer_at_its_place_in_the_body(
+    demo: None,
+) -> None:
+    agreement = canonical.put("accepted").agreement
+    before = counts()
+    good, bad = change_trainee(), change_trainee()
+    good["under_represented"] = True
+    bad["under_represented"] = "yes"
+    body = {"kind": "trainees", "add": [good, bad], "replace": [{"index": 0, "trainee": bad}]}
+    with pytest.raises(ServiceError) as caught:
+        request_change(EMPLOYER.get(), agreement, "trainees", body)
+    found = {p["field"]: p for p in caught.value.problems}
+    assert set(found) == {"add[1].under_represented", "replace[0].trainee.under_represented"}
+    assert found["add[1].under_represented"]["message_fr"].startswith("doit être true ou false")
+    assert counts() == before
+    change = request_change(
+        EMPLOYER.get(), agreement, "trainees", {"kind": "trainees", "add": [good]}
+    )
+    assert change.request["trainees"][-1]["under_represented"] is True
