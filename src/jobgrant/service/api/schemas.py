@@ -251,6 +251,14 @@ class Trainee(Schema):
     costs: Costs
     wages_in_kind: AmountIn = "0.00"
     baseline: Baseline | None = None
+    under_represented: bool = Field(
+        False,
+        description=(
+            "The trainee agreed to be declared from a group under-represented in the labour"
+            " market; read only by the ranking of an intake whose criteria score it (never by"
+            " the quote's figures)."
+        ),
+    )
 
 
 PreparedByCode = Literal["employer", "consultant", "provider"]

@@ -22,6 +22,7 @@ from jobgrant.rules.codes import fiscal_year
 from jobgrant.rules.money import AmountError, format_amount, parse_amount
 from jobgrant.rules.requests import COURSE_MAX, InvalidRequestError, has_control_characters
 from jobgrant.service.errors import ServiceError, bad_input, problem
+from jobgrant.service.grants.core.evaluation_answers import check_evaluation_answers
 from jobgrant.service.grants.models.changes import ChangeKind
 from jobgrant.service.language import ENGLISH, FRENCH, long_date
 
@@ -97,7 +98,38 @@ def propose(kind: Any, body: Any, current: dict[str, Any], year: str) -> Proposa
         raise bad_input(
             [problem("(body)", "changes nothing in the agreement", "ne change rien à l'entente")]
         )
-    return Proposal(str(kind), fields, diff, new, paths)
+    proposal = Proposal(str(kind), fields, diff, new, paths)
+    _check_trainee_answers(proposal)
+    return proposal
+
+
+def _check_trainee_answers(proposal: Proposal) -> None:
+    """The answers of the trainees the change adds or puts in (baseline, under-represented:
+    never read by the kernel) checked as when applying, each named at its path in the body."""
+    trainees = proposal.request.get("trainees")
+    if not isinstance(trainees, list):
+        return
+    given = [trainees[i] for i in sorted(proposal.trainee_paths) if i < len(trainees)]
+    try:
+        check_evaluation_answers({"trainees": given})
+    except ServiceError as error:
+        positions = sorted(proposal.trainee_paths)
+        raise bad_input(
+            [
+                problem(
+                    _given_path(p["field"], positions, proposal), p["message_en"], p["message_fr"]
+                )
+                for p in error.problems
+            ]
+        ) from None
+
+
+def _given_path(path: str, positions: list[int], proposal: Proposal) -> str:
+    """`trainees[k]…` of the trainees given (the k-th one added or put in) at its body path."""
+    matched = _TRAINEE_PATH.match(path)
+    if matched is None or int(matched[1]) >= len(positions):
+        return path
+    return proposal.trainee_paths[positions[int(matched[1])]] + matched[2]
 
 
 def _plain(value: Any) -> Any:

@@ -3,7 +3,12 @@ answer to the counterfactual question ("Would this training have happened withou
 and each named trainee's baseline (employed or not; if employed, the wage band and the usual
 weekly hours).
 
-Both are optional (an application without them is counted as "not answered"), are kept in the
+It also checks each trainee's `under_represented` answer (true when the trainee agreed to be
+declared from a group under-represented in the labour market): read only by the ranking's inputs
+(grants/ranking/inputs.py), never by the quote, so it is kept and taken out of the kernel's
+input in the same way.
+
+All are optional (an application without them is counted as "not answered"), are kept in the
 application's stored request as sent, and are never read by the rules kernel: `for_the_kernel`
 takes them out of the quote input. Every bad field is named in English and French and nothing is
 written.
@@ -19,18 +24,21 @@ from jobgrant.service.grants.models.applications import Counterfactual, WageBand
 
 COUNTERFACTUAL = "counterfactual"
 BASELINE = "baseline"
+UNDER_REPRESENTED = "under_represented"
+#: The trainee's fields the kernel never reads (they change no figure).
+TRAINEE_ANSWERS = frozenset({BASELINE, UNDER_REPRESENTED})
 BASELINE_FIELDS = ("employed", "wage_band", "weekly_hours")
 MAX_WEEKLY_HOURS = 168
 
 
 def for_the_kernel(payload: Mapping[str, Any]) -> dict[str, Any]:
-    """The payload without the evaluation's answers (the kernel refuses fields it does not
-    know, and they change no figure)."""
+    """The payload without the evaluation's answers and the trainees' under-represented answers
+    (the kernel refuses fields it does not know, and they change no figure)."""
     request = {k: v for k, v in payload.items() if k != COUNTERFACTUAL}
     trainees = request.get("trainees")
     if isinstance(trainees, list):
         request["trainees"] = [
-            {k: v for k, v in t.items() if k != BASELINE} if isinstance(t, dict) else t
+            {k: v for k, v in t.items() if k not in TRAINEE_ANSWERS} if isinstance(t, dict) else t
             for t in trainees
         ]
     return request
@@ -38,7 +46,7 @@ def for_the_kernel(payload: Mapping[str, Any]) -> dict[str, Any]:
 
 def check_evaluation_answers(payload: Mapping[str, Any]) -> str:
     """The counterfactual answer ("" when not given) after checking it and every trainee's
-    baseline; raises bad_input naming every bad field."""
+    baseline and under-represented answer; raises bad_input naming every bad field."""
     problems: list[dict[str, str]] = []
     answer = payload.get(COUNTERFACTUAL, "")
     if answer not in ("", None, *Counterfactual.values):
@@ -54,6 +62,15 @@ def check_evaluation_answers(payload: Mapping[str, Any]) -> str:
     for i, trainee in enumerate(trainees if isinstance(trainees, list) else []):
         if isinstance(trainee, Mapping) and BASELINE in trainee:
             problems += baseline_problems(trainee[BASELINE], f"trainees[{i}].{BASELINE}")
+        answer_given = isinstance(trainee, Mapping) and UNDER_REPRESENTED in trainee
+        if answer_given and not isinstance(trainee[UNDER_REPRESENTED], bool):
+            problems.append(
+                problem(
+                    f"trainees[{i}].{UNDER_REPRESENTED}",
+                    "must be true or false (or left out)",
+                    "doit être true ou false (ou omis)",
+                )
+            )
     if problems:
         raise bad_input(problems)
     return str(answer or "")

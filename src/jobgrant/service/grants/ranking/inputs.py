@@ -54,8 +54,8 @@ def scoring_inputs(
         new_hires=_column(
             sum(1 for t in group if t.get("status") in NEW_HIRE_STATUSES) for group in trainees
         ),
-        # The application form does not ask yet which trainees belong to an under-represented
-        # group: the criterion reads what a trainee declares, and none declares it.
+        # What the application declared for each trainee (`trainees[i].under_represented`,
+        # asked where the stream scores it: ranking/asked.py).
         under_represented=_column(
             sum(1 for t in group if t.get("under_represented") is True) for group in trainees
         ),

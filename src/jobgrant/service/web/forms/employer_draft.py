@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django import forms
@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from jobgrant.service.grants.applications.declarations import Declared, body_of
 from jobgrant.service.grants.core import quoting
 from jobgrant.service.grants.models.applications import Counterfactual
+from jobgrant.service.grants.ranking.asked import asks_under_represented
 from jobgrant.service.registry.models import Employer
 from jobgrant.service.web.forms import employer_apply as apply
 from jobgrant.service.web.forms import employer_trainees as trainees
@@ -34,6 +35,9 @@ class Checked:
     trainees: list[TraineeRow] | None = None
     declarations: Declared | None = None
     forms: dict[str, list[Any]] = field(default_factory=dict)
+    #: The stream the application would go to ranks it on under-represented groups: step 3
+    #: asks it of each trainee (elsewhere it is neither asked nor sent).
+    asks_under_represented: bool = False
 
     @property
     def first_incomplete(self) -> str | None:
@@ -63,6 +67,10 @@ def bind_draft(draft: Mapping[str, Any], acted_for: QuerySet[Employer], today: d
     )
     checked.forms["training"] = [training]
     checked.training = Training.of(training) if training.is_valid() else None
+    if checked.training is not None:
+        checked.asks_under_represented = asks_under_represented(
+            checked.organizations.lead.jurisdiction, checked.training.start_date, today
+        )
     rows = draft.get("trainees")
     if checked.training is None or not isinstance(rows, list) or not rows:
         return checked
@@ -70,7 +78,10 @@ def bind_draft(draft: Mapping[str, Any], acted_for: QuerySet[Employer], today: d
         trainees.trainees_data(r for r in rows if isinstance(r, dict)), checked.employer_choices
     )
     checked.forms["trainees"] = [formset]
-    checked.trainees = trainees.checked_trainees(formset)
+    found = trainees.checked_trainees(formset)
+    if found is not None and not checked.asks_under_represented:
+        found = [replace(row, under_represented=False) for row in found]
+    checked.trainees = found
     declared = draft.get("declarations")
     if checked.trainees is None or not isinstance(declared, dict):
         return checked

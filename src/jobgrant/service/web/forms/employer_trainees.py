@@ -38,6 +38,8 @@ class TraineeForm(forms.Form):
     employed_before = forms.ChoiceField(required=False, widget=forms.RadioSelect)
     wage_band = forms.ChoiceField(required=False)
     weekly_hours = forms.IntegerField(required=False, min_value=1, max_value=168)
+    # Asked only where the stream's ranking scores it (the page shows it then); never quoted.
+    under_represented = forms.BooleanField(required=False)
 
     def __init__(self, *args: Any, employers: Iterable[tuple[str, str]], **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "%s")
@@ -53,6 +55,18 @@ class TraineeForm(forms.Form):
             "Counted only for small employers, where the program allows it."
         )
         self._set_baseline_fields()
+        self._set_under_represented()
+
+    def _set_under_represented(self) -> None:
+        field = self.fields["under_represented"]
+        field.label = _(
+            "Trainee %(number)s belongs to a group under-represented in the labour market"
+        ) % {"number": self.number}
+        field.help_text = _(
+            "Optional. For example Indigenous people, persons with disabilities, visible"
+            " minorities, newcomers, women in trades. Tick it only if the trainee agreed to it"
+            " being declared. It is used only to rank the application in its intake."
+        )
 
     def _set_baseline_fields(self) -> None:
         number = {"number": self.number}
@@ -126,12 +140,19 @@ class TraineeRow:
     status: str
     amounts: dict[str, int]  # cents, by AMOUNTS
     baseline: dict[str, Any] | None = None  # the request's trainees[i].baseline, if answered
+    under_represented: bool = False  # trainees[i].under_represented, where the stream asks
 
     @classmethod
     def of(cls, form: TraineeForm) -> TraineeRow:
         data = form.cleaned_data
         amounts = {part: data[part] for part in AMOUNTS}
-        return cls(data["employer"], data["status"], amounts, _baseline(data))
+        return cls(
+            data["employer"],
+            data["status"],
+            amounts,
+            _baseline(data),
+            bool(data.get("under_represented")),
+        )
 
     def as_payload(self) -> dict[str, Any]:
         body: dict[str, Any] = {
@@ -142,6 +163,8 @@ class TraineeRow:
         }
         if self.baseline is not None:
             body["baseline"] = self.baseline
+        if self.under_represented:
+            body["under_represented"] = True
         return body
 
 

@@ -321,6 +321,7 @@ def apply_trainees(request: HttpRequest, user: User) -> HttpResponse:
             "rows": steps.trainee_rows(formset, quote_context.get("reasons") or {}),
             "max_trainees": forms.MAX_TRAINEES,
             "focus": focus,
+            "asks_under_represented": found.asks_under_represented,
             **steps.training_summary(found),
             **quote_context,
         },

@@ -92,6 +92,8 @@ def apply_review(request: HttpRequest, user: User) -> HttpResponse:
             "organizations": organizations,
             "training": training,
             "trainees": steps.review_trainees(rows, organizations),
+            "asks_under_represented": found.asks_under_represented,
+            "under_represented": [i + 1 for i, t in enumerate(rows) if t.under_represented],
             "jurisdiction": labels.jurisdiction_name(organizations.lead.jurisdiction),
             "quote": quote,
             "declarations": declaration_rows(declared),

@@ -21,6 +21,10 @@ from jobgrant.service.grants.models.ranking import (
     OverrideState,
     RankOverride,
 )
+from jobgrant.service.grants.ranking.asked import (
+    application_scores_under_represented,
+    under_represented_count,
+)
 from jobgrant.service.language import in_language
 from jobgrant.service.web.forms.officer import MAX_TEXT
 from jobgrant.service.web.ranking_words import cut_off_sentence, point_rows
@@ -42,10 +46,12 @@ class OverrideForm(forms.Form):
 def ranking_context(
     application: Application, override_form: OverrideForm | None = None
 ) -> dict[str, Any]:
-    """What the review shows of the file's rank (nothing for a file of no ranked intake)."""
+    """What the review shows of the file's rank (nothing for a file of no ranked intake), and
+    how many trainees it declared from an under-represented group where that is scored."""
+    declared = under_represented_context(application)
     rank = IntakeRank.objects.select_related("intake").filter(application=application).first()
     if rank is None:
-        return {"rank": None}
+        return {"rank": None, **declared}
     overrides = list(
         RankOverride.objects.filter(application=application).select_related(
             "requested_by", "signed_off_by"
@@ -67,4 +73,21 @@ def ranking_context(
         else OverrideDecision.APPROVE,
         "may_ask_override": deciding and not open_one,
         "override_form": override_form or OverrideForm(),
+        **declared,
+    }
+
+
+def under_represented_context(application: Application) -> dict[str, Any]:
+    """The count of trainees declared from an under-represented group, of how many: shown
+    where the file's stream scores it, or where some were declared."""
+    count = under_represented_count(application)
+    trainees = application.request.get("trainees") if isinstance(application.request, dict) else []
+    shown = count > 0 or application_scores_under_represented(application)
+    return {
+        "under_represented": {
+            "count": count,
+            "trainees": len(trainees) if isinstance(trainees, list) else 0,
+        }
+        if shown
+        else None
     }
