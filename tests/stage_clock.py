@@ -35,7 +35,7 @@ def begin() -> None:
 def run(name: str, command: list[str]) -> int:
     _adopt_orphans()
     started_wall, started = time.time(), resource.getrusage(resource.RUSAGE_CHILDREN)
-    code = subprocess.call(command)
+    code = _wait_reaping(subprocess.Popen(command))
     _reap_orphans()
     ended = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (ended.ru_utime - started.ru_utime) + (ended.ru_stime - started.ru_stime)
@@ -61,6 +61,21 @@ def _adopt_orphans() -> None:
         libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
     except (OSError, AttributeError):
         pass  # elsewhere the figure leaves out such processes' time, as before
+
+
+def _wait_reaping(process: subprocess.Popen[bytes]) -> int:
+    """The command's exit code, reaping each adopted process as soon as it ends meanwhile: one
+    left a zombie keeps its PID taken, and a PostgreSQL postmaster killed by T4 (adopted when
+    pg_ctl, its parent, has gone) would then seem to run still, so that no new postmaster may
+    start on its data directory ("lock file postmaster.pid already exists")."""
+    while True:
+        try:
+            pid, status = os.waitpid(-1, 0)
+        except ChildProcessError:  # the command was reaped already (not expected)
+            return process.wait()
+        if pid == process.pid:
+            process.returncode = os.waitstatus_to_exitcode(status)
+            return process.returncode
 
 
 def _reap_orphans() -> None:
