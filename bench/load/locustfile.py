@@ -7,8 +7,8 @@ person waiting 0.5 to 1.0 s (uniform) after each answer before the next request:
   (3), read one of their files (3), read an approved file's agreement (1);
 - 30 employers on the pages: their dashboard (4), a file's page (3), an approved file's
   agreement (1), the first step of applying (1);
-- 10 officers who recommend (demo-officer-on-1): recommend a submitted file through the API
-  (3), the queue (2), a file's review page (2);
+- 10 officers who recommend (demo-officer-on-1): recommend a submitted file through the API,
+  its open risk flags cleared first (3), the queue (2), a file's review page (2);
 - 10 officers who approve (demo-officer-on-2): approve a recommended file through the API (3),
   the queue (2), a file's review page (2);
 - 10 finance officers (demo-finance): the budgets page (2), the budgets through the API (1);
@@ -221,11 +221,26 @@ class Recommender(Officer):
         if not SUBMITTED:
             return
         pk = SUBMITTED.popleft()
+        self.clear_flags(pk)
         if self.api(
             "POST", f"/applications/{pk}/recommend", self.token, "POST /applications/[id]/recommend"
         ):
             RECOMMENDED.append(pk)
             REVIEWED.append(pk)
+
+    def clear_flags(self, pk: int) -> None:
+        """Clear the file's open risk flags first, as an officer must (RISK_FLAGS_OPEN otherwise):
+        the crowd's files, alike and many, may flag one another's price."""
+        path = f"/applications/{pk}/risk-flags"
+        for flag in self.api("GET", path, self.token, "GET /applications/[id]/risk-flags") or []:
+            if flag["state"] == "open":
+                self.api(
+                    "POST",
+                    f"/risk-flags/{flag['id']}/clear",
+                    self.token,
+                    "POST /risk-flags/[id]/clear",
+                    json={"reason": "Load test: checked against the provider's published rates."},
+                )
 
 
 class Approver(Officer):
