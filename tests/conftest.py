@@ -628,7 +628,7 @@ def guard(execute: Callable[..., Any], sql: str, params: Any, many: bool, contex
 
 
 def applications() -> Any:
-    """The applications but the demonstration's: the seed fills Ontario's ranked spring intake
+    """The applications but the demonstration's: the seed fills Ontario's ranked intake
     with files of demo-employer (service/demo_ranking.py), which a test's counts leave out."""
     from jobgrant.service.demo_ranking import demo_files
     from jobgrant.service.grants.models.applications import Application

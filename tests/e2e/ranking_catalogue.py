@@ -38,7 +38,7 @@ def ranked_intake(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
         submitted.refresh_from_db()
         files.append(submitted)
     # The intake the two files went to (the demonstration's first-come one open now), not its
-    # closed, ranked spring intake of the second stream.
+    # closed, ranked intake of the second stream.
     intake = Intake.objects.get(pk=files[0].intake_id)
     assert files[1].intake_id == intake.pk
     Intake.objects.filter(pk=intake.pk).update(
@@ -55,7 +55,7 @@ def ranked_intake(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
 
 def intake_to_rank(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
     """Ontario's open intake, its stream ranked under on-2017, with two files, closed and not
-    ranked yet; and the demonstration's spring intake, ranked already."""
+    ranked yet; and the demonstration's ranked intake, ranked already."""
     from jobgrant.service.accounts.models import User
     from jobgrant.service.grants.applications import actions
     from jobgrant.service.grants.models.applications import (

@@ -184,7 +184,7 @@ def an_administrator(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]
 
 def intakes_to_manage(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
     """Ontario's ranked stream with a scheduled intake (its form) beside the demonstration's
-    closed spring intake, and the first-come intake open now (its page, and closing it)."""
+    closed ranked intake, and the first-come intake open now (its page, and closing it)."""
     import datetime as dt
 
     from django.utils import timezone
@@ -297,7 +297,7 @@ def simulation_runs(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
 
 
 def replay_the_closed_intake(web: Any) -> None:
-    """The replay page asked (a GET) for the demonstration's closed, ranked spring intake of
+    """The replay page asked (a GET) for the demonstration's closed, ranked intake of
     Ontario replayed under cjg-2014: its figures, its plot and its table of changes."""
     from jobgrant.service.grants.models.applications import Intake, IntakeState, Selection
 

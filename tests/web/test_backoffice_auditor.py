@@ -90,7 +90,7 @@ def test_the_filters_by_actor_action_object_and_dates(demo: None) -> None:
     assert entries(f"sequence={newest}") == [newest]
     today = dt.date(2026, 11, 29).isoformat()
     assert newest in entries(f"since={today}&until={today}")
-    earlier = entries("until=2026-11-28")  # the seed's ranked intake's entries: in the spring
+    earlier = entries("until=2026-11-28")  # the seed's ranked intake's entries: before the 20th
     assert newest not in earlier and before not in earlier
     refused = text(client.get(page_path("fr", TRAIL) + "?since=2026-11-30&until=2026-11-01"))
     assert "gcds-error-summary" in refused

@@ -113,7 +113,7 @@ def test_the_csv_export_has_a_bom_a_header_decimal_strings_and_the_filters_in_it
             "115170913.98",
             "0.00",
             *nothing_paid,
-            "114670913.98",  # $500,000 earmarked for the ranked spring intake
+            "114670913.98",  # $500,000 earmarked for the ranked intake
         ],
         [
             "2026-27",

@@ -258,7 +258,7 @@ def test_the_queue_sorts_by_days_waiting_both_ways(make_body: Body) -> None:
     older, newer = submitted(make_body), submitted(make_body)
     Application.objects.filter(pk=older.pk).update(received_on="2026-10-01")
     officer = signed_in(OFFICER.username)
-    demo = set(demo_files().values_list("pk", flat=True))  # received in the spring: waited longer
+    demo = set(demo_files().values_list("pk", flat=True))  # the seed's ranked files: left out
 
     def ours(query: str) -> list[int]:
         return [pk for pk in shown_by(officer, query) if pk not in demo]

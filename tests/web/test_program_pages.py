@@ -78,7 +78,7 @@ def test_a_stream_s_page_shows_its_rules_from_the_kernel_and_its_intakes(
     assert "<td>1/3</td>" in text  # the federal share, read from the policy
     said = "No policy of the rules kernel" if language == "en" else "Aucune politique du noyau"
     assert said in text
-    assert ("Ranked" if language == "en" else "Classé") in text  # the spring intake, ranked
+    assert ("Ranked" if language == "en" else "Classé") in text  # the ranked intake
 
 
 def test_the_home_page_of_a_program_manager_is_the_programs(demo: None) -> None:

@@ -168,6 +168,6 @@ def test_the_annual_report_counts_the_decisions_out_of_rank(files) -> None:
     from jobgrant.service.outcomes.report.integrity import out_of_rank_sentence
 
     _decided_out_of_rank(files)
-    # this test's decision and the demonstration's (a denial in its ranked spring intake)
+    # this test's decision and the demonstration's (a denial in its ranked intake)
     assert out_of_rank_sentence(compute("ON", "2026-27")).endswith(": 2.")
     assert AuditEntry.objects.filter(action="rank_override.sign_off").count() == 2

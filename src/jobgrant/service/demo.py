@@ -156,7 +156,7 @@ def _ranked_intake(program: Program, today: dt.date) -> None:
     intake = Intake.objects.create(
         stream=stream,
         name_en=f"{SPRING} {program.fiscal_year}",
-        name_fr=f"Appel du printemps {program.fiscal_year}",
+        name_fr=f"Appel classé {program.fiscal_year}",
         opens_on=start,
         closes_on=closes,
         state=IntakeState.OPEN,

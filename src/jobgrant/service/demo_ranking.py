@@ -87,8 +87,9 @@ def rank_and_override(
 
 # --- The files of Ontario's ranked intake ----------------------------------------------------
 
-#: How the seed names the ranked intake in English ("Spring intake 2026-27").
-SPRING = "Spring intake"
+#: How the seed names the ranked intake in English ("Ranked intake 2026-27"; its window follows
+#: the day of the seed, so no season is named).
+SPRING = "Ranked intake"
 #: The provider the intake's files name (none of the other demonstration files do: their
 #: prices are compared with one another only).
 PROVIDER = "Georgian College"
