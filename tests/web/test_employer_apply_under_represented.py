@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
-from tests.conftest import declare
+from tests.conftest import applications, declare
 from tests.personas import APPLICANT, OFFICER
 from tests.web.test_employer_apply import (
     employer,  # noqa: F401 - the fixture
@@ -16,7 +16,6 @@ from tests.web.test_employer_apply import (
 )
 
 from jobgrant.service.grants.models.applications import (
-    Application,
     Intake,
     IntakeState,
     Selection,
@@ -62,7 +61,7 @@ def test_asked_where_the_stream_scores_it_shown_on_review_kept_and_counted(
     assert "Declared from a group under-represented in the labour market" in review
     assert "(used only to rank the application): Trainee 1</p>" in review
     employer.post("/en/employer/apply/review/", {"confirm": "yes", "action": "submit"})
-    application = Application.objects.get()
+    application = applications().get()
     first, second = application.request["trainees"]
     assert first["under_represented"] is True and "under_represented" not in second
     officer = Client()
@@ -84,7 +83,7 @@ def test_not_asked_nor_sent_where_the_stream_does_not_score_it(employer: Client)
     review = employer.get("/en/employer/apply/review/").content.decode()
     assert "under-represented" not in review
     employer.post("/en/employer/apply/review/", {"confirm": "yes", "action": "submit"})
-    application = Application.objects.get()
+    application = applications().get()
     assert all("under_represented" not in t for t in application.request["trainees"])
     officer = Client()
     officer.force_login(OFFICER.get())
