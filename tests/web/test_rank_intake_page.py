@@ -59,6 +59,16 @@ def test_the_intake_page_offers_the_ranking_and_the_confirmation_says_what_it_do
     assert not IntakeRank.objects.filter(intake=intake).exists()  # asking changes nothing
 
 
+def test_without_a_budget_of_its_own_the_confirmation_says_whose_money_it_shows(intake) -> None:
+    Intake.objects.filter(pk=intake.pk).update(provincial_budget_cents=0)
+    client = signed_in(PROGRAM_MANAGER.username)
+    english = text(client.get(page_path("en", f"/programs/intakes/{intake.pk}/rank/")))
+    assert "<dt>Federal budget</dt>" in english
+    assert "Provincial or territorial money left in the budget account" in english
+    french = text(client.get(page_path("fr", f"/programs/intakes/{intake.pk}/rank/")))
+    assert "Fonds provinciaux ou territoriaux restant dans le compte budgétaire" in french
+
+
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_the_post_ranks_it_audited_and_comes_back_to_the_intake(intake, language) -> None:
     client = signed_in(PROGRAM_MANAGER.username)
