@@ -315,10 +315,6 @@ def token(port: int, username: str) -> str:
 # --- The benchmark --------------------------------------------------------------------------
 
 
-#: The declarations submitting requires: an employer that prepared its own application.
-DECLARATIONS: dict[str, Any] = EXAMPLE_DECLARATIONS
-
-
 def application_body(employer: dict[str, Any], today: dt.date) -> dict[str, Any]:
     """An Ontario application for training that starts and ends in the current fiscal year."""
     year_end = dt.date(today.year + (today.month >= 4), 3, 31)
@@ -347,7 +343,7 @@ def application_body(employer: dict[str, Any], today: dt.date) -> dict[str, Any]
                 },
             }
         ],
-        "declarations": DECLARATIONS,
+        "declarations": EXAMPLE_DECLARATIONS,
     }
 
 

@@ -69,10 +69,7 @@ def _wait_reaping(process: subprocess.Popen[bytes]) -> int:
     pg_ctl, its parent, has gone) would then seem to run still, so that no new postmaster may
     start on its data directory ("lock file postmaster.pid already exists")."""
     while True:
-        try:
-            pid, status = os.waitpid(-1, 0)
-        except ChildProcessError:  # the command was reaped already (not expected)
-            return process.wait()
+        pid, status = os.waitpid(-1, 0)  # the command is our child until this reaps it
         if pid == process.pid:
             process.returncode = os.waitstatus_to_exitcode(status)
             return process.returncode

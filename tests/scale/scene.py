@@ -31,9 +31,6 @@ FUNDERS = ("federal", "provincial")
 AMOUNT_CENTS = 900_000  # $9,000 federal (and as much provincial) per application, as in T1
 
 
-DECLARATIONS: dict[str, Any] = EXAMPLE_DECLARATIONS
-
-
 def application_body(business_number: str, federal_cents: int, today: dt.date) -> dict[str, Any]:
     """An Ontario application of exactly `federal_cents` federal (and provincial), whose training
     starts and ends in the current fiscal year (the year of the budgets the servers seeded).
@@ -68,7 +65,7 @@ def application_body(business_number: str, federal_cents: int, today: dt.date) -
             }
             for share in (first, federal_cents - first)
         ],
-        "declarations": DECLARATIONS,
+        "declarations": EXAMPLE_DECLARATIONS,
     }
 
 

@@ -14,6 +14,7 @@ from django.db import transaction
 from stdnum import luhn
 
 from jobgrant.service.accounts.models import User
+from jobgrant.service.api.examples import EXAMPLE_DECLARATIONS
 from jobgrant.service.grants.models.applications import Application
 
 
@@ -30,20 +31,8 @@ def clock_at(moment: dt.datetime) -> Iterator[None]:
 
 
 #: What demo-employer declares of its ready files: prepared by Acme itself, Mohawk College a
-#: public college with no ties to it (a fictitious telephone number).
-READY_DECLARATIONS = {
-    "prepared_by": "employer",
-    "related_to_provider": False,
-    "other_funding": False,
-    "provider_public_institution": True,
-    "provider_street_address": "135 Fennell Avenue West",
-    "provider_city": "Hamilton",
-    "provider_postal_code": "L9C 1E9",
-    "provider_phone": "905-555-0101",
-    "trainer_name": "Dana Whitfield",
-    "trainer_attests_no_conflict": True,
-    "employer_attests_no_conflict": True,
-}
+#: public college with no ties to it: the API's example, with a fictitious telephone number.
+READY_DECLARATIONS = {**EXAMPLE_DECLARATIONS, "provider_phone": "905-555-0101"}
 
 
 def clear_demo_flags(officer: User, application: Application) -> None:
