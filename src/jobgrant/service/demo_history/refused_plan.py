@@ -6,7 +6,11 @@ its refused files from a generator of its own, seeded by the plan's seed, the ye
 jurisdiction, so the plan's one sequence of draws (and every funded file) stays as it was. A
 refused file is drawn as a funded one is (`plan._file`: its trainees, costs and course), then
 moved to February after the year (applied for once the intake's budget is closed), its
-training in March.
+training in March, in whole weeks.
+
+Only what the net outcomes need is walked for a refused file (`comparison_steps`): its
+application, recommendation, refused approval and denial, the worker's comparison jobs and the
+employer's consent and answers; not the wizard's timings nor anything after a decision.
 """
 
 from __future__ import annotations
@@ -90,10 +94,18 @@ def close_budget_on(year: int) -> dt.date:
 
 
 def _in_february(draw: _Draw, drawn: FilePlan, year: int) -> FilePlan:
+    """Applied for in the two weeks after the budget closed, for a course of whole weeks
+    (Monday to Friday) starting two to four weeks later: the planned ends, and so the days the
+    comparison's questions fall due, are a few Fridays, shared by many files (the worker's jobs
+    run on fewer days)."""
     received = _weekday(close_budget_on(year) + dt.timedelta(days=draw.random.randint(3, 16)))
-    start = received + dt.timedelta(days=draw.random.randint(14, 24))
-    end = start + dt.timedelta(days=draw.random.choice((12, 26, 40)))
+    start = _monday(received + dt.timedelta(days=draw.random.randint(14, 24)))
+    end = start + dt.timedelta(weeks=draw.random.choice((2, 4, 6)), days=-3)
     return FilePlan(**{**drawn.__dict__, "received_on": received, "start": start, "end": end})
+
+
+def _monday(day: dt.date) -> dt.date:
+    return day + dt.timedelta(days=-day.weekday() % 7)
 
 
 def _refused(draw: _Draw, file: FilePlan) -> RefusedPlan:
