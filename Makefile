@@ -149,12 +149,12 @@ test-durations: .venv/.synced $(NUMBA_CACHE)
 # required. `make test` spends FUZZ_CI_REQUESTS; `make fuzz` a longer pass of FUZZ_REQUESTS.
 # The CI pass draws from a fixed seed, so that a red build can be replayed and a green one is not
 # luck; `make fuzz` draws anew each time (FUZZ_SEED= to replay one).
-FUZZ_CI_REQUESTS ?= 2000
+FUZZ_CI_REQUESTS ?= 5500
 FUZZ_CI_SEED ?= 20261201
 FUZZ_REQUESTS ?= 20000
 
 fuzz-api: .venv/.synced
-	$(RUN) python tests/fuzz/live_api.py --requests $(FUZZ_CI_REQUESTS) --seed $(FUZZ_CI_SEED)
+	$(RUN) python tests/fuzz/live_api.py --requests $(FUZZ_CI_REQUESTS) --seed $(FUZZ_CI_SEED) --coverage-once
 
 fuzz: .venv/.synced
 	$(RUN) python tests/fuzz/live_api.py --requests $(FUZZ_REQUESTS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
