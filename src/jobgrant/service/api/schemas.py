@@ -298,7 +298,7 @@ class Declarations(Schema):
     provider_street_address: str = Field(max_length=200)
     provider_city: str = Field(max_length=100)
     provider_postal_code: str = Field(examples=["L9C 1E9"])
-    provider_phone: str = Field(examples=["905-575-1212"])
+    provider_phone: str = Field(examples=["905-555-0101"])
     trainer_name: str = Field(
         max_length=200, description="Who signed the trainer's attestation, for the provider."
     )
