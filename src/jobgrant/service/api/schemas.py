@@ -144,6 +144,11 @@ class EmployerDocument(Schema):
 
 
 class EmployerDetail(EmployerOut):
+    phone: str = Field(
+        description="Its telephone number as NNN-NNN-NNNN, given when it registered (empty for "
+        "an organization registered before it was asked).",
+        examples=["905-555-0120"],
+    )
     verified_at: str | None = Field(description="When it was verified (null unless verified).")
     verified_against: Literal["document", "registry"] | None = Field(
         description="A document the organization uploaded, or a registry check the officer "
