@@ -27,7 +27,7 @@ from jobgrant.service.web import labels
 from jobgrant.service.web.forms import programs as forms
 from jobgrant.service.web.forms.organizations import show_problems
 from jobgrant.service.web.pages import (
-    error_context,
+    form_page,
     program_manager_required,
     set_notice,
     switching_language,
@@ -175,13 +175,10 @@ def stream_rules(request: HttpRequest, user: User, stream_id: int) -> HttpRespon
         else:
             set_notice(request, "rules")
             return redirect("web:program-stream", stream_id=stream.pk)
-    errors = error_context(form, first=first)
     context = {
         "title": _("The rules of %(stream)s") % {"stream": stream_name(stream)},
         "stream": stream,
         "form": form,
         "no_sets": not choices["sets"],
-        **errors,
     }
-    status = 422 if errors["error_links"] else 200
-    return render(request, "web/programs/rules.html", context, status=status)
+    return form_page(request, "web/programs/rules.html", context, [form], first)

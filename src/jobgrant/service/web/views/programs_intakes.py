@@ -26,21 +26,13 @@ from jobgrant.service.web import labels
 from jobgrant.service.web.forms import programs as forms
 from jobgrant.service.web.forms.organizations import show_problems
 from jobgrant.service.web.pages import (
-    error_context,
+    form_page,
     program_manager_required,
     set_notice,
     switching_language,
     visible_or_404,
 )
 from jobgrant.service.web.views.programs import intake_name, notice_text, stream_name
-
-
-def _render(
-    request: HttpRequest, template: str, context: dict[str, Any], form: Any, first: Any
-) -> HttpResponse:
-    errors = error_context(form, first=first)
-    status = 422 if errors["error_links"] else 200
-    return render(request, template, {**context, **errors}, status=status)
 
 
 def _initial(intake: Intake) -> dict[str, str]:
@@ -76,7 +68,7 @@ def intake_new(request: HttpRequest, user: User, stream_id: int) -> HttpResponse
         "form": form,
         "intake": None,
     }
-    return _render(request, "web/programs/intake_form.html", context, form, first)
+    return form_page(request, "web/programs/intake_form.html", context, [form], first)
 
 
 @program_manager_required
@@ -116,9 +108,7 @@ def intake_page(request: HttpRequest, user: User, intake_id: int) -> HttpRespons
         "notice": notice_text(request),
     }
     template = "web/programs/intake_form.html" if form else "web/programs/intake.html"
-    if form is None:
-        return render(request, template, context)
-    return _render(request, template, context, form, first)
+    return form_page(request, template, context, [form] if form else [], first)
 
 
 def _earmarks(intake: Intake) -> list[dict[str, Any]]:
@@ -158,7 +148,7 @@ def intake_close(request: HttpRequest, user: User, intake_id: int) -> HttpRespon
         "form": form,
         "ranked": intake.stream.selection == "ranked",
     }
-    return _render(request, "web/programs/close.html", context, form, first)
+    return form_page(request, "web/programs/close.html", context, [form], first)
 
 
 @program_manager_required
