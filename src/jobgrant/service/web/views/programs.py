@@ -21,6 +21,8 @@ from jobgrant.service.grants.intakes import actions as intake_actions
 from jobgrant.service.grants.intakes.kernel_rules import Rule, program_rules
 from jobgrant.service.grants.intakes.scoring import scoring_sets
 from jobgrant.service.grants.models.applications import Intake, IntakeState, Stream
+from jobgrant.service.grants.models.ranking import OverrideState
+from jobgrant.service.grants.ranking import access as ranking_access
 from jobgrant.service.language import in_language
 from jobgrant.service.ledger.models import Earmark
 from jobgrant.service.web import labels
@@ -88,7 +90,13 @@ def program_list(request: HttpRequest, user: User) -> HttpResponse:
         }
         for program in programs
     ]
-    context = {"title": _("Programs"), "rows": rows, "notice": notice_text(request)}
+    awaiting = ranking_access.visible_overrides(user).filter(state=OverrideState.REQUESTED)
+    context = {
+        "title": _("Programs"),
+        "rows": rows,
+        "notice": notice_text(request),
+        "overrides_awaiting": awaiting.count(),
+    }
     return render(request, "web/programs/list.html", context)
 
 
