@@ -55,6 +55,9 @@ def test_the_review_shows_the_rank_the_score_and_why_in_both_languages(files) ->
     french = text(client.get(page_path("fr", f"/officer/applications/{files['D'].pk}/")))
     assert "Classée au rang 4 sur 4" in french and "Sous le seuil de financement" in french
     assert "Demander à approuver sous le seuil de financement" in french
+    stream = files["D"].stream
+    assert f'<dd id="stream">{stream.name_fr}</dd>' in french  # not the grant's code, SCE
+    assert f'<dd id="stream">{stream.name_en}</dd>' in english
 
 
 def test_the_queue_opens_in_rank_order(files) -> None:

@@ -59,6 +59,14 @@ def stream(code: str) -> str:
 
 
 @register.filter
+def stream_name(stream: object) -> str:
+    """A stream as people read it: its name in the page's language ("Canada-Ontario Job Grant,
+    ranked selection"), else its code's label."""
+    named = in_language(en=getattr(stream, "name_en", ""), fr=getattr(stream, "name_fr", ""))
+    return str(named or stream_label(str(getattr(stream, "code", ""))))
+
+
+@register.filter
 def longdate(value: dt.date | str | None) -> str:
     """ "March 4, 2026" / "4 mars 2026" (ISO strings accepted); a moment is dated in Ottawa
     time, as every page dates it."""
