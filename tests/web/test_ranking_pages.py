@@ -92,6 +92,10 @@ def test_an_override_asked_for_on_the_page_then_signed_off_lets_the_approval_thr
     override.refresh_from_db()
     assert override.state == OverrideState.SIGNED_OFF
     actions.approve_application(SECOND_OFFICER.get(), files["D"])
+    answered_fr = text(manager.get(page_path("fr", "/manager/overrides/")))
+    assert f"Dérogation {override.pk}</a> : Approuver sous le seuil" in answered_fr
+    review = text(officer.get(page_path("fr", f"/officer/applications/{files['D'].pk}/")))
+    assert "Approuver sous le seuil de financement : " in review
 
 
 def test_an_override_without_a_reason_is_shown_back_with_the_error(files) -> None:
