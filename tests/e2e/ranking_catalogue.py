@@ -181,6 +181,11 @@ def ranking_groups(group: Any, visit: Any, click: Any, fill_and_click: Any) -> t
                     label="the confirmation",
                 ),
                 Visit(
+                    "web:program-intake",
+                    kwargs=lambda made: {"intake_id": made["ranked"]},
+                    label="ranked: its ranking",
+                ),
+                Visit(
                     "web:program-intake-rank",
                     kwargs=lambda made: {"intake_id": made["ranked"]},
                     status=409,
