@@ -50,7 +50,7 @@ def test_the_review_shows_the_rank_the_score_and_why_in_both_languages(files) ->
     english = text(client.get(page_path("en", f"/officer/applications/{files['B'].pk}/")))
     assert "Ranked 1 of 4" in english and "score of 85 points" in english
     assert "Above the cut-off" in english
-    assert "1 of 1 trainees are new hires or unemployed: 25 of 25 points" in english
+    assert "1 of 1 trainees is a new hire or unemployed: 25 of 25 points" in english
     assert "Northeast" in english
     french = text(client.get(page_path("fr", f"/officer/applications/{files['D'].pk}/")))
     assert "Classée au rang 4 sur 4" in french and "Sous le seuil de financement" in french

@@ -75,12 +75,25 @@ def _sentence(criterion: str, step: dict[str, Any]) -> str:
     if criterion in ("new_hires", "under_represented"):
         counted = inputs.get(criterion, "0")
         most = read.get(f"ranking.{criterion}.points", "0")
+        n = int(str(counted)) if str(counted).isdigit() else 0
         sentence = (
-            _("%(count)s of %(trainees)s trainees are new hires or unemployed")
+            ngettext(
+                "%(count)s of %(trainees)s trainees is a new hire or unemployed",
+                "%(count)s of %(trainees)s trainees are new hires or unemployed",
+                n,
+            )
             if criterion == "new_hires"
-            else _("%(count)s of %(trainees)s trainees declared an under-represented group")
+            else ngettext(
+                "%(count)s of %(trainees)s trainees declared an under-represented group",
+                "%(count)s of %(trainees)s trainees declared an under-represented group",
+                n,
+            )
         )
-        return _("%(fact)s: %(points)s of %(most)s points, in proportion.") % {
+        return ngettext(
+            "%(fact)s: %(points)s of %(most)s points, in proportion.",
+            "%(fact)s: %(points)s of %(most)s points, in proportion.",
+            count,
+        ) % {
             "fact": sentence % {"count": counted, "trainees": inputs.get("trainees", "")},
             "points": number(count),
             "most": most,
