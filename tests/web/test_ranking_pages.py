@@ -50,11 +50,14 @@ def test_the_review_shows_the_rank_the_score_and_why_in_both_languages(files) ->
     english = text(client.get(page_path("en", f"/officer/applications/{files['B'].pk}/")))
     assert "Ranked 1 of 4" in english and "score of 85 points" in english
     assert "Above the cut-off" in english
-    assert "1 of 1 trainees are new hires or unemployed: 25 of 25 points" in english
+    assert "1 of 1 trainees is a new hire or unemployed: 25 of 25 points" in english
     assert "Northeast" in english
     french = text(client.get(page_path("fr", f"/officer/applications/{files['D'].pk}/")))
     assert "Classée au rang 4 sur 4" in french and "Sous le seuil de financement" in french
     assert "Demander à approuver sous le seuil de financement" in french
+    stream = files["D"].stream
+    assert f'<dd id="stream">{stream.name_fr}</dd>' in french  # not the grant's code, SCE
+    assert f'<dd id="stream">{stream.name_en}</dd>' in english
 
 
 def test_the_queue_opens_in_rank_order(files) -> None:
@@ -89,6 +92,10 @@ def test_an_override_asked_for_on_the_page_then_signed_off_lets_the_approval_thr
     override.refresh_from_db()
     assert override.state == OverrideState.SIGNED_OFF
     actions.approve_application(SECOND_OFFICER.get(), files["D"])
+    answered_fr = text(manager.get(page_path("fr", "/manager/overrides/")))
+    assert f"Dérogation {override.pk}</a> : Approuver sous le seuil" in answered_fr
+    review = text(officer.get(page_path("fr", f"/officer/applications/{files['D'].pk}/")))
+    assert "Approuver sous le seuil de financement : " in review
 
 
 def test_an_override_without_a_reason_is_shown_back_with_the_error(files) -> None:

@@ -12,6 +12,7 @@ from jobgrant.rules.money import format_money, parse_amount
 from jobgrant.service.language import (
     ENGLISH,
     FRENCH,
+    colon,
     current_language,
     current_locale,
     in_language,
@@ -21,7 +22,16 @@ from jobgrant.service.language import (
 )
 from jobgrant.service.web.labels import stream_label
 
-__all__ = ["in_other_language", "labelled_filter", "longdate", "money", "number", "stream"]
+__all__ = [
+    "colon_tag",
+    "in_other_language",
+    "labelled_filter",
+    "longdate",
+    "money",
+    "number",
+    "stream",
+    "stream_name",
+]
 register = template.Library()
 
 
@@ -30,6 +40,13 @@ def labelled_filter(label: object, text: object) -> str:
     """{{ label|labelled:text }}: "label: text" in the page's typography (a no-break space
     before the colon in French)."""
     return labelled(label, text)
+
+
+@register.simple_tag(name="colon")
+def colon_tag() -> str:
+    """{% colon %}: the colon after a word or a link, in the page's typography (a no-break
+    space before it in French)."""
+    return colon()
 
 
 @register.filter
@@ -56,6 +73,14 @@ def number(value: int | None) -> str:
 def stream(code: str) -> str:
     """A stream's code as people read it: "CJG" in English, "SCE" in French."""
     return stream_label(code)
+
+
+@register.filter
+def stream_name(stream: object) -> str:
+    """A stream as people read it: its name in the page's language ("Canada-Ontario Job Grant,
+    ranked selection"), else its code's label."""
+    named = in_language(en=getattr(stream, "name_en", ""), fr=getattr(stream, "name_fr", ""))
+    return str(named or stream_label(str(getattr(stream, "code", ""))))
 
 
 @register.filter
