@@ -6,10 +6,13 @@ from __future__ import annotations
 import csv
 import html
 import io
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
+from django.utils import translation
 from tests.addresses import page_path
 from tests.personas import AUDITOR, EMPLOYER, OFFICER, PROGRAM_MANAGER, SECOND_OFFICER, Persona
 from tests.service.grants.ranking_helpers import closed, ranked_stream, submitted_files
@@ -178,3 +181,26 @@ def test_the_annual_report_counts_the_decisions_out_of_rank(files) -> None:
     # this test's decision and the demonstration's (a denial in its ranked intake)
     assert out_of_rank_sentence(compute("ON", "2026-27")).endswith(": 2.")
     assert AuditEntry.objects.filter(action="rank_override.sign_off").count() == 2
+
+
+@pytest.mark.parametrize(
+    ("language", "score", "said"),
+    [
+        ("en", 1, "with a score of 1 point."),
+        ("en", 0, "with a score of 0 points."),
+        ("en", 2, "with a score of 2 points."),
+        ("fr", 0, "avec une note de 0 point."),
+        ("fr", 1, "avec une note de 1 point."),
+        ("fr", 2, "avec une note de 2 points."),
+    ],
+)
+def test_the_score_agrees_with_its_number_in_both_languages(
+    language: str, score: int, said: str
+) -> None:
+    """French writes 0 and 1 in the singular, English only 1."""
+    rank = SimpleNamespace(rank=3, score=score, within_budget=True, points=[])
+    with translation.override(language):
+        found = render_to_string(
+            "web/officer/_rank.html", {"rank": rank, "ranked_count": 9, "intake_name": "X"}
+        )
+    assert said in text(SimpleNamespace(content=found.encode()))
