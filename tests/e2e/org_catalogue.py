@@ -1,5 +1,6 @@
-"""Registration, invitations, an organization's people, partner requests and staff accounts in
-the axe pass of test_accessibility.py (T16), each page empty and in its error state."""
+"""Registration, invitations, an organization's people and its telephone number, partner requests
+and staff accounts in the axe pass of test_accessibility.py (T16), each page empty and in its
+error state."""
 
 from __future__ import annotations
 
@@ -237,6 +238,11 @@ def org_groups(group: Any, visit: Any, click: Any, fill_and_click: Any) -> tuple
                     "web:organization-members",
                     kwargs=lambda made: {"employer_id": made["acme"]},
                     error=click("#send-invitation"),
+                ),
+                Visit(
+                    "web:organization-telephone",
+                    kwargs=lambda made: {"employer_id": made["acme"]},
+                    error=fill_and_click({"#phone": "555-01"}, "#save-phone"),
                 ),
                 Visit(
                     "web:organization-member-remove",

@@ -39,6 +39,7 @@ SAME_IN_FRENCH = {
     "service": "a French word too (« normes de service »)",
     "simulation": "a French word too",
     "simulations": "a French word too",
+    "telephone": "French « téléphone », without its accents",
     "csv": "a file's format, not a word",
     "pdf": "a file's format, not a word",
     "svg": "a file's format, not a word",

@@ -158,6 +158,7 @@ ACTIONS: frozenset[str] = frozenset(
         "organization.dispute",
         "organization.resolve_dispute",
         "organization.set_bank_account",
+        "organization.set_phone",
         "bank_account.rekey",
         "staff.create",
         "staff.change",

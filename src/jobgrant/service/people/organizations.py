@@ -107,14 +107,17 @@ def _valid_organization(data: dict[str, Any], problems: Problems) -> dict[str, A
     problems += _postal_problems(fields["postal_code"], fields["jurisdiction"])
     fields["phone"] = normalize_phone(str(data.get("phone") or ""))
     if fields["phone"] is None:
-        problems.append(
-            problem(
-                "phone",
-                "must be a telephone number of 10 digits, like 905-555-0100",
-                "doit être un numéro de téléphone de 10 chiffres, par exemple 905-555-0100",
-            )
-        )
+        problems.append(phone_problem())
     return fields
+
+
+def phone_problem() -> dict[str, str]:
+    """The organization's telephone number is not one of 10 digits (registering, changing it)."""
+    return problem(
+        "phone",
+        "must be a telephone number of 10 digits, like 905-555-0100",
+        "doit être un numéro de téléphone de 10 chiffres, par exemple 905-555-0100",
+    )
 
 
 def _postal_problems(postal: str | None, jurisdiction: str | None) -> Problems:

@@ -105,6 +105,7 @@ ATTEMPT_LABELS: dict[str, Promise] = {
     "clear_flag": gettext_lazy("clear a risk flag"),
     "get_visible_risk_flag": gettext_lazy("open a risk flag"),
     "set_bank_account": gettext_lazy("set an organization's direct-deposit account"),
+    "set_phone": gettext_lazy("change an organization's telephone number"),
     "staff.open": gettext_lazy("open a staff account"),
     "staff.create": gettext_lazy("create a staff account"),
     "staff.change": gettext_lazy("change a staff account"),

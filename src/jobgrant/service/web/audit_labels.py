@@ -156,6 +156,7 @@ ACTION_LABELS: dict[str, Promise] = {
     "risk_flag.lapse": gettext_lazy("Risk flag no longer found"),
     "risk_flag.clear": gettext_lazy("Risk flag cleared by an officer"),
     "organization.set_bank_account": gettext_lazy("Organization's direct-deposit account set"),
+    "organization.set_phone": gettext_lazy("Organization's telephone number changed"),
     "bank_account.rekey": gettext_lazy(
         "Direct-deposit account numbers sealed under the current key"
     ),
@@ -222,8 +223,8 @@ REFUSAL_CODE_LABELS: dict[str, Promise] = {
     "RISK_FLAGS_OPEN": gettext_lazy("risk flags still open on the file"),
 }
 
-#: The details of the risk flags' entries (risk_flag.*, organization.set_bank_account), and the
-#: receipt's invoice number they compare (claim.attach).
+#: The details of the risk flags' entries (risk_flag.*, organization.set_bank_account and
+#: set_phone), and the receipt's invoice number they compare (claim.attach).
 FLAG_FIELD_LABELS: dict[str, Promise] = {
     "invoice_number": gettext_lazy("Invoice number"),
     "compared": gettext_lazy("Figures compared"),
@@ -241,6 +242,7 @@ FLAG_FIELD_LABELS: dict[str, Promise] = {
     "account": gettext_lazy("Account"),
     "phone": gettext_lazy("Telephone number"),  # an organization's, or the one a flag matched
     "provider_phone": gettext_lazy("Provider's telephone number"),
+    "previous_phone": gettext_lazy("Previous telephone number"),
 }
 
 #: The names of the shares inside a group of money ("figures": before and after).

@@ -3,11 +3,11 @@ with its audit entry.
 
 Flags are raised when an application is submitted (the application's kinds), when a claim is
 submitted (its receipts), when a trainee's participation is confirmed (the trainee across
-years), and worked out again where their inputs change (an organization's bank account). A flag
-found again keeps its state unless its figures changed: a cleared flag whose figures changed is
-open again, since what the officer cleared is no longer what is found. A flag no longer found
-lapses. An officer clears an open flag with a reason; an open flag keeps the application from
-being recommended (`check_none_open`), never from anything else.
+years), and worked out again where their inputs change (an organization's bank account, its
+telephone number). A flag found again keeps its state unless its figures changed: a cleared
+flag whose figures changed is open again, since what the officer cleared is no longer what is
+found. A flag no longer found lapses. An officer clears an open flag with a reason; an open flag
+keeps the application from being recommended (`check_none_open`), never from anything else.
 """
 
 from __future__ import annotations
@@ -200,6 +200,21 @@ def rework_bank_accounts(actor: str, indexes: Iterable[str]) -> None:
 
 def _by_account(flag: RiskFlag) -> bool:
     return flag.subject.startswith("bank_account:")
+
+
+def rework_phone(actor: str, employer: Employer) -> None:
+    """After an organization's telephone number changed: its undecided files, their
+    related-provider flag by telephone worked out again (found, found again, or lapsed)."""
+    subject = f"phone:{employer.pk}"
+    files = Application.objects.filter(state__in=UNDECIDED, employers__employer=employer)
+    for application in files.distinct().order_by("id"):
+        found = [
+            f
+            for f in findings.related_provider(application, declared(application))
+            if f.subject == subject
+        ]
+        kinds = [FlagKind.RELATED_PROVIDER]
+        sync(actor, application, found, kinds, lambda flag: flag.subject == subject)
 
 
 def check_none_open(application: Application) -> None:

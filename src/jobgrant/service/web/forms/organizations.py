@@ -301,3 +301,13 @@ class BankAccountForm(PlainForm):
         _("Account number"),
         hint=_("7 to 12 digits. It is stored sealed and shown only by its last 4 digits."),
     )
+
+
+class PhoneForm(PlainForm):
+    """An organization's telephone number (the action checks and normalizes it)."""
+
+    phone = _text(
+        _("Organization's telephone number"),
+        hint=_("10 digits, for example 905-555-0100."),
+        widget=forms.TelInput,
+    )

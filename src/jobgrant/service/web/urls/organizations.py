@@ -3,7 +3,12 @@
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
-from jobgrant.service.web.views import organizations, organizations_bank, organizations_verification
+from jobgrant.service.web.views import (
+    organizations,
+    organizations_bank,
+    organizations_phone,
+    organizations_verification,
+)
 
 #: Pages anyone can open: the links in messages carry their own key.
 public = [
@@ -36,6 +41,11 @@ employer = [
         _("organizations/<id:employer_id>/bank-account/"),
         organizations_bank.bank_account,
         name="organization-bank-account",
+    ),
+    path(
+        _("organizations/<id:employer_id>/telephone/"),
+        organizations_phone.telephone,
+        name="organization-telephone",
     ),
     path(
         _("organizations/<id:employer_id>/members/<id:membership_id>/role/"),
