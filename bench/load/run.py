@@ -34,7 +34,7 @@ What it does, in order:
 With --cpu-by-endpoint, `jobgrant serve` serves bench/load/timed_app.py's application (the
 service's, each request timed on its worker's CPU clock), and the run also prints the median and
 90th percentile of the CPU of a request of each route during Locust's run, and the median of
-the API reads' medians (issue 24's target for it: 10 ms).
+the API reads' medians (the target for it: at most 10 ms).
 
 The exit status is 1 when a check fails, when the verifications fail, or, with
 --require-no-failures (make load-ci), when any request failed.
