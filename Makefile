@@ -6,7 +6,7 @@ RUN := $(UV) run --frozen --no-sync
 export UV_PYTHON := $(PYTHON)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: live-runs-postgres run test check prebuilt seeded lint typecheck contracts migration-lint pytest pytest-sqlite \
+.PHONY: live-runs-postgres run test check prebuilt seeded test-bytecode lint typecheck contracts migration-lint pytest pytest-sqlite \
 	pytest-postgres pytest-no-database test-durations live-runs fuzz-api fuzz bench format clean \
 	reliability-outbox reliability-outbox-ci t5-all reliability-ledger reliability-ledger-ci t2-all \
 	reliability-restore reliability-restore-ci reliability-migrate
@@ -33,8 +33,8 @@ run: .venv/.synced $(ASSETS) $(PANGO)
 # 1. install what is missing (uv, the .venv, the npm packages, Chromium, Pango);
 # 2. the checks and builds side by side: lint, mypy, the import contracts, the migrations' check
 #    (django-migration-linter, docs/deployment.md), the kernel's Numba
-#    cache, `prebuilt` (static files, migrated databases) and `seeded` (the tests' seeded
-#    databases, tests/seeded.py);
+#    cache, `prebuilt` (static files, migrated databases), `seeded` (the tests' seeded
+#    databases, tests/seeded.py) and `test-bytecode` (the test modules as pytest rewrites them);
 # 3. four lanes side by side (TEST_LANES=1 runs them one after the other), each stage's output
 #    printed whole when it ends (--output-sync): the SQLite set, the PostgreSQL set (then
 #    tests/scale), and two lanes of live runs one after another, which spend most of their time
@@ -45,12 +45,18 @@ run: .venv/.synced $(ASSETS) $(PANGO)
 TEST_LANES ?= 4
 CLOCK := $(PYTHON) tests/stage_clock.py
 
+# Bytecode is written: where PYTHONDONTWRITEBYTECODE is set (as on our CI machines) each test
+# process rewrote every test module's assertions and compiled it again (pytest keeps the result
+# only where bytecode may be written): about 10 s of CPU for each of the five test processes of
+# `make test`. `test-bytecode` writes it once, beside the other builds, before they start.
+export PYTHONDONTWRITEBYTECODE :=
+
 test:
 	@$(CLOCK) begin
 	@$(CLOCK) run install -- $(MAKE) --no-print-directory .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO) \
 		$(NGINX)
 	@$(CLOCK) run checks-and-builds -- $(MAKE) --no-print-directory -j3 --output-sync=target \
-		lint typecheck contracts migration-lint $(NUMBA_CACHE) prebuilt seeded
+		lint typecheck contracts migration-lint $(NUMBA_CACHE) prebuilt seeded test-bytecode
 	@$(MAKE) --no-print-directory -j$(TEST_LANES) --output-sync=target \
 		timed-pytest-sqlite timed-pytest-postgres live-runs live-runs-postgres
 	@$(CLOCK) report
@@ -92,6 +98,11 @@ seeded: .venv/.synced
 	@if [ -n "$$JOBGRANT_SKIP_POSTGRES" ] && [ -z "$$CI" ]; then \
 		$(RUN) python -m tests.seeded; \
 	else $(RUN) python -m tests.seeded $(POSTGRES_URL); fi
+
+# Every test module collected once (nothing run), so that pytest's rewritten modules and the
+# helpers' bytecode are in __pycache__ before the test processes start.
+test-bytecode: .venv/.synced
+	$(RUN) pytest --collect-only -p no:xdist -p no:cacheprovider >/dev/null
 
 lint: .venv/.synced
 	$(RUN) ruff check .
@@ -149,12 +160,12 @@ test-durations: .venv/.synced $(NUMBA_CACHE)
 # required. `make test` spends FUZZ_CI_REQUESTS; `make fuzz` a longer pass of FUZZ_REQUESTS.
 # The CI pass draws from a fixed seed, so that a red build can be replayed and a green one is not
 # luck; `make fuzz` draws anew each time (FUZZ_SEED= to replay one).
-FUZZ_CI_REQUESTS ?= 2000
+FUZZ_CI_REQUESTS ?= 5500
 FUZZ_CI_SEED ?= 20261201
 FUZZ_REQUESTS ?= 20000
 
 fuzz-api: .venv/.synced
-	$(RUN) python tests/fuzz/live_api.py --requests $(FUZZ_CI_REQUESTS) --seed $(FUZZ_CI_SEED)
+	$(RUN) python tests/fuzz/live_api.py --requests $(FUZZ_CI_REQUESTS) --seed $(FUZZ_CI_SEED) --coverage-once
 
 fuzz: .venv/.synced
 	$(RUN) python tests/fuzz/live_api.py --requests $(FUZZ_REQUESTS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))

@@ -42,7 +42,8 @@ def main() -> None:
     after = os.getloadavg()
     assert loaded is not None
     print(
-        f"history: {loaded.files} files, {loaded.trainees} trainees, {loaded.steps} steps "
+        f"history: {loaded.files} files, {loaded.trainees} trainees, {loaded.refused} refused "
+        f"files (the comparison group), {loaded.steps} steps "
         f"(seed {loaded.seed})\n"
         f"wall {loaded.seconds:.1f} s, CPU {loaded.cpu_seconds:.1f} s "
         f"({loaded.cpu_seconds / loaded.steps * 1000:.0f} ms of CPU a step)\n"

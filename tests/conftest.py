@@ -278,7 +278,7 @@ DECLARATIONS_STEP: dict[str, str] = {
     "provider_street_address": "135 Fennell Avenue West",
     "provider_city": "Hamilton",
     "provider_postal_code": "L9C 1E9",
-    "provider_phone": "905-575-1212",
+    "provider_phone": "905-555-0101",
     "prepared_by": "employer",
     "related_to_provider": "no",
     "other_funding": "no",

@@ -405,15 +405,19 @@ class Web:
         assert self.lang() == language, f"{self.page.url}: lang={self.lang()!r}, not {language!r}"
 
     def axe(self) -> list[dict[str, Any]]:
-        """axe-core's WCAG 2.0/2.1 A and AA violations on the page as it is now."""
+        """axe-core's WCAG 2.0/2.1 A and AA violations on the page as it is now.
+
+        Only the violations cross the DevTools protocol: axe's whole result (43 kB on the
+        officer's dashboard: every rule's description and tags, one passing node each) cost this
+        process 0.03 to 0.04 s of CPU a check to receive and validate, the violations 0.004 s."""
         if not self.page.evaluate("typeof window.axe !== 'undefined'"):
             self.page.add_script_tag(url=AXE_URL)
-        result = self.page.evaluate(
-            "async (tags) => await axe.run(document, {runOnly: {type: 'tag', values: tags},"
-            " resultTypes: ['violations']})",
+        violations = self.page.evaluate(
+            "async (tags) => (await axe.run(document, {runOnly: {type: 'tag', values: tags},"
+            " resultTypes: ['violations']})).violations",
             AXE_TAGS,
         )
-        return list(result["violations"])
+        return list(violations)
 
     def assert_accessible(self, where: str = "") -> None:
         violations = self.axe()

@@ -3,12 +3,16 @@ below its intake's cut-off (its rank, score and reasons, the override form, and 
 empty), the program manager's overrides awaiting a sign-off, one override (and its answer sent
 without the confirmation), the report of decisions out of rank, and the program manager's
 ranking by hand of a closed intake the worker has not ranked (its confirmation, and the refusal
-for an intake ranked already)."""
+for an intake ranked already); and the employer's wizard where two streams take applications:
+the training step asking which (and sent without a choice), and the trainee step of the ranked
+stream, which scores under-represented trainees and so asks about them (ticked, and in error)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+
+from tests.conftest import TRAINING_STEP
 
 REASON = "The employer's plant closes in March: the training must start now."
 
@@ -77,6 +81,61 @@ def intake_to_rank(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
     return {"waiting": intake.pk, "ranked": ranked.pk}
 
 
+def two_streams_open(make_body: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+    """Ontario's ranked stream scoring under-represented trainees (bc-2016), with a winter
+    intake open from today beside the first-come grant open all year."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from jobgrant.service.accounts.models import User
+    from jobgrant.service.grants.intakes.actions import create_intake
+    from jobgrant.service.grants.models.applications import Selection, Stream
+
+    stream = Stream.objects.get(program__jurisdiction="ON", selection=Selection.RANKED)
+    Stream.objects.filter(pk=stream.pk).update(scoring="bc-2016")
+    today = timezone.localdate()
+    body = {
+        "name_en": "Winter intake",
+        "name_fr": "Appel d'hiver",
+        "opens_on": today.isoformat(),
+        "closes_on": (today + dt.timedelta(days=45)).isoformat(),
+    }
+    create_intake(User.objects.get(username="demo-program-manager-on"), stream, body)
+    return {"ranked": stream.pk}
+
+
+def _language(web: Any) -> str:
+    return "fr" if "/fr/" in web.page.url else "en"
+
+
+def organizations_done(web: Any) -> None:
+    web.apply(_language(web)).organizations()
+
+
+def ranked_stream_chosen(web: Any) -> None:
+    """The organizations, then the training with the ranked stream chosen."""
+    from jobgrant.service.grants.models.applications import Selection, Stream
+
+    ranked = Stream.objects.get(program__jurisdiction="ON", selection=Selection.RANKED)
+    apply = web.apply(_language(web))
+    apply.organizations()
+    web.goto(apply.url("training"))
+    web.page.check(f"#stream-{ranked.pk}")
+    for key, value in TRAINING_STEP.items():
+        if key in ("setting", "third_party"):
+            web.page.check(f"#{key}-{value}")
+        else:
+            web.page.fill(f"#{key}", value)
+    apply.next()
+    assert web.page.url.endswith(apply.url("trainees")), web.page.url
+    web.page.locator("#trainee-0-under_represented").wait_for()
+
+
+def under_represented_ticked(web: Any) -> None:
+    web.page.check("#trainee-0-under_represented")
+
+
 def ranking_groups(group: Any, visit: Any, click: Any, fill_and_click: Any) -> tuple[Any, ...]:
     Group, Visit = group, visit  # noqa: N806 - read as the classes they are
     return (
@@ -122,6 +181,11 @@ def ranking_groups(group: Any, visit: Any, click: Any, fill_and_click: Any) -> t
                     label="the confirmation",
                 ),
                 Visit(
+                    "web:program-intake",
+                    kwargs=lambda made: {"intake_id": made["ranked"]},
+                    label="ranked: its ranking",
+                ),
+                Visit(
                     "web:program-intake-rank",
                     kwargs=lambda made: {"intake_id": made["ranked"]},
                     status=409,
@@ -129,6 +193,26 @@ def ranking_groups(group: Any, visit: Any, click: Any, fill_and_click: Any) -> t
                 ),
             ),
             setup=intake_to_rank,
+        ),
+        Group(
+            "employer choosing a stream that scores under-represented trainees",
+            "demo-employer",
+            (
+                Visit(
+                    "web:employer-apply-training",
+                    prepare=organizations_done,
+                    label="two streams open: which one",
+                    error=click("#continue"),
+                ),
+                Visit(
+                    "web:employer-apply-trainees",
+                    prepare=ranked_stream_chosen,
+                    label="the ranked stream's: under-represented trainees asked",
+                    error=fill_and_click({"#trainee-0-tuition": "12,34,5.6.7"}, "#continue"),
+                    states=(("ticked", under_represented_ticked),),
+                ),
+            ),
+            setup=two_streams_open,
         ),
     )
 

@@ -34,6 +34,7 @@ def test_register_verify_sign_in_and_invite_a_colleague(web: Any) -> None:
         "#street_address": "400 Broadway Avenue",
         "#city": "Saskatoon",
         "#postal_code": "S7N 1A1",
+        "#phone": "306-555-0130",
         "#naics": "311811",
         "#employees": "14",
         "#first_name": "Marie",

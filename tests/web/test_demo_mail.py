@@ -122,6 +122,7 @@ def registration(**changes: str) -> dict[str, str]:
         "city": "Saskatoon",
         "jurisdiction": "SK",
         "postal_code": "S7N 1A1",
+        "phone": "306-555-0130",
         "naics": "311811",
         "employees": "14",
         "first_name": "Marie",

@@ -26,7 +26,7 @@ CONSULTANT = {
     **DECLARATIONS_STEP,
     "provider_public_institution": "no",
     "provider_business_number": "123 456 782",
-    "provider_phone": "(905) 575-1212",
+    "provider_phone": "(905) 555-0101",
     "provider_postal_code": "l9c1e9",
     "prepared_by": "consultant",
     "preparer_name": "Grant Ready Consulting",
@@ -177,7 +177,7 @@ def test_a_consultants_declarations_go_through_to_the_officer(employer: Client) 
     assert (made.prepared_by, made.preparer_fee_cents) == ("consultant", 150_000)
     assert made.relations == ["owners", "shared_address"]
     assert (made.other_funding_cents, made.provider_business_number) == (200_000, "123456782")
-    assert (made.provider_phone, made.provider_postal_code) == ("905-575-1212", "L9C 1E9")
+    assert (made.provider_phone, made.provider_postal_code) == ("905-555-0101", "L9C 1E9")
     assert made.declared_by == EMPLOYER.get() and made.employer_attests_no_conflict
     entry = AuditEntry.objects.get(action="application.declare", object_id=str(application.pk))
     assert entry.summary["preparer_fee_cents"] == 150_000

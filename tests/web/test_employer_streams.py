@@ -119,3 +119,18 @@ def test_the_application_is_made_to_the_stream_chosen(
     made = applications().get()
     assert (made.intake, made.stream) == (winter, winter.stream)
     assert made.request["stream"] == winter.stream_id
+
+
+def test_the_under_represented_question_follows_the_stream_chosen(
+    employer: Client, winter: Intake
+) -> None:
+    """The ranked stream scores under-represented trainees (bc-2016), the first-come grant
+    opened before it does not: the trainee step asks only when the ranked stream is chosen."""
+    Stream.objects.filter(pk=winter.stream_id).update(scoring="bc-2016")
+    choose_applicant(employer)
+    steps = {}
+    for stream in (winter.stream_id, first_come().stream_id):
+        employer.post(f"/en{TRAINING}", training_form(stream=str(stream)))
+        steps[stream] = employer.get("/en/employer/apply/trainees/").content.decode()
+    assert "under-represented" in steps[winter.stream_id]
+    assert "under-represented" not in steps[first_come().stream_id]

@@ -28,6 +28,7 @@ def typed(**changes: str) -> dict[str, str]:
         "city": "Saskatoon",
         "jurisdiction": "SK",
         "postal_code": "S7N 1A1",
+        "phone": "306-555-0130",
         "naics": "311811",
         "employees": "14",
         "first_name": "Marie",
@@ -65,6 +66,11 @@ def test_registering_then_confirming_by_the_link(demo: None, language: str) -> N
     assert User.objects.get(email="marie@example.com").is_active
     assert client.get(link).status_code == 404  # the link works once
     assert client.login(username="marie@example.com", password="flour-and-butter-at-dawn")
+    employer = Employer.objects.get(business_number="123456782")
+    assert employer.phone == "306-555-0130"
+    page = client.get(page_path(language, f"/employer/organizations/{employer.pk}/"))
+    shown = page.content.decode().replace("\u00a0", " ")
+    assert {"en": "Telephone: 306-555-0130", "fr": "Téléphone : 306-555-0130"}[language] in shown
 
 
 @pytest.mark.parametrize(
@@ -79,6 +85,12 @@ def test_registering_then_confirming_by_the_link(demo: None, language: str) -> N
         ("en", {"business_number": "123456789"}, "Business number: must be a 9-digit"),
         ("en", {"naics": "12"}, "Industry (NAICS code): must be a 6-digit"),
         ("fr", {"password_again": "x"}, "Tapez de nouveau le mot de passe : doit être le même"),
+        ("en", {"phone": "555-0130"}, "Organization's telephone number: must be a telephone"),
+        (
+            "fr",
+            {"phone": ""},
+            "Numéro de téléphone de l'organisation : doit être un numéro de téléphone",
+        ),
     ],
 )
 def test_bad_input_shows_the_summary_and_writes_nothing(

@@ -119,3 +119,30 @@ def test_an_officer_gets_the_403_page_and_nothing_is_ranked(intake) -> None:
     )
     assert answer.status_code == 403
     assert not IntakeRank.objects.filter(intake=intake).exists()
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_ranked_intake_shows_its_ranking_and_the_start_page_the_overrides_waiting(
+    intake, language
+) -> None:
+    from jobgrant.service.grants.ranking import actions as ranking_actions
+
+    client = signed_in(PROGRAM_MANAGER.username)
+    start = text(client.get(page_path(language, "/programs/")))
+    nothing = {"en": "No decision against a ranking is waiting", "fr": "Aucune décision contraire"}
+    assert nothing[language] in start and 'id="to-overrides"' in start
+    ranks = ranking_actions.rank_intake(intake)
+    page = text(client.get(page_path(language, f"/programs/intakes/{intake.pk}/")))
+    word = {"en": "Application", "fr": "Demande"}[language]
+    for rank in ranks:
+        row = page.split(f'<tr id="rank-{rank.rank}">', 1)[1].split("</tr>", 1)[0]
+        assert f"{word} {rank.application_id}<" in row and f">{rank.score}<" in row
+    assert 'id="to-out-of-rank"' in page
+    within = next(r for r in ranks if r.within_budget).application
+    ranking_actions.request_override(OFFICER.get(), within, "deny", "Funded elsewhere already.")
+    start = text(client.get(page_path(language, "/programs/")))
+    waiting = {
+        "en": "1 decision against a ranking is waiting for a program manager's sign-off.",
+        "fr": "1 décision contraire à un classement attend l'approbation",
+    }
+    assert waiting[language] in start

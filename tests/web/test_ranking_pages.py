@@ -6,10 +6,13 @@ from __future__ import annotations
 import csv
 import html
 import io
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
+from django.utils import translation
 from tests.addresses import page_path
 from tests.personas import AUDITOR, EMPLOYER, OFFICER, PROGRAM_MANAGER, SECOND_OFFICER, Persona
 from tests.service.grants.ranking_helpers import closed, ranked_stream, submitted_files
@@ -50,11 +53,14 @@ def test_the_review_shows_the_rank_the_score_and_why_in_both_languages(files) ->
     english = text(client.get(page_path("en", f"/officer/applications/{files['B'].pk}/")))
     assert "Ranked 1 of 4" in english and "score of 85 points" in english
     assert "Above the cut-off" in english
-    assert "1 of 1 trainees are new hires or unemployed: 25 of 25 points" in english
+    assert "1 of 1 trainees is a new hire or unemployed: 25 of 25 points" in english
     assert "Northeast" in english
     french = text(client.get(page_path("fr", f"/officer/applications/{files['D'].pk}/")))
     assert "Classée au rang 4 sur 4" in french and "Sous le seuil de financement" in french
     assert "Demander à approuver sous le seuil de financement" in french
+    stream = files["D"].stream
+    assert f'<dd id="stream">{stream.name_fr}</dd>' in french  # not the grant's code, SCE
+    assert f'<dd id="stream">{stream.name_en}</dd>' in english
 
 
 def test_the_queue_opens_in_rank_order(files) -> None:
@@ -89,6 +95,10 @@ def test_an_override_asked_for_on_the_page_then_signed_off_lets_the_approval_thr
     override.refresh_from_db()
     assert override.state == OverrideState.SIGNED_OFF
     actions.approve_application(SECOND_OFFICER.get(), files["D"])
+    answered_fr = text(manager.get(page_path("fr", "/manager/overrides/")))
+    assert f"Dérogation {override.pk}</a> : Approuver sous le seuil" in answered_fr
+    review = text(officer.get(page_path("fr", f"/officer/applications/{files['D'].pk}/")))
+    assert "Approuver sous le seuil de financement : " in review
 
 
 def test_an_override_without_a_reason_is_shown_back_with_the_error(files) -> None:
@@ -171,3 +181,26 @@ def test_the_annual_report_counts_the_decisions_out_of_rank(files) -> None:
     # this test's decision and the demonstration's (a denial in its ranked intake)
     assert out_of_rank_sentence(compute("ON", "2026-27")).endswith(": 2.")
     assert AuditEntry.objects.filter(action="rank_override.sign_off").count() == 2
+
+
+@pytest.mark.parametrize(
+    ("language", "score", "said"),
+    [
+        ("en", 1, "with a score of 1 point."),
+        ("en", 0, "with a score of 0 points."),
+        ("en", 2, "with a score of 2 points."),
+        ("fr", 0, "avec une note de 0 point."),
+        ("fr", 1, "avec une note de 1 point."),
+        ("fr", 2, "avec une note de 2 points."),
+    ],
+)
+def test_the_score_agrees_with_its_number_in_both_languages(
+    language: str, score: int, said: str
+) -> None:
+    """French writes 0 and 1 in the singular, English only 1."""
+    rank = SimpleNamespace(rank=3, score=score, within_budget=True, points=[])
+    with translation.override(language):
+        found = render_to_string(
+            "web/officer/_rank.html", {"rank": rank, "ranked_count": 9, "intake_name": "X"}
+        )
+    assert said in text(SimpleNamespace(content=found.encode()))

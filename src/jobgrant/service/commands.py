@@ -291,7 +291,8 @@ def load_demo_history(seed: int | None = None, files_per_year: dict[str, int] | 
         say("already loaded")
         return 0
     say(
-        f"loaded {loaded.files} files, {loaded.trainees} trainees in {loaded.steps} steps "
+        f"loaded {loaded.files} files, {loaded.trainees} trainees, and {loaded.refused} files "
+        f"refused for lack of budget (the comparison group) in {loaded.steps} steps "
         f"(seed {loaded.seed}; {loaded.seconds:.0f} s, {loaded.cpu_seconds:.0f} s of CPU)"
     )
     return 0

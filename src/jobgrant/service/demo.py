@@ -198,6 +198,7 @@ def _accounts() -> None:
         naics="332710",
         jurisdiction="ON",
         region="3550",
+        phone="905-555-0120",  # fictitious (555-01xx), as every telephone of the demonstration
         verification=Verification.VERIFIED,
     )
     lakeshore = Employer.objects.create(
@@ -207,6 +208,7 @@ def _accounts() -> None:
         naics="493110",
         jurisdiction="ON",
         region="3530",
+        phone="416-555-0121",
         verification=Verification.VERIFIED,
     )
     password = demo_password_hash()
@@ -288,6 +290,7 @@ def seed_awaiting_verification() -> Employer | None:
             street_address="88 Lakehead Road",
             city="Thunder Bay",
             postal_code="P7B 1A1",
+            phone="807-555-0122",
             verification=Verification.UNVERIFIED,
         )
         user = _user(AWAITING_ACCOUNT, Role.EMPLOYER, demo_password_hash(), employers=[employer])

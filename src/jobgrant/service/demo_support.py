@@ -31,8 +31,8 @@ def clock_at(moment: dt.datetime) -> Iterator[None]:
 
 
 #: What demo-employer declares of its ready files: prepared by Acme itself, Mohawk College a
-#: public college with no ties to it: the API's example, with a fictitious telephone number.
-READY_DECLARATIONS = {**EXAMPLE_DECLARATIONS, "provider_phone": "905-555-0101"}
+#: public college with no ties to it: the API's example.
+READY_DECLARATIONS = dict(EXAMPLE_DECLARATIONS)
 
 
 def clear_demo_flags(officer: User, application: Application) -> None:

@@ -50,7 +50,7 @@ def test_declarations_made_with_the_application_are_in_its_answers(
     assert employer.post(f"/applications/{application}/submit", {}, key="d-2").status_code == 200
     read = as_user(OFFICER).get(f"/applications/{application}").json()
     assert read["declarations"]["prepared_by"] == "consultant"
-    assert read["declarations"]["provider_phone"] == "905-575-1212"
+    assert read["declarations"]["provider_phone"] == "905-555-0101"
 
 
 def test_bad_declarations_name_each_field_and_write_nothing(as_user: Callable[..., Api]) -> None:

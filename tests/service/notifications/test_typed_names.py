@@ -37,6 +37,7 @@ def test_a_registrant_s_name_reaches_the_administrators_quoted_without_its_link(
         "city": "Sudbury",
         "jurisdiction": employer.jurisdiction,
         "postal_code": "P3E 1A1",
+        "phone": "705-555-0131",
         "naics": "332710",
         "employees": 5,
         "first_name": "Visit http://evil.example/login",

@@ -19,7 +19,7 @@ from tests.service.outcomes.test_kpis import nova_scotia, row
 from jobgrant.rules.codes import JURISDICTION_CODES
 from jobgrant.service.grants.models.applications import Program
 from jobgrant.service.grants.models.kpi import KpiSnapshot
-from jobgrant.service.outcomes import snapshot_actions, snapshots
+from jobgrant.service.outcomes import net, snapshot_actions, snapshots
 from jobgrant.service.outcomes.kpis import compute
 from jobgrant.service.outcomes.report import source
 from jobgrant.service.outcomes.snapshot_actions import refresh_kpi_snapshot
@@ -81,6 +81,24 @@ def test_the_stored_cells_give_the_live_report_on_the_demonstration_history() ->
         jurisdictions = JURISDICTION_CODES if year in (years[0], years[-1]) else ()
         for jurisdiction in (*jurisdictions, None):
             assert_stored_equals_live(jurisdiction, year)
+    # The same history, read for its net outcomes (cheaper here than loaded again)
+    assert_net_employment_at_12_months(("2022-23", "2023-24", "2024-25"))
+
+
+def assert_net_employment_at_12_months(years: tuple[str, ...]) -> None:
+    """Each past year whose 12-month answers are all in has, for Canada, as published
+    (suppressed), a net employment figure at 12 months with its interval, against a comparison
+    group of at least the 30 answers a net figure needs; the note names no 12-month
+    comparison as too small (the 3-month one is: too few funded trainees are without a job)."""
+    for year in years:
+        report = snapshots.read(None, year, suppress=True)
+        figures, table = row(report, "net-outcomes", "12-months"), report.table("net-outcomes")
+        size, found = figures["comparison_size"].value, figures["net"].value
+        assert size is not None and size >= net.MIN_ANSWERS, (year, size)
+        assert found is not None and found != 0, year
+        low, high = figures["net_low"].value, figures["net_high"].value
+        assert low is not None and high is not None and low < found < high, year
+        assert "12 months" not in table.note_en and "12 mois" not in table.note_fr, year
 
 
 def stored_participants(jurisdiction: str) -> int | None:

@@ -14,6 +14,8 @@ from jobgrant.service.grants.models.comparison import ComparisonFollowUp
 from jobgrant.service.outcomes import net
 from jobgrant.service.outcomes.kpis import compute
 from jobgrant.service.outcomes.net_tables import counterfactual, net_outcomes
+from jobgrant.service.outcomes.report import cells, opendata
+from jobgrant.service.outcomes.report.csvfiles import survey_columns
 from jobgrant.service.outcomes.suppression import suppress
 from jobgrant.service.outcomes.tables import KpiReport, Suppression, Unit
 
@@ -76,6 +78,24 @@ def test_the_net_table_gives_gross_comparison_size_net_and_interval() -> None:
     assert twelve["net"].value is None and twelve["net_low"].value is None
     assert "At 12 months, the groups are too small" in table.note_en
     assert "À 12 mois, les groupes sont trop petits" in table.note_fr
+
+
+def test_a_withheld_net_figure_is_marked_too_unreliable_to_be_published() -> None:
+    """12 months, nobody answered: the net figures are "F" (Statistics Canada's "too unreliable
+    to be published"), not "..." (a rate over nobody), in the report, its CSV and the open data,
+    where a decimal field stays empty and the status says "F"."""
+    table = net_outcomes(_sums())
+    report = KpiReport(jurisdiction="NS", fiscal_year="2030-31", tables=(table,), suppressed=True)
+    twelve = table.rows[1].figures
+    assert cells.text(twelve["net"]) == cells.UNRELIABLE == "F"
+    assert cells.csv_values(twelve["net_low"]) == ["F"]
+    assert cells.text(twelve["gross"]) == cells.NOT_APPLICABLE  # a rate over nobody stays "..."
+    assert cells.text(table.rows[0].figures["net"]) == "+25.0\u00a0points"
+    survey = survey_columns(table)
+    header = [field.name for field in opendata._fields_with(table, survey)]
+    line = dict(zip(header, list(opendata.row_values(report, table, survey))[1], strict=True))
+    assert (line["net"], line["net_status"]) == ("", "F")
+    assert line["comparison_size_status"] == ""
 
 
 def test_a_small_comparison_group_is_suppressed_and_said_too_small() -> None:

@@ -39,6 +39,7 @@ def registration(**changes: Any) -> dict[str, Any]:
         "city": "Sudbury",
         "jurisdiction": "ON",
         "postal_code": "p3e 1a1",
+        "phone": "(705) 555-0131",
         "naics": "332710",
         "employees": 25,
         "first_name": "Ada",
@@ -68,10 +69,11 @@ def path_parts(link: str) -> list[str]:
 def test_registering_makes_the_organization_and_an_inactive_administrator(demo: None) -> None:
     user = organizations.register_organization(registration(), language="fr")
     employer = Employer.objects.get(business_number=BN)
-    assert (employer.name, employer.postal_code, employer.city) == (
+    assert (employer.name, employer.postal_code, employer.city, employer.phone) == (
         "Northern Lights Welding Ltd.",
         "P3E 1A1",
         "Sudbury",
+        "705-555-0131",  # typed "(705) 555-0131"
     )
     assert user.username == user.email == "ada@example.com"
     assert not user.is_active and user.role == Role.EMPLOYER
@@ -94,6 +96,8 @@ def test_registering_makes_the_organization_and_an_inactive_administrator(demo: 
         ({"employees": 0}, "employees"),
         ({"name": ""}, "name"),
         ({"city": "x" * 101}, "city"),
+        ({"phone": ""}, "phone"),
+        ({"phone": "555-0131"}, "phone"),  # 7 digits: the area code is missing
         ({"email": "not-an-address"}, "email"),
         ({"password_again": "something-else-entirely"}, "password_again"),
         ({"password": "short", "password_again": "short"}, "password"),

@@ -15,7 +15,7 @@ EXAMPLE_DECLARATIONS: dict[str, Any] = {
     "provider_street_address": "135 Fennell Avenue West",
     "provider_city": "Hamilton",
     "provider_postal_code": "L9C 1E9",
-    "provider_phone": "905-575-1212",
+    "provider_phone": "905-555-0101",
     "trainer_name": "Dana Whitfield",
     "trainer_attests_no_conflict": True,
     "employer_attests_no_conflict": True,

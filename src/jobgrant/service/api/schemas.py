@@ -144,6 +144,11 @@ class EmployerDocument(Schema):
 
 
 class EmployerDetail(EmployerOut):
+    phone: str = Field(
+        description="Its telephone number as NNN-NNN-NNNN, given when it registered (empty for "
+        "an organization registered before it was asked).",
+        examples=["905-555-0120"],
+    )
     verified_at: str | None = Field(description="When it was verified (null unless verified).")
     verified_against: Literal["document", "registry"] | None = Field(
         description="A document the organization uploaded, or a registry check the officer "
@@ -298,7 +303,7 @@ class Declarations(Schema):
     provider_street_address: str = Field(max_length=200)
     provider_city: str = Field(max_length=100)
     provider_postal_code: str = Field(examples=["L9C 1E9"])
-    provider_phone: str = Field(examples=["905-575-1212"])
+    provider_phone: str = Field(examples=["905-555-0101"])
     trainer_name: str = Field(
         max_length=200, description="Who signed the trainer's attestation, for the provider."
     )

@@ -117,26 +117,28 @@ def schedule(history: Walk, plan: Plan) -> None:
         {(r.file.jurisdiction, r.file.fiscal_year) for r in plan.refused}
     ):
         history.at(close_budget_on(year), partial(close_budget, jurisdiction, year), hour=7)
-    days: set[dt.date] = set()
+    enrol_days: set[dt.date] = set()
+    question_days: set[dt.date] = set()
     for refused in plan.refused:
         state = FileState(refused.file)
         received = refused.file.received_on
         recommend = steps_day(received, 2)
         approve = steps_day(recommend, 1)
-        history.at(received, partial(steps.apply, state, history.cast))
+        history.at(received, partial(steps.submit, state, history.cast))
         history.at(recommend, partial(steps.recommend, state, history.cast))
         history.at(approve, partial(refused_approval, state, history.cast))
         history.at(approve, partial(deny_for_lack_of_budget, state, history.cast), hour=16)
-        days.add(approve + dt.timedelta(days=1))
+        enrol_days.add(approve + dt.timedelta(days=1))
         for months in MILESTONES:
             due = due_on(refused.file.end, months)
-            days |= {due, due + dt.timedelta(days=14), due + dt.timedelta(days=28)}
+            question_days |= {due, due + dt.timedelta(days=14), due + dt.timedelta(days=28)}
             answering = refused.answers[(months, 0)].answered or not refused.consents
             if answering and (months == MILESTONES[0] or refused.consents):
                 day = due + dt.timedelta(days=3 + refused.file.number % 8)
                 history.at(day, partial(employer_answers, state, refused, months), hour=20)
-    for day in sorted(days):
-        history.at(day, _comparison_jobs, hour=7)
+    for day in sorted(enrol_days | question_days):
+        jobs = partial(_comparison_jobs, enrol=day in enrol_days, ask=day in question_days)
+        history.at(day, jobs, hour=7)
 
 
 def steps_day(after: dt.date, days: int) -> dt.date:
@@ -165,11 +167,17 @@ def deny_for_lack_of_budget(state: FileState, cast: Cast) -> None:
     actions.deny_application(office.approver, state.application, DENIAL)
 
 
-def _comparison_jobs() -> None:
-    comparison.enrol_comparison_group()
-    comparison.send_due_comparison()
-    comparison.remind_comparison()
-    comparison.lapse_comparison()
+def _comparison_jobs(*, enrol: bool, ask: bool) -> None:
+    """The worker's comparison jobs that have something to do on the day: the enrolment the day
+    after a refusal (it reads every refusal in the audit trail: the dearest when idle), the
+    questions' sending, reminder and lapse on a due day and 14 and 28 days later (the dated
+    parameters, checked again by the jobs themselves)."""
+    if enrol:
+        comparison.enrol_comparison_group()
+    if ask:
+        comparison.send_due_comparison()
+        comparison.remind_comparison()
+        comparison.lapse_comparison()
 
 
 def employer_answers(state: FileState, refused: RefusedPlan, months: int) -> None:

@@ -40,6 +40,8 @@ class Loaded:
     steps: int
     seconds: float
     cpu_seconds: float
+    #: The files refused for lack of budget (the comparison group), besides `files`.
+    refused: int = 0
 
 
 def history_state() -> str:
@@ -90,6 +92,7 @@ def seed_history(
         steps,
         time.perf_counter() - started,
         time.process_time() - cpu,
+        len(plan.refused),
     )
 
 

@@ -6,7 +6,11 @@ its refused files from a generator of its own, seeded by the plan's seed, the ye
 jurisdiction, so the plan's one sequence of draws (and every funded file) stays as it was. A
 refused file is drawn as a funded one is (`plan._file`: its trainees, costs and course), then
 moved to February after the year (applied for once the intake's budget is closed), its
-training in March.
+training in March, in whole weeks.
+
+Only what the net outcomes need is walked for a refused file (`comparison_steps`): its
+application, recommendation, refused approval and denial, the worker's comparison jobs and the
+employer's consent and answers; not the wizard's timings nor anything after a decision.
 """
 
 from __future__ import annotations
@@ -18,12 +22,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jobgrant.service.demo_history.plan import (
+    EMPLOYER_NAMES,
     Answer,
     EmployerPlan,
     FilePlan,
     Plan,
     Rate,
     _Draw,
+    _employers,
     _file,
     _weekday,
     load_rates,
@@ -55,8 +61,35 @@ def with_refused(plan: Plan) -> Plan:
     present = {f.jurisdiction for f in plan.files}
     per_year = {code: n for code, n in wanted.items() if code in present}
     years = (min(f.fiscal_year for f in plan.files), max(f.fiscal_year for f in plan.files))
-    refused = make_refused(plan.seed, per_year, years, plan.employers, settings, rates)
-    return dataclasses.replace(plan, refused=refused)
+    others = comparison_employers(plan.seed, per_year, plan.employers, rates)
+    refused = make_refused(plan.seed, per_year, years, others, settings, rates)
+    return dataclasses.replace(plan, employers=plan.employers + others, refused=refused)
+
+
+def comparison_employers(
+    seed: int,
+    per_year: dict[str, int],
+    funded: tuple[EmployerPlan, ...],
+    rates: dict[str, Rate],
+) -> tuple[EmployerPlan, ...]:
+    """The refused files' employers: firms of their own (the budget ran out on others than
+    those it funded), about one for every two refused files a year, drawn as the funded files'
+    employers are (`plan._employers`, from a generator of their own), numbered after them, each
+    with a name no other employer of its jurisdiction has."""
+    draw = _Draw(seed, rates)
+    draw.random = random.Random(f"refused-employers:{seed}")
+    used = {(e.jurisdiction, e.name) for e in funded}
+    made: list[EmployerPlan] = []
+    for drawn in _employers(draw, per_year):
+        number = len(funded) + len(made) + 1
+        names = (
+            f"{EMPLOYER_NAMES[(number + i) % len(EMPLOYER_NAMES)]} ({drawn.jurisdiction})"
+            for i in range(len(EMPLOYER_NAMES))
+        )
+        name = next((n for n in names if (drawn.jurisdiction, n) not in used), drawn.name)
+        used.add((drawn.jurisdiction, name))
+        made.append(dataclasses.replace(drawn, number=number, name=name))
+    return tuple(made)
 
 
 def make_refused(
@@ -76,8 +109,9 @@ def make_refused(
                 continue
             draw = _Draw(seed, rates)
             draw.random = random.Random(f"refused:{seed}:{year}:{jurisdiction}")
-            for _ in range(count):
-                employer = draw.random.choice(mine)
+            draw.random.shuffle(mine)  # each firm once before any applies again
+            for index in range(count):
+                employer = mine[index % len(mine)]
                 number = FIRST_NUMBER + len(made)
                 drawn = _file(draw, number, year, employer, settings["history"], sins)
                 made.append(_refused(draw, _in_february(draw, drawn, year)))
@@ -90,10 +124,18 @@ def close_budget_on(year: int) -> dt.date:
 
 
 def _in_february(draw: _Draw, drawn: FilePlan, year: int) -> FilePlan:
+    """Applied for in the two weeks after the budget closed, for a course of whole weeks
+    (Monday to Friday) starting two to four weeks later: the planned ends, and so the days the
+    comparison's questions fall due, are a few Fridays, shared by many files (the worker's jobs
+    run on fewer days)."""
     received = _weekday(close_budget_on(year) + dt.timedelta(days=draw.random.randint(3, 16)))
-    start = received + dt.timedelta(days=draw.random.randint(14, 24))
-    end = start + dt.timedelta(days=draw.random.choice((12, 26, 40)))
+    start = _monday(received + dt.timedelta(days=draw.random.randint(14, 24)))
+    end = start + dt.timedelta(weeks=draw.random.choice((2, 4, 6)), days=-3)
     return FilePlan(**{**drawn.__dict__, "received_on": received, "start": start, "end": end})
+
+
+def _monday(day: dt.date) -> dt.date:
+    return day + dt.timedelta(days=-day.weekday() % 7)
 
 
 def _refused(draw: _Draw, file: FilePlan) -> RefusedPlan:

@@ -87,6 +87,14 @@ def body(plan: FilePlan, business_number: str) -> dict[str, Any]:
 
 
 def apply(state: FileState, cast: Cast) -> None:
+    """The application made and submitted, its wizard's steps timed (the burden meter)."""
+    submit(state, cast)
+    page_timings.applied(_application(state), state.plan.number, state.plan.employer.employees)
+
+
+def submit(state: FileState, cast: Cast) -> None:
+    """The application made and submitted, untimed (the comparison group's: only what its
+    net outcomes need)."""
     plan = state.plan
     employer = cast.employers[plan.employer.number]
     user = cast.employer_users[plan.jurisdiction]
@@ -94,7 +102,6 @@ def apply(state: FileState, cast: Cast) -> None:
         user, body(plan, employer.business_number), today=plan.received_on
     )
     state.application = actions.submit_application(user, made)
-    page_timings.applied(state.application, plan.number, plan.employer.employees)
 
 
 def recommend(state: FileState, cast: Cast) -> None:

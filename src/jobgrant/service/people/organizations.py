@@ -41,7 +41,11 @@ from jobgrant.service.notifications.outbox import enqueue, quoted
 from jobgrant.service.people import account_links
 from jobgrant.service.people.registration_attempts import account_with_email, tell_of_attempt
 from jobgrant.service.registry.actions import EMPLOYER_FIELDS
-from jobgrant.service.registry.identifiers import normalize_postal_code, postal_code_fits
+from jobgrant.service.registry.identifiers import (
+    normalize_phone,
+    normalize_postal_code,
+    postal_code_fits,
+)
 from jobgrant.service.registry.models import Employer
 
 Problems = list[dict[str, str]]
@@ -101,6 +105,15 @@ def _valid_organization(data: dict[str, Any], problems: Problems) -> dict[str, A
             problems.append(_required(key, limit))
     fields["postal_code"] = normalize_postal_code(str(data.get("postal_code") or ""))
     problems += _postal_problems(fields["postal_code"], fields["jurisdiction"])
+    fields["phone"] = normalize_phone(str(data.get("phone") or ""))
+    if fields["phone"] is None:
+        problems.append(
+            problem(
+                "phone",
+                "must be a telephone number of 10 digits, like 905-555-0100",
+                "doit être un numéro de téléphone de 10 chiffres, par exemple 905-555-0100",
+            )
+        )
     return fields
 
 

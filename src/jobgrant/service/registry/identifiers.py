@@ -57,6 +57,25 @@ def normalize_postal_code(raw: str) -> str | None:
     return f"{compact[:3]} {compact[3:]}" if POSTAL_PATTERN.match(compact) else None
 
 
+PHONE_PATTERN = re.compile(r"1?(\d{3})(\d{3})(\d{4})")
+
+
+def normalize_phone(raw: str) -> str | None:
+    """`NNN-NNN-NNNN` if `raw` is a North American telephone number of 10 digits (spaces,
+    dashes, dots, brackets and a leading +1 or 1 allowed), else None."""
+    found = PHONE_PATTERN.fullmatch(re.sub(r"[\s().+-]", "", str(raw)))
+    return "-".join(found.groups()) if found else None
+
+
+def phone_digits(raw: str) -> str:
+    """The 10 digits a telephone number is compared by (its country code 1 and its formatting
+    dropped), or "" when `raw` holds no such number."""
+    digits = re.sub(r"\D", "", str(raw))
+    if len(digits) == 11 and digits.startswith("1"):
+        digits = digits[1:]
+    return digits if len(digits) == 10 else ""
+
+
 def postal_code_fits(postal_code: str, jurisdiction: str) -> bool:
     """Whether a (normalized) postal code belongs to the province or territory."""
     return bool(postal_code) and postal_code[0] in POSTAL_LETTERS.get(jurisdiction, "")

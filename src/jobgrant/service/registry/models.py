@@ -33,6 +33,10 @@ class Employer(models.Model):
     street_address = models.CharField(max_length=200, blank=True, default="")
     city = models.CharField(max_length=100, blank=True, default="")
     postal_code = models.CharField(max_length=7, blank=True, default="")
+    # Its telephone number as NNN-NNN-NNNN (registry.identifiers.normalize_phone), asked at
+    # registration; blank for those registered before. A default in the database too, so that
+    # the servers of the release before, which do not know the column, can still register.
+    phone = models.CharField(max_length=12, blank=True, default="", db_default="")
     # Where the grant is paid (direct deposit), set by the organization's administrator
     # (people/direct_deposit.py). The institution and transit numbers name a branch and are kept
     # in clear; the account number is sealed (AES-GCM, registry/bank_accounts.py), matched

@@ -239,6 +239,8 @@ FLAG_FIELD_LABELS: dict[str, Promise] = {
     "again": gettext_lazy("Raised again"),
     "changed": gettext_lazy("Replaces an earlier account"),
     "account": gettext_lazy("Account"),
+    "phone": gettext_lazy("Telephone number"),  # an organization's, or the one a flag matched
+    "provider_phone": gettext_lazy("Provider's telephone number"),
 }
 
 #: The names of the shares inside a group of money ("figures": before and after).

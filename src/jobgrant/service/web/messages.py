@@ -22,6 +22,9 @@ def problems(path: Path = CATALOGUE) -> list[str]:
     found += [f"obsolete: {e.msgid!r}" for e in catalogue.obsolete_entries()]
     if catalogue.metadata_is_fuzzy:
         found.append("the catalogue's header is marked fuzzy")
+    for field in ("Content-Type", "Plural-Forms", "Language"):
+        if field not in catalogue.metadata:  # e.g. "Plural-Forms\u00a0:", which gettext ignores
+            found.append(f"the catalogue's header has no {field!r} field")
     return found
 
 

@@ -209,6 +209,22 @@ def error_context(
     }
 
 
+def form_page(
+    request: HttpRequest,
+    template: str,
+    context: dict[str, Any],
+    in_error: Sequence[forms.BaseForm] = (),
+    first: Sequence[tuple[str, str]] = (),
+    status: int = 200,
+) -> HttpResponse:
+    """A page with forms: the error summary of `in_error` (in page order) after the `first`
+    links (what `show_problems` found outside the forms' fields), 422 when it lists anything."""
+    errors = error_context(*in_error, first=first)
+    if errors["error_links"]:
+        status = 422
+    return render(request, template, {**context, **errors}, status=status)
+
+
 def _in_page_order(form: forms.BaseForm) -> list[str]:
     """Errors added in clean() come last in form.errors; the page shows its fields in order."""
     fields = [name for name in form.fields if name in form.errors]

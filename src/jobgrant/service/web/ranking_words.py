@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from jobgrant.rules.codes import economic_regions
 from jobgrant.service.grants.models.ranking import IntakeRank
@@ -59,11 +59,14 @@ def _read(step: dict[str, Any]) -> dict[str, str]:
 
 
 def _sentence(criterion: str, step: dict[str, Any]) -> str:
-    inputs, read, points = step.get("inputs") or {}, _read(step), number(int(step["points"]))
+    inputs, read = step.get("inputs") or {}, _read(step)
+    count = int(step["points"])
+    # "0 point" and "1 point" in French, "1 point" in English: the word follows the number.
+    points = ngettext("%(points)s point", "%(points)s points", count) % {"points": number(count)}
     if criterion == "small_business":
         return _(
             "The lead employer had %(employees)s employees when it applied; a small business "
-            "has at most %(most)s: %(points)s points."
+            "has at most %(most)s: %(points)s."
         ) % {
             "employees": inputs.get("employees", ""),
             "most": read.get("ranking.small_business.max_employees", ""),
@@ -72,14 +75,27 @@ def _sentence(criterion: str, step: dict[str, Any]) -> str:
     if criterion in ("new_hires", "under_represented"):
         counted = inputs.get(criterion, "0")
         most = read.get(f"ranking.{criterion}.points", "0")
+        n = int(str(counted)) if str(counted).isdigit() else 0
         sentence = (
-            _("%(count)s of %(trainees)s trainees are new hires or unemployed")
+            ngettext(
+                "%(count)s of %(trainees)s trainees is a new hire or unemployed",
+                "%(count)s of %(trainees)s trainees are new hires or unemployed",
+                n,
+            )
             if criterion == "new_hires"
-            else _("%(count)s of %(trainees)s trainees declared an under-represented group")
+            else ngettext(
+                "%(count)s of %(trainees)s trainees declared an under-represented group",
+                "%(count)s of %(trainees)s trainees declared an under-represented group",
+                n,
+            )
         )
-        return _("%(fact)s: %(points)s of %(most)s points, in proportion.") % {
+        return ngettext(
+            "%(fact)s: %(points)s of %(most)s points, in proportion.",
+            "%(fact)s: %(points)s of %(most)s points, in proportion.",
+            count,
+        ) % {
             "fact": sentence % {"count": counted, "trainees": inputs.get("trainees", "")},
-            "points": points,
+            "points": number(count),
             "most": most,
         }
     return _other_sentence(criterion, inputs, read, points)
@@ -91,19 +107,19 @@ def _other_sentence(
     if criterion == "regional_priority":
         region = economic_regions().get(str(inputs.get("region") or ""))
         name = region.display_name if region else _("not given")
-        return _("The training's economic region (%(region)s) is worth %(points)s points.") % {
+        return _("The training's economic region (%(region)s) is worth %(points)s.") % {
             "region": name,
             "points": points,
         }
     if criterion == "first_time":
         if inputs.get("first_time") == "true":
-            return _("The employer has no earlier approved application: %(points)s points.") % {
+            return _("The employer has no earlier approved application: %(points)s.") % {
                 "points": points
             }
         return _("The employer had an application approved before: no points.")
     return _(
         "The government would pay %(cost)s per trainee; at most %(full)s earns all %(most)s "
-        "points, at most %(half)s half of them: %(points)s points."
+        "points, at most %(half)s half of them: %(points)s."
     ) % {
         "cost": money(str(inputs.get("cost_per_trainee", "0"))),
         "full": money(read.get("ranking.cost_per_trainee.full_points_up_to", "0")),

@@ -7,7 +7,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 from tests.conftest import application_body, changes_audited
 from tests.personas import APPLICANT, EMPLOYER, OFFICER, OUTSIDER, OUTSIDER_EMPLOYER, SECOND_OFFICER
 from tests.service.grants.claim_helpers import (
@@ -27,6 +27,7 @@ from jobgrant.service.grants.integrity import findings
 from jobgrant.service.grants.integrity.actions import clear_flag
 from jobgrant.service.grants.integrity.declarations import Declared, declared
 from jobgrant.service.grants.integrity.direct_deposit import set_bank_account
+from jobgrant.service.grants.integrity.sentences import sentence
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.grants.models.integrity import FlagKind, FlagState, RiskFlag
 from jobgrant.service.grants.models.payments import Receivable
@@ -203,6 +204,42 @@ def test_a_provider_with_the_employers_business_number_or_address_is_related() -
         provider_postal_code="L8N 1A1",
     )
     assert findings.related_provider(application, elsewhere) == []
+
+
+def test_a_provider_with_the_employers_telephone_in_another_format_is_related() -> None:
+    employer = APPLICANT.get()
+    Employer.objects.filter(pk=employer.pk).update(phone="905-555-0120")
+    body = application_body()
+    body["declarations"]["provider_phone"] = "+1 (905) 555.0120"
+    application = submitted(body)
+    [flag] = flags(application, FlagKind.RELATED_PROVIDER)
+    assert flag.subject == f"phone:{employer.pk}"
+    assert flag.figures["phone"] == "905-555-0120"
+    with translation.override("en"):
+        assert sentence(flag) == (
+            "The training provider's telephone number is the same as that of the employer "
+            f"{employer.name} (905-555-0120)."
+        )
+    with translation.override("fr"):
+        assert sentence(flag) == (
+            "Le numéro de téléphone du fournisseur de formation est celui de l'employeur "
+            f"{employer.name} (905-555-0120)."
+        )
+
+
+@pytest.mark.parametrize(
+    ("employers", "providers"),
+    [
+        ("905-555-0120", "905-555-0121"),  # another number
+        ("905-555-0120", ""),  # the provider's not given
+        ("", "905-555-0120"),  # the employer registered before the telephone was asked
+        ("", ""),
+    ],
+)
+def test_a_different_or_missing_telephone_relates_nothing(employers: str, providers: str) -> None:
+    Employer.objects.filter(pk=APPLICANT.get().pk).update(phone=employers)
+    application = submitted()
+    assert findings.related_provider(application, declaration(provider_phone=providers)) == []
 
 
 def test_a_provider_paid_into_the_employers_account_is_related() -> None:

@@ -45,6 +45,7 @@ def employer_detail(employer: Employer) -> dict[str, Any]:
     verified = verification.last_verification(employer)
     return {
         **employer_json(employer),
+        "phone": employer.phone,
         "verified_at": verified.decided_at.isoformat() if verified else None,
         "verified_against": (verified.method or None) if verified else None,
         "documents": [

@@ -8,7 +8,6 @@ the caller's transaction; submitting an application without one is refused (422)
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -25,7 +24,11 @@ from jobgrant.service.grants.models.declarations import (
     PreparedBy,
     Relation,
 )
-from jobgrant.service.registry.identifiers import normalize_business_number, normalize_postal_code
+from jobgrant.service.registry.identifiers import (
+    normalize_business_number,
+    normalize_phone,
+    normalize_postal_code,
+)
 
 KEY = "declarations"
 NAME_MAX = 200
@@ -58,7 +61,6 @@ OPTIONAL = frozenset(
 Words = tuple[str, str]
 MISSING: Words = ("is required", "est obligatoire")
 NOT_YES_NO: Words = ("must be true or false", "doit être true ou false")
-PHONE = re.compile(r"1?(\d{3})(\d{3})(\d{4})")
 
 
 @dataclass(frozen=True)
@@ -308,8 +310,8 @@ def _phone(read: _Reader) -> str:
     typed = read.text("provider_phone", 30)
     if not typed or read.named("provider_phone"):
         return ""
-    found = PHONE.fullmatch(re.sub(r"[\s().+-]", "", typed))
-    if found is None:
+    phone = normalize_phone(typed)
+    if phone is None:
         read.wrong(
             "provider_phone",
             (
@@ -318,7 +320,7 @@ def _phone(read: _Reader) -> str:
             ),
         )
         return ""
-    return "-".join(found.groups())
+    return phone
 
 
 def body_of(declared: Declared) -> dict[str, Any]:

@@ -29,7 +29,12 @@ from jobgrant.service import links
 from jobgrant.service.audit.chain import record
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.grants.agreements.document import _parameter
-from jobgrant.service.grants.completion.follow_ups import LAPSE_DAYS, REMINDER_DAYS, _answers_into
+from jobgrant.service.grants.completion.follow_ups import (
+    LAPSE_DAYS,
+    REMINDER_DAYS,
+    UNREAD,
+    _answers_into,
+)
 from jobgrant.service.grants.completion.input import Checker
 from jobgrant.service.grants.completion.refusals import outcome_refused
 from jobgrant.service.grants.completion.schedule import due_on
@@ -58,9 +63,15 @@ OPEN = (ComparisonState.DUE, *WAITING)
 # --- Who is in the group ----------------------------------------------------------------------
 
 
-def comparison_applications(fiscal_year: str | None = None) -> list[tuple[Application, str]]:
-    """(application, source) for every file of the comparison group (of one fiscal year)."""
-    found = [*refused_for_lack_of_budget(fiscal_year), *below_cut_off(fiscal_year)]
+def comparison_applications(
+    fiscal_year: str | None = None, *, not_enrolled: bool = False
+) -> list[tuple[Application, str]]:
+    """(application, source) for every file of the comparison group (of one fiscal year; only
+    those without questions yet when `not_enrolled`)."""
+    found = [
+        *refused_for_lack_of_budget(fiscal_year, not_enrolled=not_enrolled),
+        *below_cut_off(fiscal_year, not_enrolled=not_enrolled),
+    ]
     seen: set[int] = set()
     kept = []
     for application, source in found:  # one source per file: the budget's refusal first
@@ -70,7 +81,9 @@ def comparison_applications(fiscal_year: str | None = None) -> list[tuple[Applic
     return kept
 
 
-def refused_for_lack_of_budget(fiscal_year: str | None) -> list[tuple[Application, str]]:
+def refused_for_lack_of_budget(
+    fiscal_year: str | None, *, not_enrolled: bool = False
+) -> list[tuple[Application, str]]:
     """Files whose approval the budget refused, and that were not funded since."""
     refused = AuditEntry.objects.filter(
         action="refused.approve_application",
@@ -79,12 +92,13 @@ def refused_for_lack_of_budget(fiscal_year: str | None) -> list[tuple[Applicatio
     ).values_list("object_id", flat=True)
     ids = {int(pk) for pk in refused if str(pk).isdigit()}
     found = Application.objects.filter(pk__in=ids, state__in=NOT_FUNDED, agreement__isnull=True)
-    if fiscal_year is not None:
-        found = found.filter(fiscal_year=fiscal_year)
+    found = _scoped(found, fiscal_year, not_enrolled)
     return [(application, ComparisonSource.NO_BUDGET) for application in found.order_by("id")]
 
 
-def below_cut_off(fiscal_year: str | None) -> list[tuple[Application, str]]:
+def below_cut_off(
+    fiscal_year: str | None, *, not_enrolled: bool = False
+) -> list[tuple[Application, str]]:
     """Files ranked below the cut-off of a ranked intake (`IntakeRank.within_budget` false) and
     not funded, in the states a file refused for lack of budget stays in: recommended (its
     approval is refused against the rank without a signed-off override), denied or withdrawn;
@@ -96,9 +110,18 @@ def below_cut_off(fiscal_year: str | None) -> list[tuple[Application, str]]:
         state__in=NOT_FUNDED,
         agreement__isnull=True,
     ).exclude(pk__in=_asked_to_approve())
+    found = _scoped(found, fiscal_year, not_enrolled)
+    return [(application, ComparisonSource.BELOW_CUT_OFF) for application in found.order_by("id")]
+
+
+def _scoped(found: Any, fiscal_year: str | None, not_enrolled: bool) -> Any:
+    """The files of one fiscal year, and without questions yet: the enrolment job, run every
+    hour, then reads only the files it has to enrol, not every file of the group again."""
     if fiscal_year is not None:
         found = found.filter(fiscal_year=fiscal_year)
-    return [(application, ComparisonSource.BELOW_CUT_OFF) for application in found.order_by("id")]
+    if not_enrolled:
+        found = found.exclude(pk__in=ComparisonFollowUp.objects.values("application_id"))
+    return found
 
 
 def _asked_to_approve() -> Any:
@@ -124,10 +147,9 @@ def enrol_comparison_group(today: dt.date | None = None) -> int:
     """Make the questions of every comparison file that has none (idempotent: a file is enrolled
     once, in one transaction with its audit entry); how many files were enrolled."""
     enrolled = 0
-    already = set(ComparisonFollowUp.objects.values_list("application_id", flat=True).distinct())
-    for application, source in comparison_applications():
+    for application, source in comparison_applications(not_enrolled=True):
         end = planned_end(application)
-        if application.pk in already or end is None:
+        if end is None:
             continue
         enrolled += _enrol(application, source, end)
     return enrolled
@@ -178,6 +200,7 @@ def _locked(ids: list[int], states: tuple[str, ...]) -> list[ComparisonFollowUp]
     return list(
         ComparisonFollowUp.objects.select_for_update()
         .select_related("application")
+        .defer(*UNREAD)
         .filter(pk__in=ids, state__in=states)
         .order_by("position")
     )
@@ -196,8 +219,10 @@ def send_due_comparison(today: dt.date | None = None) -> int:
 def remind_comparison(today: dt.date | None = None) -> int:
     """One reminder, the follow-ups' days after sending (a dated parameter): sent → reminded."""
     today = today or timezone.localdate()
-    sent = ComparisonFollowUp.objects.filter(state=ComparisonState.SENT).select_related(
-        "application"
+    sent = (
+        ComparisonFollowUp.objects.filter(state=ComparisonState.SENT)
+        .select_related("application")
+        .defer(*UNREAD)
     )
     late = [row.pk for row in sent if _day_reached(row, REMINDER_DAYS, today)]
     rows = ComparisonFollowUp.objects.filter(pk__in=late)
@@ -209,7 +234,11 @@ def remind_comparison(today: dt.date | None = None) -> int:
 def lapse_comparison(today: dt.date | None = None) -> int:
     """Close the questions unanswered the follow-ups' lapse days after sending; links revoked."""
     today = today or timezone.localdate()
-    waiting = ComparisonFollowUp.objects.filter(state__in=WAITING).select_related("application")
+    waiting = (
+        ComparisonFollowUp.objects.filter(state__in=WAITING)
+        .select_related("application")
+        .defer(*UNREAD)
+    )
     over = [row.pk for row in waiting if _day_reached(row, LAPSE_DAYS, today)]
     lapsed = 0
     for ids in _groups(ComparisonFollowUp.objects.filter(pk__in=over)):

@@ -47,6 +47,9 @@ from jobgrant.service.notifications.outbox import enqueue
 REMINDER_DAYS = "cjg.outcomes.follow_up_reminder_days"
 LAPSE_DAYS = "cjg.outcomes.follow_up_lapse_days"
 ANSWER_FIELDS = ("employed", "same_employer", "weekly_hours", "hourly_wage")
+#: The file's quote and its explanation (tens of kilobytes of JSON), which asking, reminding and
+#: lapsing never read: left unloaded where their rows are read with their file, every hour.
+UNREAD = ("application__quote", "application__explanation")
 
 
 def days_after_sending(follow_up: FollowUp, name: str) -> int:
@@ -160,6 +163,7 @@ def _locked(ids: list[int], states: frozenset[str] | tuple[str, ...]) -> list[Fo
     return list(
         FollowUp.objects.select_for_update()
         .select_related("application")
+        .defer(*UNREAD)
         .filter(pk__in=ids, state__in=states)
         .order_by("id")
     )
@@ -208,7 +212,11 @@ def remind_follow_ups(today: dt.date | None = None) -> int:
     """One reminder to whoever has not answered some days after sending (a dated parameter):
     sent → reminded. A reminded follow-up is never reminded again."""
     today = today or timezone.localdate()
-    sent = FollowUp.objects.filter(state=FollowUpState.SENT).select_related("application")
+    sent = (
+        FollowUp.objects.filter(state=FollowUpState.SENT)
+        .select_related("application")
+        .defer(*UNREAD)
+    )
     late = [row.pk for row in sent if _day_reached(row, REMINDER_DAYS, today)]
     return sum(_remind(ids) for ids in _groups(FollowUp.objects.filter(pk__in=late)))
 
@@ -221,7 +229,9 @@ def lapse_follow_ups(today: dt.date | None = None) -> int:
     """Close every follow-up unanswered some days after sending (a dated parameter): sent or
     reminded → lapsed, its links revoked. It is never sent again."""
     today = today or timezone.localdate()
-    waiting = FollowUp.objects.filter(state__in=WAITING).select_related("application")
+    waiting = (
+        FollowUp.objects.filter(state__in=WAITING).select_related("application").defer(*UNREAD)
+    )
     over = [row.pk for row in waiting if _day_reached(row, LAPSE_DAYS, today)]
     lapsed = 0
     for pk in over:

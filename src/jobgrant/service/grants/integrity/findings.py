@@ -23,7 +23,7 @@ from jobgrant.service.grants.models.claims import Claim, Receipt
 from jobgrant.service.grants.models.integrity import FlagKind, SubmittedTraining
 from jobgrant.service.grants.models.participants import Participant, ParticipantState
 from jobgrant.service.grants.models.payments import Receivable
-from jobgrant.service.registry.identifiers import normalize_postal_code
+from jobgrant.service.registry.identifiers import normalize_postal_code, phone_digits
 from jobgrant.service.registry.models import Employer
 
 COST_CATEGORIES = ("tuition", "student_fees", "materials", "exam_fees")
@@ -136,6 +136,10 @@ def _same_as_employer(employer: Employer, declaration: Declared) -> Iterable[Fin
     if _same_address(employer, declaration):
         figures = {**named, "postal_code": employer.postal_code}
         yield Finding(FlagKind.RELATED_PROVIDER, f"address:{employer.pk}", figures)
+    phone = phone_digits(declaration.provider_phone)
+    if phone and phone == phone_digits(employer.phone):
+        figures = {**named, "phone": employer.phone, "provider_phone": declaration.provider_phone}
+        yield Finding(FlagKind.RELATED_PROVIDER, f"phone:{employer.pk}", figures)
     provider = _provider_organization(declaration)
     if provider is not None and provider.pk != employer.pk and _same_account(provider, employer):
         figures = {**named, "provider": provider.name}

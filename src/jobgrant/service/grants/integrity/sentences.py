@@ -57,6 +57,11 @@ def _related(subject: str, f: dict[str, Any]) -> str:
             "The training provider's address is the same as that of the employer "
             "%(employer)s (postal code %(postal)s)."
         ) % {**values, "postal": f.get("postal_code", "")}
+    if subject.startswith("phone:"):
+        return _(
+            "The training provider's telephone number is the same as that of the employer "
+            "%(employer)s (%(phone)s)."
+        ) % {**values, "phone": f.get("phone", "")}
     return _(
         "The training provider %(provider)s is paid into the same bank account as the "
         "employer %(employer)s."

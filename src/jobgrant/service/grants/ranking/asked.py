@@ -34,21 +34,25 @@ def stream_scores_under_represented(stream: Stream, jurisdiction: str, on: dt.da
     return points is not None and points > 0
 
 
-def asks_under_represented(jurisdiction: str, start: dt.date, received: dt.date) -> bool:
+def asks_under_represented(
+    jurisdiction: str, start: dt.date, received: dt.date, stream: int | None = None
+) -> bool:
     """An application made on `received` for training starting on `start` would go to a stream
-    that scores the criterion (the stream applying picks: the open intake's, else the
-    program's first)."""
+    that scores the criterion: the `stream` chosen where it takes applications (several streams
+    open), else the open intake's, else the program's first (as applying picks)."""
     body = {"jurisdiction": jurisdiction, "training": {"start_date": start.isoformat()}}
     try:
         program = quoting.program_for(body, received)
     except ServiceError:
         return False
-    intake = quoting.open_intake(program, received)
-    stream = intake.stream if intake else program.streams.order_by("id").first()
-    if stream is None:
+    intakes = quoting.open_intakes(program, received)
+    chosen = [i for i in intakes if i.stream_id == stream] or intakes
+    intake = chosen[0] if chosen else None
+    found = intake.stream if intake else program.streams.order_by("id").first()
+    if found is None:
         return False
     return stream_scores_under_represented(
-        stream, jurisdiction, intake.closes_on if intake else received
+        found, jurisdiction, intake.closes_on if intake else received
     )
 
 

@@ -2,8 +2,9 @@
 
 A suppressed figure is shown as "x", Statistics Canada's symbol for "suppressed to meet the
 confidentiality requirements"; a rate or an average over nothing (a zero denominator) as "...",
-its symbol for "not applicable". Neither ever reads the figure's value: a suppressed cell's
-numbers never leave the KpiReport.
+its symbol for "not applicable"; a net figure withheld because its groups are too small for it to
+mean anything as "F", its symbol for "too unreliable to be published". None of them ever reads
+the figure's value: a suppressed cell's numbers never leave the KpiReport.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from jobgrant.service.outcomes.tables import Figure, Unit
 
 SUPPRESSED = "x"  # Statistics Canada: suppressed to meet the confidentiality requirements
 NOT_APPLICABLE = "..."  # Statistics Canada: not applicable (here, a rate over nobody)
+UNRELIABLE = "F"  # Statistics Canada: too unreliable to be published (a net figure withheld)
 PER_UNITS = (Unit.RATE, Unit.CENTS_PER, Unit.DAYS_PER)
 
 
@@ -30,6 +32,11 @@ def applicable(figure: Figure) -> bool:
     if figure.unit in PER_UNITS:
         return bool(figure.denominator) and figure.numerator is not None
     return figure.value is not None
+
+
+def unreliable(figure: Figure) -> bool:
+    """A shown net figure without a value: its groups were too small for it to mean anything."""
+    return figure.shown and figure.unit is Unit.POINTS and figure.value is None
 
 
 def percent(numerator: int, denominator: int) -> Decimal:
@@ -80,9 +87,12 @@ def _percent_pattern(locale: str) -> str:
 
 
 def text(figure: Figure) -> str:
-    """The figure in the active language: "x" when suppressed, "..." when over nobody."""
+    """The figure in the active language: "x" when suppressed, "F" when too unreliable to be
+    published, "..." when over nobody."""
     if not figure.shown:
         return SUPPRESSED
+    if unreliable(figure):
+        return UNRELIABLE
     if not applicable(figure):
         return NOT_APPLICABLE
     if figure.unit is Unit.RATE:
@@ -130,7 +140,8 @@ def csv_fields(column_id: str, unit: Unit) -> list[str]:
 
 def csv_values(figure: Figure, *, blank: str = SUPPRESSED) -> list[str]:
     """The figure's CSV values, matching csv_fields: money as decimal strings ("1234.56").
-    A suppressed figure gives `blank` in every field; a rate over nobody "..." in its last."""
+    A suppressed figure gives `blank` in every field; a rate over nobody "..." in its last; a net
+    figure withheld "F"."""
     width = 3 if figure.unit in PER_UNITS else 1
     if not figure.shown:
         return [blank] * width
@@ -138,7 +149,7 @@ def csv_values(figure: Figure, *, blank: str = SUPPRESSED) -> list[str]:
         numerator, denominator = _str(figure.numerator), _str(figure.denominator)
         return [numerator, denominator, _per_value(figure) if applicable(figure) else "..."]
     if figure.value is None:
-        return ["..."]
+        return [UNRELIABLE if unreliable(figure) else NOT_APPLICABLE]
     if figure.unit is Unit.POINTS:
         return [str(points(figure.value))]
     return [format_amount(figure.value) if figure.unit is Unit.CENTS else str(figure.value)]

@@ -139,6 +139,7 @@ def symbols() -> tuple[tuple[str, str], ...]:
     return (
         (cells.SUPPRESSED, _("suppressed to protect the confidentiality of the people counted")),
         (cells.NOT_APPLICABLE, _("not applicable (a rate or an average over nobody)")),
+        (cells.UNRELIABLE, _("too unreliable to be published (groups too small for a net figure)")),
     )
 
 

@@ -30,6 +30,10 @@ LEGEND = (
         "...: not applicable (a rate or an average over nobody)",
         "... : n'ayant pas lieu de figurer (un taux ou une moyenne sur personne)",
     ),
+    (
+        "F: too unreliable to be published (groups too small for a net figure)",
+        "F : trop peu fiable pour être publié (groupes trop petits pour un chiffre net)",
+    ),
 )
 
 

@@ -7,7 +7,8 @@ nothing else: the names are stable ids (the same in both languages), the row lab
 both languages (row_label_en, row_label_fr), and the data dictionary gives each field's name,
 type, and title and definition in English and in French. A suppressed figure is an empty value
 with "x" in the figure's status field, as Statistics Canada's full-table CSV files put the
-symbol in a STATUS column beside an empty VALUE.
+symbol in a STATUS column beside an empty VALUE; a net figure withheld because its groups are too
+small is an empty value with "F", their symbol for "too unreliable to be published".
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from jobgrant.service.outcomes.report import cells, csvfiles
-from jobgrant.service.outcomes.tables import Column, KpiReport, Table, Unit
+from jobgrant.service.outcomes.tables import Column, Figure, KpiReport, Table, Unit
 
 DICTIONARY = "data-dictionary.csv"
 DICTIONARY_HEADER = (
@@ -84,8 +85,10 @@ PARTS = {  # suffix -> (type, English, French) said of a figure's field
     ),
     "status": (
         "text",
-        'status: "x" when suppressed, empty otherwise',
-        "statut : « x » si le chiffre est confidentiel, vide sinon",
+        'status: "x" when suppressed, "F" when too unreliable to be published (a net figure'
+        " whose groups are too small), empty otherwise",
+        "statut : « x » si le chiffre est confidentiel, « F » s'il est trop peu fiable pour être"
+        " publié (un chiffre net dont les groupes sont trop petits), vide sinon",
     ),
 }
 UNIT_TYPES = {
@@ -166,10 +169,18 @@ def row_values(report: KpiReport, table: Table, survey: set[str]) -> Iterable[li
                 line += [""] * width
                 continue
             values = csvfiles.figure_values(figure, column, column.id in survey, blank="")
-            status = "" if figure.shown else cells.SUPPRESSED
+            status = _status(figure)
+            if status == cells.UNRELIABLE:  # a decimal field holds no symbol: the status says it
+                values = ["" if value == cells.UNRELIABLE else value for value in values]
             size = len(cells.csv_fields(column.id, column.unit))
             line += [*values[:size], status, *values[size:]]
         yield line
+
+
+def _status(figure: Figure) -> str:
+    if not figure.shown:
+        return cells.SUPPRESSED
+    return cells.UNRELIABLE if cells.unreliable(figure) else ""
 
 
 def write(reports: list[KpiReport], out: Path) -> list[Path]:

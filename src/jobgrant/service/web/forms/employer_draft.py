@@ -69,7 +69,10 @@ def bind_draft(draft: Mapping[str, Any], acted_for: QuerySet[Employer], today: d
     checked.training = Training.of(training) if training.is_valid() else None
     if checked.training is not None:
         checked.asks_under_represented = asks_under_represented(
-            checked.organizations.lead.jurisdiction, checked.training.start_date, today
+            checked.organizations.lead.jurisdiction,
+            checked.training.start_date,
+            today,
+            checked.training.stream,
         )
     rows = draft.get("trainees")
     if checked.training is None or not isinstance(rows, list) or not rows:

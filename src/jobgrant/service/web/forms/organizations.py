@@ -69,6 +69,11 @@ class RegistrationForm(PlainForm):
     city = _text(_("City or town"))
     jurisdiction = forms.ChoiceField(label=_("Province or territory"), required=False)
     postal_code = _text(_("Postal code"), hint=_("For example K1A 0B1"))
+    phone = _text(
+        _("Organization's telephone number"),
+        hint=_("10 digits, for example 905-555-0100."),
+        widget=forms.TelInput,
+    )
     naics = _text(
         _("Industry (NAICS code)"),
         hint=_("The 6-digit code of NAICS Canada 2022, for example 332710 for machine shops"),

@@ -14,6 +14,7 @@ from jobgrant.rules.money import format_money, parse_amount
 from jobgrant.service.language import (
     ENGLISH,
     FRENCH,
+    colon,
     current_language,
     current_locale,
     in_language,
@@ -25,6 +26,7 @@ from jobgrant.service.web.clock_display import days_left_html
 from jobgrant.service.web.labels import stream_label
 
 __all__ = [
+    "colon_tag",
     "days_left",
     "in_other_language",
     "labelled_filter",
@@ -32,6 +34,7 @@ __all__ = [
     "money",
     "number",
     "stream",
+    "stream_name",
 ]
 register = template.Library()
 
@@ -41,6 +44,13 @@ def labelled_filter(label: object, text: object) -> str:
     """{{ label|labelled:text }}: "label: text" in the page's typography (a no-break space
     before the colon in French)."""
     return labelled(label, text)
+
+
+@register.simple_tag(name="colon")
+def colon_tag() -> str:
+    """{% colon %}: the colon after a word or a link, in the page's typography (a no-break
+    space before it in French)."""
+    return colon()
 
 
 @register.filter
@@ -73,6 +83,14 @@ def days_left(due: dict[str, Any]) -> SafeString:
 def stream(code: str) -> str:
     """A stream's code as people read it: "CJG" in English, "SCE" in French."""
     return stream_label(code)
+
+
+@register.filter
+def stream_name(stream: object) -> str:
+    """A stream as people read it: its name in the page's language ("Canada-Ontario Job Grant,
+    ranked selection"), else its code's label."""
+    named = in_language(en=getattr(stream, "name_en", ""), fr=getattr(stream, "name_fr", ""))
+    return str(named or stream_label(str(getattr(stream, "code", ""))))
 
 
 @register.filter

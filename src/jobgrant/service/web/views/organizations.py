@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms as django_forms
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -31,7 +30,7 @@ from jobgrant.service.web.forms import organizations as forms
 from jobgrant.service.web.limits import limited
 from jobgrant.service.web.pages import (
     employer_required,
-    error_context,
+    form_page,
     set_notice,
     switching_language,
     take_notice,
@@ -41,20 +40,6 @@ from jobgrant.service.web.views import public_demo
 
 #: The address the registration's link went to, for the page that says where to look.
 SENT_TO_KEY = "jobgrant.register.sent_to"
-
-
-def form_page(
-    request: HttpRequest,
-    template: str,
-    context: dict[str, Any],
-    in_error: list[django_forms.BaseForm] = (),  # type: ignore[assignment]
-    first: list[tuple[str, str]] = (),  # type: ignore[assignment]
-    status: int = 200,
-) -> HttpResponse:
-    errors = error_context(*in_error, first=first)
-    if errors["error_links"]:
-        status = 422
-    return render(request, template, {**context, **errors}, status=status)
 
 
 def done_page(

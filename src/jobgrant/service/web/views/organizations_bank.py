@@ -19,11 +19,12 @@ from jobgrant.service.people import organizations
 from jobgrant.service.web.forms import organizations as forms
 from jobgrant.service.web.pages import (
     employer_required,
+    form_page,
     set_notice,
     switching_language,
     take_notice,
 )
-from jobgrant.service.web.views.organizations import acting_for, form_page
+from jobgrant.service.web.views.organizations import acting_for
 
 
 @employer_required

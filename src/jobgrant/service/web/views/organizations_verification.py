@@ -19,6 +19,7 @@ from jobgrant.service.uploads import CheckedFile, checked
 from jobgrant.service.web.forms import organizations as forms
 from jobgrant.service.web.pages import (
     employer_required,
+    form_page,
     set_notice,
     shown_as,
     switching_language,
@@ -27,7 +28,6 @@ from jobgrant.service.web.views.organizations import (
     acting_for,
     bad_link_page,
     done_page,
-    form_page,
     verification_context,
 )
 

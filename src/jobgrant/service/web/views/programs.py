@@ -21,13 +21,15 @@ from jobgrant.service.grants.intakes import actions as intake_actions
 from jobgrant.service.grants.intakes.kernel_rules import Rule, program_rules
 from jobgrant.service.grants.intakes.scoring import scoring_sets
 from jobgrant.service.grants.models.applications import Intake, IntakeState, Stream
+from jobgrant.service.grants.models.ranking import OverrideState
+from jobgrant.service.grants.ranking import access as ranking_access
 from jobgrant.service.language import in_language
 from jobgrant.service.ledger.models import Earmark
 from jobgrant.service.web import labels
 from jobgrant.service.web.forms import programs as forms
 from jobgrant.service.web.forms.organizations import show_problems
 from jobgrant.service.web.pages import (
-    error_context,
+    form_page,
     program_manager_required,
     set_notice,
     switching_language,
@@ -88,7 +90,13 @@ def program_list(request: HttpRequest, user: User) -> HttpResponse:
         }
         for program in programs
     ]
-    context = {"title": _("Programs"), "rows": rows, "notice": notice_text(request)}
+    awaiting = ranking_access.visible_overrides(user).filter(state=OverrideState.REQUESTED)
+    context = {
+        "title": _("Programs"),
+        "rows": rows,
+        "notice": notice_text(request),
+        "overrides_awaiting": awaiting.count(),
+    }
     return render(request, "web/programs/list.html", context)
 
 
@@ -175,13 +183,10 @@ def stream_rules(request: HttpRequest, user: User, stream_id: int) -> HttpRespon
         else:
             set_notice(request, "rules")
             return redirect("web:program-stream", stream_id=stream.pk)
-    errors = error_context(form, first=first)
     context = {
         "title": _("The rules of %(stream)s") % {"stream": stream_name(stream)},
         "stream": stream,
         "form": form,
         "no_sets": not choices["sets"],
-        **errors,
     }
-    status = 422 if errors["error_links"] else 200
-    return render(request, "web/programs/rules.html", context, status=status)
+    return form_page(request, "web/programs/rules.html", context, [form], first)

@@ -18,7 +18,13 @@ from jobgrant.service.grants.intakes import access
 from jobgrant.service.grants.intakes import actions as intake_actions
 from jobgrant.service.grants.intakes.input import checked_closing_reason, checked_intake
 from jobgrant.service.grants.intakes.ranking_handoff import rank_by_hand, waiting
-from jobgrant.service.grants.models.applications import Intake, IntakeState, Selection
+from jobgrant.service.grants.models.applications import (
+    ApplicationEmployer,
+    Intake,
+    IntakeState,
+    Selection,
+)
+from jobgrant.service.grants.models.ranking import IntakeRank
 from jobgrant.service.language import in_language
 from jobgrant.service.ledger.models import Earmark
 from jobgrant.service.refusals import shown
@@ -26,21 +32,13 @@ from jobgrant.service.web import labels
 from jobgrant.service.web.forms import programs as forms
 from jobgrant.service.web.forms.organizations import show_problems
 from jobgrant.service.web.pages import (
-    error_context,
+    form_page,
     program_manager_required,
     set_notice,
     switching_language,
     visible_or_404,
 )
 from jobgrant.service.web.views.programs import intake_name, notice_text, stream_name
-
-
-def _render(
-    request: HttpRequest, template: str, context: dict[str, Any], form: Any, first: Any
-) -> HttpResponse:
-    errors = error_context(form, first=first)
-    status = 422 if errors["error_links"] else 200
-    return render(request, template, {**context, **errors}, status=status)
 
 
 def _initial(intake: Intake) -> dict[str, str]:
@@ -76,7 +74,7 @@ def intake_new(request: HttpRequest, user: User, stream_id: int) -> HttpResponse
         "form": form,
         "intake": None,
     }
-    return _render(request, "web/programs/intake_form.html", context, form, first)
+    return form_page(request, "web/programs/intake_form.html", context, [form], first)
 
 
 @program_manager_required
@@ -113,12 +111,34 @@ def intake_page(request: HttpRequest, user: User, intake_id: int) -> HttpRespons
         and intake.stream.selection == Selection.RANKED
         and manages,
         "received": intake.applications.count(),
+        "ranks": _ranks(intake),
         "notice": notice_text(request),
     }
     template = "web/programs/intake_form.html" if form else "web/programs/intake.html"
-    if form is None:
-        return render(request, template, context)
-    return _render(request, template, context, form, first)
+    return form_page(request, template, context, [form] if form else [], first)
+
+
+def _ranks(intake: Intake) -> list[dict[str, Any]]:
+    """The intake's ranking as the officers' queue opens it: each file's place, score, the
+    government money of it and the files above it, and where the budget runs out."""
+    ranks = IntakeRank.objects.filter(intake=intake).select_related("application")
+    leads: dict[int, str] = {}
+    links = ApplicationEmployer.objects.filter(application__intake_rank__intake=intake)
+    for link in links.select_related("employer").order_by("position"):
+        leads.setdefault(link.application_id, link.employer.name)
+    return [
+        {
+            "rank": rank.rank,
+            "application": rank.application_id,
+            "employer": leads.get(rank.application_id, ""),
+            "score": rank.score,
+            "federal": rank.federal_running_cents,
+            "provincial": rank.provincial_running_cents,
+            "within_budget": rank.within_budget,
+            "state": labels.label(labels.STATE_LABELS, rank.application.state),
+        }
+        for rank in ranks.order_by("rank")
+    ]
 
 
 def _earmarks(intake: Intake) -> list[dict[str, Any]]:
@@ -158,7 +178,7 @@ def intake_close(request: HttpRequest, user: User, intake_id: int) -> HttpRespon
         "form": form,
         "ranked": intake.stream.selection == "ranked",
     }
-    return _render(request, "web/programs/close.html", context, form, first)
+    return form_page(request, "web/programs/close.html", context, [form], first)
 
 
 @program_manager_required

@@ -20,7 +20,7 @@ from jobgrant.service.web import labels
 from jobgrant.service.web.forms import organizations as forms
 from jobgrant.service.web.pages import (
     admin_required,
-    error_context,
+    form_page,
     set_notice,
     switching_language,
     take_notice,
@@ -43,18 +43,6 @@ def _notice(notice: dict[str, Any] | None) -> str:
         values["message"] = localized(notice)
     text = texts.get(str(notice.get("kind")), "")
     return text % values if text else ""
-
-
-def _render(
-    request: HttpRequest,
-    template: str,
-    context: dict[str, Any],
-    form: Any,
-    first: list[tuple[str, str]],
-) -> HttpResponse:
-    errors = error_context(*([form] if form is not None else []), first=first)
-    status = 422 if errors["error_links"] else 200
-    return render(request, template, {**context, **errors}, status=status)
 
 
 @admin_required
@@ -95,11 +83,11 @@ def staff_new(request: HttpRequest, user: User) -> HttpResponse:
         else:
             set_notice(request, "created", username=created.username)
             return redirect("web:staff-list")
-    return _render(
+    return form_page(
         request,
         "web/staff/form.html",
         {"title": _("New staff account"), "form": form, "editing": None},
-        form,
+        [form],
         first,
     )
 
@@ -142,7 +130,7 @@ def staff_edit(request: HttpRequest, user: User, user_id: int) -> HttpResponse:
         "editing": account,
         "own": account.pk == user.pk,
     }
-    return _render(request, "web/staff/form.html", context, form, first)
+    return form_page(request, "web/staff/form.html", context, [form], first)
 
 
 @admin_required
@@ -163,7 +151,7 @@ def staff_deactivate(request: HttpRequest, user: User, user_id: int) -> HttpResp
         "title": _("Deactivate the account %(username)s?") % {"username": account.username},
         "account": account,
     }
-    return _render(request, "web/staff/deactivate.html", context, None, first)
+    return form_page(request, "web/staff/deactivate.html", context, first=first)
 
 
 @admin_required
@@ -212,4 +200,4 @@ def account_setup(request: HttpRequest, token: str) -> HttpResponse:
             }
             return render(request, "web/organizations/done.html", context)
     context = {"title": _("Choose your password"), "form": form, "account": account}
-    return _render(request, "web/staff/setup.html", context, form, first)
+    return form_page(request, "web/staff/setup.html", context, [form], first)

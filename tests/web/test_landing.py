@@ -1,0 +1,29 @@
+"""The public landing page: its next step depends on whether the reader is signed in."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from tests.addresses import page_path
+from tests.personas import EMPLOYER
+
+from jobgrant.service.accounts.models import User
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(("language", "words"), [("en", "Go to your start page"), ("fr", "Aller")])
+def test_a_signed_in_reader_is_sent_to_their_start_page_not_to_sign_in(
+    demo: None, language: str, words: str
+) -> None:
+    client = Client()
+    client.force_login(User.objects.get(username=EMPLOYER.username))
+    page = client.get(page_path(language, "/")).content.decode()
+    assert 'id="to-home"' in page and words in page
+    assert 'id="register-organization"' not in page
+
+
+def test_a_reader_not_signed_in_is_asked_to_sign_in_or_register(demo: None) -> None:
+    page = Client().get(page_path("en", "/")).content.decode()
+    assert "Sign in to apply" in page and 'id="register-organization"' in page
+    assert 'id="to-home"' not in page
