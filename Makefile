@@ -332,17 +332,19 @@ clean:
 # afterwards); it prints the latencies per endpoint, the requests per second and the
 # server's CPU per request, then runs `jobgrant ledger verify` and `jobgrant audit verify`.
 # A benchmark: `make load-ci` is its small run, which fails on any failed request.
+# LOAD_ARGS adds options, e.g. `make load LOAD_ARGS=--cpu-by-endpoint` (each route's CPU).
 LOAD_USERS ?= 100
 LOAD_SECONDS ?= 90
 LOAD_DATABASE ?= jobgrant_load
 LOAD_CI_USERS ?= 12
 LOAD_CI_SECONDS ?= 8
+LOAD_ARGS ?=
 LOAD := JOBGRANT_BENCH_POSTGRES=$(patsubst %/,%,$(dir $(POSTGRES_URL))) \
 	$(RUN) python bench/load/run.py --database $(LOAD_DATABASE)
 
 .PHONY: load load-ci
 load: .venv/.synced
-	$(LOAD) --users $(LOAD_USERS) --seconds $(LOAD_SECONDS)
+	$(LOAD) --users $(LOAD_USERS) --seconds $(LOAD_SECONDS) $(LOAD_ARGS)
 
 load-ci: .venv/.synced
 	$(LOAD) --users $(LOAD_CI_USERS) --seconds $(LOAD_CI_SECONDS) --spawn-rate $(LOAD_CI_USERS) \

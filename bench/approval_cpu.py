@@ -84,7 +84,7 @@ def run(approvals: int, profile: str | None, http: bool = False) -> None:
     from django.utils import timezone
 
     from jobgrant.service.accounts.models import User
-    from jobgrant.service.demo_support import business_number
+    from jobgrant.service.demo_support import business_number, clear_demo_flags
     from jobgrant.service.grants.applications import actions
     from jobgrant.service.registry.models import Employer, Verification
 
@@ -110,6 +110,7 @@ def run(approvals: int, profile: str | None, http: bool = False) -> None:
     made = [actions.create_application(employer, application_body(vars(e), today)) for e in created]
     submits = _timed([lambda a=a: actions.submit_application(employer, a) for a in made], None)
     for application in made:
+        clear_demo_flags(recommender, application)  # many like files flag each other's price
         actions.recommend_application(recommender, application)
     from django.db import connection
 

@@ -119,9 +119,10 @@ def seed(files: int, spare: int) -> dict[str, Any]:
 
     from jobgrant.service.accounts.models import User
     from jobgrant.service.accounts.organization_models import OrganizationRole
-    from jobgrant.service.demo_support import business_number
+    from jobgrant.service.demo_support import business_number, clear_demo_flags
     from jobgrant.service.grants.applications import actions
-    from jobgrant.service.registry.models import Employer
+    from jobgrant.service.grants.models.applications import Application
+    from jobgrant.service.registry.models import Employer, Verification
 
     template = User.objects.get(username="demo-employer")
 
@@ -135,6 +136,7 @@ def seed(files: int, spare: int) -> dict[str, Any]:
         )
         organization = Employer.objects.create(
             business_number=business_number(f"{42_000_000 + n}"),
+            verification=Verification.VERIFIED,  # as if an officer had verified it
             name=f"Load {n} Manufacturing",
             employees=40,
             naics="332710",
@@ -163,10 +165,13 @@ def seed(files: int, spare: int) -> dict[str, Any]:
         else:
             kind = "spare-submitted" if n < files + spare else "spare-recommended"
         if kind in {"approved", "recommended", "spare-recommended"}:
+            clear_demo_flags(recommender, application)  # many like files flag each other's price
             actions.recommend_application(recommender, application)
         if kind == "approved":
             actions.approve_application(approver, application)
         made.setdefault(kind, []).append(application.pk)
+    for application in Application.objects.filter(pk__in=made.get("spare-submitted", [])):
+        clear_demo_flags(recommender, application)  # the recommendations timed may go ahead
     return {"body": other_body, "files": made}
 
 

@@ -31,6 +31,11 @@ What it does, in order:
 5. `jobgrant ledger verify` and `jobgrant audit verify` on the database, then the servers stop
    and the database is dropped (--keep keeps it).
 
+With --cpu-by-endpoint, `jobgrant serve` serves bench/load/timed_app.py's application (the
+service's, each request timed on its worker's CPU clock), and the run also prints the median and
+90th percentile of the CPU of a request of each route during Locust's run, and the median of
+the API reads' medians (the target for it: at most 10 ms).
+
 The exit status is 1 when a check fails, when the verifications fail, or, with
 --require-no-failures (make load-ci), when any request failed.
 """
@@ -51,6 +56,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 BENCH = Path(__file__).resolve().parents[1]
 ROOT = BENCH.parent
@@ -198,12 +204,20 @@ def page_addresses() -> dict[str, dict[str, str]]:
 
 
 @contextlib.contextmanager
-def servers(env: dict[str, str], port: int, workers: int) -> Iterator[dict[str, int]]:
-    """`jobgrant serve` (its pid becomes gunicorn's master) and `jobgrant worker`."""
+def servers(
+    env: dict[str, str], port: int, workers: int, timed: bool = False
+) -> Iterator[dict[str, int]]:
+    """`jobgrant serve` (its pid becomes gunicorn's master) and `jobgrant worker`; with `timed`,
+    `jobgrant serve` serving timed_app.py's application (--cpu-by-endpoint)."""
     jobgrant = str(Path(sys.executable).with_name("jobgrant"))
     log = Path(env["JOBGRANT_VAR_DIR"])
+    command = [jobgrant, "serve", "--port", str(port), "--workers", str(workers), "--no-migrate"]
+    if timed:
+        command = [sys.executable, __file__, "--serve-timed", str(port), str(workers)]
+        path = os.pathsep.join(p for p in (str(BENCH / "load"), env.get("PYTHONPATH")) if p)
+        env = {**env, "PYTHONPATH": path}
     serve = subprocess.Popen(
-        [jobgrant, "serve", "--port", str(port), "--workers", str(workers), "--no-migrate"],
+        command,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=(log / "serve.log").open("w"),
@@ -243,6 +257,50 @@ def _wait_until_up(port: int, process: subprocess.Popen[bytes], log: Path) -> No
                 return
         time.sleep(0.3)
     raise RuntimeError("the server did not answer within 300 s")
+
+
+def serve_timed(port: int, workers: int) -> None:
+    """`jobgrant serve --no-migrate` as it is, but gunicorn serving timed_app.py's application."""
+    from jobgrant.service import commands
+
+    arguments = commands.gunicorn_arguments
+
+    def timed_arguments(*args: Any, **kwargs: Any) -> list[str]:
+        found = arguments(*args, **kwargs)
+        return [
+            "timed_app:application" if part == "jobgrant.service.wsgi:application" else part
+            for part in found
+        ]
+
+    commands.gunicorn_arguments = timed_arguments  # type: ignore[assignment]
+    commands.setup_django()
+    commands.serve("127.0.0.1", port, workers, migrate=False)
+
+
+def cpu_by_endpoint(folder: Path, began: float, ended: float) -> None:
+    """The median CPU of a request of each route, in the workers, during Locust's run."""
+    import statistics
+
+    samples: dict[str, list[float]] = {}
+    for found in folder.glob("*.json"):
+        for key, pairs in json.loads(found.read_text()).items():
+            samples.setdefault(key, []).extend(c for at, c in pairs if began <= at <= ended)
+    print(f"\n{'CPU in the workers, by route':<58} {'requests':>8} {'p50 ms':>7} {'p90 ms':>7}")
+    for key, cpu in sorted(samples.items(), key=lambda item: -sum(item[1])):
+        if cpu:
+            cpu.sort()
+            p90 = cpu[min(len(cpu) - 1, int(0.9 * len(cpu)))]
+            print(
+                f"{key[:58]:<58} {len(cpu):>8} {1000 * statistics.median(cpu):>7.1f} "
+                f"{1000 * p90:>7.1f}"
+            )
+    reads = [
+        statistics.median(cpu)
+        for key, cpu in samples.items()
+        if cpu and key.startswith("GET /api/")
+    ]
+    if reads:
+        print(f"median of the API reads' medians: {1000 * statistics.median(reads):.1f} ms")
 
 
 def _cpu(pid: int) -> dict[int, float]:
@@ -348,7 +406,13 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=0, help="the server's (default: a free one)")
     parser.add_argument("--require-no-failures", action="store_true")
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument(
+        "--cpu-by-endpoint",
+        action="store_true",
+        help="also time each request in the workers and print the CPU of each route",
+    )
     parser.add_argument("--template", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--serve-timed", nargs=2, type=int, help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.template:
@@ -356,6 +420,9 @@ def main() -> int:
         return 0
     if arguments.seed is not None:
         seed(arguments.seed)
+        return 0
+    if arguments.serve_timed:
+        serve_timed(*arguments.serve_timed)
         return 0
 
     with tempfile.TemporaryDirectory(prefix="jobgrant-load-") as var:
@@ -374,7 +441,10 @@ def main() -> int:
             )
             port = arguments.port or _free_port()
             base = f"http://127.0.0.1:{port}"
-            with servers(env, port, arguments.workers) as pids:
+            if arguments.cpu_by_endpoint:
+                env["JOBGRANT_LOAD_CPU_DIR"] = str(Path(var) / "cpu")
+                Path(env["JOBGRANT_LOAD_CPU_DIR"]).mkdir()
+            with servers(env, port, arguments.workers, arguments.cpu_by_endpoint) as pids:
                 for account in accounts["employers"]:
                     account["cookies"] = sign_in(base, account["username"])
                 accounts["staff_cookies"] = {name: sign_in(base, name) for name in STAFF}
@@ -385,7 +455,11 @@ def main() -> int:
                 )
                 crowd = Path(var) / "crowd.json"
                 crowd.write_text(json.dumps(accounts))
+                window = time.time()
                 ok, counts = _run_locust(arguments, base, crowd, Path(var), pids, url)
+                window_ended = time.time()
+            if arguments.cpu_by_endpoint:  # the workers wrote their samples as they stopped
+                cpu_by_endpoint(Path(var) / "cpu", window, window_ended)
             ok &= verify(env)
     requests, failures = counts
     if requests == 0:

@@ -231,6 +231,8 @@ TEMPLATES = [
         },
     }
 ]
+# Django's, with its select boxes written in Python (the same HTML; web/form_renderer.py).
+FORM_RENDERER = "jobgrant.service.web.form_renderer.QuickSelects"
 AUTH_USER_MODEL = "accounts.User"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.Argon2PasswordHasher"]
 AUTH_PASSWORD_VALIDATORS = [

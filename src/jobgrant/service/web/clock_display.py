@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext_lazy
 
@@ -25,6 +27,24 @@ def due_in(left: int) -> dict[str, Any]:
     if left < 0:
         return {"kind": "overdue", "days": -left}
     return {"kind": "today" if left == 0 else "left", "days": left}
+
+
+def days_left_html(due: dict[str, Any]) -> SafeString:
+    """What `due_in` says, as a page shows it (the `days_left` filter): "Overdue by 3 business
+    days" in bold, "Due today" in bold, or "12 business days left" as a hint. Written here
+    rather than in a template: the queue shows it on every row of 50, where an include and its
+    translation cost about 0.1 ms a row (docs/benchmarks.md, "The crowd")."""
+    days = due["days"]
+    if due["kind"] == "overdue":
+        # As {% blocktranslate %} does: the translation as written, the number in it.
+        late = ngettext(
+            "Overdue by %(days)s business day", "Overdue by %(days)s business days", days
+        )
+        return format_html("<strong>{}</strong>", mark_safe(late % {"days": days}))
+    if due["kind"] == "today":
+        return format_html("<strong>{}</strong>", _("Due today"))
+    left = ngettext("%(days)s business day left", "%(days)s business days left", days)
+    return format_html('<span class="jg-hint">{}</span>', mark_safe(left % {"days": days}))
 
 
 def _label(clock: Clock) -> str:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from babel.numbers import format_decimal
 from django import template
 from django.urls import translate_url
+from django.utils.safestring import SafeString
 
 from jobgrant.rules.money import format_money, parse_amount
 from jobgrant.service.language import (
@@ -20,10 +22,12 @@ from jobgrant.service.language import (
     local_day,
     long_date,
 )
+from jobgrant.service.web.clock_display import days_left_html
 from jobgrant.service.web.labels import stream_label
 
 __all__ = [
     "colon_tag",
+    "days_left",
     "in_other_language",
     "labelled_filter",
     "longdate",
@@ -67,6 +71,12 @@ def number(value: int | None) -> str:
     if type(value) is int and 0 <= value < 1000:  # no separator nor sign in any locale
         return str(value)
     return format_decimal(value, locale=current_locale())
+
+
+@register.filter
+def days_left(due: dict[str, Any]) -> SafeString:
+    """{{ due|days_left }}: the business days left or late of a clock (clock_display.due_in)."""
+    return days_left_html(due)
 
 
 @register.filter
