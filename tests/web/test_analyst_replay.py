@@ -8,21 +8,15 @@ import csv
 import io
 
 import pytest
-from django.test import Client
-from tests.personas import ANALYST, OFFICER, Persona
+from tests.personas import ANALYST, OFFICER
 from tests.service.outcomes.replay_fixture import intake_of_four, ranked_intake_of_two
+from tests.web.reading import signed_in
 
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.grants.models.applications import Intake, IntakeState
 
 pytestmark = pytest.mark.django_db
-
-
-def signed_in(persona: Persona) -> Client:
-    client = Client()
-    client.force_login(User.objects.get(username=persona.username))
-    return client
 
 
 def test_an_analyst_replays_a_closed_intake_in_english_and_in_french(demo: None) -> None:

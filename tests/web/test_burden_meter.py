@@ -16,8 +16,8 @@ from tests import canonical
 from tests.conftest import TRAINING_STEP, applications, declare
 from tests.personas import ANALYST, APPLICANT, AUDITOR, CLOCK, EMPLOYER, OFFICER
 from tests.service.grants.claim_helpers import during_training, pdf_bytes
+from tests.web.reading import signed_in
 
-from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.grants.burden import actions as burden
 from jobgrant.service.grants.claims.assessment import return_claim
@@ -33,12 +33,6 @@ pytestmark = pytest.mark.django_db
 APPLY = "/en/employer/apply/"
 #: The fiscal year of the wizard's training (it starts on 2027-01-11).
 YEAR = "2026-27"
-
-
-def signed_in(persona: Any) -> Client:
-    client = Client()
-    client.force_login(User.objects.get(username=persona.username))
-    return client
 
 
 def spend(minutes: int) -> None:

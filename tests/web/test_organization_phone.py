@@ -5,15 +5,12 @@ by telephone worked out again on the organization's undecided files."""
 
 from __future__ import annotations
 
-import html
-from typing import Any
-
 import pytest
-from django.test import Client
 from tests.addresses import page_path
 from tests.conftest import application_body, changes_audited
 from tests.personas import APPLICANT, EMPLOYER, OUTSIDER_EMPLOYER, PARTNER_EMPLOYER
 from tests.service.grants.claim_helpers import refusal
+from tests.web.reading import signed_in, text
 
 from jobgrant.service.accounts.models import Membership, User
 from jobgrant.service.audit.models import AuditEntry
@@ -23,16 +20,6 @@ from jobgrant.service.grants.models.integrity import FlagKind, FlagState, RiskFl
 from jobgrant.service.registry.models import Employer
 
 pytestmark = pytest.mark.django_db
-
-
-def signed_in(username: str) -> Client:
-    client = Client()
-    client.force_login(User.objects.get(username=username))
-    return client
-
-
-def text(response: Any) -> str:
-    return html.unescape(response.content.decode()).replace("\u00a0", " ").replace("\u202f", " ")
 
 
 def address(language: str, employer: Employer) -> str:

@@ -7,24 +7,17 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 from tests.addresses import page_path
 from tests.personas import ADMIN, OFFICER, PROGRAM_MANAGER
+from tests.web.reading import signed_in
 
-from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.grants.core.quoting import open_intake
 from jobgrant.service.grants.intakes.kernel_rules import program_rules
 from jobgrant.service.grants.models.applications import Intake, IntakeState, Program, Selection
 
 pytestmark = pytest.mark.django_db
-
-
-def signed_in(username: str) -> Client:
-    client = Client()
-    client.force_login(User.objects.get(username=username))
-    return client
 
 
 def ontario() -> Program:

@@ -5,31 +5,17 @@ an intake ranked already, or not closed, gets the refusal; other roles the 403 p
 
 from __future__ import annotations
 
-import html
-
 import pytest
-from django.test import Client
 from tests.addresses import page_path
 from tests.personas import OFFICER, PROGRAM_MANAGER
 from tests.service.grants.ranking_helpers import closed, ranked_stream, submitted_files
+from tests.web.reading import signed_in, text
 
-from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.grants.models.applications import Intake, IntakeState
 from jobgrant.service.grants.models.ranking import IntakeRank
 
 pytestmark = pytest.mark.django_db
-
-
-def signed_in(username: str) -> Client:
-    client = Client()
-    client.force_login(User.objects.get(username=username))
-    return client
-
-
-def text(answer: object) -> str:
-    content = answer.content.decode()  # type: ignore[attr-defined]
-    return html.unescape(content).replace("\u00a0", " ")
 
 
 @pytest.fixture

@@ -4,20 +4,17 @@ the program manager signs it off; the report of decisions out of rank, EN/FR and
 from __future__ import annotations
 
 import csv
-import html
 import io
 from types import SimpleNamespace
-from typing import Any
 
 import pytest
 from django.template.loader import render_to_string
-from django.test import Client
 from django.utils import translation
 from tests.addresses import page_path
-from tests.personas import AUDITOR, EMPLOYER, OFFICER, PROGRAM_MANAGER, SECOND_OFFICER, Persona
+from tests.personas import AUDITOR, EMPLOYER, OFFICER, PROGRAM_MANAGER, SECOND_OFFICER
 from tests.service.grants.ranking_helpers import closed, ranked_stream, submitted_files
+from tests.web.reading import signed_in, text
 
-from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.models import AuditEntry
 from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.models.applications import Application
@@ -26,16 +23,6 @@ from jobgrant.service.grants.ranking.actions import rank_intake
 
 pytestmark = pytest.mark.django_db
 REASON = "The employer's plant closes in March: the training must start now."
-
-
-def signed_in(who: Persona) -> Client:
-    client = Client()
-    client.force_login(User.objects.get(username=who.username))
-    return client
-
-
-def text(response: Any) -> str:
-    return html.unescape(response.content.decode()).replace("\u00a0", " ").replace("\u202f", " ")
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import html
 import io
 import re
 from collections.abc import Callable
@@ -21,8 +20,8 @@ import pytest
 from django.test import Client
 from tests.addresses import page_path
 from tests.personas import EMPLOYER, OFFICER
+from tests.web.reading import signed_in, text
 
-from jobgrant.service.accounts.models import User
 from jobgrant.service.grants.applications import actions
 from jobgrant.service.grants.models.applications import Application, State, StateChange
 
@@ -30,17 +29,6 @@ pytestmark = pytest.mark.django_db
 Body = Callable[..., dict[str, Any]]
 RECEIVED = dt.datetime(2026, 6, 1, 15, tzinfo=dt.UTC)
 DENIED = dt.datetime(2026, 6, 3, 15, tzinfo=dt.UTC)
-
-
-def text(response: Any) -> str:
-    page = html.unescape(response.content.decode())
-    return page.replace("\u00a0", " ").replace("\u202f", " ")
-
-
-def signed_in(username: str) -> Client:
-    client = Client()
-    client.force_login(User.objects.get(username=username))
-    return client
 
 
 def submitted(make_body: Body) -> Application:
