@@ -261,7 +261,9 @@ def application_body(file: dict[str, Any]) -> dict[str, Any]:
 
 #: The declarations submitting requires, given with the submission rather than the application:
 #: the previous release's server (the migrate drill) reads only a submit body's note, while its
-#: rules kernel would refuse a field of the application's body it does not know.
+#: rules kernel would refuse a field of the application's body it does not know. A copy of
+#: jobgrant.service.api.examples.EXAMPLE_DECLARATIONS, not an import: the migrate drill imports
+#: this module with the previous release's src/ first, which may not have that module.
 DECLARATIONS: dict[str, Any] = {
     "prepared_by": "employer",
     "related_to_provider": False,
