@@ -223,6 +223,28 @@ def test_a_stream_s_selection_cannot_change_while_an_intake_of_it_is_open(demo: 
     assert fields(policy.value) == ["policy"]
 
 
+def test_a_ranked_stream_s_scoring_changes_once_its_intake_is_ranked_and_is_audited(
+    demo: None,
+) -> None:
+    """The demonstration's ranked intake is ranked: the stream is no longer in use, so its
+    scoring set may change; the policy may not, the program having applications."""
+    manager, stream = PROGRAM_MANAGER.get(), ranked()
+    policy = stream.program.policy
+    changed = actions.change_stream(
+        manager, stream, {"selection": "ranked", "scoring": "bc-2016", "policy": policy}
+    )
+    assert (changed.selection, changed.scoring) == (Selection.RANKED, "bc-2016")
+    entry = AuditEntry.objects.filter(action="stream.change", object_id=str(stream.pk)).get()
+    assert entry.actor == PROGRAM_MANAGER.username
+    assert entry.summary["before"]["scoring"] == "on-2017" and entry.summary["scoring"] == "bc-2016"
+    other = next(name for name in actions.policy_names() if name != policy)
+    with pytest.raises(ServiceError) as refused:
+        actions.change_stream(
+            manager, stream, {"selection": "ranked", "scoring": "bc-2016", "policy": other}
+        )
+    assert (refused.value.status, refused.value.code) == (409, "POLICY_IN_USE")
+
+
 # --- Approvals commit from the intake's budget ---------------------------------------------
 
 
