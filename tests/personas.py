@@ -45,11 +45,7 @@ def totp_code(username: str, key: str | None = None) -> str:
     device = TOTPDevice.objects.get(user__username=username, confirmed=True)
     while True:
         now = int((time.time() - device.t0) // device.step)
-        usable = [
-            t
-            for t in range(now, now + device.tolerance + 1)
-            if t > device.last_t
-        ]
+        usable = [t for t in range(now, now + device.tolerance + 1) if t > device.last_t]
         if usable:
             code = hotp(bytes.fromhex(key or device.key), usable[0], device.digits)
             return f"{code:0{device.digits}d}"
