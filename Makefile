@@ -18,6 +18,8 @@ CHROMIUM := /usr/bin/chromium-headless-shell
 PANGO := /usr/lib/x86_64-linux-gnu/libharfbuzz-subset.so.0
 # Debian's nginx, for the test of the shipped proxy configuration (tests/service/test_proxy_nginx.py).
 NGINX := /usr/sbin/nginx
+# Debian's Redis, for the rate limits counted in Redis (tests/service/accounts/test_rate_limits_on_redis.py).
+REDIS := /usr/bin/redis-server
 APT_INSTALL := sh -c 'sudo -n apt-get install -y "$$@" 2>/dev/null || apt-get install -y "$$@"' apt-get
 
 # The server and, beside it, the worker that delivers the outbox's messages (stopped with the
@@ -54,7 +56,7 @@ export PYTHONDONTWRITEBYTECODE :=
 test:
 	@$(CLOCK) begin
 	@$(CLOCK) run install -- $(MAKE) --no-print-directory .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO) \
-		$(NGINX)
+		$(NGINX) $(REDIS)
 	@$(CLOCK) run checks-and-builds -- $(MAKE) --no-print-directory -j3 --output-sync=target \
 		lint typecheck contracts migration-lint $(NUMBA_CACHE) prebuilt seeded test-bytecode
 	@$(MAKE) --no-print-directory -j$(TEST_LANES) --output-sync=target \
@@ -317,6 +319,13 @@ $(NGINX):
 	$(APT_INSTALL) nginx-light || { sudo -n apt-get update >/dev/null 2>&1 || apt-get update >/dev/null; \
 		$(APT_INSTALL) nginx-light; } || { [ -z "$$CI" ] && \
 		echo "nginx could not be installed: the proxy's test will be skipped."; }
+
+# redis-server: the test starts its own on a free port, in memory only (any service the package
+# starts is not used). In CI the test fails without it rather than skip.
+$(REDIS):
+	$(APT_INSTALL) redis-server || { sudo -n apt-get update >/dev/null 2>&1 || apt-get update >/dev/null; \
+		$(APT_INSTALL) redis-server; } || { [ -z "$$CI" ] && \
+		echo "Redis could not be installed: the test of the rate limits on Redis will be skipped."; }
 
 $(PANGO):
 	$(APT_INSTALL) libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 || { sudo -n apt-get update >/dev/null 2>&1 || apt-get update >/dev/null; \
