@@ -5,6 +5,7 @@
     python bench/approval_cpu.py --database sqlite --approvals 100
     python bench/approval_cpu.py --profile /tmp/approve.prof   # and a cProfile of the loop
     python bench/approval_cpu.py --http               # through the API's whole request stack
+    python bench/approval_cpu.py --http --statements  # and the SQL of one approval
 
 It prepares a fresh database (as bench/approvals.py does: a SQLite file in a temporary
 directory, or a PostgreSQL database it creates and drops), loads the demonstration data, makes
@@ -77,7 +78,7 @@ def _approve_over_http(approver: Any, made: list[Any]) -> list[Callable[[], Any]
     return [lambda pk=a.pk: approve(pk) for a in made]
 
 
-def run(approvals: int, profile: str | None, http: bool = False) -> None:
+def run(approvals: int, profile: str | None, http: bool = False, show: bool = False) -> None:
     from jobgrant.service.commands import prepare_database
 
     prepare_database(with_demo=True)
@@ -133,6 +134,9 @@ def run(approvals: int, profile: str | None, http: bool = False) -> None:
     print(f"submit, CPU per call: {_median_p90(submits)}")
     print(f"approve, CPU per call: {_median_p90(approves)}")
     print(f"approve, SQL statements per call: {len(statements) / len(made):.1f}")
+    if show:  # the last approval's, one per line
+        for sql in statements[-len(statements) // len(made) :]:
+            print("   ", " ".join(sql.split())[:220])
     if profiler and profile:
         profiler.dump_stats(profile)
         pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
@@ -144,10 +148,11 @@ def main() -> None:
     parser.add_argument("--approvals", type=int, default=200)
     parser.add_argument("--profile", help="write cProfile statistics of the approvals here")
     parser.add_argument("--http", action="store_true", help="approve through the API")
+    parser.add_argument("--statements", action="store_true", help="print an approval's SQL")
     arguments = parser.parse_args()
     with database(arguments.database, name=f"{BENCH_DATABASE}_cpu") as env:
         os.environ.update(env)
-        run(arguments.approvals, arguments.profile, arguments.http)
+        run(arguments.approvals, arguments.profile, arguments.http, arguments.statements)
 
 
 if __name__ == "__main__":
