@@ -125,6 +125,11 @@ ALLOWED_HOSTS = (
 JOBGRANT_POLICY = os.environ.get("JOBGRANT_POLICY", "cjg-2013")
 
 
+#: Parameters bound by PostgreSQL, and a statement a connection has run five times prepared
+#: (psycopg's default threshold): parsed and planned once (ADR 0056, postgresql/base.py).
+_PREPARED = {"server_side_binding": True, "prepare_threshold": 5}
+
+
 def database_from_url(url: str) -> dict[str, object]:
     """A Django DATABASES entry from sqlite:///path or postgresql://user:pw@host:port/name."""
     parsed = urlparse(url)
@@ -145,7 +150,7 @@ def database_from_url(url: str) -> dict[str, object]:
         }
     if parsed.scheme in {"postgres", "postgresql"}:
         return {
-            "ENGINE": "django.db.backends.postgresql",
+            "ENGINE": "jobgrant.service.postgresql",
             "NAME": parsed.path.lstrip("/") or "jobgrant",
             "USER": unquote(parsed.username or ""),
             "PASSWORD": unquote(parsed.password or ""),
@@ -153,6 +158,7 @@ def database_from_url(url: str) -> dict[str, object]:
             "PORT": str(parsed.port or ""),
             "CONN_MAX_AGE": 60,
             "CONN_HEALTH_CHECKS": True,
+            "OPTIONS": _PREPARED if os.environ.get("JOBGRANT_DATABASE_PREPARE", "1") == "1" else {},
         }
     raise ImproperlyConfigured("JOBGRANT_DATABASE_URL must start with sqlite:// or postgresql://")
 
