@@ -161,9 +161,13 @@ def release(account: BudgetAccount, cents: int, *, actor: str, application: Appl
 
 
 _TABLE = BudgetAccount._meta.db_table
+#: The pool's accounts, each with its earmark for the application's intake when that earmark
+#: has a budget (none when the application has no intake: NULL matches nothing).
 _POOL_SQL = (
-    f'SELECT "funder", "id" FROM "{_TABLE}"'
-    ' WHERE "jurisdiction" = %s AND "fiscal_year" = %s AND "stream" = %s'
+    f'SELECT a."funder", a."id", e."id" FROM "{_TABLE}" a'
+    f' LEFT JOIN "{Earmark._meta.db_table}" e ON e."account_id" = a."id"'
+    ' AND e."intake_id" = %s AND e."budget_cents" > 0'
+    ' WHERE a."jurisdiction" = %s AND a."fiscal_year" = %s AND a."stream" = %s'
 )
 _ENTRY_SQL = (
     f'INSERT INTO "{LedgerTransaction._meta.db_table}" ("kind", "application_id", "actor",'
@@ -201,11 +205,19 @@ def _rows(sql: str, rows: int, columns: int) -> str:
 def commit_shares(
     pool: Pool, shares: list[tuple[str, int]], *, actor: str, application: Application
 ) -> None:
-    """Commit each funder's share against its budget in `pool` (see _commit_to)."""
+    """Commit each funder's share against its budget in `pool` (see _commit_to). The accounts
+    and the intake's earmarks on them are read by one statement (every approval runs it)."""
+    intake_id = getattr(application, "intake_id", None)
     with connection.cursor() as cursor:
-        cursor.execute(_POOL_SQL, [pool.jurisdiction, pool.fiscal_year, pool.stream])
-        ids: dict[str, int] = dict(cursor.fetchall())
-    _commit_to(ids, shares, actor=actor, application=application)
+        cursor.execute(_POOL_SQL, [intake_id, pool.jurisdiction, pool.fiscal_year, pool.stream])
+        found = cursor.fetchall()
+    ids: dict[str, int] = {funder: account for funder, account, _ in found}
+    earmarks = {
+        account: Earmark(pk=earmark, intake_id=intake_id, account_id=account)
+        for _, account, earmark in found
+        if earmark is not None
+    }
+    _commit_to(ids, shares, actor=actor, application=application, earmarks=earmarks)
 
 
 def _commit_to(
@@ -214,6 +226,7 @@ def _commit_to(
     *,
     actor: str,
     application: Application | None,
+    earmarks: dict[int, Earmark] | None = None,
 ) -> None:
     """Commit each funder's share against its account (`ids`: funder -> account id), with one
     ledger transaction per funder (two legs each): from the intake's earmark on the account
@@ -232,7 +245,8 @@ def _commit_to(
     for _, cents in shares:
         _require_positive(cents)
     application_id = application.pk if application is not None else None
-    earmarks = _earmarks_of(application, ids)
+    if earmarks is None:
+        earmarks = _earmarks_of(application, ids)
     with connection.cursor() as cursor:
         if shares and all(funder in ids for funder, _ in shares):
             _write_commitments(cursor, ids, shares, earmarks, application_id, actor)
