@@ -212,11 +212,13 @@ def commit_shares(
         cursor.execute(_POOL_SQL, [intake_id, pool.jurisdiction, pool.fiscal_year, pool.stream])
         found = cursor.fetchall()
     ids: dict[str, int] = {funder: account for funder, account, _ in found}
-    earmarks = {
-        account: Earmark(pk=earmark, intake_id=intake_id, account_id=account)
-        for _, account, earmark in found
-        if earmark is not None
-    }
+    earmarks: dict[int, Earmark] = {}
+    if intake_id is not None:
+        earmarks = {
+            account: Earmark(pk=earmark, intake_id=intake_id, account_id=account)
+            for _, account, earmark in found
+            if earmark is not None
+        }
     _commit_to(ids, shares, actor=actor, application=application, earmarks=earmarks)
 
 

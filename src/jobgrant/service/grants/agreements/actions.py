@@ -111,11 +111,14 @@ class Issued(NamedTuple):
         record(self.by.username, "agreement.issue", "agreement", self.agreement.pk, summary)
 
 
-def issue_agreement(application: Application, by: User) -> Issued:
+def issue_agreement(
+    application: Application, by: User, applicant: Recipient | None = None
+) -> Issued:
     """Version 1 of the application's agreement, offered to the applicant, and its message.
     Runs inside the approval's transaction (grants.actions.approve_application): an approval
     that fails leaves no agreement, and no approval is left without one. The caller appends its
-    audit entry (`Issued.record`) before the transaction ends."""
+    audit entry (`Issued.record`) before the transaction ends. `applicant`: the address and
+    language of whoever made the application, when the caller read them already."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("an agreement is issued in the transaction of its approval")
     now = timezone.now()
@@ -124,7 +127,7 @@ def issue_agreement(application: Application, by: User) -> Issued:
     )
     rows.insert(agreement)
     version = _make_version(agreement, terms_of(application), by=by, at=now)
-    _tell("agreement_issued", agreement, version, f"version-{version.number}")
+    _tell("agreement_issued", agreement, version, f"version-{version.number}", to=applicant)
     return Issued(agreement, version, by)
 
 
@@ -602,19 +605,31 @@ _RECIPIENT_SQL = (
 )
 
 
-class _Recipient(NamedTuple):
+def _applicant(agreement: Agreement) -> Recipient:
+    with connection.cursor() as cursor:  # a plain statement
+        cursor.execute(_RECIPIENT_SQL, [agreement.application.created_by_id])
+        return Recipient(*cursor.fetchone())
+
+
+class Recipient(NamedTuple):
+    """The address and language of the person who made an application."""
+
     email: str
     preferred_language: str
 
 
 def _tell(
-    kind: str, agreement: Agreement, version: AgreementVersion, milestone: str, **also: str
+    kind: str,
+    agreement: Agreement,
+    version: AgreementVersion,
+    milestone: str,
+    to: Recipient | None = None,
+    **also: str,
 ) -> bool:
-    """Queue `kind` to the person who made the application, in their language; nothing when
-    they have no address. True when a message was queued (not a repeat)."""
-    with connection.cursor() as cursor:  # a plain statement: every approval asks
-        cursor.execute(_RECIPIENT_SQL, [agreement.application.created_by_id])
-        recipient = _Recipient(*cursor.fetchone())
+    """Queue `kind` to the person who made the application (`to`, or read here), in their
+    language; nothing when they have no address. True when a message was queued (not a
+    repeat)."""
+    recipient = to or _applicant(agreement)
     if "@" not in (recipient.email or ""):
         return False
     language = language_of(recipient)

@@ -18,7 +18,7 @@ from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.anchors import anchored
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, not_found
-from jobgrant.service.grants.agreements.actions import issue_agreement
+from jobgrant.service.grants.agreements.actions import Recipient, issue_agreement
 from jobgrant.service.grants.applications import declarations, service_standards
 from jobgrant.service.grants.applications import messages as application_messages
 from jobgrant.service.grants.applications import partners as partner_actions
@@ -158,14 +158,16 @@ class Locked(NamedTuple):
     stream_code: str
     program_policy: str
     program_delivery: str
+    applicant: Recipient  # whoever made the application: its messages go to them
 
 
 _APPLICATION = Application._meta.db_table
 _LOCK_SQL = (
     'SELECT a."state", a."recommended_by_id", a."decided_by_id", a."decision_reason", s."code",'
-    f' p."policy", p."delivery" FROM "{_APPLICATION}" a'
+    f' p."policy", p."delivery", u."email", u."preferred_language" FROM "{_APPLICATION}" a'
     f' JOIN "{Stream._meta.db_table}" s ON s."id" = a."stream_id"'
-    f' JOIN "{Program._meta.db_table}" p ON p."id" = s."program_id" WHERE a."id" = %s'
+    f' JOIN "{Program._meta.db_table}" p ON p."id" = s."program_id"'
+    f' JOIN "{User._meta.db_table}" u ON u."id" = a."created_by_id" WHERE a."id" = %s'
 )
 _STATE_CHANGE_SQL = (
     f'INSERT INTO "{StateChange._meta.db_table}" ("application_id", "from_state", "to_state",'
@@ -191,7 +193,7 @@ def _transition(user: User, application: Application, action: str, note: str = "
         row = cursor.fetchone()
         if row is None:
             raise not_found()
-        before, recommended_by, decided_by, reason, *pool = row
+        before, recommended_by, decided_by, reason, stream, policy, delivery, *applicant = row
         application.state, application.decision_reason = before, reason
         application.recommended_by_id, application.decided_by_id = recommended_by, decided_by
         try:
@@ -202,7 +204,7 @@ def _transition(user: User, application: Application, action: str, note: str = "
             _STATE_CHANGE_SQL,
             [application.pk, before, application.state, user.pk, timezone.now(), note],
         )
-    return Locked(before, *pool)
+    return Locked(before, stream, policy, delivery, Recipient(*applicant))
 
 
 def _save(application: Application) -> None:
@@ -316,7 +318,7 @@ def approve_application(user: User, application: Application, note: str = "") ->
         ranked = check_decision_follows_rank(application, "approve")
         application.decided_by = user
         _save(application)
-        issued = issue_agreement(application, user)  # the offer, in this transaction
+        issued = issue_agreement(application, user, locked.applicant)  # in this transaction
         # The budget rows and the audit head are what every approval waits for: lock them last,
         # so that they are held only for the commitments, the two audit entries and the end of
         # the transaction.
