@@ -49,7 +49,12 @@ from jobgrant.service.grants.models.applications import (
     StateChange,
     Stream,
 )
-from jobgrant.service.grants.ranking.decisions import check_decision_follows_rank
+from jobgrant.service.grants.ranking.decisions import (
+    PLACE_COLUMNS,
+    PLACE_JOINS,
+    Place,
+    check_decision_follows_rank,
+)
 from jobgrant.service.language import current_language
 from jobgrant.service.ledger import operations
 from jobgrant.service.ledger.models import BudgetAccount, Funder
@@ -159,15 +164,18 @@ class Locked(NamedTuple):
     program_policy: str
     program_delivery: str
     applicant: Recipient  # whoever made the application: its messages go to them
+    place: Place  # its intake's state and selection, and its rank
 
 
 _APPLICATION = Application._meta.db_table
 _LOCK_SQL = (
     'SELECT a."state", a."recommended_by_id", a."decided_by_id", a."decision_reason", s."code",'
-    f' p."policy", p."delivery", u."email", u."preferred_language" FROM "{_APPLICATION}" a'
+    f' p."policy", p."delivery", u."email", u."preferred_language", {PLACE_COLUMNS}'
+    f' FROM "{_APPLICATION}" a'
     f' JOIN "{Stream._meta.db_table}" s ON s."id" = a."stream_id"'
     f' JOIN "{Program._meta.db_table}" p ON p."id" = s."program_id"'
-    f' JOIN "{User._meta.db_table}" u ON u."id" = a."created_by_id" WHERE a."id" = %s'
+    f' JOIN "{User._meta.db_table}" u ON u."id" = a."created_by_id"{PLACE_JOINS}'
+    ' WHERE a."id" = %s'
 )
 _STATE_CHANGE_SQL = (
     f'INSERT INTO "{StateChange._meta.db_table}" ("application_id", "from_state", "to_state",'
@@ -193,7 +201,7 @@ def _transition(user: User, application: Application, action: str, note: str = "
         row = cursor.fetchone()
         if row is None:
             raise not_found()
-        before, recommended_by, decided_by, reason, stream, policy, delivery, *applicant = row
+        before, recommended_by, decided_by, reason, stream, policy, delivery, *rest = row
         application.state, application.decision_reason = before, reason
         application.recommended_by_id, application.decided_by_id = recommended_by, decided_by
         try:
@@ -204,7 +212,7 @@ def _transition(user: User, application: Application, action: str, note: str = "
             _STATE_CHANGE_SQL,
             [application.pk, before, application.state, user.pk, timezone.now(), note],
         )
-    return Locked(before, stream, policy, delivery, Recipient(*applicant))
+    return Locked(before, stream, policy, delivery, Recipient(*rest[:2]), Place(*rest[2:]))
 
 
 def _save(application: Application) -> None:
@@ -315,7 +323,7 @@ def approve_application(user: User, application: Application, note: str = "") ->
         access.check_not_recommender(user, application)
         check_training_dates(application)  # the agreement is dated from them: never a 500
         _refuse_if_ineligible(application, locked)
-        ranked = check_decision_follows_rank(application, "approve")
+        ranked = check_decision_follows_rank(application, "approve", locked.place)
         application.decided_by = user
         _save(application)
         issued = issue_agreement(application, user, locked.applicant)  # in this transaction
@@ -433,8 +441,8 @@ def deny_application(user: User, application: Application, reason: str) -> Appli
     access.check_officer(user, application)
     why = checked_reason(reason, DENIAL_REASON)
     with transaction.atomic():
-        _transition(user, application, "deny", reason)
-        ranked = check_decision_follows_rank(application, "deny")
+        locked = _transition(user, application, "deny", reason)
+        ranked = check_decision_follows_rank(application, "deny", locked.place)
         application.decided_by, application.decision_reason = user, why
         application_messages.application_denied(application)
         return _finish(user, application, "deny", reason=why, **anchored(reason), **ranked)
