@@ -168,7 +168,9 @@ class ApiToken(models.Model):
         """The active user an unexpired token belongs to, looked up at every request: a token
         revoked, or a user deactivated, by any server process is refused by every other one
         from the next request on (one indexed query, joined to the user; no process keeps a
-        copy that could outlive the row)."""
+        copy that could outlive the row). The same statement says whether the user acts for any
+        organization (`acts_for_organizations`): an officer who acts for none cannot be tied to
+        a file's employers, and the check of each action then reads nothing more."""
         # A plain statement built once (every API request asks; the ORM built this join anew).
         found = User.objects.raw(_user_for_sql(), [links.digest(token), timezone.now()])
         return next(iter(found), None)
@@ -177,8 +179,12 @@ class ApiToken(models.Model):
 @functools.cache
 def _user_for_sql() -> str:
     columns = ", ".join(f'u."{field.column}"' for field in User._meta.concrete_fields)
+    acts_for = (
+        f'EXISTS (SELECT 1 FROM "{User.employers.through._meta.db_table}" e'
+        ' WHERE e."user_id" = u."id") AS "acts_for_organizations"'
+    )
     return (
-        f'SELECT {columns} FROM "{User._meta.db_table}" u'
+        f'SELECT {columns}, {acts_for} FROM "{User._meta.db_table}" u'
         f' JOIN "{ApiToken._meta.db_table}" t ON t."user_id" = u."id"'
         ' WHERE t."digest" = %s AND t."expires_at" > %s AND u."is_active"'
         ' AND (t."epoch" = u."session_epoch" OR t."epoch" IS NULL)'

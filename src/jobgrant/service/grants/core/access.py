@@ -127,7 +127,10 @@ _AFFILIATED_SQL = (
 
 def _affiliated(user: User, application: Application) -> bool:
     """Whether the user acts for, or is affiliated with, an employer in the application (a
-    plain statement: every action asks)."""
+    plain statement: every action asks), unless the user's token said they act for no
+    organization at all (ApiToken.user_for)."""
+    if not getattr(user, "acts_for_organizations", True):  # 0 or False from the database
+        return False
     with connection.cursor() as cursor:
         cursor.execute(_AFFILIATED_SQL, [user.pk, application.pk])
         return cursor.fetchone() is not None
