@@ -154,7 +154,8 @@ def test_the_queue_filters_by_state_jurisdiction_stream_and_age_with_counts(
     assert shown("state=submitted") == {first.pk}
     assert shown("state=recommended") == {second.pk}
     assert shown("state=approved") == set()
-    assert shown("jurisdiction=ON&stream=CJG") == {first.pk, second.pk}
+    assert shown("jurisdiction=ON&stream=Canada+Job+Grant") == {first.pk, second.pk}
+    assert shown("jurisdiction=ON&stream=Canada-Ontario+Job+Grant%2C+ranked+selection") == set()
     assert shown("age=7") == set()  # received today
     Application.objects.filter(pk=first.pk).update(received_on="2026-10-01")
     assert shown("age=30") == {first.pk}
@@ -715,3 +716,27 @@ def test_the_officers_start_page_leads_to_the_claims_to_assess(language: str, wo
     assert link is not None, "no link to the claims to assess"
     assert link.group(1) == page_path(language, "/officer/claims/")
     assert html.unescape(link.group(2)) == words
+
+
+def test_the_queue_tells_a_ranked_stream_from_the_plain_one_that_shares_its_budget() -> None:
+    """Ontario's two streams draw on one grant budget, so both have the code CJG: the queue's
+    filter names each stream, in the page's language, and its column says which is ranked."""
+    from urllib.parse import urlencode
+
+    from jobgrant.service.demo_ranking import demo_files
+    from jobgrant.service.grants.models.applications import Stream
+
+    ranked_files = demo_files()
+    stream = Stream.objects.get(pk=ranked_files.values_list("stream", flat=True).first())
+    officer = signed_in(OFFICER.username)
+    for language, name in (("en", stream.name_en), ("fr", stream.name_fr)):
+        queue = page_path(language, "/officer/")
+        page = html.unescape(text(officer.get(queue)))
+        assert f'<option value="{stream.name_en}">{name}</option>' in page, language
+        ranked = {"en": "CJG<br>ranked selection", "fr": "SCE<br>sélection par classement"}
+        assert f"<td>{ranked[language]}</td>" in page, language
+        chosen = text(
+            officer.get(f"{queue}?{urlencode({'state': 'all', 'stream': stream.name_en})}")
+        )
+        shown = {int(n) for n in re.findall(r'id="open-(\d+)"', chosen)}
+        assert shown == set(ranked_files.values_list("pk", flat=True)), language

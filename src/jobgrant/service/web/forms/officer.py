@@ -26,7 +26,7 @@ SORTS = {
     "rank": ("rank_order", "id"),
     "employer": ("lead_name", "id"),
     "jurisdiction": ("jurisdiction", "id"),
-    "stream": ("stream__code", "id"),
+    "stream": ("stream__name_en", "id"),
     "received": ("received_on", "id"),
     "state": ("state", "id"),
     "government": ("government_cents", "id"),

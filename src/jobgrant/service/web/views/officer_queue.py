@@ -29,13 +29,14 @@ from jobgrant.service.grants.core import access
 from jobgrant.service.grants.models.applications import (
     Application,
     ApplicationEmployer,
+    Selection,
     State,
     Stream,
 )
 from jobgrant.service.language import in_language
 from jobgrant.service.web.clock_display import due_in
 from jobgrant.service.web.forms.officer import DEFAULT_SORT, QUEUE_STATES, SORTS, QueueFilter
-from jobgrant.service.web.labels import STATE_LABELS, jurisdiction_name
+from jobgrant.service.web.labels import STATE_LABELS, jurisdiction_name, stream_label
 from jobgrant.service.web.pages import error_context, officer_required, query_params
 
 PAGE_SIZE = 50
@@ -58,10 +59,13 @@ UNRANKED = 2**31 - 1
 
 
 def _stream_choices() -> list[tuple[str, str]]:
+    """The streams by name: every jurisdiction's "Canada Job Grant" is one choice, and a stream
+    of its own (Ontario's ranked selection) another. By code they were all one: every stream
+    that draws on a jurisdiction's grant budget has the budget's code, CJG."""
     names: dict[str, str] = {}
-    for code, name_en, name_fr in Stream.objects.values_list("code", "name_en", "name_fr"):
-        names.setdefault(code, in_language(en=name_en, fr=name_fr))
-    return sorted(names.items())
+    for name_en, name_fr in Stream.objects.values_list("name_en", "name_fr"):
+        names.setdefault(name_en, in_language(en=name_en, fr=name_fr))
+    return sorted(names.items(), key=lambda choice: choice[1])
 
 
 def actionable(user: User) -> QuerySet[Application]:
@@ -94,7 +98,7 @@ def filtered(user: User, chosen: dict[str, Any], today: dt.date) -> QuerySet[App
     if chosen["jurisdiction"]:
         found = found.filter(jurisdiction=chosen["jurisdiction"])
     if chosen["stream"]:
-        found = found.filter(stream__code=chosen["stream"])
+        found = found.filter(stream__name_en=chosen["stream"])
     if chosen["age"]:
         found = found.filter(received_on__lt=today - dt.timedelta(days=int(chosen["age"])))
     if chosen["assigned"] == "me":
@@ -178,6 +182,7 @@ QUEUE_COLUMNS = (
     "id",
     "jurisdiction",
     "stream__code",
+    "stream__selection",
     "received_on",
     "decide_by",
     "state",
@@ -218,7 +223,10 @@ def _row(application: Any, today: dt.date) -> dict[str, Any]:
         "partners": [link.employer.name for link in application.partners],
         "jurisdiction": application.jurisdiction,
         "jurisdiction_name": jurisdiction_name(application.jurisdiction),
-        "stream": application.stream.code,
+        # The budget's code, short as the column is; a ranked stream says so, since it shares
+        # the code of its jurisdiction's plain stream (the filter names each stream in full).
+        "stream": stream_label(application.stream.code),
+        "ranked_stream": application.stream.selection == Selection.RANKED,
         "received_on": application.received_on,
         "age": (today - application.received_on).days,
         "state": application.state,
