@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -20,6 +21,20 @@ from pathlib import Path
 
 JOBGRANT = Path(sys.executable).with_name("jobgrant")
 STARTUP_SECONDS = 120
+
+
+def debian_program(name: str, path: str, package: str) -> str:
+    """A program from Debian's packages that `make test` installs (`package`), found on the
+    PATH or at `path`. Without it the test is skipped, except in CI where it fails."""
+    import pytest
+
+    found = shutil.which(name) or (path if Path(path).exists() else None)
+    if found is None:
+        message = f"{name} is not installed (make test installs {package})"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return found
 
 
 def free_port() -> int:

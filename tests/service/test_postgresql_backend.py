@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from django.db import DataError, connection, transaction
 from django.db.models import F
+from tests.personas import APPLICANT
 
-from jobgrant.service.demo_support import business_number
 from jobgrant.service.ledger.models import BudgetAccount
 from jobgrant.service.registry.models import Employer
 
@@ -47,14 +47,7 @@ def test_a_statement_run_often_is_prepared_on_its_connection() -> None:
 
 
 def test_a_number_too_large_for_its_column_is_refused_never_wrapped() -> None:
-    employer = Employer.objects.create(
-        business_number=business_number("42000000"),
-        name="Backend test",
-        employees=40,
-        naics="332710",
-        jurisdiction="ON",
-        region="3550",
-    )
+    employer = APPLICANT.get()  # 40 employees
     with pytest.raises(DataError), transaction.atomic():
         Employer.objects.filter(pk=employer.pk).update(employees=LARGE)
     employer.refresh_from_db()

@@ -20,7 +20,6 @@ import contextlib
 import os
 import re
 import secrets
-import shutil
 import signal
 import subprocess
 import threading
@@ -29,9 +28,16 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 import requests
-from tests.live_servers import JOBGRANT, Process, environment, free_port, migrated, wait_until
+from tests.live_servers import (
+    JOBGRANT,
+    Process,
+    debian_program,
+    environment,
+    free_port,
+    migrated,
+    wait_until,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "docs" / "examples" / "nginx-jobgrant.conf"
@@ -39,15 +45,7 @@ HOST = "jobgrant.example.ca"
 
 
 def nginx_binary() -> str:
-    found = shutil.which("nginx") or next(
-        (path for path in ("/usr/sbin/nginx",) if Path(path).exists()), None
-    )
-    if found is None:
-        message = "nginx is not installed (make test installs nginx-light)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
+    return debian_program("nginx", "/usr/sbin/nginx", "nginx-light")
 
 
 def render(directory: Path, upstreams: list[int], http: int, https: int) -> Path:

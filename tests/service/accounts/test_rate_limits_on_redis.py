@@ -10,8 +10,6 @@ client library was not among the project's dependencies.
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import time
 from collections import Counter
@@ -22,21 +20,9 @@ from pathlib import Path
 import pytest
 from django.db import connection
 from django.test import Client
-from tests.live_servers import free_port
+from tests.live_servers import debian_program, free_port
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def redis_binary() -> str:
-    found = shutil.which("redis-server") or (
-        "/usr/bin/redis-server" if Path("/usr/bin/redis-server").exists() else None
-    )
-    if found is None:
-        message = "Redis is not installed (make test installs redis-server)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
 
 
 @pytest.fixture
@@ -44,12 +30,11 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
     """A Redis server of the test's own, in memory only, stopped afterwards."""
     import redis
 
+    program = debian_program("redis-server", "/usr/bin/redis-server", "redis-server")
     port = free_port()
+    in_memory = ("--save", "", "--appendonly", "no", "--dir", str(tmp_path))
     server = subprocess.Popen(
-        [
-            *(redis_binary(), "--port", str(port), "--bind", "127.0.0.1"),
-            *("--save", "", "--appendonly", "no", "--dir", str(tmp_path)),
-        ],
+        [program, "--port", str(port), "--bind", "127.0.0.1", *in_memory],
         stdout=subprocess.DEVNULL,
     )
     url = f"redis://127.0.0.1:{port}/0"
