@@ -201,7 +201,8 @@ def _transition(user: User, application: Application, action: str, note: str = "
         row = cursor.fetchone()
         if row is None:
             raise not_found()
-        before, recommended_by, decided_by, reason, stream, policy, delivery, *rest = row
+        before, recommended_by, decided_by, reason, stream, policy, delivery, *more = row
+        email, language, *place = more
         application.state, application.decision_reason = before, reason
         application.recommended_by_id, application.decided_by_id = recommended_by, decided_by
         try:
@@ -212,7 +213,7 @@ def _transition(user: User, application: Application, action: str, note: str = "
             _STATE_CHANGE_SQL,
             [application.pk, before, application.state, user.pk, timezone.now(), note],
         )
-    return Locked(before, stream, policy, delivery, Recipient(*rest[:2]), Place(*rest[2:]))
+    return Locked(before, stream, policy, delivery, Recipient(email, language), Place(*place))
 
 
 def _save(application: Application) -> None:
