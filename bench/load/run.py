@@ -167,7 +167,7 @@ def seed(employers: int) -> None:
 
 #: The pages the crowd opens, by route; {pk} stands for an application's id.
 PAGES = (
-    "sign-in",
+    "sign-out",
     "employer-dashboard",
     "employer-application",
     "employer-agreement",
