@@ -86,3 +86,37 @@ def test_adding_n_business_days_lands_on_a_business_day_n_business_days_later(
     due = days.add(start, n)
     assert days.between(start, due) == n
     assert n == 0 or days.is_business_day(due)
+
+
+def _counted_one_day_at_a_time(days: BusinessCalendar, start: dt.date, end: dt.date) -> int:
+    low, high = min(start, end), max(start, end)
+    count = sum(
+        days.is_business_day(low + dt.timedelta(days=n)) for n in range(1, (high - low).days + 1)
+    )
+    return count if end >= start else -count
+
+
+@given(
+    st.sampled_from(["ON", "BC", "NS", "QC", "NU"]),
+    st.dates(D(2013, 1, 1), D(2030, 12, 31)),
+    st.dates(D(2013, 1, 1), D(2030, 12, 31)),
+)
+def test_between_equals_counting_one_day_at_a_time(
+    jurisdiction: str, start: dt.date, end: dt.date
+) -> None:
+    """`between` reads a running count per year; it must say what walking the days says,
+    within a year, across year ends (a leap year's included) and backwards."""
+    days = calendar(jurisdiction)
+    assert days.between(start, end) == _counted_one_day_at_a_time(days, start, end)
+
+
+def test_between_across_several_year_ends_and_leap_days() -> None:
+    ontario = calendar("ON")
+    for start, end in [
+        (D(2023, 12, 31), D(2024, 1, 1)),
+        (D(2024, 2, 28), D(2024, 12, 31)),
+        (D(2019, 6, 15), D(2025, 3, 1)),
+        (D(2024, 12, 31), D(2025, 1, 2)),
+    ]:
+        assert ontario.between(start, end) == _counted_one_day_at_a_time(ontario, start, end)
+    assert ontario.between(D(2024, 12, 31), D(2025, 1, 1)) == 0  # New Year's Day

@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -172,6 +173,39 @@ def test_the_dashboard_lists_applications_made_and_those_as_partner(
     assert "7\u00a0000,00" not in first
     assert "Soumis" in first and "11 janvier 2027" in first
     assert 'id="no-applications"' in partner_page
+
+
+#: The dashboard's row as its template wrote it before the row was written in Python (ADR 0055).
+TEMPLATE_ROW = (Path(__file__).parent / "dashboard_row_before.html").read_text().rstrip("\n")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_dashboard_rows_are_the_html_their_template_wrote(
+    language: str, partner_employer: Client, submitted: Application, monkeypatch: Any
+) -> None:
+    """The rows are written in Python (ADR 0055): the same bytes as the template's, for a
+    lead's row with a partner and a partner's own share, in both languages."""
+    from django.template import engines
+    from django.utils import translation
+
+    from jobgrant.service.web import dashboard_rows
+    from jobgrant.service.web.views import employer as view
+
+    written = dashboard_rows.row_html
+    rows: list[dict[str, Any]] = []
+
+    def recorded(row: dict[str, Any]) -> Any:
+        rows.append(row)
+        return written(row)
+
+    monkeypatch.setattr(view, "row_html", recorded)
+    dashboard = "employer/" if language == "en" else "employeur/"
+    for client in (signed_in(EMPLOYER.username), partner_employer):
+        assert client.get(f"/{language}/{dashboard}").status_code == 200
+    assert len(rows) == 2 and rows[0]["partners"] == 1
+    with translation.override(language):
+        expected = engines["django"].from_string(TEMPLATE_ROW).render({"rows": rows})
+        assert "".join(written(row) for row in rows) == expected
 
 
 def test_the_dashboard_offers_to_continue_a_draft(employer: Client) -> None:

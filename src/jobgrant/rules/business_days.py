@@ -31,6 +31,7 @@ class BusinessCalendar:
         self._holidays = holidays.country_holidays(
             "CA", subdiv=jurisdiction, categories=(holidays.PUBLIC,)
         )
+        self._counted_years: dict[int, list[int]] = {}
 
     def holiday(self, day: dt.date) -> str | None:
         """The statutory holiday's name on `day` (English), or None."""
@@ -55,11 +56,28 @@ class BusinessCalendar:
         way back, when `end` is before `start` (so 0 when they are the same day)."""
         if end < start:
             return -self.between(end, start)
-        count, day = 0, start
-        while day < end:
-            day += ONE_DAY
-            count += self.is_business_day(day)
-        return count
+        if start.year == end.year:
+            return self._up_to(end) - self._up_to(start)
+        whole_years = sum(self._year(year)[-1] for year in range(start.year + 1, end.year))
+        return self._year(start.year)[-1] - self._up_to(start) + whole_years + self._up_to(end)
+
+    def _up_to(self, day: dt.date) -> int:
+        """Business days from 1 January of `day`'s year up to and including `day`."""
+        return self._year(day.year)[day.timetuple().tm_yday - 1]
+
+    def _year(self, year: int) -> list[int]:
+        """The running count of business days through each day of `year` (its last entry is
+        the year's total), made once per year: the officer's queue counts the days left of
+        every file on the page, and counting them one day at a time was a seventh of its CPU."""
+        counted = self._counted_years.get(year)
+        if counted is None:
+            counted, running, day = [], 0, dt.date(year, 1, 1)
+            while day.year == year:
+                running += self.is_business_day(day)
+                counted.append(running)
+                day += ONE_DAY
+            self._counted_years[year] = counted
+        return counted
 
 
 @cache

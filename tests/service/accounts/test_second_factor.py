@@ -169,3 +169,39 @@ def test_an_administrator_resets_a_lost_second_factor(demo: None) -> None:
     assert entry is not None and entry.actor == "admin-2"
     client = password_step(OFFICER.username)
     assert "/sign-in/set-up/" in client.get("/en/officer/", follow=True).redirect_chain[-1][0]
+
+
+def test_has_device_says_what_django_otp_says_for_every_kind_of_device(demo: None) -> None:
+    """The pages ask `has_device` (one statement) where django-otp's `user_has_device` asks
+    each kind of device in turn: the two agree for none, an unconfirmed app, and each kind."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django_otp import user_has_device
+    from django_otp.plugins.otp_static.models import StaticDevice
+
+    from jobgrant.service.accounts.passkey_models import Passkey
+    from jobgrant.service.accounts.second_factor import has_device
+
+    employer = User.objects.get(username=EMPLOYER.username)
+
+    def agree() -> bool:
+        with CaptureQueriesContext(connection) as statements:
+            answer = has_device(employer)
+        assert len(statements) == 1
+        assert answer == user_has_device(employer)
+        return answer
+
+    assert agree() is False
+    app = TOTPDevice.objects.create(user=employer, name="app", confirmed=False)
+    assert agree() is False
+    app.confirmed = True
+    app.save()
+    assert agree() is True
+    app.delete()
+    codes = StaticDevice.objects.create(user=employer, name="recovery codes", confirmed=True)
+    assert agree() is True
+    codes.delete()
+    Passkey.objects.create(
+        user=employer, name="laptop", confirmed=True, credential_id=b"id", public_key=b"key"
+    )
+    assert agree() is True

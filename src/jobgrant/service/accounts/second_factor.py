@@ -14,12 +14,14 @@ Writes (a device made, confirmed, a code used) are in accounts/second_factor_act
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
+from django.db import connection
 from django.http import HttpRequest, HttpResponse
-from django_otp import user_has_device
+from django_otp import device_classes
 from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
@@ -53,7 +55,30 @@ def needs_second_factor(user: Any) -> bool:
     """Staff always; anyone else once they have set one up."""
     if not isinstance(user, User) or not user.is_authenticated:
         return False
-    return user.role in STAFF_ROLES or user_has_device(user)
+    return user.role in STAFF_ROLES or has_device(user)
+
+
+@cache
+def _any_device_sql() -> str:
+    """One statement asking each of django-otp's device tables (the authenticator app, the
+    recovery codes, the passkeys) for a confirmed device of the user: the models found once,
+    not by walking every installed model at each request, and the statement written once."""
+    tables = [connection.ops.quote_name(model._meta.db_table) for model in device_classes()]
+    asked = " OR ".join(
+        f"EXISTS (SELECT 1 FROM {table} WHERE user_id = %s AND confirmed)" for table in tables
+    )
+    return f"SELECT {asked}"
+
+
+def has_device(user: User) -> bool:
+    """Whether the user has a confirmed device of any kind, as django-otp's `user_has_device`
+    says, in one statement rather than one per kind: it is asked on every page an employer
+    opens (the ORM's three queries cost about 2.5 ms of CPU)."""
+    sql = _any_device_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user.pk] * sql.count("%s"))
+        (found,) = cursor.fetchone()
+    return bool(found)
 
 
 def app_device(user: User) -> TOTPDevice | None:
@@ -101,6 +126,6 @@ class SecondFactorMiddleware:
         match = request.resolver_match
         if match is None or match.namespace != "web" or match.url_name in OPEN_PAGES:
             return None
-        if not needs_second_factor(request.user) or is_verified(request):
+        if is_verified(request) or not needs_second_factor(request.user):
             return None
         return redirect_to_login(request.get_full_path(), "web:second-factor")

@@ -33,12 +33,12 @@ from jobgrant.service.language import localized
 from jobgrant.service.outcomes.clocks import file_clocks
 from jobgrant.service.web import claim_display, labels
 from jobgrant.service.web.clock_display import clock_rows
+from jobgrant.service.web.dashboard_rows import COLUMNS, row, row_html
 from jobgrant.service.web.declaration_display import declarations_context
 from jobgrant.service.web.employer_stage import (
     STAGE_PREFETCH,
     has_claims_page,
     may_withdraw,
-    next_step_text,
     stage_of,
 )
 from jobgrant.service.web.forms import employer as forms
@@ -100,7 +100,7 @@ def dashboard(request: HttpRequest, user: User) -> HttpResponse:
     found = (
         access.visible_applications(user)
         .select_related("agreement", "completion_report")
-        .only(*DASHBOARD_COLUMNS)
+        .only(*COLUMNS)
         .annotate(
             start_date=KT("request__training__start_date"),
             quote_employers=KeyTransform("employers", "quote"),
@@ -121,10 +121,10 @@ def dashboard(request: HttpRequest, user: User) -> HttpResponse:
     for application in found.order_by("-id"):
         links = application.listed_employers
         if links and links[0].employer_id in mine:
-            led.append(_row(application, links, None, states))
+            led.append(row_html(row(application, links, None, states)))
         else:
             own = {link.reference for link in links if link.employer_id in mine}
-            partnered.append(_row(application, links, own, states))
+            partnered.append(row_html(row(application, links, own, states)))
     return render(
         request,
         "web/employer/dashboard.html",
@@ -158,52 +158,6 @@ def _draft_row(draft: FormDraft) -> dict[str, Any]:
         "lead": draft.lead,
         "step": _step_labels().get(draft.step, ""),
         "updated": timezone.localtime(draft.updated_at).date(),
-    }
-
-
-#: The application's columns a dashboard row reads (with its agreement's and report's state).
-DASHBOARD_COLUMNS = (
-    "id",
-    "state",
-    "jurisdiction",
-    "received_on",
-    "federal_cents",
-    "provincial_cents",
-    "employer_cents",
-    "agreement__state",
-    "agreement__version",
-    "completion_report__state",
-)
-
-
-def _row(
-    application: Any, links: list[Any], own: set[str] | None, states: dict[str, str]
-) -> dict[str, Any]:
-    """A dashboard row: the application's totals, or (for a partner) its own share only.
-    `application` comes with `start_date` (its training's) and `quote_employers` (the quote's
-    shares) read by the dashboard's query."""
-    figures: dict[str, Any] = {
-        "federal": application.federal_cents,
-        "provincial": application.provincial_cents,
-        "employer": application.employer_cents,
-    }
-    if own is not None:
-        employers = application.quote_employers
-        shares = [e for e in employers or [] if isinstance(e, dict) and e.get("id") in own]
-        figures = {k: sum(forms.parse_money(str(e.get(k, "0"))) for e in shares) for k in figures}
-    start_date = application.start_date
-    stage = stage_of(application)
-    return {
-        "application": application,
-        "label": _("Application %(number)s") % {"number": application.pk},
-        "next_step": next_step_text(stage),
-        "lead": links[0].employer if links else None,
-        "partners": len(links) - 1,
-        "state": states.get(application.state, application.state),
-        "stage": stage,
-        "jurisdiction": labels.jurisdiction_name(application.jurisdiction),
-        "start_date": start_date if isinstance(start_date, str) else "",
-        **figures,
     }
 
 
