@@ -34,6 +34,7 @@ from jobgrant.service.grants.models.applications import (
     Stream,
 )
 from jobgrant.service.language import in_language
+from jobgrant.service.web import queue_rows
 from jobgrant.service.web.clock_display import due_in
 from jobgrant.service.web.forms.officer import DEFAULT_SORT, QUEUE_STATES, SORTS, QueueFilter
 from jobgrant.service.web.labels import STATE_LABELS, jurisdiction_name, stream_label
@@ -149,11 +150,12 @@ def queue(request: HttpRequest, user: User) -> HttpResponse:
         .order_by(*_ordering(sort))
     )
     page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
+    said = queue_rows.words()
     context = {
         "title": _("Applications to review"),
         "form": form,
         "page": page,
-        "rows": [_row(a, today) for a in page.object_list],
+        "rows": [queue_rows.row_html(_row(a, today), said) for a in page.object_list],
         "total": page.paginator.count,
         "state_counts": [
             (state, STATE_LABELS[state], counts.get(state, 0)) for state in QUEUE_STATES
