@@ -230,11 +230,15 @@ def _receipt_sent_on(application_id: int) -> dt.date | None:
 def claim_facts(application_id: int) -> Iterable[ClaimFacts]:
     """The approved claims of a file that pay government money, each with the day its
     payment was settled (None while one of its payments is still to come)."""
-    claims = Claim.objects.filter(
-        application_id=application_id,
-        state__in=(ClaimState.APPROVED, ClaimState.SUPERSEDED),
-        certified_at__isnull=False,
-    ).order_by("number", "version")
+    claims = list(
+        Claim.objects.filter(
+            application_id=application_id,
+            state__in=(ClaimState.APPROVED, ClaimState.SUPERSEDED),
+            certified_at__isnull=False,
+        ).order_by("number", "version")
+    )
+    if not claims:  # most files: no payment request to read either
+        return
     requests: dict[int, list[tuple[str, dt.date | None]]] = {}
     for claim_id, state, paid_on in PaymentRequest.objects.filter(
         application_id=application_id

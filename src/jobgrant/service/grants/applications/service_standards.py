@@ -22,7 +22,7 @@ from jobgrant.rules.business_days import calendar
 from jobgrant.rules.evaluate import default_library
 from jobgrant.rules.parameters import ParameterError, Reference
 from jobgrant.rules.policies import DEFAULT_POLICY, Policy, UnknownPolicyError
-from jobgrant.service.grants.models.applications import Application
+from jobgrant.service.grants.models.applications import Application, Stream
 
 
 class Standard(StrEnum):
@@ -69,11 +69,23 @@ def place_of(application: Application, program_policy: str | None = None) -> Pla
     request = application.request if isinstance(application.request, dict) else {}
     region = request.get("region")
     if program_policy is None:
-        program_policy = application.stream.program.policy
+        program_policy = _program_policy(application)
     return Place(
         (application.policy, program_policy),
         application.jurisdiction,
         str(region) if region else None,
+    )
+
+
+def _program_policy(application: Application) -> str:
+    """The policy of the file's program: from its stream when the caller read that, else in
+    one statement (the stream and then its program were two, on every file's page)."""
+    if Application._meta.get_field("stream").is_cached(application):
+        return str(application.stream.program.policy)
+    return str(
+        Stream.objects.filter(pk=application.stream_id)
+        .values_list("program__policy", flat=True)
+        .get()
     )
 
 
