@@ -490,6 +490,12 @@ CACHES = {
         else {
             "BACKEND": "django.core.cache.backends.db.DatabaseCache",
             "LOCATION": "jobgrant_cache",
+            # Past MAX_ENTRIES rows a write first deletes the expired ones, then, by Django's
+            # default, a third of the live ones (the first keys in order): the rate limits',
+            # lockouts' and second-factor codes' counts, forgotten as soon as 300 were live at
+            # once. Culling 1/10**9 of them deletes none: only expired entries go. Every write
+            # counts the rows, so the table is kept near MAX_ENTRIES; far past it, use Redis.
+            "OPTIONS": {"MAX_ENTRIES": 2000, "CULL_FREQUENCY": 10**9},
         }
     )
 }

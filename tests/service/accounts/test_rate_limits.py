@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import Client
 from tests.conftest import application_body
 from tests.personas import EMPLOYER
@@ -102,3 +103,34 @@ def test_submissions_per_employer(as_user, production_rates, record_property) ->
         statuses[answer.status_code] += 1
     assert statuses == {201: 30, 429: 970}, statuses
     record_property("figures", f"T18 submissions: {dict(statuses)}")
+
+
+def _database_cache(**options: int) -> object:
+    from django.core.cache.backends.db import DatabaseCache
+
+    return DatabaseCache("jobgrant_cache", {"OPTIONS": options})
+
+
+def test_a_full_cache_forgets_no_live_count_only_the_expired_ones() -> None:
+    """Django's database cache, past its MAX_ENTRIES, deletes the expired entries and then, by
+    default, a third of the live ones (the first keys): a rate limit's count among them. Ours
+    deletes only the expired ones; Django's default, beside it, shows what it would lose."""
+    configured = settings.CACHES["default"]
+    if "DatabaseCache" not in configured["BACKEND"]:
+        pytest.skip("the cache is not the database's here")
+    ours = _database_cache(**{**configured["OPTIONS"], "MAX_ENTRIES": 5})
+    defaults = _database_cache(MAX_ENTRIES=5)
+    for cache, keeps in ((ours, True), (defaults, False)):
+        cache.clear()
+        cache.set("0-sign-in-count", 7, 60)  # the first key in order: Django culls it first
+        cache.set("gone", 1, 0)  # expired at once
+        for n in range(12):
+            cache.set(f"k{n}", n, 60)
+        assert (cache.get("0-sign-in-count") == 7) is keeps
+        if keeps:
+            assert all(cache.get(f"k{n}") == n for n in range(12))
+            assert cache.get("gone") is None
+            with connection.cursor() as cursor:  # and its row was deleted, not only ignored
+                cursor.execute("SELECT COUNT(*) FROM jobgrant_cache")
+                assert cursor.fetchone()[0] == 13
+    ours.clear()
