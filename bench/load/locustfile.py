@@ -67,7 +67,8 @@ def fiscal_year(today: dt.date) -> str:
 
 class Person(FastHttpUser):
     # geventhttpclient's client, not python-requests': the load generator shares the two cores
-    # with the servers, and requests cost it about three times the CPU a request.
+    # with the servers, and python-requests cost it about twice the CPU a request (2.9 against
+    # 1.5 ms: docs/benchmarks.md, "The crowd").
     abstract = True
     wait_time = between(0.5, 1.0)
 

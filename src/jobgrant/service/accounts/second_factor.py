@@ -73,7 +73,7 @@ def _any_device_sql() -> str:
 def has_device(user: User) -> bool:
     """Whether the user has a confirmed device of any kind, as django-otp's `user_has_device`
     says, in one statement rather than one per kind: it is asked on every page an employer
-    opens (the ORM's three queries cost about 2.5 ms of CPU)."""
+    opens (django-otp's way cost 1.5 to 2.5 ms of CPU, this one under 0.1)."""
     sql = _any_device_sql()
     with connection.cursor() as cursor:
         cursor.execute(sql, [user.pk] * sql.count("%s"))

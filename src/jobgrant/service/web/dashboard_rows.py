@@ -2,9 +2,8 @@
 partner in, with its stage, next step and figures (the lead's totals, or a partner's own share).
 
 Each row's `<tr>` is written here rather than by the template's dozen tags on each of the
-employer's files ([ADR 0055](../../../../docs/adr/0055-rows-and-selects-written-in-python.md)):
-the same HTML, escaped as the template escaped it (tests/web/test_employer_pages.py holds it to
-the template it replaced).
+employer's files (ADR 0055): the same HTML, escaped as the template escaped it
+(tests/web/test_employer_pages.py holds it to the template it replaced).
 """
 
 from __future__ import annotations
