@@ -146,11 +146,16 @@ def kernel_request(
                 "approved_this_fiscal_year": format_amount(approved),
             }
         )
-    if program is not None:
-        request["policy"] = program.policy
-        if program.delivery != Delivery.SEPARATE_AGREEMENT:
-            request["delivery"] = program.delivery
-    return request
+    return with_program(request, program) if program is not None else request
+
+
+def with_program(request: dict[str, Any], program: Program) -> dict[str, Any]:
+    """A quote input with what the program decides: its policy and, unless each employer signs
+    its own agreement, its delivery."""
+    decided = {**request, "policy": program.policy}
+    if program.delivery != Delivery.SEPARATE_AGREEMENT:
+        decided["delivery"] = program.delivery
+    return decided
 
 
 def _training_fiscal_year(payload: dict[str, Any]) -> str | None:
@@ -174,10 +179,16 @@ def run_quote(request: dict[str, Any], *, explain: bool = True) -> dict[str, Any
 
 def program_for(payload: dict[str, Any], received: dt.date) -> Program:
     """The program with an open intake for the jurisdiction and the training's fiscal year."""
+    return program_and_intakes(payload, received)[0]
+
+
+def program_and_intakes(payload: dict[str, Any], received: dt.date) -> tuple[Program, list[Intake]]:
+    """`program_for`'s program, with its intakes open on `received` (never none)."""
     jurisdiction = payload.get("jurisdiction")
     year = _training_fiscal_year(payload)
     program = Program.objects.filter(jurisdiction=jurisdiction, fiscal_year=year).first()
-    if program is None or open_intake(program, received) is None:
+    intakes = open_intakes(program, received) if program is not None else []
+    if program is None or not intakes:
         code = str(jurisdiction or "")
         english, french = jurisdiction_names(code) if code in JURISDICTION_CODES else (code, code)
         raise ServiceError(
@@ -193,7 +204,7 @@ def program_for(payload: dict[str, Any], received: dt.date) -> Program:
                 )
             ],
         )
-    return program
+    return program, intakes
 
 
 def open_intake(program: Program, received: dt.date) -> Intake | None:
@@ -299,10 +310,12 @@ def quote_checked(
     """The quote of a body whose employers are known: every field checked before the program is
     looked up, so that a bad body is told about its fields rather than about intakes; then the
     stream (`stream`: its id or code, or none when only one is open on `received`)."""
-    _validate_shape(kernel_request(payload, employers, None, received), stream_problems(payload))
-    program = program_for(payload, received)
-    intake = chosen_intake(open_intakes(program, received), payload.get(STREAM), received)
-    result = run_quote(kernel_request(payload, employers, program, received), explain=explain)
+    # The registry's figures are read once: the shape is checked on them, then the quote made.
+    request = kernel_request(payload, employers, None, received)
+    _validate_shape(request, stream_problems(payload))
+    program, intakes = program_and_intakes(payload, received)
+    intake = chosen_intake(intakes, payload.get(STREAM), received)
+    result = run_quote(with_program(request, program), explain=explain)
     return Quoted(employers, program, intake, result)
 
 

@@ -117,14 +117,19 @@ def applicants(application: Application) -> list[Employer]:
 # --- A provider related to the employer ------------------------------------------------------
 
 
-def related_provider(application: Application, declaration: Declared | None) -> list[Finding]:
+def related_provider(
+    application: Application,
+    declaration: Declared | None,
+    employers: list[Employer] | None = None,
+) -> list[Finding]:
+    """`employers`: the file's applicants, when the caller read them already."""
     if declaration is None:
         return []
     found: list[Finding] = []
     if declaration.related_to_provider:
         figures = {"relations": list(declaration.relations)}
         found.append(Finding(FlagKind.RELATED_PROVIDER, "declared", figures))
-    for employer in applicants(application):
+    for employer in employers if employers is not None else applicants(application):
         found.extend(_same_as_employer(employer, declaration))
     return found
 
@@ -220,8 +225,10 @@ def price_above_usual(application: Application, training: Training) -> list[Find
 # --- A bank account shared by unrelated employers --------------------------------------------
 
 
-def shared_bank_account(application: Application) -> list[Finding]:
-    employers = applicants(application)
+def shared_bank_account(
+    application: Application, employers: list[Employer] | None = None
+) -> list[Finding]:
+    employers = employers if employers is not None else applicants(application)
     in_file = {employer.pk for employer in employers}
     found = []
     for employer in employers:
@@ -274,11 +281,12 @@ def provider_receivables(application: Application, training: Training) -> list[F
 def on_submission(application: Application, training: Training) -> list[Finding]:
     """Every finding worked out when the application is submitted (APPLICATION_KINDS)."""
     declaration = declared(application)
+    employers = applicants(application)  # read once for the two findings that look at them
     return [
-        *related_provider(application, declaration),
+        *related_provider(application, declaration, employers),
         *prepared_by_provider(declaration),
         *price_above_usual(application, training),
-        *shared_bank_account(application),
+        *shared_bank_account(application, employers),
         *provider_receivables(application, training),
     ]
 

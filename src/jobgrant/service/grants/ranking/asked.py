@@ -42,10 +42,9 @@ def asks_under_represented(
     open), else the open intake's, else the program's first (as applying picks)."""
     body = {"jurisdiction": jurisdiction, "training": {"start_date": start.isoformat()}}
     try:
-        program = quoting.program_for(body, received)
+        program, intakes = quoting.program_and_intakes(body, received)
     except ServiceError:
         return False
-    intakes = quoting.open_intakes(program, received)
     chosen = [i for i in intakes if i.stream_id == stream] or intakes
     intake = chosen[0] if chosen else None
     found = intake.stream if intake else program.streams.order_by("id").first()
