@@ -286,6 +286,17 @@ def client_for(username: str | None) -> Client:
 Answer = tuple[int, str]
 
 
+HEADING = re.compile(r"<(h[12])\b[^>]*>(.*?)</\1>", re.DOTALL)
+
+
+def repeated_headings(html: str) -> list[str]:
+    """The page's title and section headings (h1, h2) that say the same thing twice: a section
+    headed like the page itself tells a screen reader's user nothing (the French dashboard's
+    "Vos demandes" was both)."""
+    said = [" ".join(re.sub(r"<[^>]+>", " ", text).split()) for _, text in HEADING.findall(html)]
+    return sorted({text for text in said if text and said.count(text) > 1})
+
+
 def answer(response: Any, language: str) -> Answer:
     redirects = getattr(response, "redirect_chain", None)  # only when the client followed
     status = redirects[0][1] if redirects else response.status_code
@@ -310,6 +321,9 @@ def crawl_one_language(
         words = foreign_words(page.text(), language, data)
         if words:
             found.append(f"{url}: {'English' if language == 'fr' else 'French'} words {words}")
+        repeated = repeated_headings(response.content.decode())
+        if repeated:
+            found.append(f"{url}: headings said twice {repeated}")
         if not page.lang_href.startswith(f"/{other}/"):
             found.append(f"{url}: the toggle leads to {page.lang_href!r}")
             continue
