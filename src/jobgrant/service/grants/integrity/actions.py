@@ -188,13 +188,14 @@ def rework_bank_accounts(actor: str, indexes: Iterable[str]) -> None:
     ).distinct()
     for application in files.order_by("id"):
         declaration = declared(application)
+        employers = findings.applicants(application)  # once, for both findings
         related = [
             f
-            for f in findings.related_provider(application, declaration)
+            for f in findings.related_provider(application, declaration, employers)
             if f.subject.startswith("bank_account:")
         ]
         sync(actor, application, related, [FlagKind.RELATED_PROVIDER], _by_account)
-        shared = findings.shared_bank_account(application)
+        shared = findings.shared_bank_account(application, employers)
         sync(actor, application, shared, [FlagKind.SHARED_BANK_ACCOUNT])
 
 
