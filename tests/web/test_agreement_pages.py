@@ -65,14 +65,15 @@ def test_the_agreement_page_shows_the_stored_document_in_the_page_language(
     assert page["Cache-Control"].startswith("max-age=0") or "no-store" in page["Cache-Control"]
 
 
-def test_the_pdf_downloads_in_both_languages(demo) -> None:
+@pytest.mark.parametrize(("person", "section"), [(EMPLOYER, "employer"), (OFFICER, "officer")])
+def test_the_pdf_downloads_in_both_languages(demo, person, section) -> None:
     agreement = canonical.put("approved").agreement
-    client = signed_in(EMPLOYER.username)
+    client = signed_in(person.username)
     for language in ("en", "fr"):
-        answer = client.get(url(agreement, f"{language}.pdf"))
+        answer = client.get(url(agreement, f"{language}.pdf", section=section))
         assert answer.status_code == 200 and answer["Content-Type"] == "application/pdf"
         assert answer.content.startswith(b"%PDF")
-    assert client.get(url(agreement, "de.pdf")).status_code == 404
+    assert client.get(url(agreement, "de.pdf", section=section)).status_code == 404
 
 
 def test_accepting_takes_a_confirmation_step_then_records_the_acceptance(demo) -> None:

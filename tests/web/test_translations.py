@@ -213,8 +213,8 @@ def crawl(client: Client, language: str, starts: list[str]) -> Iterator[tuple[st
             continue
         seen.add(url)
         route = route_of(url, language) or url
-        if per_route[route] >= PER_ROUTE:
-            continue
+        if per_route[route] >= PER_ROUTE or route.endswith("-pdf"):
+            continue  # a PDF is no page: WeasyPrint's 1 to 3 s each, tested with pypdf elsewhere
         per_route[route] += 1
         response = client.get(url, follow=True)
         if "text/html" not in response.get("Content-Type", ""):
