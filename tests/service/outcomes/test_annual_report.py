@@ -61,6 +61,13 @@ REPORTS = {
 }
 
 
+MADE_FROM = (
+    "tests/service/outcomes/report_fixtures.py",
+    "tests/service/outcomes/test_annual_report.py",
+)
+PDF_PACKAGES = ("weasyprint", "pydyf", "matplotlib")
+
+
 @pytest.fixture(scope="module")
 def pdf_files() -> dict[tuple[str, str], bytes]:
     """The eight PDFs, made once per run and content (tests/built_once.py), not per process."""
@@ -69,11 +76,8 @@ def pdf_files() -> dict[tuple[str, str], bytes]:
             "annual-report-pdfs",
             f"{name}-{language}.pdf",
             lambda make=make, language=language: report_pdf(make(), language, MADE),
-            tests=(
-                "tests/service/outcomes/report_fixtures.py",
-                "tests/service/outcomes/test_annual_report.py",
-            ),
-            packages=("weasyprint", "pydyf", "matplotlib"),
+            tests=MADE_FROM,
+            packages=PDF_PACKAGES,
         )
         for name, make in REPORTS.items()
         for language in ("en", "fr")
@@ -82,7 +86,18 @@ def pdf_files() -> dict[tuple[str, str], bytes]:
 
 @pytest.fixture(scope="module")
 def pdfs(pdf_files: dict[tuple[str, str], bytes]) -> dict[tuple[str, str], str]:
-    return {key: pdf_text(pdf) for key, pdf in pdf_files.items()}
+    """Their text, read once per run and content too (pypdf: about 0.3 s a PDF, in each of the
+    four test processes that ran this module)."""
+    return {
+        key: built_bytes(
+            "annual-report-texts",
+            f"{key[0]}-{key[1]}.txt",
+            lambda pdf=pdf: pdf_text(pdf).encode(),
+            tests=MADE_FROM,
+            packages=(*PDF_PACKAGES, "pypdf"),
+        ).decode()
+        for key, pdf in pdf_files.items()
+    }
 
 
 def off_the_page(pdf: bytes) -> list[str]:
