@@ -115,6 +115,24 @@ def test_declarations_given_with_the_submission_are_kept(as_user: Callable[..., 
     assert (made.prepared_by, made.preparer_fee_cents) == ("consultant", 150_000)
 
 
+def test_declarations_given_with_the_submission_replace_those_made_before(
+    as_user: Callable[..., Api],
+) -> None:
+    employer = as_user(EMPLOYER)
+    application = employer.post("/applications", application_body(), key="d-1").json()["id"]
+    before = ApplicationDeclaration.objects.get(application_id=application)
+    body = {"declarations": CONSULTANT}
+    assert employer.post(f"/applications/{application}/submit", body, key="d-2").status_code == 200
+    [made] = ApplicationDeclaration.objects.filter(application_id=application)
+    assert made.pk == before.pk and before.prepared_by != "consultant"
+    assert (made.prepared_by, made.preparer_name, made.preparer_fee_cents) == (
+        "consultant",
+        "Grant Ready Consulting",
+        150_000,
+    )
+    assert made.relations == ["family"] and made.declared_at >= before.declared_at
+
+
 def test_bad_declarations_with_the_submission_leave_it_a_draft(
     as_user: Callable[..., Api],
 ) -> None:

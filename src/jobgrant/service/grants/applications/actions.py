@@ -260,7 +260,7 @@ def submit_application(user: User, application: Application, declared: Any = Non
         # After the row lock: a partner's answer and this submission cannot cross.
         partner_actions.check_partners_consented(application)
         integrity.raise_on_submission(user.username, application)  # shown to the officers
-        application_messages.application_received(application)
+        application_messages.application_received(application, locked.applicant)
         _start_the_decision_clock(application, locked)
         return _finish(user, application, "submit")
 

@@ -352,7 +352,13 @@ def save_declaration(user: User, application: Application, declared: Declared) -
     """Keep the declaration (the one before it, on a draft, is replaced) and audit it; the
     caller holds the transaction."""
     fields = {**asdict(declared), "declared_by": user, "declared_at": timezone.now()}
-    ApplicationDeclaration.objects.update_or_create(application=application, defaults=fields)
+    # One INSERT … ON CONFLICT, not update_or_create's read and two savepoints around it.
+    ApplicationDeclaration.objects.bulk_create(
+        [ApplicationDeclaration(application=application, **fields)],
+        update_conflicts=True,
+        unique_fields=["application"],
+        update_fields=list(fields),
+    )
     record(user.username, "application.declare", "application", application.pk, summary(declared))
 
 

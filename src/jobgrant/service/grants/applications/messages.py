@@ -9,15 +9,20 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from jobgrant.service.accounts.models import User
+from jobgrant.service.grants.agreements.actions import Recipient
 from jobgrant.service.grants.models.applications import Application
 from jobgrant.service.language import language_of, long_date
 from jobgrant.service.links import page_link
 from jobgrant.service.notifications.outbox import enqueue
 
 
-def application_received(application: Application) -> None:
-    day = long_date(timezone.localdate(), language_of(application.created_by))
-    _tell_applicant(application, "application_received", submitted_on=day)
+def application_received(application: Application, to: Recipient | None = None) -> None:
+    """`to`: the applicant's address and language, when the caller read them already (the
+    submission's row lock does)."""
+    person = to or application.created_by
+    day = long_date(timezone.localdate(), language_of(person))
+    _tell_applicant(application, "application_received", to=person, submitted_on=day)
 
 
 def application_denied(application: Application) -> None:
@@ -28,11 +33,13 @@ def application_denied(application: Application) -> None:
     )
 
 
-def _tell_applicant(application: Application, kind: str, **context: str) -> None:
-    user = application.created_by
+def _tell_applicant(
+    application: Application, kind: str, to: Recipient | User | None = None, **context: str
+) -> None:
+    user = to or application.created_by
     if not user.email:
         return
-    language = language_of(application.created_by)
+    language = language_of(user)
     link = page_link("web:employer-application", language, application_id=application.pk)
     lead = application.employers.select_related("employer").order_by("position").first()
     enqueue(

@@ -144,16 +144,21 @@ def raise_on_submission(actor: str, application: Application) -> list[RiskFlag]:
     """The application's own flags, when it is submitted (in the submission's transaction):
     its training kept for later comparisons, then every kind worked out."""
     training = findings.training_of(application)
-    SubmittedTraining.objects.update_or_create(
-        application=application,
-        defaults={
-            "provider_key": training.provider_key,
-            "provider_name": training.provider_name,
-            "course_key": training.course_key,
-            "course_name": training.course_name,
-            "trainees": training.trainees,
-            "cost_per_trainee_cents": training.cost_per_trainee_cents,
-        },
+    kept = {
+        "provider_key": training.provider_key,
+        "provider_name": training.provider_name,
+        "course_key": training.course_key,
+        "course_name": training.course_name,
+        "trainees": training.trainees,
+        "cost_per_trainee_cents": training.cost_per_trainee_cents,
+    }
+    # One INSERT … ON CONFLICT: a file submitted again (sent back, then resubmitted) has its row
+    # replaced. update_or_create took six statements (a read and two savepoints around it).
+    SubmittedTraining.objects.bulk_create(
+        [SubmittedTraining(application=application, **kept)],
+        update_conflicts=True,
+        unique_fields=["application"],
+        update_fields=list(kept),
     )
     found = findings.on_submission(application, training)
     return sync(actor, application, found, findings.APPLICATION_KINDS)
