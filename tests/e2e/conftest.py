@@ -340,12 +340,17 @@ class Web:
         return response
 
     def settle(self) -> None:
-        """Wait until the page has loaded and every GC Design System component has rendered."""
+        """Wait until the page has loaded, every GC Design System component has rendered, and
+        no animation is running. The design system's style sheet fades the body in (opacity 0
+        to 1 in 50 ms): axe run within it blends every colour with the white behind it, and
+        failed the contrast of a danger button (4.4 for 4.5) on a quick machine."""
         self.page.wait_for_load_state("load")
         self.page.wait_for_function(
             """() => [...document.querySelectorAll('*')]
                 .filter((e) => e.localName.startsWith('gcds-'))
-                .every((e) => e.classList.contains('hydrated'))"""
+                .every((e) => e.classList.contains('hydrated'))
+              && document.getAnimations().every((a) => a.playState !== 'running'
+                || a.effect?.getComputedTiming().endTime === Infinity)"""
         )
 
     def sign_in(self, username: str, language: str = "en", password: str = DEMO_PASSWORD) -> None:

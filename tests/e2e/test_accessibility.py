@@ -733,6 +733,19 @@ def web_routes() -> set[str]:
     return walk(get_resolver().url_patterns, "")
 
 
+def test_a_settled_page_is_checked_whole_not_mid_fade(web: Any) -> None:
+    """The design system fades the body in (50 ms): `settle` waits for it, so that axe never
+    reads colours blended with the white behind a half-transparent page (a danger button's
+    contrast once failed at 4.4 that way, on a quick machine)."""
+    for path in ("/en/", "/fr/", "/en/sign-in/", "/fr/connexion/"):
+        web.goto(path, status=None)
+        assert web.page.evaluate("getComputedStyle(document.body).opacity") == "1", path
+        running = web.page.evaluate(
+            "document.getAnimations().filter((a) => a.playState === 'running').length"
+        )
+        assert running == 0, path
+
+
 def test_every_named_web_route_is_covered() -> None:
     covered = {visit.route for group in CATALOGUE for visit in group.visits}
     routes = web_routes()
