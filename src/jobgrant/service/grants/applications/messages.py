@@ -36,16 +36,16 @@ def application_denied(application: Application) -> None:
 def _tell_applicant(
     application: Application, kind: str, to: Recipient | User | None = None, **context: str
 ) -> None:
-    user = to or application.created_by
-    if not user.email:
+    person = to or application.created_by
+    if not person.email:
         return
-    language = language_of(user)
+    language = language_of(person)
     link = page_link("web:employer-application", language, application_id=application.pk)
     lead = application.employers.select_related("employer").order_by("position").first()
     enqueue(
         kind,
         subject=application,
-        to=user.email,
+        to=person.email,
         language=language,
         context={
             "reference": str(application.pk),

@@ -152,8 +152,8 @@ def raise_on_submission(actor: str, application: Application) -> list[RiskFlag]:
         "trainees": training.trainees,
         "cost_per_trainee_cents": training.cost_per_trainee_cents,
     }
-    # One INSERT … ON CONFLICT: a file submitted again (sent back, then resubmitted) has its row
-    # replaced. update_or_create took six statements (a read and two savepoints around it).
+    # One INSERT … ON CONFLICT (a row already there is replaced, as update_or_create did, which
+    # took six statements: a read, and two savepoints around the write).
     SubmittedTraining.objects.bulk_create(
         [SubmittedTraining(application=application, **kept)],
         update_conflicts=True,
