@@ -707,12 +707,13 @@ def verify() -> list[str]:
     columns = [f"{balance}_cents" for balance in _VERIFIED]
     for pk, *recorded in BudgetAccount.objects.order_by("pk").values_list("pk", *columns):
         expected = _balances_by_postings(sums.get(pk, {}))
-        for balance, on_row, cents in zip(_VERIFIED, recorded, expected, strict=True):
-            if on_row != cents:
-                differences.append(
-                    f"{BudgetAccount.objects.get(pk=pk)}: {balance} is {on_row} cents on the"
-                    f" budget row, {cents} by its postings"
-                )
+        wrong = [row for row in zip(_VERIFIED, recorded, expected, strict=True) if row[1] != row[2]]
+        if wrong:
+            account = BudgetAccount.objects.get(pk=pk)
+            differences += [
+                f"{account}: {balance} is {on_row} cents on the budget row, {cents} by its postings"
+                for balance, on_row, cents in wrong
+            ]
     differences += _verify_earmarks()
     unbalanced = (
         Posting.objects.values("transaction")

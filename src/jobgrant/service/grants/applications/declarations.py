@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from jobgrant.rules.money import AmountError, format_amount, parse_amount
 from jobgrant.rules.requests import has_control_characters
+from jobgrant.service import rows
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.chain import record
 from jobgrant.service.errors import ServiceError, bad_input, problem
@@ -352,13 +353,8 @@ def save_declaration(user: User, application: Application, declared: Declared) -
     """Keep the declaration (the one before it, on a draft, is replaced) and audit it; the
     caller holds the transaction."""
     fields = {**asdict(declared), "declared_by": user, "declared_at": timezone.now()}
-    # One INSERT … ON CONFLICT, not update_or_create's read and two savepoints around it.
-    ApplicationDeclaration.objects.bulk_create(
-        [ApplicationDeclaration(application=application, **fields)],
-        update_conflicts=True,
-        unique_fields=["application"],
-        update_fields=list(fields),
-    )
+    declaration = ApplicationDeclaration(application=application, **fields)
+    rows.insert(declaration, replacing=("application",))
     record(user.username, "application.declare", "application", application.pk, summary(declared))
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from jobgrant.service import rows
 from jobgrant.service.accounts.models import User
 from jobgrant.service.audit.actions import audited_refusals_of
 from jobgrant.service.audit.chain import record
@@ -144,22 +145,16 @@ def raise_on_submission(actor: str, application: Application) -> list[RiskFlag]:
     """The application's own flags, when it is submitted (in the submission's transaction):
     its training kept for later comparisons, then every kind worked out."""
     training = findings.training_of(application)
-    kept = {
-        "provider_key": training.provider_key,
-        "provider_name": training.provider_name,
-        "course_key": training.course_key,
-        "course_name": training.course_name,
-        "trainees": training.trainees,
-        "cost_per_trainee_cents": training.cost_per_trainee_cents,
-    }
-    # One INSERT … ON CONFLICT (a row already there is replaced, as update_or_create did, which
-    # took six statements: a read, and two savepoints around the write).
-    SubmittedTraining.objects.bulk_create(
-        [SubmittedTraining(application=application, **kept)],
-        update_conflicts=True,
-        unique_fields=["application"],
-        update_fields=list(kept),
+    kept = SubmittedTraining(
+        application=application,
+        provider_key=training.provider_key,
+        provider_name=training.provider_name,
+        course_key=training.course_key,
+        course_name=training.course_name,
+        trainees=training.trainees,
+        cost_per_trainee_cents=training.cost_per_trainee_cents,
     )
+    rows.insert(kept, replacing=("application",))
     found = findings.on_submission(application, training)
     return sync(actor, application, found, findings.APPLICATION_KINDS)
 

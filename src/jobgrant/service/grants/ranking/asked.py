@@ -39,20 +39,14 @@ def asks_under_represented(
 ) -> bool:
     """An application made on `received` for training starting on `start` would go to a stream
     that scores the criterion: the `stream` chosen where it takes applications (several streams
-    open), else the open intake's, else the program's first (as applying picks)."""
+    open), else the first open intake's (as applying picks)."""
     body = {"jurisdiction": jurisdiction, "training": {"start_date": start.isoformat()}}
     try:
-        program, intakes = quoting.program_and_intakes(body, received)
+        _, intakes = quoting.program_and_intakes(body, received)  # never without an intake
     except ServiceError:
         return False
-    chosen = [i for i in intakes if i.stream_id == stream] or intakes
-    intake = chosen[0] if chosen else None
-    found = intake.stream if intake else program.streams.order_by("id").first()
-    if found is None:
-        return False
-    return stream_scores_under_represented(
-        found, jurisdiction, intake.closes_on if intake else received
-    )
+    intake = next((i for i in intakes if i.stream_id == stream), intakes[0])
+    return stream_scores_under_represented(intake.stream, jurisdiction, intake.closes_on)
 
 
 def application_scores_under_represented(application: Application) -> bool:
