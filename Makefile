@@ -7,7 +7,7 @@ export UV_PYTHON := $(PYTHON)
 export UV_PYTHON_DOWNLOADS := never
 
 .PHONY: live-runs-postgres run test check prebuilt seeded test-bytecode lint typecheck contracts migration-lint pytest pytest-sqlite \
-	pytest-postgres pytest-no-database test-durations live-runs fuzz-api fuzz bench format clean \
+	pytest-postgres pytest-postgres-set pytest-scale pytest-no-database test-durations live-runs fuzz-api fuzz bench format clean \
 	reliability-outbox reliability-outbox-ci t5-all reliability-ledger reliability-ledger-ci t2-all \
 	reliability-restore reliability-restore-ci reliability-migrate
 
@@ -33,16 +33,16 @@ run: .venv/.synced $(ASSETS) $(PANGO)
 
 # `make test`, in three steps, each stage's wall and CPU time printed at the end (tests/stage_clock.py):
 # 1. install what is missing (uv, the .venv, the npm packages, Chromium, Pango);
-# 2. the checks and builds side by side: lint, mypy, the import contracts, the migrations' check
-#    (django-migration-linter, docs/deployment.md), the kernel's Numba
-#    cache, `prebuilt` (static files, migrated databases), `seeded` (the tests' seeded
-#    databases, tests/seeded.py) and `test-bytecode` (the test modules as pytest rewrites them);
+# 2. the builds the tests start from, side by side: the kernel's Numba cache, `prebuilt` (static
+#    files, migrated databases), `seeded` (the tests' seeded databases, tests/seeded.py) and
+#    `test-bytecode` (the test modules as pytest rewrites them);
 # 3. four lanes side by side (TEST_LANES=1 runs them one after the other), each stage's output
-#    printed whole when it ends (--output-sync): the SQLite set, the PostgreSQL set (then
-#    tests/scale), and two lanes of live runs one after another, which spend most of their time
-#    waiting on servers, SMTP refusals and killed processes: Schemathesis, T5 and T2; then T4,
-#    T6 (a point-in-time restore), the previous release's servers during `jobgrant migrate`, and
-#    `make load-ci` (a small crowd).
+#    printed whole when it ends (--output-sync): the SQLite set, the PostgreSQL set, and two
+#    lanes of checks and live runs one after another, which spend much of their time waiting on
+#    servers, SMTP refusals and killed processes: the checks (lint, mypy, the import contracts,
+#    the migrations' check: django-migration-linter, docs/deployment.md), Schemathesis, T5 and
+#    T2; then T4, T6 (a point-in-time restore), the previous release's servers during `jobgrant
+#    migrate`, `make load-ci` (a small crowd) and tests/scale (two servers on one database).
 # docs/testing.md says which tests run in which set, and why.
 TEST_LANES ?= 4
 CLOCK := $(PYTHON) tests/stage_clock.py
@@ -57,16 +57,17 @@ test:
 	@$(CLOCK) begin
 	@$(CLOCK) run install -- $(MAKE) --no-print-directory .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO) \
 		$(NGINX) $(REDIS)
-	@$(CLOCK) run checks-and-builds -- $(MAKE) --no-print-directory -j3 --output-sync=target \
-		lint typecheck contracts migration-lint $(NUMBA_CACHE) prebuilt seeded test-bytecode
+	@$(CLOCK) run builds -- $(MAKE) --no-print-directory -j3 --output-sync=target \
+		$(NUMBA_CACHE) prebuilt seeded test-bytecode
 	@$(MAKE) --no-print-directory -j$(TEST_LANES) --output-sync=target \
-		timed-pytest-sqlite timed-pytest-postgres live-runs live-runs-postgres
+		timed-pytest-sqlite timed-pytest-postgres-set live-runs live-runs-postgres
 	@$(CLOCK) report
 
 timed-%:
 	@$(CLOCK) run $* -- $(MAKE) --no-print-directory $*
 
 live-runs:
+	@$(CLOCK) run checks -- $(MAKE) --no-print-directory lint typecheck contracts migration-lint
 	@$(CLOCK) run fuzz-api -- $(MAKE) --no-print-directory fuzz-api
 	@$(CLOCK) run reliability-outbox-ci -- $(MAKE) --no-print-directory reliability-outbox-ci
 	@$(CLOCK) run reliability-ledger-ci -- $(MAKE) --no-print-directory reliability-ledger-ci
@@ -76,6 +77,7 @@ live-runs-postgres:
 	@$(CLOCK) run reliability-restore-ci -- $(MAKE) --no-print-directory reliability-restore-ci
 	@$(CLOCK) run reliability-migrate -- $(MAKE) --no-print-directory reliability-migrate
 	@$(CLOCK) run load-ci -- $(MAKE) --no-print-directory load-ci
+	@$(CLOCK) run pytest-scale -- $(MAKE) --no-print-directory pytest-scale
 
 # The fast inner loop (docs/testing.md): lint, types, contracts and the tests that touch no
 # database, side by side.
@@ -142,14 +144,24 @@ pytest: pytest-sqlite pytest-postgres
 pytest-sqlite: .venv/.synced $(NUMBA_CACHE) $(CHROMIUM) $(PANGO)
 	JOBGRANT_TEST_ENGINE=sqlite $(PYTEST) -m "not postgres"
 
-pytest-postgres: .venv/.synced
+pytest-postgres:
+	@$(MAKE) --no-print-directory pytest-postgres-set
+	@$(MAKE) --no-print-directory pytest-scale
+
+pytest-postgres-set: .venv/.synced
 	@if [ -n "$$JOBGRANT_SKIP_POSTGRES" ] && [ -z "$$CI" ]; then \
 		echo "Skipping the PostgreSQL set (JOBGRANT_SKIP_POSTGRES is set)"; exit 0; fi; \
 	$(RUN) python -c "import psycopg, sys; psycopg.connect('$(POSTGRES_URL)'.rsplit('/', 1)[0] + '/postgres').close()" \
 		|| { echo "PostgreSQL is not reachable at $(POSTGRES_URL): the service tests must run on it."; exit 1; }; \
 	JOBGRANT_DATABASE_URL=$(POSTGRES_URL) JOBGRANT_TEST_ENGINE=postgresql \
-		$(PYTEST) -m "not postgres" tests/service $(wildcard tests/web) \
-	&& JOBGRANT_DATABASE_URL=$(POSTGRES_URL) $(RUN) pytest -n 0 tests/scale
+		$(PYTEST) -m "not postgres" tests/service $(wildcard tests/web)
+
+# tests/scale (two real servers on one database): in `make test` the last of the live runs on
+# PostgreSQL, beside the sets rather than after the PostgreSQL set, which ends the run.
+pytest-scale: .venv/.synced
+	@if [ -n "$$JOBGRANT_SKIP_POSTGRES" ] && [ -z "$$CI" ]; then \
+		echo "Skipping tests/scale (JOBGRANT_SKIP_POSTGRES is set)"; exit 0; fi; \
+	JOBGRANT_DATABASE_URL=$(POSTGRES_URL) $(RUN) pytest -n 0 tests/scale
 
 # tests/durations.json anew: both sets run in one process each, recording each test's seconds.
 test-durations: .venv/.synced $(NUMBA_CACHE)
