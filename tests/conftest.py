@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import gc
 import io
 import json
 import logging
@@ -30,6 +31,17 @@ from jobgrant.service.accounts.models import ApiToken, User
 from jobgrant.service.api.examples import EXAMPLE_DECLARATIONS
 
 TODAY = seeded.TODAY
+
+#: The cyclic garbage collector's thresholds in a test process (Python's are 700, 10, 10). A test
+#: process holds Django, the service, Hypothesis and pytest's own objects, some millions: with
+#: Python's thresholds it spent about 8 % of its CPU collecting (2.9 s of 37.8 s over 304 tests
+#: of the PostgreSQL set, timed by gc.callbacks; 13 full collections of 0.16 s each), with these
+#: about 3 % (1.2 s; 5 full collections). Memory is no concern here; the servers keep Python's.
+GC_THRESHOLDS = (50_000, 50, 100)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 @pytest.fixture(scope="session")
