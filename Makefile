@@ -33,16 +33,16 @@ run: .venv/.synced $(ASSETS) $(PANGO)
 
 # `make test`, in three steps, each stage's wall and CPU time printed at the end (tests/stage_clock.py):
 # 1. install what is missing (uv, the .venv, the npm packages, Chromium, Pango);
-# 2. the builds the tests start from, side by side: the kernel's Numba cache, `prebuilt` (static
-#    files, migrated databases), `seeded` (the tests' seeded databases, tests/seeded.py) and
-#    `test-bytecode` (the test modules as pytest rewrites them);
+# 2. the checks and builds side by side: lint, mypy, the import contracts, the migrations' check
+#    (django-migration-linter, docs/deployment.md), the kernel's Numba
+#    cache, `prebuilt` (static files, migrated databases), `seeded` (the tests' seeded
+#    databases, tests/seeded.py) and `test-bytecode` (the test modules as pytest rewrites them);
 # 3. four lanes side by side (TEST_LANES=1 runs them one after the other), each stage's output
 #    printed whole when it ends (--output-sync): the SQLite set, the PostgreSQL set, and two
-#    lanes of checks and live runs one after another, which spend much of their time waiting on
-#    servers, SMTP refusals and killed processes: the checks (lint, mypy, the import contracts,
-#    the migrations' check: django-migration-linter, docs/deployment.md), Schemathesis, T5 and
-#    T2; then T4, T6 (a point-in-time restore), the previous release's servers during `jobgrant
-#    migrate`, `make load-ci` (a small crowd) and tests/scale (two servers on one database).
+#    lanes of live runs one after another, which spend most of their time waiting on servers,
+#    SMTP refusals and killed processes: Schemathesis, T5 and T2; then T4, T6 (a point-in-time
+#    restore), the previous release's servers during `jobgrant migrate`, `make load-ci` (a small
+#    crowd) and tests/scale (two servers on one database).
 # docs/testing.md says which tests run in which set, and why.
 TEST_LANES ?= 4
 CLOCK := $(PYTHON) tests/stage_clock.py
@@ -57,8 +57,8 @@ test:
 	@$(CLOCK) begin
 	@$(CLOCK) run install -- $(MAKE) --no-print-directory .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO) \
 		$(NGINX) $(REDIS)
-	@$(CLOCK) run builds -- $(MAKE) --no-print-directory -j3 --output-sync=target \
-		$(NUMBA_CACHE) prebuilt seeded test-bytecode
+	@$(CLOCK) run checks-and-builds -- $(MAKE) --no-print-directory -j3 --output-sync=target \
+		lint typecheck contracts migration-lint $(NUMBA_CACHE) prebuilt seeded test-bytecode
 	@$(MAKE) --no-print-directory -j$(TEST_LANES) --output-sync=target \
 		timed-pytest-sqlite timed-pytest-postgres-set live-runs live-runs-postgres
 	@$(CLOCK) report
@@ -67,7 +67,6 @@ timed-%:
 	@$(CLOCK) run $* -- $(MAKE) --no-print-directory $*
 
 live-runs:
-	@$(CLOCK) run checks -- $(MAKE) --no-print-directory lint typecheck contracts migration-lint
 	@$(CLOCK) run fuzz-api -- $(MAKE) --no-print-directory fuzz-api
 	@$(CLOCK) run reliability-outbox-ci -- $(MAKE) --no-print-directory reliability-outbox-ci
 	@$(CLOCK) run reliability-ledger-ci -- $(MAKE) --no-print-directory reliability-ledger-ci
