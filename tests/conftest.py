@@ -33,10 +33,11 @@ from jobgrant.service.api.examples import EXAMPLE_DECLARATIONS
 TODAY = seeded.TODAY
 
 #: The cyclic garbage collector's thresholds in a test process (Python's are 700, 10, 10). A test
-#: process holds Django, the service, Hypothesis and pytest's own objects, some millions: with
-#: Python's thresholds it spent about 8 % of its CPU collecting (2.9 s of 37.8 s over 304 tests
-#: of the PostgreSQL set, timed by gc.callbacks; 13 full collections of 0.16 s each), with these
-#: about 3 % (1.2 s; 5 full collections). Memory is no concern here; the servers keep Python's.
+#: process holds Django, the service, Hypothesis and pytest's objects (550,000 tracked after 255
+#: tests): with Python's thresholds it spent about 8 % of its CPU collecting (2.9 s of 37.8 s over
+#: 304 tests of the PostgreSQL set, timed by gc.callbacks; 13 full collections of 0.16 s each),
+#: with these about 3 % (1.2 s; 5 full collections). Memory is no concern here; the servers keep
+#: Python's thresholds.
 GC_THRESHOLDS = (50_000, 50, 100)
 
 
