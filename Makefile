@@ -47,10 +47,6 @@ run: .venv/.synced $(ASSETS) $(PANGO)
 TEST_LANES ?= 4
 CLOCK := $(PYTHON) tests/stage_clock.py
 
-# `seeded` comes first among the checks and builds: it is the longest of them (about 42 s, its
-# steps one after the other), and listed after seven others it started only once one of the
-# three slots came free.
-
 # Bytecode is written: where PYTHONDONTWRITEBYTECODE is set (as on our CI machines) each test
 # process rewrote every test module's assertions and compiled it again (pytest keeps the result
 # only where bytecode may be written): about 10 s of CPU for each of the five test processes of
@@ -62,7 +58,7 @@ test:
 	@$(CLOCK) run install -- $(MAKE) --no-print-directory .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO) \
 		$(NGINX) $(REDIS)
 	@$(CLOCK) run checks-and-builds -- $(MAKE) --no-print-directory -j3 --output-sync=target \
-		seeded typecheck lint contracts migration-lint $(NUMBA_CACHE) prebuilt test-bytecode
+		lint typecheck contracts migration-lint $(NUMBA_CACHE) prebuilt seeded test-bytecode
 	@$(MAKE) --no-print-directory -j$(TEST_LANES) --output-sync=target \
 		timed-pytest-sqlite timed-pytest-postgres-set live-runs live-runs-postgres
 	@$(CLOCK) report
