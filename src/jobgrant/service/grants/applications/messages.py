@@ -22,21 +22,25 @@ def application_received(application: Application, to: Recipient | None = None) 
     submission's row lock does)."""
     person = to or application.created_by
     day = long_date(timezone.localdate(), language_of(person))
-    _tell_applicant(application, "application_received", to=person, submitted_on=day)
+    _tell_applicant(application, "application_received", person, submitted_on=day)
 
 
 def application_denied(application: Application) -> None:
     """The denial, with its reason (checked by the action: it holds no SIN)."""
-    day = long_date(timezone.localdate(), language_of(application.created_by))
+    person = application.created_by
+    day = long_date(timezone.localdate(), language_of(person))
     _tell_applicant(
-        application, "application_denied", decided_on=day, reason=application.decision_reason
+        application,
+        "application_denied",
+        person,
+        decided_on=day,
+        reason=application.decision_reason,
     )
 
 
 def _tell_applicant(
-    application: Application, kind: str, to: Recipient | User | None = None, **context: str
+    application: Application, kind: str, person: Recipient | User, **context: str
 ) -> None:
-    person = to or application.created_by
     if not person.email:
         return
     language = language_of(person)

@@ -13,6 +13,7 @@ keeps the application from being recommended (`check_none_open`), never from any
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import asdict
 from typing import Any
 
 from django.db import transaction
@@ -145,15 +146,7 @@ def raise_on_submission(actor: str, application: Application) -> list[RiskFlag]:
     """The application's own flags, when it is submitted (in the submission's transaction):
     its training kept for later comparisons, then every kind worked out."""
     training = findings.training_of(application)
-    kept = SubmittedTraining(
-        application=application,
-        provider_key=training.provider_key,
-        provider_name=training.provider_name,
-        course_key=training.course_key,
-        course_name=training.course_name,
-        trainees=training.trainees,
-        cost_per_trainee_cents=training.cost_per_trainee_cents,
-    )
+    kept = SubmittedTraining(application=application, **asdict(training))
     rows.insert(kept, replacing=("application",))
     found = findings.on_submission(application, training)
     return sync(actor, application, found, findings.APPLICATION_KINDS)
