@@ -301,11 +301,14 @@ SYNC_BYTECODE ?= --compile-bytecode
 	$(RUN) python -m compileall -q src
 	touch $@
 
-# Django with the service's settings, URLs and API, and what the test processes import beside it.
-imported-bytecode: .venv/.synced
+# Django with the service's settings, URLs and API, and what the test processes import beside it:
+# once per install (4 s again in a checkout whose bytecode is written).
+imported-bytecode: .venv/.imported
+.venv/.imported: .venv/.synced
 	DJANGO_SETTINGS_MODULE=jobgrant.service.test_settings $(RUN) python -c "import django; \
 		django.setup(); from django.urls import get_resolver; get_resolver().url_patterns; \
 		import pytest, xdist, playwright.sync_api, hypothesis, numba"
+	touch $@
 
 # The kernel's compiled passes (Numba) are compiled into Numba's disk cache at install, for every
 # shipped policy, not by the first population evaluated after a checkout (3-30 s); again whenever
