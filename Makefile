@@ -6,7 +6,7 @@ RUN := $(UV) run --frozen --no-sync
 export UV_PYTHON := $(PYTHON)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: live-runs-postgres run test check prebuilt seeded test-bytecode imported-bytecode lint typecheck contracts migration-lint pytest pytest-sqlite \
+.PHONY: live-runs-postgres run test check prebuilt seeded test-bytecode lint typecheck contracts migration-lint pytest pytest-sqlite \
 	pytest-postgres pytest-postgres-set pytest-scale pytest-no-database test-durations live-runs fuzz-api fuzz bench format clean \
 	reliability-outbox reliability-outbox-ci t5-all reliability-ledger reliability-ledger-ci t2-all \
 	reliability-restore reliability-restore-ci reliability-migrate
@@ -55,8 +55,8 @@ export PYTHONDONTWRITEBYTECODE :=
 
 test:
 	@$(CLOCK) begin
-	@$(CLOCK) run install -- $(MAKE) --no-print-directory SYNC_BYTECODE= .venv/.synced $(ASSETS) \
-		$(CHROMIUM) $(PANGO) $(NGINX) $(REDIS) imported-bytecode
+	@$(CLOCK) run install -- $(MAKE) --no-print-directory .venv/.synced $(ASSETS) $(CHROMIUM) $(PANGO) \
+		$(NGINX) $(REDIS)
 	@$(CLOCK) run checks-and-builds -- $(MAKE) --no-print-directory -j3 --output-sync=target \
 		lint typecheck contracts migration-lint $(NUMBA_CACHE) prebuilt seeded test-bytecode
 	@$(MAKE) --no-print-directory -j$(TEST_LANES) --output-sync=target \
@@ -291,23 +291,9 @@ $(UV):
 
 # Bytecode is compiled at install: where PYTHONDONTWRITEBYTECODE is set (as on our CI machines)
 # Python would otherwise compile every module from source on every start of `jobgrant quote`.
-# `make test` installs with SYNC_BYTECODE empty: its processes write the bytecode of what they
-# import (PYTHONDONTWRITEBYTECODE is emptied above), and `imported-bytecode` writes that of the
-# modules every one of them imports first, so that the checks and builds, side by side, do not
-# each compile them. uv compiled all 9,060 modules in 13 to 17 s of wall (25 s of CPU).
-SYNC_BYTECODE ?= --compile-bytecode
 .venv/.synced: pyproject.toml uv.lock $(UV)
-	$(UV) sync --frozen $(SYNC_BYTECODE)
+	$(UV) sync --frozen --compile-bytecode
 	$(RUN) python -m compileall -q src
-	touch $@
-
-# Django with the service's settings, URLs and API, and what the test processes import beside it:
-# once per install (4 s again in a checkout whose bytecode is written).
-imported-bytecode: .venv/.imported
-.venv/.imported: .venv/.synced
-	DJANGO_SETTINGS_MODULE=jobgrant.service.test_settings $(RUN) python -c "import django; \
-		django.setup(); from django.urls import get_resolver; get_resolver().url_patterns; \
-		import pytest, xdist, playwright.sync_api, hypothesis, numba"
 	touch $@
 
 # The kernel's compiled passes (Numba) are compiled into Numba's disk cache at install, for every
