@@ -460,7 +460,7 @@ def build(postgres_urls: list[str]) -> None:
     started = time.perf_counter()
     build = Path(settings.JOBGRANT_BUILD_DIR)
     # Each template is seeded by a process of its own: the PostgreSQL ones beside the SQLite
-    # file and its history, which wait on each other (one after the other, 42 s of wall).
+    # file and its history, which wait on each other (one after the other: 50 to 55 s of wall).
     with ThreadPoolExecutor() as pool:
         templates = [pool.submit(postgres_seeded, database_from_url(url)) for url in postgres_urls]
         made: list[object] = [sqlite_seeded(build), sqlite_history(build)]
