@@ -91,14 +91,14 @@ pytest-no-database: .venv/.synced $(NUMBA_CACHE)
 # and a migrated PostgreSQL template database (commands.prebuild). Without it the first server or
 # test process to need one makes it while the others wait.
 prebuilt: .venv/.synced $(ASSETS)
-	@if [ -n "$$JOBGRANT_SKIP_POSTGRES" ] && [ -z "$$CI" ]; then \
+	@if $(POSTGRES_SKIPPED); then \
 		$(RUN) python -m jobgrant.service.commands; \
 	else $(RUN) python -m jobgrant.service.commands $(POSTGRES_URL); fi
 
 # The tests' seeded databases (tests/seeded.py): the migrated one with the demonstration data and
 # the personas, as a SQLite file and a PostgreSQL template database, once per content.
 seeded: .venv/.synced
-	@if [ -n "$$JOBGRANT_SKIP_POSTGRES" ] && [ -z "$$CI" ]; then \
+	@if $(POSTGRES_SKIPPED); then \
 		$(RUN) python -m tests.seeded; \
 	else $(RUN) python -m tests.seeded $(POSTGRES_URL); fi
 
@@ -121,7 +121,7 @@ contracts: .venv/.synced
 # breaks the servers of the release before or locks a table is refused, unless
 # migrations-allowed.toml lists it with its reason (docs/deployment.md). Only SQL is generated.
 migration-lint: .venv/.synced
-	@if [ -n "$$JOBGRANT_SKIP_POSTGRES" ] && [ -z "$$CI" ]; then \
+	@if $(POSTGRES_SKIPPED); then \
 		echo "Skipping the migration check (JOBGRANT_SKIP_POSTGRES is set)"; exit 0; fi; \
 	JOBGRANT_DATABASE_URL=$(POSTGRES_URL) $(RUN) python tests/migration_lint.py
 
@@ -132,6 +132,9 @@ migration-lint: .venv/.synced
 # JOBGRANT_SKIP_POSTGRES=1 skip its set. The tests marked `postgres` (tests/scale: two `jobgrant
 # serve` on one database) run after the PostgreSQL set, in one process.
 POSTGRES_URL ?= postgresql://postgres@127.0.0.1:5432/jobgrant
+# True (in a recipe's shell) where the PostgreSQL stages are skipped: JOBGRANT_SKIP_POSTGRES set,
+# and only outside CI, where they must run.
+POSTGRES_SKIPPED = [ -n "$$JOBGRANT_SKIP_POSTGRES" ] && [ -z "$$CI" ]
 
 # Two test processes per set (pytest-xdist, worksteal, the longest tests first:
 # tests/durations.json); PYTEST_WORKERS=0 runs in one.
@@ -148,7 +151,7 @@ pytest-postgres:
 	@$(MAKE) --no-print-directory pytest-scale
 
 pytest-postgres-set: .venv/.synced
-	@if [ -n "$$JOBGRANT_SKIP_POSTGRES" ] && [ -z "$$CI" ]; then \
+	@if $(POSTGRES_SKIPPED); then \
 		echo "Skipping the PostgreSQL set (JOBGRANT_SKIP_POSTGRES is set)"; exit 0; fi; \
 	$(RUN) python -c "import psycopg, sys; psycopg.connect('$(POSTGRES_URL)'.rsplit('/', 1)[0] + '/postgres').close()" \
 		|| { echo "PostgreSQL is not reachable at $(POSTGRES_URL): the service tests must run on it."; exit 1; }; \
@@ -158,7 +161,7 @@ pytest-postgres-set: .venv/.synced
 # tests/scale (two real servers on one database): in `make test` the last of the live runs on
 # PostgreSQL, beside the sets rather than after the PostgreSQL set, which ends the run.
 pytest-scale: .venv/.synced
-	@if [ -n "$$JOBGRANT_SKIP_POSTGRES" ] && [ -z "$$CI" ]; then \
+	@if $(POSTGRES_SKIPPED); then \
 		echo "Skipping tests/scale (JOBGRANT_SKIP_POSTGRES is set)"; exit 0; fi; \
 	JOBGRANT_DATABASE_URL=$(POSTGRES_URL) $(RUN) pytest -n 0 tests/scale
 
@@ -210,7 +213,7 @@ T5 := $(RUN) python tests/reliability/outbox_t5.py
 reliability-outbox: .venv/.synced
 	$(MAKE) --no-print-directory t5-all T5_COUNT=$(T5_MESSAGES)
 	$(T5) --delivery notify --messages $(T5_NOTIFY_MESSAGES)
-	@if [ -n "$$JOBGRANT_SKIP_POSTGRES" ] && [ -z "$$CI" ]; then exit 0; fi; \
+	@if $(POSTGRES_SKIPPED); then exit 0; fi; \
 	$(T5) --delivery notify --messages $(T5_NOTIFY_MESSAGES) --database $(POSTGRES_URL) --workers 2
 
 reliability-outbox-ci: .venv/.synced
@@ -219,7 +222,7 @@ reliability-outbox-ci: .venv/.synced
 
 t5-all:
 	$(T5) --messages $(T5_COUNT) $(T5_SEED)
-	@if [ -n "$$JOBGRANT_SKIP_POSTGRES" ] && [ -z "$$CI" ]; then \
+	@if $(POSTGRES_SKIPPED); then \
 		echo "Skipping T5 on PostgreSQL (JOBGRANT_SKIP_POSTGRES is set)"; exit 0; fi; \
 	$(T5) --messages $(T5_COUNT) $(T5_SEED) --database $(POSTGRES_URL) && \
 	$(T5) --messages $(T5_COUNT) $(T5_SEED) --database $(POSTGRES_URL) --workers 2 && \
@@ -243,7 +246,7 @@ reliability-ledger-ci: .venv/.synced
 
 t2-all:
 	$(T2) --workers 4 --seconds $(T2_RUN) --min-reads $(T2_READS) $(T2_SEED)
-	@if [ -n "$$JOBGRANT_SKIP_POSTGRES" ] && [ -z "$$CI" ]; then \
+	@if $(POSTGRES_SKIPPED); then \
 		echo "Skipping T2 on PostgreSQL (JOBGRANT_SKIP_POSTGRES is set)"; exit 0; fi; \
 	$(T2) --workers 16 --seconds $(T2_RUN) --min-reads $(T2_READS) $(T2_SEED) --database $(POSTGRES_URL)
 
