@@ -79,11 +79,12 @@ live-runs-postgres:
 	@$(CLOCK) run pytest-scale -- $(MAKE) --no-print-directory pytest-scale
 
 # The fast inner loop (docs/testing.md): lint, types, contracts and the tests that touch no
-# database, side by side.
-check: .venv/.synced $(NUMBA_CACHE)
+# database, side by side. Those tests read the compiled French messages and the vendored fonts
+# (the agreement's text is laid out by WeasyPrint), so a fresh checkout builds them first.
+check: .venv/.synced $(NUMBA_CACHE) $(ASSETS) $(PANGO)
 	@$(MAKE) --no-print-directory -j4 --output-sync=target lint typecheck contracts pytest-no-database
 
-pytest-no-database: .venv/.synced $(NUMBA_CACHE)
+pytest-no-database: .venv/.synced $(NUMBA_CACHE) $(ASSETS) $(PANGO)
 	JOBGRANT_TEST_ENGINE=none $(RUN) pytest -n $(PYTEST_WORKERS) --dist worksteal
 
 # What every server and test process reuses, made once into var/build/ (nothing to do when its
