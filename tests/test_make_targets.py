@@ -1,0 +1,31 @@
+"""The Makefile's entry points build, in a fresh checkout, what their tests and servers read.
+
+`make -n` prints the plan without running it; the front-end files' target is pointed at a
+path that does not exist, as in a fresh checkout, so each entry point must plan to build them
+(`npm ci`, then the vendor files and the compiled French messages)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("target", ["check", "pytest-no-database", "run"])
+def test_a_fresh_checkout_builds_the_front_end_files_first(target: str, tmp_path: Path) -> None:
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    missing = tmp_path / "vendor" / ".done"
+    plan = subprocess.run(
+        ["make", "-n", "--no-print-directory", target, f"ASSETS={missing}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "npm ci" in plan, f"`make {target}` does not build the front-end files:\n{plan}"
+    assert "jobgrant.service.web.messages compile" in plan
